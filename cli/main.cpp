@@ -1,0 +1,15 @@
+// napkin: the command-line face of the registry. JSON on stdout; on bad input, exit 2 with a
+// one-line message on stderr naming the input and {"error": {...}} on stdout.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "../core/cli_commands.hpp"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  napkin::CliOutput o = napkin::run_cli(args);
+  if (!o.stdout_text.empty()) std::fwrite(o.stdout_text.data(), 1, o.stdout_text.size(), stdout);
+  if (!o.stderr_text.empty()) std::fwrite(o.stderr_text.data(), 1, o.stderr_text.size(), stderr);
+  return o.exit_code;
+}

@@ -1,0 +1,67 @@
+#include "derivation.hpp"
+
+#include "units.hpp"
+
+namespace napkin {
+
+namespace {
+bool key_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+}  // namespace
+
+std::string fill_template(std::string_view tmpl, std::initializer_list<Sym> syms, bool numeric) {
+  std::string out;
+  for (std::size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i] != '$') {
+      out += tmpl[i];
+      continue;
+    }
+    std::size_t j = i + 1;
+    while (j < tmpl.size() && key_char(tmpl[j])) ++j;
+    std::string_view key = tmpl.substr(i + 1, j - i - 1);
+    const Sym* hit = nullptr;
+    for (const auto& s : syms)
+      if (s.key == key) hit = &s;
+    if (!hit) {
+      out += tmpl.substr(i, j - i);  // unknown placeholder stays visible rather than vanishing
+    } else if (numeric) {
+      // Braces keep "2^{...}" and "\frac" arguments intact around a formatted number.
+      out += "{" + format_tex(hit->value, hit->unit) + "}";
+    } else {
+      out += hit->tex;
+    }
+    i = j - 1;
+  }
+  return out;
+}
+
+void Derivation::step(std::string_view title, std::string_view lhs, std::string_view rhs,
+                      std::initializer_list<Sym> syms, double result, std::string_view unit) {
+  if (!record_) return;
+  Json s = Json::object();
+  std::string l(lhs);
+  s.set("title", title);
+  s.set("formula", l + " = " + fill_template(rhs, syms, false));
+  s.set("substituted", l + " = " + fill_template(rhs, syms, true));
+  s.set("result", l + " = " + format_tex(result, unit));
+  s.set("value", result);
+  s.set("unit", unit);
+  s.set("text", format_value(result, unit));
+  steps_.push(std::move(s));
+}
+
+void Derivation::note(std::string_view title, std::string_view text) {
+  if (!record_) return;
+  Json s = Json::object();
+  s.set("title", title);
+  s.set("note", text);
+  steps_.push(std::move(s));
+}
+
+void Derivation::warn(std::string text) {
+  if (!record_) return;
+  warnings_.push(std::move(text));
+}
+
+}  // namespace napkin

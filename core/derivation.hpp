@@ -1,0 +1,48 @@
+// Derivation steps: the worked solution a student would write. Each step is a formula,
+// the same formula with the numbers put in, and the result with its unit.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "json.hpp"
+
+namespace napkin {
+
+// One symbol of a formula: `$key` in the template becomes `tex` in the symbolic line and
+// the formatted value in the numeric line.
+struct Sym {
+  std::string_view key;
+  std::string_view tex;
+  double value;
+  std::string_view unit = "";
+};
+
+class Derivation {
+ public:
+  explicit Derivation(bool record = true) : record_(record) {}
+  bool recording() const { return record_; }
+
+  // Example: d.step("Total compute", "C", "6 \\cdot $N \\cdot $D",
+  //                 {{"N", "N", n, unit::params}, {"D", "D", t, unit::tokens}}, c, unit::flop);
+  void step(std::string_view title, std::string_view lhs, std::string_view rhs,
+            std::initializer_list<Sym> syms, double result, std::string_view unit);
+  // A step in words (a choice, an assumption, a verdict) with no formula.
+  void note(std::string_view title, std::string_view text);
+  void warn(std::string text);
+
+  const Json& steps() const { return steps_; }
+  const Json& warnings() const { return warnings_; }
+
+ private:
+  bool record_;
+  Json steps_ = Json::array();
+  Json warnings_ = Json::array();
+};
+
+// Fills `$key` placeholders; `numeric` chooses values over symbols.
+std::string fill_template(std::string_view tmpl, std::initializer_list<Sym> syms, bool numeric);
+
+}  // namespace napkin

@@ -1,0 +1,302 @@
+#include "json.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace napkin {
+
+Json& Json::set(std::string_view key, Json v) {
+  type_ = Type::Object;
+  for (auto& m : members_) {
+    if (m.first == key) {
+      m.second = std::move(v);
+      return m.second;
+    }
+  }
+  members_.emplace_back(std::string(key), std::move(v));
+  return members_.back().second;
+}
+
+const Json* Json::find(std::string_view key) const {
+  for (const auto& m : members_)
+    if (m.first == key) return &m.second;
+  return nullptr;
+}
+
+void append_number(std::string& out, double v) {
+  if (!std::isfinite(v)) {
+    out += "null";
+    return;
+  }
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    out += buf;
+    return;
+  }
+  // %.15g is exact for most round inputs; fall back to 17 digits only when needed
+  // so that native and wasm print the same text for the same double.
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
+  out += buf;
+}
+
+void append_quoted(std::string& out, std::string_view s) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+}
+
+void Json::dump_to(std::string& out) const {
+  switch (type_) {
+    case Type::Null: out += "null"; break;
+    case Type::Bool: out += bool_ ? "true" : "false"; break;
+    case Type::Number: append_number(out, num_); break;
+    case Type::String: append_quoted(out, str_); break;
+    case Type::Array: {
+      out += '[';
+      bool first = true;
+      for (const auto& v : items_) {
+        if (!first) out += ',';
+        first = false;
+        v.dump_to(out);
+      }
+      out += ']';
+      break;
+    }
+    case Type::Object: {
+      out += '{';
+      bool first = true;
+      for (const auto& [k, v] : members_) {
+        if (!first) out += ',';
+        first = false;
+        append_quoted(out, k);
+        out += ':';
+        v.dump_to(out);
+      }
+      out += '}';
+      break;
+    }
+  }
+}
+
+std::string Json::dump() const {
+  std::string s;
+  dump_to(s);
+  return s;
+}
+
+namespace {
+
+struct Parser {
+  std::string_view t;
+  std::size_t i = 0;
+  std::string err;
+  int depth = 0;
+
+  void ws() {
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\n' || t[i] == '\r' || t[i] == '\t')) ++i;
+  }
+  bool fail(const char* what) {
+    if (err.empty()) err = std::string(what) + " at character " + std::to_string(i + 1);
+    return false;
+  }
+  bool lit(std::string_view w) {
+    if (t.substr(i, w.size()) != w) return false;
+    i += w.size();
+    return true;
+  }
+  static void put_utf8(std::string& s, unsigned cp) {
+    if (cp < 0x80) {
+      s += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      s += static_cast<char>(0xC0 | (cp >> 6));
+      s += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      s += static_cast<char>(0xE0 | (cp >> 12));
+      s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      s += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      s += static_cast<char>(0xF0 | (cp >> 18));
+      s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      s += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+  bool hex4(unsigned& cp) {
+    if (i + 4 > t.size()) return fail("truncated \\u escape");
+    cp = 0;
+    for (int k = 0; k < 4; ++k) {
+      char c = t[i++];
+      cp <<= 4;
+      if (c >= '0' && c <= '9')
+        cp |= c - '0';
+      else if (c >= 'a' && c <= 'f')
+        cp |= c - 'a' + 10;
+      else if (c >= 'A' && c <= 'F')
+        cp |= c - 'A' + 10;
+      else
+        return fail("bad \\u escape");
+    }
+    return true;
+  }
+  bool str(std::string& s) {
+    ++i;  // opening quote
+    while (i < t.size()) {
+      char c = t[i++];
+      if (c == '"') return true;
+      if (static_cast<unsigned char>(c) < 0x20) return fail("control character in string");
+      if (c != '\\') {
+        s += c;
+        continue;
+      }
+      if (i >= t.size()) break;
+      char e = t[i++];
+      switch (e) {
+        case '"': s += '"'; break;
+        case '\\': s += '\\'; break;
+        case '/': s += '/'; break;
+        case 'b': s += '\b'; break;
+        case 'f': s += '\f'; break;
+        case 'n': s += '\n'; break;
+        case 'r': s += '\r'; break;
+        case 't': s += '\t'; break;
+        case 'u': {
+          unsigned cp;
+          if (!hex4(cp)) return false;
+          if (cp >= 0xD800 && cp < 0xDC00 && lit("\\u")) {
+            unsigned lo;
+            if (!hex4(lo)) return false;
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+          }
+          put_utf8(s, cp);
+          break;
+        }
+        default: return fail("bad escape");
+      }
+    }
+    return fail("unterminated string");
+  }
+  bool value(Json& out) {
+    if (++depth > 64) return fail("nesting too deep");
+    ws();
+    if (i >= t.size()) return fail("unexpected end");
+    char c = t[i];
+    bool ok = true;
+    if (c == '{') {
+      ++i;
+      out = Json::object();
+      ws();
+      if (i < t.size() && t[i] == '}') {
+        ++i;
+      } else {
+        for (;;) {
+          ws();
+          if (i >= t.size() || t[i] != '"') return fail("expected a quoted key");
+          std::string k;
+          if (!str(k)) return false;
+          ws();
+          if (i >= t.size() || t[i] != ':') return fail("expected ':'");
+          ++i;
+          Json v;
+          if (!value(v)) return false;
+          out.set(k, std::move(v));
+          ws();
+          if (i < t.size() && t[i] == ',') {
+            ++i;
+            continue;
+          }
+          if (i < t.size() && t[i] == '}') {
+            ++i;
+            break;
+          }
+          return fail("expected ',' or '}'");
+        }
+      }
+    } else if (c == '[') {
+      ++i;
+      out = Json::array();
+      ws();
+      if (i < t.size() && t[i] == ']') {
+        ++i;
+      } else {
+        for (;;) {
+          Json v;
+          if (!value(v)) return false;
+          out.push(std::move(v));
+          ws();
+          if (i < t.size() && t[i] == ',') {
+            ++i;
+            continue;
+          }
+          if (i < t.size() && t[i] == ']') {
+            ++i;
+            break;
+          }
+          return fail("expected ',' or ']'");
+        }
+      }
+    } else if (c == '"') {
+      std::string s;
+      ok = str(s);
+      out = Json(std::move(s));
+    } else if (lit("true")) {
+      out = Json(true);
+    } else if (lit("false")) {
+      out = Json(false);
+    } else if (lit("null")) {
+      out = Json();
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::size_t start = i;
+      if (t[i] == '-') ++i;
+      while (i < t.size() && ((t[i] >= '0' && t[i] <= '9') || t[i] == '.' || t[i] == 'e' ||
+                              t[i] == 'E' || t[i] == '+' || t[i] == '-'))
+        ++i;
+      std::string num(t.substr(start, i - start));
+      char* end = nullptr;
+      double d = std::strtod(num.c_str(), &end);
+      if (end != num.c_str() + num.size()) return fail("bad number");
+      out = Json(d);
+    } else {
+      return fail("unexpected character");
+    }
+    --depth;
+    return ok;
+  }
+};
+
+}  // namespace
+
+bool Json::parse(std::string_view text, Json& out, std::string& error) {
+  Parser p{text};
+  if (!p.value(out)) {
+    error = p.err;
+    return false;
+  }
+  p.ws();
+  if (p.i != text.size()) {
+    error = "trailing text at character " + std::to_string(p.i + 1);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace napkin

@@ -1,0 +1,482 @@
+#include "registry.hpp"
+
+#include <cmath>
+
+#include "areas.hpp"
+#include "units.hpp"
+
+namespace napkin {
+
+namespace {
+
+std::string num_text(double v) {
+  std::string s;
+  append_number(s, v);
+  return s;
+}
+
+std::string value_text(const Json& v) {
+  if (v.is_string()) return "\"" + v.as_string() + "\"";
+  return v.dump();
+}
+
+const char* kind_name(InputKind k) {
+  switch (k) {
+    case InputKind::Number: return "number";
+    case InputKind::Boolean: return "boolean";
+    case InputKind::Choice: return "choice";
+    case InputKind::Text: return "text";
+  }
+  return "number";
+}
+
+const char* kind_name(OutputKind k) {
+  switch (k) {
+    case OutputKind::Number: return "number";
+    case OutputKind::Boolean: return "boolean";
+    case OutputKind::Text: return "text";
+    case OutputKind::Array: return "array";
+  }
+  return "number";
+}
+
+Json strings(const std::vector<std::string>& v) {
+  Json a = Json::array();
+  for (const auto& s : v) a.push(s);
+  return a;
+}
+
+}  // namespace
+
+Json Error::to_json() const {
+  Json j = Json::object();
+  j.set("code", code);
+  j.set("input", input.empty() ? Json() : Json(input));
+  j.set("value", value);
+  j.set("message", message);
+  j.set("allowed", allowed.empty() ? Json() : Json(allowed));
+  return j;
+}
+
+Error Error::inconsistent(std::string input, double value, std::string what) {
+  Error e;
+  e.code = "inconsistent";
+  e.message = input + " = " + num_text(value) + ": " + what;
+  e.value = value;
+  e.allowed = what;
+  e.input = std::move(input);
+  return e;
+}
+
+std::string InputSpec::allowed() const {
+  switch (kind) {
+    case InputKind::Boolean: return "true or false";
+    case InputKind::Text: return "text";
+    case InputKind::Choice: {
+      std::string s = "one of ";
+      for (std::size_t i = 0; i < choices.size(); ++i) s += (i ? ", " : "") + choices[i];
+      return s;
+    }
+    case InputKind::Number: break;
+  }
+  std::string s = format_value(min, unit) + (min_exclusive ? " < " : " ≤ ") + name + " ≤ " +
+                  format_value(max, unit);
+  if (integer) s += ", a whole number";
+  return s;
+}
+
+Json InputSpec::to_json() const {
+  Json j = Json::object();
+  j.set("name", name);
+  j.set("label", label);
+  j.set("kind", kind_name(kind));
+  j.set("unit", unit);
+  if (kind == InputKind::Number) {
+    j.set("min", min);
+    j.set("max", max);
+    j.set("min_exclusive", min_exclusive);
+    j.set("integer", integer);
+  }
+  if (kind == InputKind::Choice) j.set("choices", strings(choices));
+  j.set("required", required);
+  j.set("default", required ? Json() : example);
+  j.set("example", example);
+  j.set("allowed", allowed());
+  j.set("help", help);
+  return j;
+}
+
+Json OutputSpec::to_json() const {
+  Json j = Json::object();
+  j.set("name", name);
+  j.set("label", label);
+  j.set("kind", kind_name(kind));
+  j.set("unit", unit);
+  j.set("help", help);
+  return j;
+}
+
+const InputSpec* Estimator::input(std::string_view name) const {
+  for (const auto& i : inputs)
+    if (i.name == name) return &i;
+  return nullptr;
+}
+
+Json Estimator::to_json() const {
+  Json j = Json::object();
+  j.set("id", info.id);
+  j.set("title", info.title);
+  j.set("area", info.area);
+  j.set("summary", info.summary);
+  j.set("citation", info.citation);
+  j.set("doc", info.doc);
+  Json ins = Json::array(), outs = Json::array();
+  for (const auto& i : inputs) ins.push(i.to_json());
+  for (const auto& o : outputs) outs.push(o.to_json());
+  j.set("inputs", std::move(ins));
+  j.set("outputs", std::move(outs));
+  return j;
+}
+
+Json RunResult::to_json(const std::string& id) const {
+  Json j = Json::object();
+  if (!ok) {
+    Json e = error.to_json();
+    e.set("id", id);
+    j.set("error", std::move(e));
+    return j;
+  }
+  j.set("id", id);
+  j.set("inputs", inputs);
+  j.set("outputs", outputs);
+  j.set("steps", steps);
+  j.set("warnings", warnings);
+  return j;
+}
+
+Json SweepResult::to_json() const {
+  Json j = Json::object();
+  if (!ok) {
+    j.set("error", error.to_json());
+    return j;
+  }
+  Json xs = Json::array();
+  for (double v : x) xs.push(v);
+  j.set("x", std::move(xs));
+  Json cols = Json::object();
+  for (const auto& [name, vals] : columns) {
+    Json a = Json::array();
+    for (double v : vals) a.push(std::isfinite(v) ? Json(v) : Json());
+    cols.set(name, std::move(a));
+  }
+  j.set("outputs", std::move(cols));
+  Json errs = Json::array();
+  for (const auto& e : point_errors) errs.push(e.empty() ? Json() : Json(e));
+  j.set("errors", std::move(errs));
+  return j;
+}
+
+Json ChartSpec::to_json() const {
+  Json j = Json::object();
+  j.set("id", id);
+  j.set("title", title);
+  j.set("estimator", estimator);
+  j.set("kind", kind);
+  j.set("x", x);
+  j.set("x_label", x_label);
+  j.set("y_label", y_label);
+  j.set("y_unit", y_unit);
+  j.set("x_min", x_min);
+  j.set("x_max", x_max);
+  j.set("points", points);
+  j.set("log_x", log_x);
+  j.set("log_y", log_y);
+  j.set("integer_x", integer_x);
+  j.set("y", strings(y));
+  Json ss = Json::array();
+  for (const auto& s : series) {
+    Json o = Json::object();
+    o.set("label", s.label);
+    o.set("overrides", s.overrides);
+    ss.push(std::move(o));
+  }
+  j.set("series", std::move(ss));
+  Json ms = Json::array();
+  for (const auto& m : markers) {
+    Json o = Json::object();
+    o.set("label", m.label);
+    o.set("x", m.x);
+    ms.push(std::move(o));
+  }
+  j.set("markers", std::move(ms));
+  j.set("mark_current", mark_current);
+  j.set("hline_input", hline_input);
+  return j;
+}
+
+Json Preset::to_json() const {
+  Json j = Json::object();
+  j.set("id", id);
+  j.set("label", label);
+  j.set("kind", kind);
+  j.set("source", source);
+  j.set("values", values);
+  j.set("estimators", strings(estimators));
+  return j;
+}
+
+bool all_finite(const Json& outputs, std::string& which) {
+  for (const auto& [k, v] : outputs.members()) {
+    if (v.is_number() && !std::isfinite(v.as_number())) {
+      which = k;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& err) {
+  err.input = spec.name;
+  err.value = raw;
+  err.allowed = spec.allowed();
+  const std::string head = spec.name + " = " + value_text(raw) + ": ";
+  switch (spec.kind) {
+    case InputKind::Boolean: {
+      if (raw.is_bool()) {
+        clean = raw;
+        return true;
+      }
+      if (raw.is_number() && (raw.as_number() == 0 || raw.as_number() == 1)) {
+        clean = Json(raw.as_number() == 1);
+        return true;
+      }
+      if (raw.is_string()) {
+        const std::string& s = raw.as_string();
+        if (s == "true" || s == "yes" || s == "1" || s == "on") return clean = Json(true), true;
+        if (s == "false" || s == "no" || s == "0" || s == "off") return clean = Json(false), true;
+      }
+      err.code = "invalid_value";
+      err.message = head + "must be true or false";
+      return false;
+    }
+    case InputKind::Choice: {
+      if (raw.is_string())
+        for (const auto& c : spec.choices)
+          if (c == raw.as_string()) return clean = raw, true;
+      err.code = "invalid_value";
+      err.message = head + "must be " + spec.allowed();
+      return false;
+    }
+    case InputKind::Text: {
+      if (raw.is_string()) return clean = raw, true;
+      if (raw.is_array() || raw.is_object()) return clean = Json(raw.dump()), true;
+      err.code = "invalid_value";
+      err.message = head + "must be text";
+      return false;
+    }
+    case InputKind::Number: break;
+  }
+  double v = 0;
+  if (raw.is_number()) {
+    v = raw.as_number();
+  } else if (raw.is_string()) {
+    ParsedNumber p = parse_value(raw.as_string(), spec.unit);
+    if (!p.ok) {
+      err.code = "invalid_value";
+      err.message = spec.name + " " + p.error;
+      return false;
+    }
+    v = p.value;
+  } else {
+    err.code = "invalid_value";
+    err.message = head + "must be " + unit_noun(spec.unit);
+    return false;
+  }
+  if (std::isnan(v)) {
+    err.code = "invalid_value";
+    err.message = head + "is not a number; allowed: " + spec.allowed();
+    return false;
+  }
+  bool low = spec.min_exclusive ? !(v > spec.min) : !(v >= spec.min);
+  if (low || v > spec.max || !std::isfinite(v)) {
+    err.code = "out_of_range";
+    err.message = spec.name + " = " + format_value(v, spec.unit) +
+                  " is out of range; allowed: " + spec.allowed();
+    if (!std::isfinite(v)) err.message = head + "is too large; allowed: " + spec.allowed();
+    return false;
+  }
+  if (spec.integer && v != std::floor(v)) {
+    err.code = "not_integer";
+    err.message =
+        spec.name + " = " + num_text(v) + " must be a whole number; allowed: " + spec.allowed();
+    return false;
+  }
+  clean = Json(v);
+  return true;
+}
+
+const Estimator* Registry::find(std::string_view id) const {
+  for (const auto& e : estimators_)
+    if (e.info.id == id) return &e;
+  return nullptr;
+}
+
+namespace {
+
+// Unknown id, unknown names, missing required inputs, then each value; fills defaults.
+bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
+                  const Estimator*& est, Json& clean, Error& err) {
+  est = reg.find(id);
+  if (!est) {
+    err.code = "unknown_estimator";
+    err.message = "unknown estimator \"" + std::string(id) + "\"; run `napkin list` for the ids";
+    err.value = Json(std::string(id));
+    return false;
+  }
+  if (!inputs.is_object() && !inputs.is_null()) {
+    err.code = "invalid_value";
+    err.message = "inputs must be an object of name → value";
+    return false;
+  }
+  for (const auto& [name, v] : inputs.members()) {
+    if (!est->input(name)) {
+      std::string names;
+      for (const auto& i : est->inputs) names += (names.empty() ? "" : ", ") + i.name;
+      err.code = "unknown_input";
+      err.input = name;
+      err.value = v;
+      err.message = "unknown input \"" + name + "\" for " + est->info.id + "; inputs are: " + names;
+      err.allowed = names;
+      return false;
+    }
+  }
+  clean = Json::object();
+  for (const auto& spec : est->inputs) {
+    const Json* v = inputs.find(spec.name);
+    if (!v || v->is_null() || (v->is_string() && v->as_string().empty() && spec.required)) {
+      if (spec.required) {
+        err.code = "missing_input";
+        err.input = spec.name;
+        err.allowed = spec.allowed();
+        err.message = "missing required input " + spec.name + " (" + spec.label +
+                      "); allowed: " + spec.allowed();
+        return false;
+      }
+      clean.set(spec.name, spec.example);
+      continue;
+    }
+    Json c;
+    if (!validate_input(spec, *v, c, err)) return false;
+    clean.set(spec.name, std::move(c));
+  }
+  return true;
+}
+
+}  // namespace
+
+RunResult Registry::run(std::string_view id, const Json& inputs, bool record_steps) const {
+  RunResult r;
+  const Estimator* est = nullptr;
+  if (!validate_all(*this, id, inputs, est, r.inputs, r.error)) return r;
+  Derivation d(record_steps);
+  if (!est->compute(r.inputs, r.outputs, d, r.error)) return r;
+  std::string which;
+  if (!all_finite(r.outputs, which)) {
+    r.error.code = "not_finite";
+    r.error.input = "";
+    r.error.message = "these inputs make " + which +
+                      " infinite or undefined; check for a zero where a positive value is needed";
+    r.outputs = Json::object();
+    return r;
+  }
+  r.steps = d.steps();
+  r.warnings = d.warnings();
+  r.ok = true;
+  return r;
+}
+
+SweepResult Registry::sweep(std::string_view id, const Json& inputs, const std::string& param,
+                            const std::vector<double>& values) const {
+  SweepResult s;
+  const Estimator* est = nullptr;
+  Json clean;
+  if (!validate_all(*this, id, inputs, est, clean, s.error)) return s;
+  const InputSpec* spec = est->input(param);
+  if (!spec || spec->kind != InputKind::Number) {
+    s.error.code = "unknown_input";
+    s.error.input = param;
+    s.error.message = "cannot sweep \"" + param + "\": not a numeric input of " + est->info.id;
+    return s;
+  }
+  if (values.size() > 100000) {
+    s.error.code = "out_of_range";
+    s.error.message = "a sweep takes at most 100000 values";
+    return s;
+  }
+  // Only values the input accepts reach the estimator; the others are reported per point.
+  std::vector<double> valid;
+  std::vector<std::string> why(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    Json c;
+    Error e;
+    if (validate_input(*spec, Json(values[i]), c, e))
+      valid.push_back(values[i]);
+    else
+      why[i] = e.message;
+  }
+  SweepResult inner = est->sweep(clean, param, valid);
+  if (!inner.ok) return inner;
+  s.ok = true;
+  s.x = values;
+  for (const auto& [name, col] : inner.columns) s.columns.emplace_back(name, std::vector<double>{});
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    bool ok = why[i].empty();
+    for (std::size_t c = 0; c < s.columns.size(); ++c) {
+      double v = ok ? inner.columns[c].second[k] : 0.0 / 0.0;
+      s.columns[c].second.push_back(std::isfinite(v) ? v : 0.0 / 0.0);
+    }
+    s.point_errors.push_back(ok ? inner.point_errors[k] : why[i]);
+    if (ok) ++k;
+  }
+  return s;
+}
+
+Json Registry::list_json() const {
+  Json j = Json::object();
+  Json es = Json::array(), cs = Json::array(), ps = Json::array();
+  for (const auto& e : estimators_) es.push(e.to_json());
+  for (const auto& c : charts_) cs.push(c.to_json());
+  for (const auto& p : presets_) ps.push(p.to_json());
+  j.set("estimators", std::move(es));
+  j.set("charts", std::move(cs));
+  j.set("presets", std::move(ps));
+  return j;
+}
+
+Json Registry::hardware_json() const {
+  Json j = Json::object();
+  Json gpus = Json::array(), links = Json::array();
+  for (const auto& p : presets_) {
+    if (p.kind == "gpu") gpus.push(p.to_json());
+    if (p.kind == "link") links.push(p.to_json());
+  }
+  j.set("accelerators", std::move(gpus));
+  j.set("links", std::move(links));
+  return j;
+}
+
+const Registry& registry() {
+  static const Registry reg = [] {
+    Registry r;
+    register_catalog(r);
+    register_training(r);
+    register_memory(r);
+    register_comm(r);
+    register_inference(r);
+    return r;
+  }();
+  return reg;
+}
+
+}  // namespace napkin

@@ -1,0 +1,45 @@
+// The CLI's commands in-process (main() only prints what run_cli returns).
+#include "cli_commands.hpp"
+#include "helpers.hpp"
+
+using namespace napkin;
+
+namespace {
+Json parse(const std::string& s) {
+  Json j;
+  std::string err;
+  REQUIRE_MESSAGE(Json::parse(s, j, err), err);
+  return j;
+}
+}  // namespace
+
+TEST_CASE("napkin run prints the run as JSON, with defaults filled and units parsed") {
+  CliOutput o = run_cli(
+      {"run", "train.time", "params=70B", "tokens=2T", "gpus=512", "peak_flops=312 TFLOP/s"});
+  CHECK(o.exit_code == 0);
+  Json j = parse(o.stdout_text);
+  CHECK(j.find("id")->as_string() == "train.time");
+  CHECK(j.find("inputs")->find("mfu")->as_number() == 0.5);
+  CHECK(j.find("outputs")->find("days")->as_number() == doctest::Approx(121.7).epsilon(1e-3));
+  CHECK(j.find("steps")->size() > 0);
+}
+
+TEST_CASE("napkin run exits 2 with a message naming the input") {
+  CliOutput o = run_cli({"run", "train.time", "params=-5", "tokens=2T", "gpus=512"});
+  CHECK(o.exit_code == 2);
+  CHECK(o.stderr_text.find("params") != std::string::npos);
+  Json j = parse(o.stdout_text);
+  CHECK(j.find("error")->find("input")->as_string() == "params");
+  CHECK(run_cli({"run", "train.time", "tokens=2T", "gpus=512"})
+            .stderr_text.find("missing required input params") != std::string::npos);
+  CHECK(run_cli({"run", "nope"}).exit_code == 2);
+  CHECK(run_cli({"run", "train.time", "oops"}).exit_code == 2);
+  CHECK(run_cli({"frobnicate"}).exit_code == 2);
+}
+
+TEST_CASE("napkin list and hardware describe the registry") {
+  Json l = parse(run_cli({"list"}).stdout_text);
+  CHECK(l.find("estimators")->size() == registry().estimators().size());
+  Json h = parse(run_cli({"hardware"}).stdout_text);
+  CHECK(h.find("accelerators")->size() >= 4);
+}

@@ -1,0 +1,124 @@
+// Properties every registered estimator must have, checked over the whole registry so a new
+// estimator is covered the moment it is declared.
+#include <cmath>
+
+#include "helpers.hpp"
+
+using namespace napkin;
+
+namespace {
+Json example_inputs(const Estimator& e) {
+  Json j = Json::object();
+  for (const auto& i : e.inputs) j.set(i.name, i.example);
+  return j;
+}
+}  // namespace
+
+TEST_CASE("every estimator runs on its example inputs with finite outputs and a derivation") {
+  REQUIRE(registry().estimators().size() >= 6);
+  for (const auto& e : registry().estimators()) {
+    CAPTURE(e.info.id);
+    RunResult r = registry().run(e.info.id, example_inputs(e));
+    CAPTURE(r.error.message);
+    REQUIRE(r.ok);
+    CHECK(r.steps.size() > 0);
+    for (const auto& o : e.outputs) {
+      CAPTURE(o.name);
+      const Json* v = r.outputs.find(o.name);
+      REQUIRE(v != nullptr);
+      if (o.kind == OutputKind::Number) CHECK(std::isfinite(v->as_number()));
+    }
+    CHECK_FALSE(e.info.title.empty());
+    CHECK_FALSE(e.info.citation.empty());
+    CHECK(e.info.doc.rfind("docs/", 0) == 0);
+  }
+}
+
+TEST_CASE("every numeric input rejects bad values by name, with what is allowed") {
+  const char* bad_texts[] = {"NaN", "abc", "1e400", "-1e400", ""};
+  for (const auto& e : registry().estimators()) {
+    Json base = example_inputs(e);
+    for (const auto& spec : e.inputs) {
+      if (spec.kind != InputKind::Number) continue;
+      CAPTURE(e.info.id);
+      CAPTURE(spec.name);
+      for (const char* t : bad_texts) {
+        if (std::string(t).empty() && !spec.required) continue;  // empty = default
+        Json in = base;
+        in.set(spec.name, t);
+        RunResult r = registry().run(e.info.id, in);
+        CAPTURE(t);
+        CHECK_FALSE(r.ok);
+        CHECK(r.error.input == spec.name);
+        CHECK(r.error.message.find(spec.name) != std::string::npos);
+      }
+      Json below = base;
+      below.set(spec.name, spec.min - 1 - std::fabs(spec.min));
+      RunResult r = registry().run(e.info.id, below);
+      CHECK_FALSE(r.ok);
+      CHECK(r.error.code == "out_of_range");
+      CHECK(r.error.message.find("allowed") != std::string::npos);
+      Json above = base;
+      above.set(spec.name, spec.max * 10 + 1);
+      CHECK_FALSE(registry().run(e.info.id, above).ok);
+      if (spec.required) {
+        Json missing = base;
+        Json without = Json::object();
+        for (const auto& [k, v] : missing.members())
+          if (k != spec.name) without.set(k, v);
+        RunResult m = registry().run(e.info.id, without);
+        CHECK(m.error.code == "missing_input");
+      }
+    }
+  }
+}
+
+TEST_CASE("unknown estimators and inputs are named in the error") {
+  RunResult r = registry().run("train.nope", Json::object());
+  CHECK(r.error.code == "unknown_estimator");
+  Json in = Json::object();
+  in.set("parms", 1);
+  r = registry().run("train.chinchilla", in);
+  CHECK(r.error.code == "unknown_input");
+  CHECK(r.error.input == "parms");
+}
+
+TEST_CASE("a sweep is one call that returns a column per numeric output") {
+  Json in = Json::object();
+  in.set("params", 70e9);
+  in.set("tokens", 2e12);
+  in.set("gpus", 512);
+  in.set("peak_flops", 312e12);
+  std::vector<double> xs = {256, 512, 1024, -5};
+  SweepResult s = registry().sweep("train.time", in, "gpus", xs);
+  REQUIRE(s.ok);
+  const auto& days = s.columns[4].second;
+  REQUIRE(s.columns[4].first == "days");
+  // Perfect scaling in this model: doubling GPUs halves the days exactly.
+  CHECK(days[0] == doctest::Approx(2 * days[1]).epsilon(1e-12));
+  CHECK(days[1] == doctest::Approx(121.7).epsilon(1e-3));
+  CHECK(std::isnan(days[3]));
+  CHECK(s.point_errors[3].find("gpus") != std::string::npos);
+  CHECK_FALSE(registry().sweep("train.time", in, "nope", xs).ok);
+}
+
+TEST_CASE("charts and presets refer to estimators and inputs that exist") {
+  for (const auto& c : registry().charts()) {
+    CAPTURE(c.id);
+    const Estimator* e = registry().find(c.estimator);
+    REQUIRE(e != nullptr);
+    CHECK(e->input(c.x) != nullptr);
+    for (const auto& y : c.y) {
+      bool found = false;
+      for (const auto& o : e->outputs) found = found || o.name == y;
+      CHECK_MESSAGE(found, y);
+    }
+    for (const auto& s : c.series)
+      for (const auto& [k, v] : s.overrides.members()) CHECK(e->input(k) != nullptr);
+  }
+  for (const auto& p : registry().presets()) {
+    CAPTURE(p.id);
+    CHECK_FALSE(p.source.empty());
+    for (const auto& id : p.estimators) CHECK(registry().find(id) != nullptr);
+  }
+}

@@ -1,0 +1,84 @@
+#include "units.hpp"
+
+#include <doctest/doctest.h>
+
+#include "json.hpp"
+
+using namespace napkin;
+
+namespace {
+double parsed(const char* text, const char* unit) {
+  ParsedNumber p = parse_value(text, unit);
+  CAPTURE(text);
+  CAPTURE(p.error);
+  REQUIRE(p.ok);
+  return p.value;
+}
+bool rejects(const char* text, const char* unit) {
+  return !parse_value(text, unit).ok;
+}
+}  // namespace
+
+TEST_CASE("input text is read with the input's unit") {
+  // Exact decimal scalings: a relative epsilon of 1e-12 only absorbs the last-bit rounding.
+  CHECK(parsed("70B", unit::params) == doctest::Approx(70e9).epsilon(1e-12));
+  CHECK(parsed("175 billion", unit::params) == doctest::Approx(175e9).epsilon(1e-12));
+  CHECK(parsed("2T", unit::tokens) == doctest::Approx(2e12).epsilon(1e-12));
+  CHECK(parsed("3.35 TB/s", unit::bytes_per_s) == doctest::Approx(3.35e12).epsilon(1e-12));
+  CHECK(parsed("80 GB", unit::bytes) == doctest::Approx(80e9).epsilon(1e-12));
+  CHECK(parsed("80GiB", unit::bytes) == doctest::Approx(80.0 * 1073741824.0).epsilon(1e-12));
+  CHECK(parsed("50 µs", unit::seconds) == doctest::Approx(50e-6).epsilon(1e-12));
+  CHECK(parsed("50us", unit::seconds) == doctest::Approx(50e-6).epsilon(1e-12));
+  CHECK(parsed("3 days", unit::seconds) == doctest::Approx(259200).epsilon(1e-12));
+  CHECK(parsed("2e12", unit::flops) == doctest::Approx(2e12).epsilon(1e-12));
+  CHECK(parsed("990 TFLOPS", unit::flops) == doctest::Approx(990e12).epsilon(1e-12));
+  CHECK(parsed("50%", unit::fraction) == doctest::Approx(0.5).epsilon(1e-12));
+  CHECK(parsed("1,024", unit::none) == doctest::Approx(1024).epsilon(1e-12));
+  CHECK(parsed("10 Gb/s", unit::bytes_per_s) == doctest::Approx(1.25e9).epsilon(1e-12));
+  CHECK(parsed("  512 ", unit::gpus) == 512);
+  CHECK(parsed("-3", unit::none) == -3);
+}
+
+TEST_CASE("unreadable or unrepresentable text is refused with an example") {
+  CHECK(rejects("", unit::params));
+  CHECK(rejects("abc", unit::params));
+  CHECK(rejects("nan", unit::none));
+  CHECK(rejects("inf", unit::none));
+  CHECK(rejects("0x10", unit::none));
+  CHECK(rejects("1e400", unit::none));
+  CHECK(rejects("80 GB", unit::seconds));  // bytes where a time is expected
+  CHECK(rejects("5e", unit::none));
+  ParsedNumber p = parse_value("fast", unit::seconds);
+  CHECK(p.error.find("50 µs") != std::string::npos);
+}
+
+TEST_CASE("values are shown with SI prefixes, GiB on request, and never as nan") {
+  CHECK(format_value(80e9, unit::bytes) == "80 GB");
+  CHECK(format_value(80.0 * 1073741824.0, unit::bytes, {true, 4}) == "80 GiB");
+  CHECK(format_value(34.36e9, unit::bytes) == "34.36 GB");
+  CHECK(format_value(990e12, unit::flops) == "990 TFLOP/s");
+  CHECK(format_value(3.675e24, unit::flop) == "3.675e24 FLOP");
+  CHECK(format_value(0.0141, unit::seconds) == "14.1 ms");
+  CHECK(format_value(50e-6, unit::seconds) == "50 µs");
+  CHECK(format_value(121.7 * 86400, unit::seconds) == "121.7 days");
+  CHECK(format_value(0.5, unit::fraction) == "50 %");
+  CHECK(format_value(1495726, unit::gpu_hours) == "1,495,726 GPU·h");
+  CHECK(format_value(70e9, unit::params) == "70B param");
+  CHECK(format_value(1.1, unit::times) == "1.1×");
+  CHECK(format_value(0.0 / 0.0, unit::bytes) == "—");
+  CHECK(tex_number(7e10) == "7\\times10^{10}");
+  CHECK(tex_number(2048) == "2048");
+}
+
+TEST_CASE("JSON round-trips numbers exactly and rejects malformed text") {
+  Json j;
+  std::string err;
+  REQUIRE(Json::parse(R"({"a":[1,2.5,-3e-7],"b":"x\"y","c":true,"d":null})", j, err));
+  CHECK(j.find("a")->items()[2].as_number() == -3e-7);
+  CHECK(j.dump() == R"({"a":[1,2.5,-3e-07],"b":"x\"y","c":true,"d":null})");
+  CHECK(Json(0.1 + 0.2).dump() == "0.30000000000000004");
+  CHECK_FALSE(Json::parse("{\"a\":}", j, err));
+  CHECK(err.find("character") != std::string::npos);
+  CHECK_FALSE(Json::parse("[1,2", j, err));
+  CHECK_FALSE(Json::parse(std::string(200, '['), j, err));
+}

@@ -1,0 +1,29 @@
+// The JS API of SPEC §3 over the Embind functions: plain objects in, plain objects out.
+// Appended to the module (--post-js), so `Module` is the instance createNapkin resolves to.
+// Embind registers the underscore functions at start-up, so each wrapper looks them up late.
+(function (M) {
+  var json = function (text) { return JSON.parse(text); };
+  var str = function (v) { return typeof v === 'string' ? v : String(v); };
+  // NaN and ±Infinity would become null (= "not given"); send them as text so the core
+  // rejects them by name.
+  var keep = function (k, x) { return typeof x === 'number' && !isFinite(x) ? String(x) : x; };
+  var enc = function (v) { return JSON.stringify(v === undefined || v === null ? {} : v, keep); };
+  var listCache = null;
+  M.list = function () {
+    if (!listCache) listCache = json(M._list());
+    return JSON.parse(JSON.stringify(listCache));
+  };
+  M.hardware = function () { return json(M._hardware()); };
+  M.run = function (id, inputs) { return json(M._run(str(id), enc(inputs))); };
+  M.sweep = function (id, inputs, param, values) {
+    var xs = Array.prototype.map.call(values || [], Number);
+    return json(M._sweep(str(id), enc(inputs), str(param), JSON.stringify(xs)));
+  };
+  M.format = function (value, unit, opts) {
+    return M._format(Number(value), str(unit || ''), !!(opts && opts.binary), (opts && opts.digits) | 0);
+  };
+  M.parse = function (text, unit) { return json(M._parse(str(text), str(unit || ''))); };
+  M.problems = function () { return json(M._problems()); };
+  M.problem = function (id, seed) { return json(M._problem(str(id), Number(seed) | 0)); };
+  M.check = function (id, seed, answer) { return json(M._check(str(id), Number(seed) | 0, str(answer))); };
+})(Module);
