@@ -109,5 +109,6 @@ export function createApp(api, root, extraTabs = []) {
 
   addEventListener('resize', () => cards.forEach((c) => c.charts.forEach((ch) => ch.resize())));
   show(state.tab);
+  performance.mark('napkin-first-result');
   return { state, cards, show };
 }
