@@ -53,7 +53,10 @@ dist: wasm npm
 	npx vite build --logLevel warn
 	npx vite build --mode singlefile --logLevel warn
 	cp build/single/index.html dist/napkin.html
-	echo "Built dist/index.html and dist/napkin.html (self-contained, opens from disk)."
+	npx vite build --mode embed --logLevel warn
+	cat build/wasm/napkin.js build/embed/napkin-embed.js > dist/napkin-embed.js
+	mkdir -p dist/demo && cp docs/embed-demo.html dist/demo/index.html && cp docs/embed-demo.js dist/demo/demo.js && cp docs/embed-demo.css dist/demo/demo.css
+	echo "Built dist/index.html, dist/napkin.html (self-contained, opens from disk), dist/napkin-embed.js."
 
 run: dist
 	node web/serve.mjs dist $(PORT)

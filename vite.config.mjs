@@ -27,6 +27,17 @@ function napkinWasm(inline) {
 }
 
 export default defineConfig(({ mode }) => {
+  if (mode === 'embed')
+    // The embed script: custom elements in one classic script; the Makefile prepends the wasm.
+    return {
+      publicDir: false,
+      build: {
+        outDir: 'build/embed',
+        emptyOutDir: true,
+        target: 'es2020',
+        lib: { entry: path.resolve('web/embed.js'), formats: ['iife'], name: 'NapkinEmbed', fileName: () => 'napkin-embed.js' },
+      },
+    };
   const single = mode === 'singlefile';
   return {
     base: './',

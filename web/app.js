@@ -4,12 +4,7 @@ import { h } from './dom.js';
 import { readState, writeState } from './state.js';
 import { EstimatorCard } from './form.js';
 
-export const AREA_TITLES = {
-  training: 'Training & models',
-  memory: 'Memory & parallelism',
-  comm: 'Communication & hardware',
-  inference: 'Inference, serving & RL',
-};
+import { AREA_TITLES } from './areas.js';
 
 export function createApp(api, root, extraTabs = []) {
   const registry = api.list();

@@ -4,6 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import 'temml/dist/Temml-Local.css';
 import './style.css';
 import { createApp } from './app.js';
+import { buildPractice } from './practice.js';
 
 function fail(message) {
   const box = document.getElementById('app');
@@ -19,7 +20,8 @@ if (typeof createNapkin !== 'function') {
   createNapkin()
     .then((api) => {
       window.napkin = api;
-      createApp(api, document.getElementById('app'));
+      const practice = { id: 'practice', title: 'Practice', build: (panel, state, save) => buildPractice(api, panel, state, save) };
+      createApp(api, document.getElementById('app'), [practice]);
       document.dispatchEvent(new CustomEvent('napkin-ready', { detail: api }));
     })
     .catch((e) => fail('WebAssembly could not start: ' + (e && e.message ? e.message : e)));

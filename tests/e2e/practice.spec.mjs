@@ -1,0 +1,55 @@
+import { test, expect } from './fixtures.mjs';
+
+test('a student works a problem, gets it wrong, reads a hint, then gets it right', async ({ page, problems }) => {
+  await page.goto('/index.html#tab=practice&problem=train.time.days&seed=0');
+  await page.waitForFunction(() => window.napkin);
+  const problem = page.locator('article.problem[data-problem="train.time.days"]');
+  await expect(problem.locator('.statement')).toContainText('512 A100s');
+  await problem.locator('[name="answer"]').fill('60 days');
+  await problem.getByRole('button', { name: 'Check' }).click();
+  const verdict = problem.locator('.verdict');
+  await expect(verdict).toHaveAttribute('data-verdict', 'wrong');
+  await expect(verdict).toHaveAttribute('data-mistake', 'forgot_mfu');
+  await expect(verdict).toContainText('MFU');
+  await problem.locator('.hint-button').click();
+  await expect(problem.locator('.hints li')).toHaveCount(1);
+  await problem.locator('[name="answer"]').fill('121.7 days');
+  await problem.getByRole('button', { name: 'Check' }).click();
+  await expect(verdict).toHaveAttribute('data-verdict', 'correct');
+  await expect(page.locator('.progress')).toContainText('streak 1');
+  await problem.getByRole('button', { name: 'Show worked solution' }).click();
+  await expect(problem.locator('.solution .step').first()).toContainText('Total training compute');
+  // Progress survives a reload, and a corrupted store does not break the page.
+  await page.reload();
+  await expect(page.locator('.progress')).toContainText('Solved 1 of');
+  await page.evaluate(() => localStorage.setItem('napkin-progress-v1', '{not json'));
+  await page.reload();
+  await expect(page.locator('.progress')).toContainText('Solved 0 of');
+  expect(problems).toEqual([]);
+});
+
+test('a problem permalink restores problem and seed; new variants change the numbers', async ({ page }) => {
+  await page.goto('/index.html#tab=practice&problem=train.chinchilla.tokens&seed=7');
+  await page.waitForFunction(() => window.napkin);
+  const problem = page.locator('article.problem');
+  await expect(problem).toHaveAttribute('data-seed', '7');
+  const statement = await problem.locator('.statement').textContent();
+  await problem.getByRole('button', { name: 'New variant' }).click();
+  await expect.poll(() => page.evaluate(() => location.hash)).not.toContain('seed=7');
+  expect(await problem.locator('.statement').textContent()).not.toBe('');
+  expect(statement).not.toBe('');
+});
+
+test('a third-party page embeds problems and a calculator under a strict CSP', async ({ page, problems }) => {
+  await page.goto('/demo/index.html');
+  const first = page.locator('napkin-problem').nth(1);
+  await expect(first.locator('.statement')).toContainText('days');
+  await first.locator('[name="answer"]').fill('121.7 days');
+  await first.getByRole('button', { name: 'Check' }).click();
+  await expect(first.locator('.verdict')).toHaveAttribute('data-verdict', 'correct');
+  await expect(page.locator('napkin-calculator [data-output="days"]')).toHaveText('121.7');
+  const frame = page.frameLocator('#napkin-frame');
+  await expect(frame.locator('.statement')).toContainText('175B');
+  await expect.poll(async () => (await page.locator('#napkin-frame').boundingBox()).height).toBeGreaterThan(250);
+  expect(problems).toEqual([]);
+});

@@ -1,0 +1,14 @@
+// The embed script: one file (the wasm module is prepended at build time) that a study site
+// includes to get <napkin-calculator> and <napkin-problem>. It also publishes window.napkin and
+// fires napkin-ready on document, like the page.
+import pageCss from './style.css?inline';
+import uplotCss from 'uplot/dist/uPlot.min.css?inline';
+import temmlCss from 'temml/dist/Temml-Local.css?inline';
+import { defineElements } from './elements.js';
+
+const api = createNapkin().then((m) => {
+  window.napkin = m;
+  document.dispatchEvent(new CustomEvent('napkin-ready', { detail: m }));
+  return m;
+});
+defineElements(api, [pageCss, uplotCss, temmlCss]);

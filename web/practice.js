@@ -1,0 +1,191 @@
+// Practice: one problem at a time from the core's bank (statement, answer box, hints one by
+// one, the worked solution from the estimator's steps), checked by the core, which names the
+// mistake it recognises. Used by the Practice tab and by the <napkin-problem> element.
+import { h } from './dom.js';
+import { renderMath } from './math.js';
+import { AREA_TITLES } from './areas.js';
+import { loadProgress, saveProgress, record } from './progress.js';
+
+const VERDICT_TEXT = { correct: 'Correct', close: 'Close', wrong: 'Not quite' };
+
+export class ProblemView {
+  // opts: { onSeed(seed), onResult(verdict), permalink(id, seed) → string | null }
+  constructor(api, id, seed, opts = {}) {
+    this.api = api;
+    this.opts = opts;
+    this.el = h('article', { class: 'problem', dataset: { problem: id } });
+    this.load(id, seed);
+  }
+
+  load(id, seed) {
+    this.id = id;
+    this.seed = seed | 0;
+    this.hintsShown = 0;
+    const p = this.api.problem(id, this.seed);
+    this.el.dataset.problem = id;
+    this.el.dataset.seed = String(this.seed);
+    if (p.error) {
+      this.el.replaceChildren(h('p', { class: 'form-error', role: 'alert', text: p.error.message }));
+      return;
+    }
+    this.p = p;
+    const answerId = `answer-${id}-${Math.random().toString(36).slice(2, 8)}`.replace(/[^A-Za-z0-9_-]/g, '-');
+    this.answer = h('input', { type: 'text', id: answerId, name: 'answer', autocomplete: 'off', spellcheck: 'false', placeholder: `e.g. ${this.example()}` });
+    this.verdict = h('div', { class: 'verdict', role: 'status', 'aria-live': 'polite' });
+    this.hints = h('ol', { class: 'hints' });
+    this.hintButton = h('button', { type: 'button', class: 'hint-button', onclick: () => this.nextHint() });
+    this.solution = h('div', { class: 'solution', hidden: true });
+    const link = this.opts.permalink ? this.opts.permalink(id, this.seed) : null;
+    this.el.replaceChildren(
+      h('header', {},
+        h('p', { class: 'problem-area', text: `${AREA_TITLES[p.area] || p.area} · ${this.seed === 0 ? 'the seed’s own numbers' : 'variant ' + this.seed}` }),
+        h('h3', { text: p.title }),
+        h('p', { class: 'cite', text: 'From ' + p.source })),
+      h('p', { class: 'statement', text: p.statement }),
+      h('form', { class: 'answer-row', onsubmit: (e) => { e.preventDefault(); this.check(); } },
+        h('label', { for: answerId, text: `Your answer (${p.answer.unit_label || this.unitWord()})` }),
+        this.answer,
+        h('button', { type: 'submit', class: 'primary', text: 'Check' })),
+      this.verdict,
+      h('div', { class: 'problem-tools' },
+        this.hintButton,
+        h('button', { type: 'button', text: 'Show worked solution', onclick: () => this.showSolution() }),
+        h('button', { type: 'button', text: 'New variant', onclick: () => this.newVariant() }),
+        link ? h('a', { href: link, class: 'problem-link', text: 'Link to this problem' }) : null),
+      this.hints,
+      this.solution,
+    );
+    this.updateHintButton();
+  }
+
+  unitWord() {
+    const t = this.p.answer.text || '';
+    const m = t.match(/[^\d.,\s−-][^\d]*$/);
+    return m ? m[0].trim() : 'a number';
+  }
+
+  example() {
+    return this.p.answer.text ? this.p.answer.text.replace(/[\d.,]+/, '42') : '42';
+  }
+
+  updateHintButton() {
+    const n = this.p.hints.length;
+    this.hintButton.textContent = this.hintsShown < n ? `Hint (${this.hintsShown + 1} of ${n})` : 'No more hints';
+    this.hintButton.disabled = this.hintsShown >= n;
+  }
+
+  nextHint() {
+    if (this.hintsShown >= this.p.hints.length) return;
+    this.hints.append(h('li', { text: this.p.hints[this.hintsShown++] }));
+    this.updateHintButton();
+  }
+
+  check() {
+    const r = this.api.check(this.id, this.seed, this.answer.value);
+    this.verdict.replaceChildren();
+    this.verdict.className = 'verdict';
+    if (r.error) {
+      this.verdict.classList.add('unreadable');
+      this.verdict.append(h('p', { text: r.error.message }));
+      return r;
+    }
+    this.verdict.classList.add(r.verdict);
+    this.verdict.dataset.verdict = r.verdict;
+    if (r.mistake) this.verdict.dataset.mistake = r.mistake;
+    else delete this.verdict.dataset.mistake;
+    this.verdict.append(h('p', { class: 'verdict-head', text: VERDICT_TEXT[r.verdict] || r.verdict }), h('p', { text: r.feedback }));
+    if (this.opts.onResult) this.opts.onResult(r.verdict, this.id);
+    return r;
+  }
+
+  showSolution() {
+    const items = this.p.solution.map((s, i) => {
+      const li = h('li', { class: 'step' }, h('p', { class: 'step-title', text: `${i + 1}. ${s.title}` }));
+      if (s.note !== undefined) li.append(h('p', { class: 'step-note', text: s.note }));
+      else
+        li.append(
+          renderMath(s.formula, h('p', { class: 'math formula' })),
+          renderMath(s.substituted, h('p', { class: 'math substituted' })),
+          renderMath(s.result, h('p', { class: 'math result' })));
+      return li;
+    });
+    this.solution.replaceChildren(
+      h('h4', { text: 'Worked solution' }),
+      h('ol', { class: 'steps' }, items),
+      h('p', { class: 'solution-answer', text: 'Answer: ' + this.p.answer.text }));
+    this.solution.hidden = false;
+  }
+
+  newVariant() {
+    const seed = 1 + Math.floor(Math.random() * 9999);
+    this.load(this.id, seed);
+    if (this.opts.onSeed) this.opts.onSeed(seed);
+  }
+}
+
+// The Practice tab: a practice mode per area and a mixed quiz, with progress and streaks.
+export function buildPractice(api, panel, state, save) {
+  const bank = api.problems().problems;
+  let progress = loadProgress();
+  const areas = [...new Set(bank.map((p) => p.area))];
+  const stats = h('p', { class: 'progress', role: 'status' });
+  const list = h('ul', { class: 'problem-list' });
+  const areaSelect = h('select', { 'aria-label': 'Practice area' },
+    h('option', { value: '', text: 'All areas' }),
+    areas.map((a) => h('option', { value: a, text: AREA_TITLES[a] || a })));
+  const holder = h('div', { class: 'problem-holder' });
+  let view = null;
+
+  const showStats = () => {
+    const solved = bank.filter((p) => progress.solved[p.id]).length;
+    stats.textContent = `Solved ${solved} of ${bank.length} · streak ${progress.streak} (best ${progress.best}) · ${progress.correct}/${progress.attempts} answers correct`;
+  };
+  const permalink = (id, seed) => `#tab=practice&problem=${encodeURIComponent(id)}&seed=${seed}`;
+  const open = (id, seed) => {
+    state.problem = id;
+    state.seed = seed;
+    save();
+    const opts = {
+      permalink,
+      onSeed: (s) => { state.seed = s; save(); },
+      onResult: (verdict, pid) => {
+        progress = record(progress, pid, verdict);
+        saveProgress(progress);
+        showStats();
+        renderList();
+      },
+    };
+    if (view) view.load(id, seed);
+    else {
+      view = new ProblemView(api, id, seed, opts);
+      holder.replaceChildren(view.el);
+    }
+    for (const li of list.children) li.classList.toggle('current', li.dataset.problem === id);
+  };
+  const renderList = () => {
+    const area = areaSelect.value;
+    list.replaceChildren(...bank.filter((p) => !area || p.area === area).map((p) =>
+      h('li', { dataset: { problem: p.id }, class: p.id === state.problem ? 'current' : '' },
+        h('button', { type: 'button', onclick: () => open(p.id, 0) },
+          h('span', { class: 'solved-mark', text: progress.solved[p.id] ? '✓ ' : '' }), p.title))));
+  };
+  const quiz = () => {
+    const area = areaSelect.value;
+    const pool = bank.filter((p) => !area || p.area === area);
+    const p = pool[Math.floor(Math.random() * pool.length)];
+    open(p.id, 1 + Math.floor(Math.random() * 9999));
+  };
+  areaSelect.addEventListener('change', renderList);
+  panel.append(h('div', { class: 'practice' },
+    h('aside', { class: 'practice-side' },
+      h('h3', { text: 'Practice' }),
+      h('p', { class: 'summary', text: 'Problems from the study notes with their own numbers (first try) and random variants. Answers accept units: 120 ms, 0.12 s, 214.7 GB, 15.8%, 3/19.' }),
+      areaSelect,
+      h('button', { type: 'button', class: 'primary', text: 'Random problem (mixed quiz)', onclick: quiz }),
+      stats, list),
+    holder));
+  renderList();
+  showStats();
+  const start = bank.find((p) => p.id === state.problem) ? state.problem : bank[0].id;
+  open(start, Number.isFinite(Number(state.seed)) ? Number(state.seed) : 0);
+}
