@@ -169,7 +169,7 @@ void moe(ProblemBank& bank) {
   auto k_below_e = [](const Values& p) { return p["top_k"] < p["num_experts"]; };
   const char* moe_statement =
       "An MoE model has {shared_params} shared parameters and {num_experts} experts of "
-      "{expert_params} parameters each; each token is routed to its top {top_k} experts. ";
+      "{expert_params} parameters each; each token is routed to the top {top_k} of them. ";
   const char* formulas =
       "Total = shared + experts × expert size; active = shared + top_k × "
       "expert size (seed 001 §3).";
@@ -213,7 +213,12 @@ void moe(ProblemBank& bank) {
                          "{num_experts} experts of {expert_params} each, top-{top_k} routing. How "
                          "many parameters does it have in total?",
       .params = with(100e9, 8, 220e9, 1),
-      .valid = k_below_e,
+      .valid =
+          [](const Values& p) {
+            // Shared parameters large enough that forgetting them is a visible mistake.
+            return p["top_k"] < p["num_experts"] &&
+                   p["shared_params"] > 0.05 * p["num_experts"] * p["expert_params"];
+          },
       .estimator = "moe.params",
       .output = "total_params",
       .unit = answer_in::billion_params(),
@@ -425,7 +430,7 @@ void flops_and_params(ProblemBank& bank) {
       .statement = "A transformer block has width d = {d_model} and a feed-forward layer of width "
                    "4·d. Ignoring the attention-score products, how many forward FLOPs does one "
                    "block spend per token?",
-      .params = gpt3,
+      .params = {{"d_model", 12288, {2048, 4096, 5120, 8192, 12288, 16384}}, {"n_layers", 96}},
       .estimator = "model.flops",
       .output = "fwd_flops_per_layer",
       .unit = answer_in::output(),
