@@ -59,6 +59,9 @@ AnswerUnit zettaflop() {
 AnswerUnit count(std::string u, std::string name) {
   return {std::move(u), std::move(name), 1};
 }
+AnswerUnit yes_no() {
+  return {kYesNo, "yes/no", 1};
+}
 }  // namespace answer_in
 
 namespace {
@@ -209,6 +212,7 @@ std::string plain_number(double x) {
 }  // namespace
 
 std::string answer_text(double value, const AnswerUnit& u) {
+  if (u.unit == kYesNo) return value >= 0.5 ? "yes" : "no";
   if (u.name.empty()) return format_value(value, u.unit);
   std::string n = plain_number(value / u.scale);
   return u.name == "%" ? n + "%" : n + " " + u.name;
@@ -217,6 +221,16 @@ std::string answer_text(double value, const AnswerUnit& u) {
 ParsedAnswer parse_answer(std::string_view raw, const AnswerUnit& u) {
   ParsedAnswer r;
   std::string t = drop_approximation(std::string(raw));
+  if (u.unit == kYesNo) {
+    std::string w = lower(compact(t));
+    while (!w.empty() && (w.back() == '.' || w.back() == '!')) w.pop_back();
+    for (const char* y : {"yes", "y", "true", "1"})
+      if (w == y) return r.ok = true, r.readings = {1}, r;
+    for (const char* n : {"no", "n", "false", "0"})
+      if (w == n) return r.ok = true, r.readings = {0}, r;
+    r.error = "\"" + std::string(raw) + "\" is not yes or no";
+    return r;
+  }
   std::string s = compact(t);
   auto bare = [&](double v) {
     r.ok = true;
@@ -292,6 +306,7 @@ Judgement judge(const std::vector<double>& readings, const Expected& e,
                      : relative_error(r, e.value) <= e.tolerance;
   };
   auto near = [&](double r) {
+    if (e.unit.unit == kYesNo) return false;  // yes or no: nothing in between
     return relative_error(r, e.value) <= e.close ||
            (e.integer && std::fabs(r - e.value) <= 1 + 1e-9);
   };

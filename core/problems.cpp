@@ -172,7 +172,9 @@ void ProblemBank::add(Problem p) {
       defect("\"" + p.output + "\" is not an output of " + p.estimator);
     } else {
       if (p.unit.unit.empty() && p.unit.name.empty()) p.unit.unit = out->unit;
-      bool same = p.unit.unit == out->unit || (out->unit.empty() && p.unit.unit == unit::times);
+      bool same = p.unit.unit == out->unit || (out->unit.empty() && p.unit.unit == unit::times) ||
+                  (out->kind == OutputKind::Boolean && p.unit.unit == kYesNo);
+      if (p.unit.unit == kYesNo) p.integer = true;
       if (!same && !p.answer)
         defect("answer unit \"" + p.unit.unit + "\" differs from " + p.output + "'s unit \"" +
                out->unit + "\": give an answer function that converts");

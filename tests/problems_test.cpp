@@ -45,7 +45,8 @@ void check_problem(const Problem& p) {
     CHECK(own.mistake.empty());
 
     // A clearly wrong answer is not.
-    Judgement off = check_text(v, answer_text(v.answer * 7.3 + (v.answer == 0 ? 1 : 0), p.unit));
+    const double wrong = p.unit.unit == kYesNo ? 1 - v.answer : v.answer * 7.3 + (v.answer == 0);
+    Judgement off = check_text(v, answer_text(wrong, p.unit));
     CHECK(off.verdict == "wrong");
 
     // Each mistake is recognised by name (or by a mistake with the same value).
@@ -244,7 +245,7 @@ TEST_CASE("judging: tolerance bands, integer answers, GB vs GiB everywhere") {
 
 // The framework carries what the other areas need; these problems are built here on the
 // training estimators only to exercise it (integer GPU counts, ms, GB, elements vs bytes).
-TEST_CASE("the framework supports integer, ms and GB answers with declared mistakes") {
+TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declared mistakes") {
   ProblemBank bank;
   bank.add({
       .id = "test.gpus_for_deadline",
@@ -308,8 +309,26 @@ TEST_CASE("the framework supports integer, ms and GB answers with declared mista
                    {"active_not_total", "Memory holds all experts.",
                     [](const Values&, const Values& out) { return 2 * out["active_params"]; }, 0}},
   });
+  bank.add({
+      .id = "test.undertrained",
+      .area = "training",
+      .title = "Undertrained?",
+      .statement = "{params} parameters, {tokens} tokens: fewer than 20 tokens per parameter?",
+      .params = {{"params", 175e9, {7e9, 70e9, 175e9}}, {"tokens", 300e9, {300e9, 2e12, 15e12}}},
+      .estimator = "train.chinchilla",
+      .output = "tokens_per_param_actual",
+      .answer = [](const Values&,
+                   const Values& out) { return out["tokens_per_param_actual"] < 20 ? 1.0 : 0.0; },
+      .unit = answer_in::yes_no(),
+      .hints = {"Compare D/N with 20."},
+      .mistakes = {{"compared_the_other_way", "Below 20 tokens per parameter is undertrained.",
+                    [](const Values&, const Values& out) {
+                      return out["tokens_per_param_actual"] < 20 ? 0.0 : 1.0;
+                    },
+                    0}},
+  });
   for (const auto& d : bank.defects()) FAIL_CHECK(d);
-  REQUIRE(bank.problems().size() == 3);
+  REQUIRE(bank.problems().size() == 4);
   for (const auto& p : bank.problems()) check_problem(p);
 
   Result<Variant> g = make_variant(*bank.find("test.gpus_for_deadline"), 0);
@@ -332,6 +351,15 @@ TEST_CASE("the framework supports integer, ms and GB answers with declared mista
   CHECK(check_text(w.value(), "113.6 GiB").verdict == "correct");
   CHECK(check_text(w.value(), "113.6 GB").mistake == "gb_vs_gib");
   CHECK(check_text(w.value(), "61 GB").mistake == "elements_not_bytes");
+
+  Result<Variant> u = make_variant(*bank.find("test.undertrained"), 0);
+  REQUIRE(u.ok());
+  CHECK(u.value().problem->integer);
+  CHECK(answer_text(u.value().answer, u.value().problem->unit) == "yes");
+  CHECK(check_text(u.value(), "Yes.").verdict == "correct");
+  CHECK(check_text(u.value(), "true").verdict == "correct");
+  CHECK(check_text(u.value(), "no").mistake == "compared_the_other_way");
+  CHECK_FALSE(parse_answer("maybe", answer_in::yes_no()).ok);
 
   // A problem whose answer unit does not match its output (and no conversion) is a defect.
   ProblemBank broken;
