@@ -489,6 +489,37 @@ void flops_and_params(ProblemBank& bank) {
                    params_not_flops},
   });
 
+  // Seed 001's verify_6n_rule: the detailed count against 6N, for the seed's three models
+  // (and LLaMA-13B). `model` picks a row; derive fills in its shapes.
+  bank.add({
+      .id = "model.flops.ratio_6n",
+      .area = "training",
+      .title = "The 6N rule against a detailed count",
+      .source = "seed 001 §5, verify_6n_rule (LLaMA-7B: ratio 0.95)",
+      .statement = "A {params}-parameter model has {n_layers} blocks of width d = {d_model} "
+                   "(4·d feed-forward) and a vocabulary of {vocab}. Count its training FLOPs per "
+                   "token block by block (24·d² forward per block, 2·V·d for the output "
+                   "embedding, backward = 2 × forward). What is that count divided by 6·N?",
+      .params = {{"model", 0, {0, 1, 2, 3}}, {"vocab", 50000}},
+      .derive =
+          [](Values& p) {
+            static const double rows[4][3] = {
+                {7e9, 4096, 32}, {13e9, 5120, 40}, {70e9, 8192, 80}, {175e9, 12288, 96}};
+            const auto& r = rows[static_cast<int>(p["model"]) & 3];
+            p.set("params", r[0]);
+            p.set("d_model", r[1]);
+            p.set("n_layers", r[2]);
+          },
+      .estimator = "model.flops",
+      .output = "ratio_to_6n",
+      .unit = answer_in::count(unit::times, "×"),
+      .tolerance = 0.01,
+      .hints = {"Detailed: 3 × (24·d²·L + 2·V·d) per token.", "Divide by 6·N."},
+      .mistakes = {times("forward_only", 1.0 / 3,
+                         "You compared the forward pass alone with 6N, which counts forward and "
+                         "backward.")},
+  });
+
   bank.add({
       .id = "model.params.ffn_only",
       .area = "training",

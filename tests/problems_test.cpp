@@ -150,6 +150,8 @@ TEST_CASE("seed 0 of each training problem is the seed's worked example") {
   CHECK(answer_of("model.flops.forward") == 349127467008.0);
   CHECK(answer_of("model.flops.step") == 1047382401024.0);
   CHECK(answer_of("model.params.ffn_only") == 219848638464.0);
+  // verify_6n_rule for LLaMA-7B: 3 · (32 · 24 · 4096² + 2 · 50000 · 4096) / 4.2e10.
+  CHECK(answer_of("model.flops.ratio_6n") == doctest::Approx(39883505664.0 / 42e9).epsilon(1e-12));
   // Brown et al. 2020 Table 2.1: 175.0B (with positions and biases); 12·L·d² + V·d = 174.6B.
   CHECK(answer_of("model.params.gpt3") == doctest::Approx(175e9).epsilon(0.01));
 }
@@ -186,6 +188,8 @@ TEST_CASE("answers are read with units, prefixes, fractions and percentages") {
         doctest::Approx(3.675e24).epsilon(1e-12));
   CHECK(read("3.675e24 FLOPs", answer_in::zettaflop()) == doctest::Approx(3.675e24).epsilon(1e-12));
   CHECK(read("1,495,726 GPU-hours", answer_in::count(unit::gpu_hours, "GPU-hours")) == 1495726);
+  CHECK(read("3 gigabytes", answer_in::gb()) == doctest::Approx(3e9).epsilon(1e-12));
+  CHECK(read("0.95x", answer_in::count(unit::times, "×")) == 0.95);
   CHECK(read("2921 hours", answer_in::days()) == doctest::Approx(2921 * 3600.0).epsilon(1e-12));
   CHECK(read("28.6 tokens per parameter", answer_in::count(unit::times, "tokens per parameter")) ==
         28.6);
