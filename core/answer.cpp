@@ -285,12 +285,9 @@ std::vector<Alternative> automatic_mistakes(const Expected& e) {
                                 "GB and GiB", "TB and TiB", "PB and PiB"};
   static const char* exps[] = {"", "3", "6", "9", "12", "15"};
   static const char* bins[] = {"", "10", "20", "30", "40", "50"};
-  std::string per = is_byte_unit(e.unit.unit) && e.unit.unit == unit::bytes_per_s ? "/s" : "";
   std::string fb = std::string("You mixed ") + pairs[k] + ": the decimal unit is 10^" + exps[k] +
                    " bytes, the binary one 2^" + bins[k] + " bytes (" +
-                   format_value((f - 1) * 100, unit::none, {false, 2}) + "% more). The answer is " +
-                   format_value(e.value, e.unit.unit) + " = " +
-                   format_value(e.value, e.unit.unit, {true, 4}) + ".";
+                   format_value((f - 1) * 100, unit::none, {false, 2}) + "% more).";
   out.push_back({"gb_vs_gib", fb, e.value * f});
   out.push_back({"gb_vs_gib", fb, e.value / f});
   return out;
@@ -353,12 +350,15 @@ Judgement judge(const std::vector<double>& readings, const Expected& e,
   if (best.verdict == "correct") {
     best.feedback = "Correct: " + want + ".";
   } else if (best.mistake.empty() && best.verdict == "close") {
+    // The expected value stays out of the feedback so the student can try again; the
+    // reply carries it separately for a "show answer" button.
     best.feedback = "Close: " + got + " is " +
-                    format_value(best.relative_error * 100, unit::none, {false, 2}) +
-                    "% away from " + want + ". Check your rounding and the constants you used.";
+                    format_value(best.relative_error * 100, unit::none, {false, 2}) + "% too " +
+                    (best.given > e.value ? "high" : "low") +
+                    ". Check your rounding and the constants you used.";
   } else if (best.mistake.empty()) {
-    best.feedback = "Not what we expected: you gave " + got + ", the answer is " + want +
-                    ". The worked solution shows each step.";
+    best.feedback = "Not what we expected: " + got +
+                    " is off by more than rounding. Try a hint, or open the worked solution.";
   }
   return best;
 }
