@@ -48,6 +48,7 @@ void check_problem(const Problem& p) {
     const double wrong = p.unit.unit == kYesNo ? 1 - v.answer : v.answer * 7.3 + (v.answer == 0);
     Judgement off = check_text(v, answer_text(wrong, p.unit));
     CHECK(off.verdict == "wrong");
+    if (p.unit.unit != kYesNo) CHECK(off.feedback.find(shown) == std::string::npos);
 
     // Each mistake is recognised by name (or by a mistake with the same value).
     for (const auto& m : v.mistakes) {
