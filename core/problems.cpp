@@ -295,8 +295,9 @@ class Draws {
   bool acceptable(const Values& v) const {
     if (p_.valid && !p_.valid(v)) return false;
     if (total_ == 1) return true;
+    const Values seed_text = fixed();
     for (const auto& q : p_.params)
-      if (v[q.name] != q.fixed) return true;
+      if (v[q.name] != seed_text[q.name]) return true;
     return false;  // a random seed is not the seed text
   }
 
