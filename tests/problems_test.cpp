@@ -26,6 +26,7 @@ Judgement check_text(const Variant& v, const std::string& text) {
 // Everything a problem must satisfy, for seeds 0..5.
 void check_problem(const Problem& p) {
   CAPTURE(p.id);
+  CHECK_FALSE(p.source.empty());
   for (int seed = 0; seed < kSeeds; ++seed) {
     CAPTURE(seed);
     Result<Variant> r = make_variant(p, seed);
@@ -256,6 +257,7 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
       .id = "test.gpus_for_deadline",
       .area = "training",
       .title = "GPUs to finish in time",
+      .source = "framework test",
       .statement = "{params} parameters, {tokens} tokens, {days:raw} days at {mfu} MFU on "
                    "{peak_flops} GPUs: how many GPUs?",
       .params = {{"params", 70e9, {7e9, 70e9}},
@@ -284,6 +286,7 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
       .id = "test.step_ms",
       .area = "training",
       .title = "One step in ms",
+      .source = "framework test",
       .statement = "One step of {tokens} tokens for {params} parameters on {gpus} GPUs.",
       .params = {{"params", 7e9, {1e9, 7e9}},
                  {"tokens", 4e6, {1e6, 4e6}},
@@ -299,6 +302,7 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
       .id = "test.weights_gb",
       .area = "training",
       .title = "BF16 weights of an MoE model",
+      .source = "framework test",
       .statement = "{shared_params} shared, {num_experts} experts of {expert_params}, top-{top_k}.",
       .params = {{"shared_params", 5e9, {5e9, 10e9}},
                  {"num_experts", 8, {8, 16}},
@@ -318,6 +322,7 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
       .id = "test.undertrained",
       .area = "training",
       .title = "Undertrained?",
+      .source = "framework test",
       .statement = "{params} parameters, {tokens} tokens: fewer than 20 tokens per parameter?",
       .params = {{"params", 175e9, {7e9, 70e9, 175e9}}, {"tokens", 300e9, {300e9, 2e12, 15e12}}},
       .estimator = "train.chinchilla",
