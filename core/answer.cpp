@@ -59,6 +59,9 @@ AnswerUnit zettaflop() {
 AnswerUnit count(std::string u, std::string name) {
   return {std::move(u), std::move(name), 1};
 }
+AnswerUnit yes_no() {
+  return {kYesNo, "yes/no", 1};
+}
 }  // namespace answer_in
 
 namespace {
@@ -209,6 +212,7 @@ std::string plain_number(double x) {
 }  // namespace
 
 std::string answer_text(double value, const AnswerUnit& u) {
+  if (u.unit == kYesNo) return value >= 0.5 ? "yes" : "no";
   if (u.name.empty()) return format_value(value, u.unit);
   std::string n = plain_number(value / u.scale);
   return u.name == "%" ? n + "%" : n + " " + u.name;
@@ -217,6 +221,16 @@ std::string answer_text(double value, const AnswerUnit& u) {
 ParsedAnswer parse_answer(std::string_view raw, const AnswerUnit& u) {
   ParsedAnswer r;
   std::string t = drop_approximation(std::string(raw));
+  if (u.unit == kYesNo) {
+    std::string w = lower(compact(t));
+    while (!w.empty() && (w.back() == '.' || w.back() == '!')) w.pop_back();
+    for (const char* y : {"yes", "y", "true", "1"})
+      if (w == y) return r.ok = true, r.readings = {1}, r;
+    for (const char* n : {"no", "n", "false", "0"})
+      if (w == n) return r.ok = true, r.readings = {0}, r;
+    r.error = "\"" + std::string(raw) + "\" is not yes or no";
+    return r;
+  }
   std::string s = compact(t);
   auto bare = [&](double v) {
     r.ok = true;
@@ -271,12 +285,9 @@ std::vector<Alternative> automatic_mistakes(const Expected& e) {
                                 "GB and GiB", "TB and TiB", "PB and PiB"};
   static const char* exps[] = {"", "3", "6", "9", "12", "15"};
   static const char* bins[] = {"", "10", "20", "30", "40", "50"};
-  std::string per = is_byte_unit(e.unit.unit) && e.unit.unit == unit::bytes_per_s ? "/s" : "";
   std::string fb = std::string("You mixed ") + pairs[k] + ": the decimal unit is 10^" + exps[k] +
                    " bytes, the binary one 2^" + bins[k] + " bytes (" +
-                   format_value((f - 1) * 100, unit::none, {false, 2}) + "% more). The answer is " +
-                   format_value(e.value, e.unit.unit) + " = " +
-                   format_value(e.value, e.unit.unit, {true, 4}) + ".";
+                   format_value((f - 1) * 100, unit::none, {false, 2}) + "% more).";
   out.push_back({"gb_vs_gib", fb, e.value * f});
   out.push_back({"gb_vs_gib", fb, e.value / f});
   return out;
@@ -292,6 +303,7 @@ Judgement judge(const std::vector<double>& readings, const Expected& e,
                      : relative_error(r, e.value) <= e.tolerance;
   };
   auto near = [&](double r) {
+    if (e.unit.unit == kYesNo) return false;  // yes or no: nothing in between
     return relative_error(r, e.value) <= e.close ||
            (e.integer && std::fabs(r - e.value) <= 1 + 1e-9);
   };
@@ -338,12 +350,15 @@ Judgement judge(const std::vector<double>& readings, const Expected& e,
   if (best.verdict == "correct") {
     best.feedback = "Correct: " + want + ".";
   } else if (best.mistake.empty() && best.verdict == "close") {
+    // The expected value stays out of the feedback so the student can try again; the
+    // reply carries it separately for a "show answer" button.
     best.feedback = "Close: " + got + " is " +
-                    format_value(best.relative_error * 100, unit::none, {false, 2}) +
-                    "% away from " + want + ". Check your rounding and the constants you used.";
+                    format_value(best.relative_error * 100, unit::none, {false, 2}) + "% too " +
+                    (best.given > e.value ? "high" : "low") +
+                    ". Check your rounding and the constants you used.";
   } else if (best.mistake.empty()) {
-    best.feedback = "Not what we expected: you gave " + got + ", the answer is " + want +
-                    ". The worked solution shows each step.";
+    best.feedback = "Not what we expected: " + got +
+                    " is off by more than rounding. Try a hint, or open the worked solution.";
   }
   return best;
 }

@@ -39,7 +39,10 @@ AnswerUnit billion_params();  // "19B", "19 billion", bare 19
 AnswerUnit billion_tokens();  // "3.5T tokens", "3500B", bare 3500
 AnswerUnit zettaflop();       // FLOPs asked in 10^21 ("3675 ZFLOPs", bare 3675, 3.675e24)
 AnswerUnit count(std::string unit, std::string name);  // any count: count("req/s", "QPS")
+AnswerUnit yes_no();  // a boolean output ("within budget?"): yes/no, true/false; 1 or 0
 }  // namespace answer_in
+
+inline constexpr const char* kYesNo = "bool";  // AnswerUnit::unit of yes/no answers
 
 // The expected answer as text in the asked unit: "121.7 days", "214.7 GB", "15.79%", "80 GPUs".
 std::string answer_text(double value, const AnswerUnit& u);

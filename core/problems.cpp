@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "units.hpp"
 
@@ -171,7 +172,9 @@ void ProblemBank::add(Problem p) {
       defect("\"" + p.output + "\" is not an output of " + p.estimator);
     } else {
       if (p.unit.unit.empty() && p.unit.name.empty()) p.unit.unit = out->unit;
-      bool same = p.unit.unit == out->unit || (out->unit.empty() && p.unit.unit == unit::times);
+      bool same = p.unit.unit == out->unit || (out->unit.empty() && p.unit.unit == unit::times) ||
+                  (out->kind == OutputKind::Boolean && p.unit.unit == kYesNo);
+      if (p.unit.unit == kYesNo) p.integer = true;
       if (!same && !p.answer)
         defect("answer unit \"" + p.unit.unit + "\" differs from " + p.output + "'s unit \"" +
                out->unit + "\": give an answer function that converts");
@@ -217,6 +220,95 @@ Expected Variant::expected() const {
 }
 
 // ----------------------------------------------------------------------------------------------
+namespace {
+
+// Seeds ≥ 1 walk the combinations of the parameters' choices in a fixed pseudo-random order
+// (offset and stride from splitmix64 on the problem id). When there are few enough
+// combinations, the walk keeps only those `valid` accepts and that differ from the seed text,
+// so consecutive seeds give different variants until the combinations run out.
+class Draws {
+ public:
+  explicit Draws(const Problem& p) : p_(p), rng_{fnv1a(p.id)} {
+    total_ = 1;
+    for (const auto& q : p.params) {
+      const std::uint64_t n = std::max<std::size_t>(1, q.choices.size());
+      total_ = total_ > (1ull << 31) / n ? 0 : total_ * n;  // 0: too many, draw at random
+      if (total_ == 0) break;
+    }
+    if (total_ == 0) return;
+    offset_ = rng_.next() % total_;
+    stride_ = rng_.next() % total_;
+    while (total_ > 1 && std::gcd(stride_, total_) != 1) stride_ = (stride_ + 1) % total_;
+    if (total_ > kEnumerate) return;
+    for (std::uint64_t k = 0; k < total_; ++k) {
+      const std::uint64_t index = at(k);
+      Values v = decode(index);
+      if (acceptable(v)) order_.push_back(index);
+    }
+  }
+
+  // The parameters of attempt `attempt` for `seed` ≥ 1; false when the draw is refused.
+  bool draw(std::int64_t seed, int attempt, Values& v) {
+    const auto k = static_cast<std::uint64_t>(seed - 1 + attempt);
+    if (!order_.empty()) {
+      v = decode(order_[k % order_.size()]);
+      return true;
+    }
+    if (total_ > 0 && total_ <= kEnumerate) return false;  // nothing acceptable
+    if (total_ > 0) {
+      v = decode(at(k % total_));
+    } else {
+      if (attempt == 0) rng_.state ^= static_cast<std::uint64_t>(seed) * 0xD1B54A32D192ED03ull;
+      for (const auto& q : p_.params)
+        v.set(q.name, q.choices.empty() ? q.fixed : q.choices[rng_.below(q.choices.size())]);
+      if (p_.derive) p_.derive(v);
+    }
+    return acceptable(v);
+  }
+
+  Values fixed() const {
+    Values v;
+    for (const auto& q : p_.params) v.set(q.name, q.fixed);
+    if (p_.derive) p_.derive(v);
+    return v;
+  }
+
+ private:
+  static constexpr std::uint64_t kEnumerate = 4096;
+
+  std::uint64_t at(std::uint64_t k) const { return (offset_ + k * stride_) % total_; }
+
+  Values decode(std::uint64_t index) const {
+    Values v;
+    for (const auto& q : p_.params) {
+      if (q.choices.empty()) {
+        v.set(q.name, q.fixed);
+        continue;
+      }
+      v.set(q.name, q.choices[index % q.choices.size()]);
+      index /= q.choices.size();
+    }
+    if (p_.derive) p_.derive(v);
+    return v;
+  }
+
+  bool acceptable(const Values& v) const {
+    if (p_.valid && !p_.valid(v)) return false;
+    if (total_ == 1) return true;
+    const Values seed_text = fixed();
+    for (const auto& q : p_.params)
+      if (v[q.name] != seed_text[q.name]) return true;
+    return false;  // a random seed is not the seed text
+  }
+
+  const Problem& p_;
+  Rng rng_;
+  std::uint64_t total_ = 1, offset_ = 0, stride_ = 1;
+  std::vector<std::uint64_t> order_;
+};
+
+}  // namespace
+
 Result<Variant> make_variant(const Problem& p, std::int64_t seed) {
   if (seed < 0 || seed > kMaxSeed)
     return Error{"invalid_value", "seed",
@@ -224,7 +316,7 @@ Result<Variant> make_variant(const Problem& p, std::int64_t seed) {
                  Json(static_cast<double>(seed)), "0 ≤ seed ≤ 2147483647"};
   const Estimator* est = registry().find(p.estimator);
   if (!est) return unknown_problem(p.id);
-  Rng rng{fnv1a(p.id) ^ (static_cast<std::uint64_t>(seed) * 0xD1B54A32D192ED03ull)};
+  Draws draws(p);
 
   // Seed 0 takes the fixed values; a random seed draws until every mistake is distinguishable
   // from the answer (and falls back to the fixed values if 64 draws are not enough).
@@ -234,11 +326,10 @@ Result<Variant> make_variant(const Problem& p, std::int64_t seed) {
     Variant v;
     v.problem = &p;
     v.seed = seed;
-    for (const auto& q : p.params)
-      v.params.set(q.name,
-                   fixed || q.choices.empty() ? q.fixed : q.choices[rng.below(q.choices.size())]);
-    if (p.derive) p.derive(v.params);
-    if (!fixed && p.valid && !p.valid(v.params)) continue;
+    if (fixed)
+      v.params = draws.fixed();
+    else if (!draws.draw(seed, attempt, v.params))
+      continue;
 
     Json inputs = Json::object();
     if (p.inputs) {

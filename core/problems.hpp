@@ -26,6 +26,9 @@
 //                       times("forgot_ring_2x", 0.5, "Ring all-reduce moves 2× the data ...")},
 //      });
 //
+//    Designated initializers must follow the declaration order of `Problem` below (the
+//    compiler says so otherwise); leave out what you do not need.
+//
 // 2. Parameters. Each has a name, its value for seed 0 (faithful to the seed text: the
 //    seed's worked example or practice problem, with `fixed_statement` if the seed's wording
 //    names a model), and `choices`: round values that seeds ≥ 1 draw from (deterministically,
@@ -35,14 +38,16 @@
 //    compute parameters from others (e.g. tokens = 20 × params), `valid` to refuse a draw.
 //    The statement shows `{name}` with the parameter's unit (the estimator input's unit when
 //    `unit` is empty): "80 ms", "312 TFLOP/s", "50 %"; counts print bare ("70B", "512"), so
-//    write "{gpus} GPUs". `{name:raw}` prints any parameter bare.
+//    write "{gpus} GPUs". `{name:raw}` prints any parameter bare. A value `derive` computes
+//    can be shown too; declare it in `params` (any fixed value) to give it a unit.
 //
 // 3. The answer is the estimator's `output` in base units, or `answer(p, out)` when the
 //    question asks for something derived from the outputs. `unit` says how it is asked:
 //    answer_in::days() (an output in seconds, asked in days), ms(), gb(), percent(), gpus(),
-//    billion_params(), zettaflop(), count("req/s", "QPS"), or output() (as format_value shows
-//    it). Its `unit.unit` must be the output's registry unit (the bank checks this).
-//    `tolerance` is relative (default 2%); `close` defaults to max(3 × tolerance, 10%).
+//    billion_params(), zettaflop(), count("req/s", "QPS"), yes_no() (a boolean output), or
+//    output() (as format_value shows it). Its `unit.unit` must be the output's registry unit (the
+//    bank checks this). `tolerance` is relative (default 2%); `close` defaults to max(3 ×
+//    tolerance, 10%).
 //
 // 4. Mistakes are what students actually do (the seeds' "Common mistakes" / "Red flags"):
 //    an id ("total_instead_of_active"), the feedback to show, and the value that wrong

@@ -169,7 +169,7 @@ void moe(ProblemBank& bank) {
   auto k_below_e = [](const Values& p) { return p["top_k"] < p["num_experts"]; };
   const char* moe_statement =
       "An MoE model has {shared_params} shared parameters and {num_experts} experts of "
-      "{expert_params} parameters each; each token is routed to its top {top_k} experts. ";
+      "{expert_params} parameters each; each token is routed to the top {top_k} of them. ";
   const char* formulas =
       "Total = shared + experts × expert size; active = shared + top_k × "
       "expert size (seed 001 §3).";
@@ -213,7 +213,12 @@ void moe(ProblemBank& bank) {
                          "{num_experts} experts of {expert_params} each, top-{top_k} routing. How "
                          "many parameters does it have in total?",
       .params = with(100e9, 8, 220e9, 1),
-      .valid = k_below_e,
+      .valid =
+          [](const Values& p) {
+            // Shared parameters large enough that forgetting them is a visible mistake.
+            return p["top_k"] < p["num_experts"] &&
+                   p["shared_params"] > 0.05 * p["num_experts"] * p["expert_params"];
+          },
       .estimator = "moe.params",
       .output = "total_params",
       .unit = answer_in::billion_params(),
@@ -425,7 +430,7 @@ void flops_and_params(ProblemBank& bank) {
       .statement = "A transformer block has width d = {d_model} and a feed-forward layer of width "
                    "4·d. Ignoring the attention-score products, how many forward FLOPs does one "
                    "block spend per token?",
-      .params = gpt3,
+      .params = {{"d_model", 12288, {2048, 4096, 5120, 8192, 12288, 16384}}, {"n_layers", 96}},
       .estimator = "model.flops",
       .output = "fwd_flops_per_layer",
       .unit = answer_in::output(),
@@ -482,6 +487,37 @@ void flops_and_params(ProblemBank& bank) {
                          "The backward pass costs about twice the forward (gradients for both "
                          "activations and weights), so a step is 3× forward, not 2×."),
                    params_not_flops},
+  });
+
+  // Seed 001's verify_6n_rule: the detailed count against 6N, for the seed's three models
+  // (and LLaMA-13B). `model` picks a row; derive fills in its shapes.
+  bank.add({
+      .id = "model.flops.ratio_6n",
+      .area = "training",
+      .title = "The 6N rule against a detailed count",
+      .source = "seed 001 §5, verify_6n_rule (LLaMA-7B: ratio 0.95)",
+      .statement = "A {params}-parameter model has {n_layers} blocks of width d = {d_model} "
+                   "(4·d feed-forward) and a vocabulary of {vocab}. Count its training FLOPs per "
+                   "token block by block (24·d² forward per block, 2·V·d for the output "
+                   "embedding, backward = 2 × forward). What is that count divided by 6·N?",
+      .params = {{"model", 0, {0, 1, 2, 3}}, {"vocab", 50000}},
+      .derive =
+          [](Values& p) {
+            static const double rows[4][3] = {
+                {7e9, 4096, 32}, {13e9, 5120, 40}, {70e9, 8192, 80}, {175e9, 12288, 96}};
+            const auto& r = rows[static_cast<int>(p["model"]) & 3];
+            p.set("params", r[0]);
+            p.set("d_model", r[1]);
+            p.set("n_layers", r[2]);
+          },
+      .estimator = "model.flops",
+      .output = "ratio_to_6n",
+      .unit = answer_in::count(unit::times, "×"),
+      .tolerance = 0.01,
+      .hints = {"Detailed: 3 × (24·d²·L + 2·V·d) per token.", "Divide by 6·N."},
+      .mistakes = {times("forward_only", 1.0 / 3,
+                         "You compared the forward pass alone with 6N, which counts forward and "
+                         "backward.")},
   });
 
   bank.add({

@@ -26,6 +26,7 @@ Judgement check_text(const Variant& v, const std::string& text) {
 // Everything a problem must satisfy, for seeds 0..5.
 void check_problem(const Problem& p) {
   CAPTURE(p.id);
+  CHECK_FALSE(p.source.empty());
   for (int seed = 0; seed < kSeeds; ++seed) {
     CAPTURE(seed);
     Result<Variant> r = make_variant(p, seed);
@@ -45,8 +46,10 @@ void check_problem(const Problem& p) {
     CHECK(own.mistake.empty());
 
     // A clearly wrong answer is not.
-    Judgement off = check_text(v, answer_text(v.answer * 7.3 + (v.answer == 0 ? 1 : 0), p.unit));
+    const double wrong = p.unit.unit == kYesNo ? 1 - v.answer : v.answer * 7.3 + (v.answer == 0);
+    Judgement off = check_text(v, answer_text(wrong, p.unit));
     CHECK(off.verdict == "wrong");
+    if (p.unit.unit != kYesNo) CHECK(off.feedback.find(shown) == std::string::npos);
 
     // Each mistake is recognised by name (or by a mistake with the same value).
     for (const auto& m : v.mistakes) {
@@ -149,6 +152,8 @@ TEST_CASE("seed 0 of each training problem is the seed's worked example") {
   CHECK(answer_of("model.flops.forward") == 349127467008.0);
   CHECK(answer_of("model.flops.step") == 1047382401024.0);
   CHECK(answer_of("model.params.ffn_only") == 219848638464.0);
+  // verify_6n_rule for LLaMA-7B: 3 · (32 · 24 · 4096² + 2 · 50000 · 4096) / 4.2e10.
+  CHECK(answer_of("model.flops.ratio_6n") == doctest::Approx(39883505664.0 / 42e9).epsilon(1e-12));
   // Brown et al. 2020 Table 2.1: 175.0B (with positions and biases); 12·L·d² + V·d = 174.6B.
   CHECK(answer_of("model.params.gpt3") == doctest::Approx(175e9).epsilon(0.01));
 }
@@ -185,6 +190,8 @@ TEST_CASE("answers are read with units, prefixes, fractions and percentages") {
         doctest::Approx(3.675e24).epsilon(1e-12));
   CHECK(read("3.675e24 FLOPs", answer_in::zettaflop()) == doctest::Approx(3.675e24).epsilon(1e-12));
   CHECK(read("1,495,726 GPU-hours", answer_in::count(unit::gpu_hours, "GPU-hours")) == 1495726);
+  CHECK(read("3 gigabytes", answer_in::gb()) == doctest::Approx(3e9).epsilon(1e-12));
+  CHECK(read("0.95x", answer_in::count(unit::times, "×")) == 0.95);
   CHECK(read("2921 hours", answer_in::days()) == doctest::Approx(2921 * 3600.0).epsilon(1e-12));
   CHECK(read("28.6 tokens per parameter", answer_in::count(unit::times, "tokens per parameter")) ==
         28.6);
@@ -244,12 +251,13 @@ TEST_CASE("judging: tolerance bands, integer answers, GB vs GiB everywhere") {
 
 // The framework carries what the other areas need; these problems are built here on the
 // training estimators only to exercise it (integer GPU counts, ms, GB, elements vs bytes).
-TEST_CASE("the framework supports integer, ms and GB answers with declared mistakes") {
+TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declared mistakes") {
   ProblemBank bank;
   bank.add({
       .id = "test.gpus_for_deadline",
       .area = "training",
       .title = "GPUs to finish in time",
+      .source = "framework test",
       .statement = "{params} parameters, {tokens} tokens, {days:raw} days at {mfu} MFU on "
                    "{peak_flops} GPUs: how many GPUs?",
       .params = {{"params", 70e9, {7e9, 70e9}},
@@ -278,6 +286,7 @@ TEST_CASE("the framework supports integer, ms and GB answers with declared mista
       .id = "test.step_ms",
       .area = "training",
       .title = "One step in ms",
+      .source = "framework test",
       .statement = "One step of {tokens} tokens for {params} parameters on {gpus} GPUs.",
       .params = {{"params", 7e9, {1e9, 7e9}},
                  {"tokens", 4e6, {1e6, 4e6}},
@@ -293,6 +302,7 @@ TEST_CASE("the framework supports integer, ms and GB answers with declared mista
       .id = "test.weights_gb",
       .area = "training",
       .title = "BF16 weights of an MoE model",
+      .source = "framework test",
       .statement = "{shared_params} shared, {num_experts} experts of {expert_params}, top-{top_k}.",
       .params = {{"shared_params", 5e9, {5e9, 10e9}},
                  {"num_experts", 8, {8, 16}},
@@ -308,8 +318,27 @@ TEST_CASE("the framework supports integer, ms and GB answers with declared mista
                    {"active_not_total", "Memory holds all experts.",
                     [](const Values&, const Values& out) { return 2 * out["active_params"]; }, 0}},
   });
+  bank.add({
+      .id = "test.undertrained",
+      .area = "training",
+      .title = "Undertrained?",
+      .source = "framework test",
+      .statement = "{params} parameters, {tokens} tokens: fewer than 20 tokens per parameter?",
+      .params = {{"params", 175e9, {7e9, 70e9, 175e9}}, {"tokens", 300e9, {300e9, 2e12, 15e12}}},
+      .estimator = "train.chinchilla",
+      .output = "tokens_per_param_actual",
+      .answer = [](const Values&,
+                   const Values& out) { return out["tokens_per_param_actual"] < 20 ? 1.0 : 0.0; },
+      .unit = answer_in::yes_no(),
+      .hints = {"Compare D/N with 20."},
+      .mistakes = {{"compared_the_other_way", "Below 20 tokens per parameter is undertrained.",
+                    [](const Values&, const Values& out) {
+                      return out["tokens_per_param_actual"] < 20 ? 0.0 : 1.0;
+                    },
+                    0}},
+  });
   for (const auto& d : bank.defects()) FAIL_CHECK(d);
-  REQUIRE(bank.problems().size() == 3);
+  REQUIRE(bank.problems().size() == 4);
   for (const auto& p : bank.problems()) check_problem(p);
 
   Result<Variant> g = make_variant(*bank.find("test.gpus_for_deadline"), 0);
@@ -332,6 +361,15 @@ TEST_CASE("the framework supports integer, ms and GB answers with declared mista
   CHECK(check_text(w.value(), "113.6 GiB").verdict == "correct");
   CHECK(check_text(w.value(), "113.6 GB").mistake == "gb_vs_gib");
   CHECK(check_text(w.value(), "61 GB").mistake == "elements_not_bytes");
+
+  Result<Variant> u = make_variant(*bank.find("test.undertrained"), 0);
+  REQUIRE(u.ok());
+  CHECK(u.value().problem->integer);
+  CHECK(answer_text(u.value().answer, u.value().problem->unit) == "yes");
+  CHECK(check_text(u.value(), "Yes.").verdict == "correct");
+  CHECK(check_text(u.value(), "true").verdict == "correct");
+  CHECK(check_text(u.value(), "no").mistake == "compared_the_other_way");
+  CHECK_FALSE(parse_answer("maybe", answer_in::yes_no()).ok);
 
   // A problem whose answer unit does not match its output (and no conversion) is a defect.
   ProblemBank broken;
