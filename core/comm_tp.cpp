@@ -407,7 +407,7 @@ void register_comm_tp(Registry& r) {
        .y = {"attainable_flops"},
        .series = {{"H100 SXM", obj({{"peak_flops", 990e12}, {"mem_bandwidth", 3.35e12}})},
                   {"A100 SXM 80GB", obj({{"peak_flops", 312e12}, {"mem_bandwidth", 2.039e12}})},
-                  {"B200", obj({{"peak_flops", 2.25e15}, {"mem_bandwidth", 8e12}})}},
+                  {"B200", obj({{"peak_flops", 2.25e15}, {"mem_bandwidth", 7.7e12}})}},
        .markers = {{"Decode GEMV, BF16 (≈1 FLOP/B)", 1}}});
 
   // The seeds' worked examples as scenarios.

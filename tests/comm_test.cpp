@@ -374,3 +374,78 @@ TEST_CASE(
   CHECK(frac(4096, 450e9, 3e-6) < 0.15);
   CHECK(frac(4096, 1.25e9, 50e-6) > 0.5);
 }
+
+namespace {
+const Preset* preset(const char* id) {
+  for (const auto& p : registry().presets())
+    if (p.id == id) return &p;
+  return nullptr;
+}
+// Runs an estimator on its example inputs with one or more presets applied on top, as the page
+// does: only the preset values whose names are inputs of the estimator.
+RunResult run_with(const char* estimator, std::initializer_list<const char*> ids) {
+  const Estimator* e = registry().find(estimator);
+  REQUIRE(e != nullptr);
+  Json in = Json::object();
+  for (const auto& i : e->inputs) in.set(i.name, i.example);
+  for (const char* id : ids) {
+    const Preset* p = preset(id);
+    REQUIRE_MESSAGE(p != nullptr, id);
+    for (const auto& [k, v] : p->values.members())
+      if (e->input(k)) in.set(k, v);
+  }
+  return registry().run(estimator, in);
+}
+}  // namespace
+
+TEST_CASE("hardware catalog: every link has a one-direction bandwidth, a latency and a source") {
+  int links = 0;
+  for (const auto& p : registry().presets()) {
+    if (p.kind != "link") continue;
+    CAPTURE(p.id);
+    ++links;
+    const Json* bw = p.values.find("bandwidth");
+    const Json* lat = p.values.find("latency");
+    REQUIRE(bw != nullptr);
+    REQUIRE(lat != nullptr);
+    CHECK(bw->as_number() > 1e8);
+    CHECK(bw->as_number() < 1e13);
+    CHECK(lat->as_number() > 0);
+    CHECK(lat->as_number() < 1e-3);
+    CHECK(p.source.size() > 20);
+  }
+  CHECK(links >= 7);
+  // NVLink 4 on H100: 900 GB/s bidirectional = 450 GB/s per direction (NVIDIA H100 datasheet).
+  CHECK(preset("nvlink4")->values.find("bandwidth")->as_number() == 450e9);
+  // InfiniBand NDR: 400 Gb/s per port = 50 GB/s.
+  CHECK(preset("ib-ndr")->values.find("bandwidth")->as_number() == 50e9);
+  for (const char* id : {"v100", "a100", "h100", "h200", "b200", "tpu-v5e", "tpu-v5p"}) {
+    CAPTURE(id);
+    REQUIRE(preset(id) != nullptr);
+    CHECK(preset(id)->kind == "gpu");
+  }
+}
+
+TEST_CASE("the seeds' link presets reproduce the seeds' examples") {
+  // Seed 001's ZeRO-1 with its InfiniBand numbers: 700 ms.
+  auto z = run_with("comm.zero", {"seed001-zero", "seed001-infiniband"});
+  REQUIRE(z.ok);
+  CHECK(out(z, "time") == doctest::Approx(0.700).epsilon(1e-4));
+  // Seed 003 over its 10 GbE: 6.4 ms of latency; over its NVLink hop: noise.
+  auto e = run_with("comm.tp_step", {"seed003-decode-10gbe", "seed003-10gbe"});
+  CHECK(out(e, "latency_time") == doctest::Approx(6.4e-3).epsilon(kExact));
+  auto n = run_with("comm.tp_step", {"seed003-decode-10gbe", "seed003-nvlink"});
+  CHECK(out(n, "comm_fraction") < 0.10);
+  // Seed 002's DP example over its 200 GB/s InfiniBand: the GPT-3 scenario is TP 8 × PP 8,
+  // so one device reduces 1/64 of 700 GB.
+  auto g = run_with("comm.parallelism", {"seed002-gpt3"});
+  REQUIRE(g.ok);
+  CHECK(out(g, "dp_bytes") == doctest::Approx(700e9).epsilon(kExact));
+  CHECK(out(g, "dp_bytes_per_device") == doctest::Approx(700e9 * 15 / 16 / 64).epsilon(kExact));
+  // Seed 000 problem 1 scenario: the seed's own numbers.
+  auto s = run_with("comm.parallelism", {"seed000-problem1"});
+  CHECK(out(s, "dp_bytes") == doctest::Approx(104e9).epsilon(kExact));
+  CHECK(out(s, "tp_bytes_per_layer") == doctest::Approx(5.37e9).epsilon(1e-3));
+  auto c = run_with("comm.collective", {"seed002-allreduce-1gb"});
+  CHECK(out(c, "bytes_per_rank") == doctest::Approx(1.5e9).epsilon(kExact));
+}
