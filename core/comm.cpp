@@ -71,7 +71,7 @@ Result<CollectiveOut> comm_collective(const CollectiveIn& in, Derivation& d) {
   o.bandwidth_time = o.bytes_per_rank / in.bandwidth;
   d.step("Bandwidth term", "T_{\\beta}", "\\frac{$V}{$B}",
          {{"V", "V_{\\text{rank}}", o.bytes_per_rank, unit::bytes},
-          {"B", "B", in.bandwidth, unit::bytes_per_s}},
+          {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
          o.bandwidth_time, unit::seconds);
   o.time = o.latency_time + o.bandwidth_time;
   d.step("Collective time", "T", "$A + $B",
@@ -96,7 +96,7 @@ Result<CollectiveOut> comm_collective(const CollectiveIn& in, Derivation& d) {
     d.step("Message size where latency and bandwidth terms are equal", "P^{*}",
            "\\frac{$A \\cdot $B}{$f}",
            {{"A", "T_{\\alpha}", o.latency_time, unit::seconds},
-            {"B", "B", in.bandwidth, unit::bytes_per_s},
+            {"B", "\\beta", in.bandwidth, unit::bytes_per_s},
             {"f", "f", f}},
            o.crossover_bytes, unit::bytes);
   return o;
@@ -167,7 +167,7 @@ Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d) 
              {{"N", "N_{dp}", dp},
               {"a", "\\alpha", in.latency, unit::seconds},
               {"V", "V_{DP}^{\\text{dev}}", o.dp_bytes_per_device, unit::bytes},
-              {"B", "B", in.bandwidth, unit::bytes_per_s}},
+              {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
              o.dp_time, unit::seconds);
       o.fsdp_time = o.fsdp_ops * (dp - 1) * in.latency + o.fsdp_bytes_exact * shard / in.bandwidth;
       d.step("FSDP time per step (3L collectives of N−1 steps)", "T_{FSDP}",
@@ -178,7 +178,7 @@ Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d) 
               {"V", "V_{FSDP}^{\\text{exact}}", o.fsdp_bytes_exact, unit::bytes},
               {"t", "t", tp},
               {"p", "p", pp},
-              {"B", "B", in.bandwidth, unit::bytes_per_s}},
+              {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
              o.fsdp_time, unit::seconds);
     }
   }
@@ -229,7 +229,7 @@ Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d) 
               {"t", "t", tp},
               {"a", "\\alpha", in.latency, unit::seconds},
               {"V", "V_{TP}^{\\text{exact}} L", o.tp_bytes_exact, unit::bytes},
-              {"B", "B", in.bandwidth, unit::bytes_per_s}},
+              {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
              o.tp_time, unit::seconds);
     }
   }
@@ -260,7 +260,7 @@ Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d) 
              {{"M", "M", M},
               {"a", "\\alpha", in.latency, unit::seconds},
               {"V", "V_{PP}^{\\text{dev}}", o.pp_bytes_per_device, unit::bytes},
-              {"B", "B", in.bandwidth, unit::bytes_per_s}},
+              {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
              o.pp_time, unit::seconds);
     }
   }
@@ -289,7 +289,7 @@ Result<ZeroOut> comm_zero(const ZeroIn& in, Derivation& d) {
     d.step("Seed's time: one latency plus the bytes over the link", "T", "$a + \\frac{$V}{$B}",
            {{"a", "\\alpha", a, unit::seconds},
             {"V", "V", o.bytes, unit::bytes},
-            {"B", "B", in.bandwidth, unit::bytes_per_s}},
+            {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
            o.time, unit::seconds);
   } else if (stage == 2) {
     o.collective = "ReduceScatter";
@@ -302,7 +302,7 @@ Result<ZeroOut> comm_zero(const ZeroIn& in, Derivation& d) {
     d.step("Seed's time", "T", "$a + \\frac{$V}{$B}",
            {{"a", "\\alpha", a, unit::seconds},
             {"V", "V", o.bytes, unit::bytes},
-            {"B", "B", in.bandwidth, unit::bytes_per_s}},
+            {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
            o.time, unit::seconds);
     d.note("What the seed leaves out",
            "ZeRO-2 must also all-gather the updated parameters "
@@ -321,7 +321,7 @@ Result<ZeroOut> comm_zero(const ZeroIn& in, Derivation& d) {
             {"N", "N", n},
             {"P", "P", P, unit::bytes},
             {"L", "L", L},
-            {"B", "B", in.bandwidth, unit::bytes_per_s}},
+            {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
            per_coll, unit::seconds);
     d.step("Seed's ZeRO-3 time: AG + RS per layer, all layers", "T", "2 \\cdot $t \\cdot $L",
            {{"t", "T_{AG}", per_coll, unit::seconds}, {"L", "L", L}}, o.time, unit::seconds);
@@ -352,7 +352,7 @@ Result<ZeroOut> comm_zero(const ZeroIn& in, Derivation& d) {
           {"L", "L", L},
           {"a", "\\alpha", a, unit::seconds},
           {"V", "V_{\\text{paper}}", o.bytes_paper, unit::bytes},
-          {"B", "B", in.bandwidth, unit::bytes_per_s}},
+          {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
          o.time_paper, unit::seconds);
   return o;
 }

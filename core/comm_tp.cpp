@@ -35,7 +35,7 @@ Result<TpStepOut> comm_tp_step(const TpStepIn& in, Derivation& d) {
   d.step("Bandwidth: traffic over the link", "T_{\\beta}", "\\frac{$k \\cdot $V}{$B}",
          {{"k", "k", o.allreduces},
           {"V", "V", o.bytes_per_rank, unit::bytes},
-          {"B", "B", in.bandwidth, unit::bytes_per_s}},
+          {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
          o.bandwidth_time, unit::seconds);
   o.comm_time = o.latency_time + o.bandwidth_time;
   d.step("Communication per step", "T_{\\text{comm}}", "$A + $B",
@@ -122,7 +122,7 @@ Result<EpAlltoallOut> comm_ep_alltoall(const EpAlltoallIn& in, Derivation& d) {
   d.step("Bandwidth term", "T_{\\beta}", "\\frac{$a \\cdot $V}{$B}",
          {{"a", "a", o.alltoalls},
           {"V", "V", o.bytes_per_rank, unit::bytes},
-          {"B", "B", in.bandwidth, unit::bytes_per_s}},
+          {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
          o.bandwidth_time, unit::seconds);
   o.time = o.latency_time + o.bandwidth_time;
   d.step("All-to-all time per step (forward)", "T", "$A + $B",
