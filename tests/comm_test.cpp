@@ -449,3 +449,28 @@ TEST_CASE("the seeds' link presets reproduce the seeds' examples") {
   auto c = run_with("comm.collective", {"seed002-allreduce-1gb"});
   CHECK(out(c, "bytes_per_rank") == doctest::Approx(1.5e9).epsilon(kExact));
 }
+
+TEST_CASE("collective-time chart: every link crosses from latency- to bandwidth-bound in range") {
+  const ChartSpec* chart = nullptr;
+  for (const auto& c : registry().charts())
+    if (c.id == "collective-time-vs-size") chart = &c;
+  REQUIRE(chart != nullptr);
+  REQUIRE(chart->series.size() >= 4);
+  const Estimator* e = registry().find("comm.collective");
+  for (const auto& s : chart->series) {
+    CAPTURE(s.label);
+    Json in = Json::object();
+    for (const auto& i : e->inputs) in.set(i.name, i.example);
+    for (const auto& [k, v] : s.overrides.members()) in.set(k, v);
+    SweepResult sw = registry().sweep("comm.collective", in, "bytes", {chart->x_min, chart->x_max});
+    REQUIRE(sw.ok);
+    std::vector<double> lat, bw;
+    for (const auto& [name, col] : sw.columns) {
+      if (name == "latency_time") lat = col;
+      if (name == "bandwidth_time") bw = col;
+    }
+    REQUIRE(lat.size() == 2);
+    CHECK(lat[0] > bw[0]);  // smallest message: latency-bound
+    CHECK(bw[1] > lat[1]);  // largest message: bandwidth-bound
+  }
+}
