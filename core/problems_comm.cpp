@@ -508,6 +508,42 @@ void zero_and_tp(ProblemBank& bank) {
   });
 
   bank.add({
+      .id = "comm.tp_step.fraction_nvlink",
+      .area = "comm",
+      .title = "The same TP decode step inside a node",
+      .source = "seed 003 (NVLink, 3 µs per hop: under 1 ms, < 10% of the 8 ms step)",
+      .group = "seed003",
+      .statement = "The same decode step ({compute_time} of compute, TP = {tp:raw}, {layers:raw} "
+                   "layers, hidden {hidden:raw} in BF16, one token, two ring all-reduces per "
+                   "layer) now runs over NVLink: {bandwidth} per GPU and {latency} per hop. What "
+                   "share of the step is communication?",
+      .params = {{"hidden", 4096, {4096, 8192}},
+                 {"tokens", 1},
+                 {"layers", 32, {32, 80}},
+                 {"tp", 2, {2, 4, 8}},
+                 {"bandwidth", 300e9, {300e9, 450e9, 900e9}},
+                 {"latency", 3e-6, {1e-6, 3e-6}},
+                 {"compute_time", 8e-3, {8e-3, 16e-3}}},
+      .estimator = "comm.tp_step",
+      .output = "comm_fraction",
+      .unit = answer_in::percent(),
+      .hints = {"Communication = all-reduces × (2(N−1) × latency + bytes / bandwidth).",
+                "Share = communication / (compute + communication)."},
+      .mistakes = {{"one_hop_per_allreduce",
+                    "A ring all-reduce is 2(N−1) sequential hops, each paying the latency.",
+                    [](const Values& p, const Values& out) {
+                      const double c = out["allreduces"] * p["latency"] + out["bandwidth_time"];
+                      return c / (p["compute_time"] + c);
+                    },
+                    0},
+                   {"bandwidth_only", "Even on NVLink the hops cost more than the 8 KB transfers.",
+                    [](const Values& p, const Values& out) {
+                      return out["bandwidth_time"] / (p["compute_time"] + out["bandwidth_time"]);
+                    },
+                    0}},
+  });
+
+  bank.add({
       .id = "comm.tp_step.payload",
       .area = "comm",
       .title = "The TP all-reduce payload",
