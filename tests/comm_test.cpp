@@ -1,0 +1,476 @@
+// Communication and hardware estimators: the seeds' reference cases (SPEC §4), seed 003's test
+// table, and published numbers (nccl-tests bus-bandwidth factors, Megatron's TP volumes).
+#include "comm.hpp"
+
+#include "helpers.hpp"
+
+using namespace napkin;
+using test::error_of;
+using test::out;
+using test::run;
+
+// Products of round numbers: only floating-point rounding to absorb.
+constexpr double kExact = 1e-12;
+
+TEST_CASE("comm.collective: seed 002 — 1 GB ring all-reduce on 4 GPUs sends 1.5 GB per device") {
+  auto r = run("comm.collective", {{"op", "all_reduce"}, {"bytes", "1 GB"}, {"ranks", 4}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "bytes_per_rank") == doctest::Approx(1.5e9).epsilon(kExact));
+  CHECK(out(r, "bytes_per_rank_approx") == doctest::Approx(2e9).epsilon(kExact));
+  // Per-device vs total: 4 ranks each send 1.5 GB.
+  CHECK(out(r, "total_bytes") == doctest::Approx(6e9).epsilon(kExact));
+  CHECK(out(r, "steps") == 6);  // 2(N−1)
+  // Seed 002: at N = 1024 the exact volume is 99.9% of 2P.
+  auto big = run("comm.collective", {{"op", "all_reduce"}, {"bytes", 1e9}, {"ranks", 1024}});
+  CHECK(out(big, "bytes_per_rank") == doctest::Approx(1.998e9).epsilon(1e-3));
+  CHECK(out(big, "steps") == 2046);
+}
+
+TEST_CASE("comm.collective: nccl-tests bus-bandwidth factors (PERFORMANCE.md, Summary)") {
+  // NVIDIA/nccl-tests doc/PERFORMANCE.md: busbw = algbw × factor with AllReduce 2(n−1)/n,
+  // ReduceScatter and AllGather (n−1)/n, AlltoAll (n−1)/n, Broadcast 1. With latency 0 the
+  // model's bus bandwidth must equal the link bandwidth exactly, and algbw = busbw / factor.
+  const double bw = 100e9, n = 8;
+  struct Case {
+    const char* op;
+    double factor;
+  } cases[] = {{"all_reduce", 2 * (n - 1) / n},
+               {"all_gather", (n - 1) / n},
+               {"reduce_scatter", (n - 1) / n},
+               {"all_to_all", (n - 1) / n},
+               {"broadcast", 1}};
+  for (const auto& c : cases) {
+    CAPTURE(c.op);
+    auto r = run("comm.collective",
+                 {{"op", c.op}, {"bytes", 1e9}, {"ranks", n}, {"bandwidth", bw}, {"latency", 0}});
+    REQUIRE(r.ok);
+    CHECK(out(r, "bus_bandwidth") == doctest::Approx(bw).epsilon(kExact));
+    CHECK(out(r, "algorithm_bandwidth") == doctest::Approx(bw / c.factor).epsilon(kExact));
+    CHECK(out(r, "time") == doctest::Approx(1e9 * c.factor / bw).epsilon(kExact));
+  }
+}
+
+TEST_CASE("comm.collective: α–β terms, regimes and the crossover size") {
+  // 8 KB over 10 GbE on 2 ranks: 2 steps × 50 µs = 100 µs against 8192 B / 1.25 GB/s = 6.6 µs.
+  auto small = run("comm.collective", {{"op", "all_reduce"},
+                                       {"bytes", 8192},
+                                       {"ranks", 2},
+                                       {"bandwidth", 1.25e9},
+                                       {"latency", 50e-6}});
+  CHECK(out(small, "latency_time") == doctest::Approx(100e-6).epsilon(kExact));
+  CHECK(out(small, "bandwidth_time") == doctest::Approx(8192 / 1.25e9).epsilon(kExact));
+  CHECK(small.outputs.find("regime")->as_string() == "latency");
+  // At the crossover size both terms are equal.
+  const double x = out(small, "crossover_bytes");
+  auto at = run("comm.collective", {{"op", "all_reduce"},
+                                    {"bytes", x},
+                                    {"ranks", 2},
+                                    {"bandwidth", 1.25e9},
+                                    {"latency", 50e-6}});
+  CHECK(out(at, "latency_time") == doctest::Approx(out(at, "bandwidth_time")).epsilon(1e-9));
+  auto big = run("comm.collective", {{"op", "all_reduce"},
+                                     {"bytes", 10 * x},
+                                     {"ranks", 2},
+                                     {"bandwidth", 1.25e9},
+                                     {"latency", 50e-6}});
+  CHECK(big.outputs.find("regime")->as_string() == "bandwidth");
+  // p2p: one step, the whole message.
+  auto p = run("comm.collective", {{"op", "p2p"}, {"bytes", 1e6}, {"ranks", 2}});
+  CHECK(out(p, "bytes_per_rank") == 1e6);
+  CHECK(out(p, "steps") == 1);
+  // Tree all-reduce: 2·log2(N) steps.
+  auto t = run("comm.collective", {{"op", "all_reduce"}, {"ranks", 1024}, {"algorithm", "tree"}});
+  CHECK(out(t, "steps") == 20);
+}
+
+TEST_CASE("comm.collective: inconsistent requests are errors naming the input") {
+  CHECK(error_of("comm.collective", {{"op", "all_reduce"}, {"ranks", 1}}).input == "ranks");
+  CHECK(error_of("comm.collective", {{"op", "all_gather"}, {"algorithm", "tree"}}).input ==
+        "algorithm");
+}
+
+TEST_CASE("comm.parallelism: seed 000 problem 1 in the seed's units and in real bytes") {
+  // The seed: FP32 gradients, activations counted as elements (activation_bytes = 1).
+  auto seed = run("comm.parallelism", {{"params", 13e9},
+                                       {"grad_bytes", 4},
+                                       {"batch", 32},
+                                       {"seq_len", 4096},
+                                       {"d_model", 5120},
+                                       {"n_layers", 40},
+                                       {"activation_bytes", 1},
+                                       {"tp", 8},
+                                       {"dp", 64}});
+  REQUIRE(seed.ok);
+  CHECK(out(seed, "dp_bytes") == doctest::Approx(104e9).epsilon(kExact));
+  // 8 × 32 × 4096 × 5120 = 5.37e9 "GB"; × 40 = 214.7e9.
+  CHECK(out(seed, "tp_bytes_per_layer") == doctest::Approx(5.36870912e9).epsilon(kExact));
+  // 214.75e9 exactly; the seed truncates to 214.7 (5e-4 keeps its printed digits).
+  CHECK(out(seed, "tp_bytes") == doctest::Approx(214.7e9).epsilon(5e-4));
+  CHECK(out(seed, "tp_ops") == 160);
+  // The correct bytes: BF16 activations double the TP bill.
+  auto real = run("comm.parallelism", {{"activation_bytes", 2}, {"grad_bytes", 4}});
+  CHECK(out(real, "tp_bytes_per_layer") == doctest::Approx(10.73741824e9).epsilon(kExact));
+  CHECK(out(real, "tp_bytes") == doctest::Approx(429.4967296e9).epsilon(kExact));
+  // Exact ring volume with t = 8, and what one GPU really all-reduces for DP (its 1/8 shard).
+  CHECK(out(real, "tp_bytes_per_layer_exact") ==
+        doctest::Approx(10.73741824e9 * 7 / 8).epsilon(kExact));
+  CHECK(out(real, "dp_bytes_exact") == doctest::Approx(104e9 * 63 / 64).epsilon(kExact));
+  CHECK(out(real, "dp_bytes_per_device") == doctest::Approx(104e9 * 63 / 64 / 8).epsilon(kExact));
+  CHECK(out(real, "tp_logical_bytes_per_layer") ==
+        doctest::Approx(out(real, "tp_bytes_per_layer") / 2).epsilon(kExact));
+}
+
+TEST_CASE("comm.parallelism: seed 000 §1 — 17.2 G elements logical, 34.4 G physical; PP 134 M") {
+  auto r = run("comm.parallelism", {{"batch", 16},
+                                    {"seq_len", 2048},
+                                    {"d_model", 4096},
+                                    {"n_layers", 32},
+                                    {"activation_bytes", 1},
+                                    {"tp", 8},
+                                    {"pp", 4}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "tp_logical_bytes") == doctest::Approx(17.18e9).epsilon(1e-3));
+  CHECK(out(r, "tp_bytes") == doctest::Approx(34.36e9).epsilon(1e-3));
+  CHECK(out(r, "pp_bytes_per_boundary") == doctest::Approx(134.2e6).epsilon(1e-3));
+  CHECK(out(r, "pp_bytes") == doctest::Approx(402.7e6).epsilon(1e-3));
+  // In BF16 the "17.2 TB" is 34.4 GB (errata).
+  auto bf16 = run("comm.parallelism", {{"batch", 16},
+                                       {"seq_len", 2048},
+                                       {"d_model", 4096},
+                                       {"n_layers", 32},
+                                       {"activation_bytes", 2},
+                                       {"tp", 8}});
+  CHECK(out(bf16, "tp_logical_bytes") == doctest::Approx(34.36e9).epsilon(1e-3));
+}
+
+TEST_CASE("comm.parallelism: seed 002's GPT-3 table") {
+  auto r = run("comm.parallelism", {{"params", 175e9},
+                                    {"grad_bytes", 2},
+                                    {"batch", 32},
+                                    {"seq_len", 2048},
+                                    {"d_model", 12288},
+                                    {"n_layers", 96},
+                                    {"activation_bytes", 2},
+                                    {"tp", 8},
+                                    {"pp", 8},
+                                    {"dp", 16},
+                                    {"microbatches", 32}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "dp_bytes") == doctest::Approx(700e9).epsilon(kExact));
+  CHECK(out(r, "fsdp_bytes") == doctest::Approx(1050e9).epsilon(kExact));
+  // The seed prints "1228 GB (~1200 GB)"; B·S = 65,536 tokens gives 1237 GB (0.7% off).
+  CHECK(out(r, "tp_bytes") == doctest::Approx(1228e9).epsilon(0.01));
+  CHECK(out(r, "tp_ops") == 384);  // 4L
+  CHECK(out(r, "pp_ops") == 448);  // 2M(N−1), M = 32, N = 8
+  CHECK(out(r, "fsdp_ops") == 288);
+  // The seed's PP "45 GB" is (pp−1)·B·S·H·2 with B·S = 2^18 tokens (e.g. B = 128).
+  auto pp = run("comm.parallelism", {{"params", 175e9},
+                                     {"batch", 128},
+                                     {"seq_len", 2048},
+                                     {"d_model", 12288},
+                                     {"n_layers", 96},
+                                     {"tp", 8},
+                                     {"pp", 8},
+                                     {"dp", 16}});
+  CHECK(out(pp, "pp_bytes") == doctest::Approx(45e9).epsilon(0.01));
+}
+
+TEST_CASE("comm.parallelism: seed 002 §11 — DP over IB 200 GB/s: 3.5 s, FSDP 5.25 s, 716.8 TB") {
+  auto r = run("comm.parallelism", {{"params", 175e9},
+                                    {"grad_bytes", 2},
+                                    {"tp", 1},
+                                    {"pp", 1},
+                                    {"dp", 1024},
+                                    {"bandwidth", 200e9},
+                                    {"latency", 0}});
+  REQUIRE(r.ok);
+  // Exact ring volume is 1023/1024 of 2P: 0.1% below the seed's 2P figures.
+  CHECK(out(r, "dp_time") == doctest::Approx(3.5).epsilon(1e-3));
+  CHECK(out(r, "fsdp_time") == doctest::Approx(5.25).epsilon(1e-3));
+  CHECK(out(r, "dp_total_traffic_approx") == doctest::Approx(716.8e12).epsilon(kExact));
+  CHECK(out(r, "dp_total_traffic") == doctest::Approx(700e9 * 1023).epsilon(kExact));
+  CHECK(out(r, "tp_bytes") == 0);  // no TP, no all-reduces
+}
+
+TEST_CASE("comm.parallelism: Megatron's TP volume 8·b·s·h·(t−1)/t per layer per device") {
+  // Narayanan et al. 2021 (Megatron-LM at scale), §3.3: with tensor parallelism, tensors of total
+  // size b·s·h are all-reduced twice in forward and twice in backward per layer, 8bsh(t−1)/t per
+  // device. Shoeybi et al. 2019 §3: 2 all-reduces forward + 2 backward per layer.
+  for (double t : {2.0, 4.0, 8.0}) {
+    CAPTURE(t);
+    auto r = run("comm.parallelism", {{"batch", 8},
+                                      {"seq_len", 2048},
+                                      {"d_model", 8192},
+                                      {"n_layers", 1},
+                                      {"activation_bytes", 1},
+                                      {"tp", t}});
+    CHECK(out(r, "tp_bytes_per_layer_exact") ==
+          doctest::Approx(8.0 * 8 * 2048 * 8192 * (t - 1) / t).epsilon(kExact));
+    CHECK(out(r, "tp_ops") == 4);
+  }
+  CHECK(error_of("comm.parallelism", {{"pp", 64}, {"n_layers", 40}}).input == "pp");
+  CHECK(error_of("comm.parallelism", {{"microbatches", 64}, {"batch", 32}}).input ==
+        "microbatches");
+}
+
+TEST_CASE("comm.zero: seed 001 — 70B, 80 layers, DP 64, 400 GB/s, 2 µs → 700 / 344.5 / 689.4 ms") {
+  const double expect[] = {700.0e-3, 344.5e-3, 689.4e-3};
+  const char* coll[] = {"AllReduce", "ReduceScatter", "AllGather + ReduceScatter"};
+  for (int s = 1; s <= 3; ++s) {
+    CAPTURE(s);
+    auto r = run("comm.zero", {{"params", 70e9},
+                               {"n_layers", 80},
+                               {"dp", 64},
+                               {"zero_stage", s},
+                               {"bandwidth", 400e9},
+                               {"latency", 2e-6}});
+    REQUIRE(r.ok);
+    // The seed prints two decimals of milliseconds.
+    CHECK(out(r, "time") == doctest::Approx(expect[s - 1]).epsilon(1e-4));
+    CHECK(r.outputs.find("collective")->as_string() == coll[s - 1]);
+  }
+  // The ZeRO paper (Rajbhandari et al. 2020, §7.2.1–7.2.2): stage 2 moves 2Ψ like DP, stage 3
+  // 3Ψ = 1.5× DP.
+  auto z2 = run("comm.zero", {{"zero_stage", 2}});
+  auto z3 = run("comm.zero", {{"zero_stage", 3}});
+  CHECK(out(z2, "bytes_paper") == doctest::Approx(2 * 140e9 * 63 / 64).epsilon(kExact));
+  CHECK(out(z3, "bytes_paper") == doctest::Approx(1.5 * out(z2, "bytes_paper")).epsilon(kExact));
+}
+
+// Seed 003's test table, case by case (the lab's test names in the comments).
+TEST_CASE("comm.tp_step: seed 003 — the 8 KB decode payload (test_payload_is_one_activation_row)") {
+  auto r = run("comm.tp_step", {});
+  REQUIRE(r.ok);
+  CHECK(out(r, "payload_bytes") == 8192);
+  CHECK(out(r, "allreduces") == 64);
+  auto prefill = run("comm.tp_step", {{"tokens", 2048}});
+  CHECK(out(prefill, "payload_bytes") == doctest::Approx(16.78e6).epsilon(1e-3));  // "16 MB"
+}
+
+TEST_CASE("comm.tp_step: seed 003 — ring traffic 2(N−1)/N (test_ring_traffic_formula)") {
+  auto two = run("comm.tp_step", {{"tp", 2}});
+  CHECK(out(two, "bytes_per_rank") == out(two, "payload_bytes"));  // N = 2: one payload
+  double prev = 0;
+  for (double n : {2.0, 4.0, 8.0, 64.0}) {
+    auto r = run("comm.tp_step", {{"tp", n}});
+    const double v = out(r, "bytes_per_rank");
+    CHECK(v == doctest::Approx(2 * (n - 1) / n * 8192).epsilon(kExact));
+    CHECK(v > prev);
+    CHECK(v < 2 * 8192);  // approaches, never reaches, 2×
+    prev = v;
+  }
+}
+
+TEST_CASE("comm.tp_step: seed 003 — decode on NVLink is noise (test_..._on_nvlink_is_noise)") {
+  auto r = run("comm.tp_step", {{"bandwidth", 300e9}, {"latency", 3e-6}});
+  CHECK(out(r, "comm_time") < 1e-3);
+  CHECK(out(r, "comm_fraction") < 0.10);
+}
+
+TEST_CASE("comm.tp_step: seed 003 — decode over 10 GbE is fatal (test_..._on_ethernet_is_fatal)") {
+  auto r = run("comm.tp_step", {{"bandwidth", 1.25e9}, {"latency", 50e-6}});
+  // 64 × 2 × 50 µs = 6.4 ms of latency alone.
+  CHECK(out(r, "latency_time") == doctest::Approx(6.4e-3).epsilon(kExact));
+  CHECK(out(r, "comm_fraction") > 0.40);
+  CHECK(r.outputs.find("regime")->as_string() == "latency");
+}
+
+TEST_CASE("comm.tp_step: seed 003 — latency rules decode, bandwidth rules prefill") {
+  auto time = [](double tokens, double bw, double lat) {
+    return out(run("comm.tp_step", {{"tokens", tokens}, {"bandwidth", bw}, {"latency", lat}}),
+               "comm_time");
+  };
+  const double bw = 1.25e9, lat = 50e-6;
+  // Decode: halving latency beats doubling bandwidth.
+  CHECK(time(1, bw, lat / 2) < time(1, 2 * bw, lat));
+  // Prefill (2048 tokens): the reverse.
+  CHECK(time(2048, 2 * bw, lat) < time(2048, bw, lat / 2));
+  auto p = run("comm.tp_step", {{"tokens", 2048}});
+  CHECK(p.outputs.find("regime")->as_string() == "bandwidth");
+}
+
+TEST_CASE("comm.tp_step: seed 003 — TP=8 costs more than TP=2 (test_more_ranks_more_overhead)") {
+  auto two = run("comm.tp_step", {{"tp", 2}});
+  auto eight = run("comm.tp_step", {{"tp", 8}});
+  CHECK(out(eight, "comm_time") > out(two, "comm_time"));
+  CHECK(out(eight, "latency_time") == doctest::Approx(7 * out(two, "latency_time")).epsilon(1e-12));
+}
+
+TEST_CASE("comm.tp_step: overlap hides communication, never more than the compute") {
+  auto r = run("comm.tp_step", {{"overlap", 0.5}});
+  CHECK(out(r, "exposed_comm_time") == doctest::Approx(out(r, "comm_time") / 2).epsilon(kExact));
+  auto all = run("comm.tp_step", {{"overlap", 1}, {"compute_time", 1e-3}});
+  CHECK(out(all, "exposed_comm_time") ==
+        doctest::Approx(out(all, "comm_time") - 1e-3).epsilon(kExact));
+  // Roofline compute: 8B in BF16 over 2 H100s = 16 GB / (2 × 3.35 TB/s) = 2.39 ms at batch 1.
+  auto roof = run("comm.tp_step", {{"compute_time", 0}, {"params", 8e9}});
+  CHECK(out(roof, "compute_time") == doctest::Approx(16e9 / (2 * 3.35e12)).epsilon(kExact));
+}
+
+TEST_CASE("comm.ep_alltoall: dispatch + combine per MoE layer, (ep−1)/ep leaves the rank") {
+  auto r = run("comm.ep_alltoall", {{"tokens", 1024},
+                                    {"hidden", 4096},
+                                    {"dtype_bytes", 2},
+                                    {"top_k", 2},
+                                    {"ep", 8},
+                                    {"moe_layers", 32},
+                                    {"bandwidth", 50e9},
+                                    {"latency", 0}});
+  REQUIRE(r.ok);
+  const double payload = 1024.0 * 2 * 4096 * 2;
+  CHECK(out(r, "payload_bytes") == doctest::Approx(payload).epsilon(kExact));
+  CHECK(out(r, "bytes_per_rank") == doctest::Approx(payload * 7 / 8).epsilon(kExact));
+  CHECK(out(r, "alltoalls") == 64);
+  CHECK(out(r, "time") == doctest::Approx(64 * payload * 7 / 8 / 50e9).epsilon(kExact));
+}
+
+TEST_CASE("hw.roofline: ridge, bound and attainable on H100 and A100") {
+  // H100 SXM: 989.4 TFLOP/s dense BF16 / 3.35 TB/s → ridge ≈ 295 FLOP/B (NVIDIA datasheet).
+  auto h = run("hw.roofline", {{"intensity", 1}});
+  CHECK(out(h, "ridge_intensity") == doctest::Approx(295.5).epsilon(1e-3));
+  CHECK(out(h, "attainable_flops") == doctest::Approx(3.35e12).epsilon(kExact));
+  CHECK(h.outputs.find("bound")->as_string() == "memory");
+  // Seed 002 §1: A100 312 TFLOP/s over 1555 GB/s → ridge ≈ 200 FLOP/B.
+  auto a = run("hw.roofline",
+               {{"peak_flops", 312e12}, {"mem_bandwidth", 1.555e12}, {"intensity", 1000}});
+  CHECK(out(a, "ridge_intensity") == doctest::Approx(200.6).epsilon(1e-3));
+  CHECK(out(a, "fraction_of_peak") == 1);
+  CHECK(a.outputs.find("bound")->as_string() == "compute");
+  // From FLOPs and bytes: a 1 TFLOP kernel moving 10 GB is memory-bound on an H100.
+  auto k = run("hw.roofline", {{"flops", 1e12}, {"bytes", 1e10}});
+  CHECK(out(k, "intensity_used") == 100);
+  CHECK(out(k, "time") == doctest::Approx(1e10 / 3.35e12).epsilon(kExact));
+  CHECK(error_of("hw.roofline", {{"flops", 1e12}, {"bytes", 1e10}, {"intensity", 5}}).input ==
+        "intensity");
+}
+
+TEST_CASE("the communication charts sweep without failed points") {
+  for (const auto& c : registry().charts()) {
+    if (c.estimator.rfind("comm.", 0) != 0 && c.estimator != "hw.roofline") continue;
+    CAPTURE(c.id);
+    const Estimator* e = registry().find(c.estimator);
+    REQUIRE(e != nullptr);
+    Json in = Json::object();
+    for (const auto& i : e->inputs) in.set(i.name, i.example);
+    for (const auto& s : c.series)
+      for (const auto& [k, v] : s.overrides.members()) in.set(k, v);
+    std::vector<double> xs = {c.x_min, c.x_max};
+    SweepResult s = registry().sweep(c.estimator, in, c.x, xs);
+    REQUIRE(s.ok);
+    for (const auto& err : s.point_errors) CHECK(err.empty());
+  }
+}
+
+TEST_CASE(
+    "TP comm share stays modest on NVLink at any batch while Ethernet stays costly (seed 003)") {
+  auto frac = [](double tokens, double bw, double lat) {
+    return out(run("comm.tp_step", {{"tokens", tokens},
+                                    {"bandwidth", bw},
+                                    {"latency", lat},
+                                    {"compute_time", 0},
+                                    {"params", 8e9}}),
+               "comm_fraction");
+  };
+  CHECK(frac(4096, 450e9, 3e-6) < 0.15);
+  CHECK(frac(4096, 1.25e9, 50e-6) > 0.5);
+}
+
+namespace {
+const Preset* preset(const char* id) {
+  for (const auto& p : registry().presets())
+    if (p.id == id) return &p;
+  return nullptr;
+}
+// Runs an estimator on its example inputs with one or more presets applied on top, as the page
+// does: only the preset values whose names are inputs of the estimator.
+RunResult run_with(const char* estimator, std::initializer_list<const char*> ids) {
+  const Estimator* e = registry().find(estimator);
+  REQUIRE(e != nullptr);
+  Json in = Json::object();
+  for (const auto& i : e->inputs) in.set(i.name, i.example);
+  for (const char* id : ids) {
+    const Preset* p = preset(id);
+    REQUIRE_MESSAGE(p != nullptr, id);
+    for (const auto& [k, v] : p->values.members())
+      if (e->input(k)) in.set(k, v);
+  }
+  return registry().run(estimator, in);
+}
+}  // namespace
+
+TEST_CASE("hardware catalog: every link has a one-direction bandwidth, a latency and a source") {
+  int links = 0;
+  for (const auto& p : registry().presets()) {
+    if (p.kind != "link") continue;
+    CAPTURE(p.id);
+    ++links;
+    const Json* bw = p.values.find("bandwidth");
+    const Json* lat = p.values.find("latency");
+    REQUIRE(bw != nullptr);
+    REQUIRE(lat != nullptr);
+    CHECK(bw->as_number() > 1e8);
+    CHECK(bw->as_number() < 1e13);
+    CHECK(lat->as_number() > 0);
+    CHECK(lat->as_number() < 1e-3);
+    CHECK(p.source.size() > 20);
+  }
+  CHECK(links >= 7);
+  // NVLink 4 on H100: 900 GB/s bidirectional = 450 GB/s per direction (NVIDIA H100 datasheet).
+  CHECK(preset("nvlink4")->values.find("bandwidth")->as_number() == 450e9);
+  // InfiniBand NDR: 400 Gb/s per port = 50 GB/s.
+  CHECK(preset("ib-ndr")->values.find("bandwidth")->as_number() == 50e9);
+  for (const char* id : {"v100", "a100", "h100", "h200", "b200", "tpu-v5e", "tpu-v5p"}) {
+    CAPTURE(id);
+    REQUIRE(preset(id) != nullptr);
+    CHECK(preset(id)->kind == "gpu");
+  }
+}
+
+TEST_CASE("the seeds' link presets reproduce the seeds' examples") {
+  // Seed 001's ZeRO-1 with its InfiniBand numbers: 700 ms.
+  auto z = run_with("comm.zero", {"seed001-zero", "seed001-infiniband"});
+  REQUIRE(z.ok);
+  CHECK(out(z, "time") == doctest::Approx(0.700).epsilon(1e-4));
+  // Seed 003 over its 10 GbE: 6.4 ms of latency; over its NVLink hop: noise.
+  auto e = run_with("comm.tp_step", {"seed003-decode-10gbe", "seed003-10gbe"});
+  CHECK(out(e, "latency_time") == doctest::Approx(6.4e-3).epsilon(kExact));
+  auto n = run_with("comm.tp_step", {"seed003-decode-10gbe", "seed003-nvlink"});
+  CHECK(out(n, "comm_fraction") < 0.10);
+  // Seed 002's DP example over its 200 GB/s InfiniBand: the GPT-3 scenario is TP 8 × PP 8,
+  // so one device reduces 1/64 of 700 GB.
+  auto g = run_with("comm.parallelism", {"seed002-gpt3"});
+  REQUIRE(g.ok);
+  CHECK(out(g, "dp_bytes") == doctest::Approx(700e9).epsilon(kExact));
+  CHECK(out(g, "dp_bytes_per_device") == doctest::Approx(700e9 * 15 / 16 / 64).epsilon(kExact));
+  // Seed 000 problem 1 scenario: the seed's own numbers.
+  auto s = run_with("comm.parallelism", {"seed000-problem1"});
+  CHECK(out(s, "dp_bytes") == doctest::Approx(104e9).epsilon(kExact));
+  CHECK(out(s, "tp_bytes_per_layer") == doctest::Approx(5.37e9).epsilon(1e-3));
+  auto c = run_with("comm.collective", {"seed002-allreduce-1gb"});
+  CHECK(out(c, "bytes_per_rank") == doctest::Approx(1.5e9).epsilon(kExact));
+}
+
+TEST_CASE("collective-time chart: every link crosses from latency- to bandwidth-bound in range") {
+  const ChartSpec* chart = nullptr;
+  for (const auto& c : registry().charts())
+    if (c.id == "collective-time-vs-size") chart = &c;
+  REQUIRE(chart != nullptr);
+  REQUIRE(chart->series.size() >= 4);
+  const Estimator* e = registry().find("comm.collective");
+  for (const auto& s : chart->series) {
+    CAPTURE(s.label);
+    Json in = Json::object();
+    for (const auto& i : e->inputs) in.set(i.name, i.example);
+    for (const auto& [k, v] : s.overrides.members()) in.set(k, v);
+    SweepResult sw = registry().sweep("comm.collective", in, "bytes", {chart->x_min, chart->x_max});
+    REQUIRE(sw.ok);
+    std::vector<double> lat, bw;
+    for (const auto& [name, col] : sw.columns) {
+      if (name == "latency_time") lat = col;
+      if (name == "bandwidth_time") bw = col;
+    }
+    REQUIRE(lat.size() == 2);
+    CHECK(lat[0] > bw[0]);  // smallest message: latency-bound
+    CHECK(bw[1] > lat[1]);  // largest message: bandwidth-bound
+  }
+}
