@@ -393,6 +393,7 @@ void register_memory(Registry& r) {
         &mem_fsdp));
   }
   register_pipeline(r);
+  register_memory_charts(r);
 }
 
 }  // namespace napkin

@@ -139,5 +139,7 @@ double ceil_count(double x);
 
 // pipeline.cpp registers scale.fsdp_tp, parallel.recommend and pipe.bubble.
 void register_pipeline(Registry& r);
+// memory_charts.cpp registers the area's charts and scenario presets.
+void register_memory_charts(Registry& r);
 
 }  // namespace napkin

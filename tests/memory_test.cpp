@@ -439,3 +439,52 @@ TEST_CASE("ceil_count: integer quotients are not rounded up by floating-point no
   CHECK(ceil_count(44.01) == 45);
   CHECK(ceil_count(0) == 0);
 }
+
+TEST_CASE("charts and presets of the memory area are registered") {
+  auto chart = [](const std::string& id) -> const ChartSpec* {
+    for (const auto& c : registry().charts())
+      if (c.id == id) return &c;
+    return nullptr;
+  };
+  const ChartSpec* zero = chart("mem-zero-breakdown");
+  REQUIRE(zero != nullptr);
+  CHECK(zero->kind == "bar");
+  CHECK(zero->hline_input == "gpu_memory");
+  CHECK(zero->y.size() == 4);
+  const ChartSpec* bubble = chart("pipe-bubble-microbatches");
+  REQUIRE(bubble != nullptr);
+  CHECK(bubble->series.size() == 4);
+  const ChartSpec* act = chart("act-per-layer-seq");
+  REQUIRE(act != nullptr);
+  CHECK(act->series.size() == 3);
+  // The ZeRO sweep over the notebook's TP=8, DP=8 row gives the table's last three totals.
+  Json in = Json::object();
+  in.set("params", 70e9);
+  in.set("tp", 8);
+  in.set("dp", 8);
+  SweepResult s = registry().sweep("mem.training", in, "zero_stage", {0, 1, 2, 3});
+  REQUIRE(s.ok);
+  for (const auto& [name, col] : s.columns)
+    if (name == "total") {
+      CHECK(col[1] == doctest::Approx(218.75e9).epsilon(1e-12));
+      CHECK(col[3] == doctest::Approx(188.125e9).epsilon(1e-12));
+    }
+  // The XXL scenario reproduces seed 004 through every estimator it names.
+  const Preset* xxl = nullptr;
+  for (const auto& p : registry().presets())
+    if (p.id == "seed004-xxl") xxl = &p;
+  REQUIRE(xxl != nullptr);
+  for (const auto& id : xxl->estimators) {
+    CAPTURE(id);
+    const Estimator* e = registry().find(id);
+    REQUIRE(e != nullptr);
+    Json v = Json::object();
+    for (const auto& [k, val] : xxl->values.members())
+      if (e->input(k)) v.set(k, val);
+    RunResult r = registry().run(id, v);
+    REQUIRE(r.ok);
+    if (id == "model.params") CHECK(test::out(r, "params") == 219848638464.0);
+    if (id == "mem.fsdp") CHECK(test::out(r, "min_devices") == 156);
+    if (id == "scale.fsdp_tp") CHECK(test::out(r, "min_sequences") == 16);
+  }
+}
