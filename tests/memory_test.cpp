@@ -419,6 +419,10 @@ TEST_CASE("pipe.bubble: seed 004 (d)'s 12.5% for 4 stages and 8 microbatches is 
   // 3/11 = 27.3% of the step (3/8 = 37.5% of useful work), not 12.5%.
   CHECK(out(r, "bubble_fraction") == doctest::Approx(3.0 / 11).epsilon(1e-12));
   CHECK(out(r, "bubble_approx") == doctest::Approx(0.375).epsilon(1e-12));
+  // 12.5% would take 21 microbatches (exact) or 24 (approximate).
+  auto t = run("pipe.bubble", {{"stages", 4}, {"microbatches", 8}, {"target", 0.125}});
+  CHECK(out(t, "min_microbatches") == 21);
+  CHECK(out(t, "min_microbatches_approx") == 24);
 }
 
 TEST_CASE("pipe.bubble: bad inputs are refused by name") {
