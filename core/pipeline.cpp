@@ -40,16 +40,18 @@ Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
         "(need tp < " +
             format_value(2 * F * MY / (p * o.alpha), "") + "); move devices to fsdp");
   o.min_batch_tokens = fsdp_term / (compute_coef - tp_coef);
-  d.step("Smallest compute-bound batch (tokens)", "B_{\\min}",
-         "\\frac{$F / ($Y \\cdot $MX)}{$F / ($N \\cdot $a) - 1 / ($X \\cdot $MY)}",
-         {{"F", "F", F},
-          {"Y", "Y", Y},
-          {"MX", "M_X", MX},
-          {"N", "N", N},
-          {"a", "\\alpha", o.alpha},
-          {"X", "X", X},
-          {"MY", "M_Y", MY}},
-         o.min_batch_tokens, unit::tokens);
+  d.step(
+      "Smallest compute-bound batch (tokens)", "B_{\\min}",
+      "\\frac{$F / ($Y \\cdot $MX)}{2 \\cdot $F / ($p \\cdot $N \\cdot $a) - 1 / ($X \\cdot $MY)}",
+      {{"F", "F", F},
+       {"Y", "Y", Y},
+       {"MX", "M_X", MX},
+       {"p", "p", p},
+       {"N", "N", N},
+       {"a", "\\alpha", o.alpha},
+       {"X", "X", X},
+       {"MY", "M_Y", MY}},
+      o.min_batch_tokens, unit::tokens);
   o.min_tokens_per_device = o.min_batch_tokens / N;
   d.step("Per device", "B_{\\min}/N", "\\frac{$B}{$N}",
          {{"B", "B_{\\min}", o.min_batch_tokens, unit::tokens}, {"N", "N", N}},
@@ -78,8 +80,12 @@ Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
          o.optimal_fsdp, unit::none);
   o.min_tokens_per_device_optimal = p * p * o.alpha * o.alpha / (F * MX * MY);
   d.step("Per-device threshold at X_opt", "\\frac{B}{N}",
-         "\\frac{4 \\cdot $a^2}{$F \\cdot $MX \\cdot $MY}",
-         {{"a", "\\alpha", o.alpha}, {"F", "F", F}, {"MX", "M_X", MX}, {"MY", "M_Y", MY}},
+         "\\frac{$p^2 \\cdot $a^2}{$F \\cdot $MX \\cdot $MY}",
+         {{"p", "p", p},
+          {"a", "\\alpha", o.alpha},
+          {"F", "F", F},
+          {"MX", "M_X", MX},
+          {"MY", "M_Y", MY}},
          o.min_tokens_per_device_optimal, unit::tokens);
   o.compute_time = L * 4 * B * D * F / (N * C);
   d.step("Forward matmuls, all layers", "T_{\\text{math}}",
