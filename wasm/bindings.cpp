@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "problems.hpp"
 #include "registry.hpp"
 #include "units.hpp"
 
@@ -95,6 +96,17 @@ std::string parse_value(const std::string& text, const std::string& unit) {
   return j.dump();
 }
 
+// The problem bank: the same replies as `napkin problems | problem | check`.
+std::string problems_json() {
+  return napkin::problems_reply().json.dump();
+}
+std::string problem_json(const std::string& id, int seed) {
+  return napkin::problem_reply(id, seed).json.dump();
+}
+std::string check_json(const std::string& id, int seed, const std::string& answer) {
+  return napkin::check_reply(id, seed, answer).json.dump();
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(napkin) {
@@ -105,4 +117,7 @@ EMSCRIPTEN_BINDINGS(napkin) {
   emscripten::function("_sweep_data", &sweep_data);
   emscripten::function("_format", &format_value);
   emscripten::function("_parse", &parse_value);
+  emscripten::function("_problems", &problems_json);
+  emscripten::function("_problem", &problem_json);
+  emscripten::function("_check", &check_json);
 }
