@@ -49,6 +49,9 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   if (in.n_kv_heads > 0 && std::fmod(in.n_heads, in.n_kv_heads) != 0)
     return Error::inconsistent("n_kv_heads", in.n_kv_heads,
                                "must divide n_heads (" + count_text(in.n_heads) + ")");
+  if (in.rope_dim > 0 && in.latent_dim == 0)
+    return Error::inconsistent("rope_dim", in.rope_dim,
+                               "is an MLA width: set latent_dim (MLA's d_c) too, or rope_dim = 0");
   InferLatencyOut o{};
   const double n = in.params, b = in.batch, p = in.prompt_len, g = in.gen_len;
   const bool roofline = in.decode_model == "roofline";
@@ -57,7 +60,17 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   const double kv_heads = in.n_kv_heads > 0 ? in.n_kv_heads : in.n_heads;
   const double kv_width = in.n_heads > 0 ? kv_heads * (in.d_model / in.n_heads) : in.d_model;
   o.kv_bytes_per_token = 2 * in.n_layers * kv_width * in.kv_bytes;
-  if (in.n_heads > 0 && kv_heads < in.n_heads)
+  if (in.latent_dim > 0) {
+    // MLA (DeepSeek-V2 Table 1): one latent plus the decoupled RoPE key per token and layer.
+    o.kv_bytes_per_token = in.n_layers * (in.latent_dim + in.rope_dim) * in.kv_bytes;
+    d.step("KV cache per token (MLA: latent + RoPE key, every layer)", "m_{kv}",
+           "$L \\cdot ($c + $r) \\cdot $k",
+           {{"L", "L", in.n_layers},
+            {"c", "d_c", in.latent_dim},
+            {"r", "d_h^R", in.rope_dim},
+            {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
+           o.kv_bytes_per_token, unit::bytes_per_token);
+  } else if (in.n_heads > 0 && kv_heads < in.n_heads)
     d.step("KV cache per token (GQA: only the KV heads are cached)", "m_{kv}",
            "2 \\cdot $L \\cdot $hkv \\cdot \\frac{$d}{$h} \\cdot $k",
            {{"L", "L", in.n_layers},
@@ -352,6 +365,11 @@ void register_inference(Registry& r) {
              .range(0, 1e4)
              .integer()
              .help("GQA: LLaMA-2-70B has 64 query heads and 8 KV heads"),
+         num("latent_dim", &In::latent_dim, "MLA latent d_c (0 = not MLA)")
+             .range(0, 1e6)
+             .integer()
+             .help("DeepSeek-V2/V3: 512; replaces the per-head cache"),
+         num("rope_dim", &In::rope_dim, "MLA RoPE key d_h^R").range(0, 1e5).integer(),
          num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes).positive(8),
          num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes).positive(8),
          choice("decode_model", &In::decode_model, "Decode model", {"weights", "roofline"})

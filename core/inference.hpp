@@ -20,6 +20,8 @@ struct InferLatencyIn {
   double d_model = 8192;
   double n_heads = 0;     // 0 = unknown: the seed's MHA cache, 2·L·d per token
   double n_kv_heads = 0;  // 0 = n_heads (MHA)
+  double latent_dim = 0;  // MLA: cache L·(latent_dim + rope_dim) elements per token instead
+  double rope_dim = 0;
   double weight_bytes = 2;
   double kv_bytes = 2;
   std::string decode_model = "weights";  // weights (seed) | roofline

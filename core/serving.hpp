@@ -36,8 +36,8 @@ struct ServeBatchingIn {
   double batch_size = 50;
   double inference_time = 0.08;
   double total_qps = 50000;
-  double gpus = 0;            // 0 = as many as needed
-  double latency_budget = 0;  // 0 = none
+  double gpus = 0;              // 0 = as many as needed
+  double latency_budget = 0.2;  // 0 = none; default: seed 000 problem 3's 200 ms
 };
 struct ServeBatchingOut {
   double qps_per_gpu, gpus_needed, gpus_used, per_gpu_qps, collection_time, avg_wait, avg_latency,
