@@ -251,6 +251,7 @@ Result<ServePipelineOut> serve_pipeline(const ServePipelineIn& in, Derivation& d
   if (parsed.size() > 100) return stage_error(100, "", "at most 100 stages are supported");
   ServePipelineOut o{};
   o.stages = Json::array();
+  std::string sum_text, gpu_text;
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     const Json& s = parsed[i];
     if (!s.is_object())
@@ -315,12 +316,18 @@ Result<ServePipelineOut> serve_pipeline(const ServePipelineIn& in, Derivation& d
       o.total_gpus += r->gpus_needed;
     }
     o.total_latency += latency;
+    sum_text += (i ? " + " : "") + format_value(latency, unit::seconds);
+    if (row.find("gpus")->as_number() > 0)
+      gpu_text += (gpu_text.empty() ? "" : " + ") + count_text(row.find("gpus")->as_number());
     o.stages.push(std::move(row));
   }
   o.stage_count = static_cast<double>(parsed.size());
   d.step("End-to-end latency (stages in sequence)", "T", "\\sum_i T_i", {}, o.total_latency,
          unit::seconds);
+  d.note("Latencies added", sum_text + " = " + format_value(o.total_latency, unit::seconds));
   d.step("GPUs for the batched stages", "G", "\\sum_i G_i", {}, o.total_gpus, unit::gpus);
+  if (!gpu_text.empty())
+    d.note("GPUs added", gpu_text + " = " + count_text(o.total_gpus) + " GPUs");
   if (in.budget > 0) {
     o.remaining_budget = in.budget - o.total_latency;
     d.step("Budget left", "T_{\\text{left}}", "$B - $T",
