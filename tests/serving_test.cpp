@@ -28,6 +28,18 @@ TEST_CASE("ceil_count is not fooled by floating point") {
 
 // Seed 000 prints round numbers (ms, whole QPS); its inputs are exact, so results are
 // pinned to 1e-12 except where the seed itself rounds (noted).
+TEST_CASE("serve.batching: 10k QPS, batch 20, 70 ms needs 35 GPUs, not 36") {
+  auto r =
+      run("serve.batching", {{"batch_size", 20}, {"inference_time", 0.07}, {"total_qps", 10000}});
+  CHECK(out(r, "gpus_needed") == 35);
+  CHECK(out(r, "avg_latency") == doctest::Approx(0.105).epsilon(1e-12));
+  // The same trap inside a pipeline stage.
+  auto p = run(
+      "serve.pipeline",
+      {{"total_qps", 10000}, {"stages", R"([{"name": "rank", "batch": 20, "inference": 0.07}])"}});
+  CHECK(out(p, "total_gpus") == 35);
+}
+
 TEST_CASE(
     "serve.batching: seed 000 problem 2 — 50k QPS, batch 50, 80 ms → 625 QPS, 80 GPUs, 120 ms") {
   auto r =
