@@ -1,5 +1,6 @@
 #include "cli_commands.hpp"
 
+#include "problems.hpp"
 #include "registry.hpp"
 
 namespace napkin {
@@ -23,6 +24,72 @@ CliOutput usage_error(const std::string& why) {
   o.stdout_text = e.dump() + "\n";
   o.stderr_text = "napkin: " + why + "\n" + kUsage;
   return o;
+}
+
+CliOutput reply_output(const Reply& r) {
+  CliOutput o;
+  o.stdout_text = r.json.dump() + "\n";
+  if (!r.ok) {
+    o.exit_code = 2;
+    o.stderr_text = "napkin: " + r.message + "\n";
+  }
+  return o;
+}
+
+// "--seed N", "--seed=N", "--answer TEXT", "--answer=TEXT" after the problem id.
+struct ProblemArgs {
+  std::string id, seed_text = "0", answer;
+  bool has_answer = false;
+  std::string error;
+};
+
+ProblemArgs problem_args(const std::vector<std::string>& args, bool want_answer) {
+  ProblemArgs a;
+  if (args.size() < 2) {
+    a.error = args[0] + " needs a problem id (napkin problems lists them)";
+    return a;
+  }
+  a.id = args[1];
+  for (std::size_t i = 2; i < args.size() && a.error.empty(); ++i) {
+    const std::string& s = args[i];
+    auto take = [&](const std::string& flag, std::string& into) {
+      if (s == flag) {
+        if (i + 1 >= args.size()) return a.error = flag + " needs a value", true;
+        into = args[++i];
+        return true;
+      }
+      if (s.rfind(flag + "=", 0) == 0) return into = s.substr(flag.size() + 1), true;
+      return false;
+    };
+    if (take("--seed", a.seed_text)) continue;
+    if (want_answer && take("--answer", a.answer)) {
+      a.has_answer = true;
+      continue;
+    }
+    a.error = "unexpected argument \"" + s + "\"";
+  }
+  if (a.error.empty() && want_answer && !a.has_answer) a.error = "check needs --answer TEXT";
+  return a;
+}
+
+// A seed is a whole number from 0 to kMaxSeed; anything else is refused by name.
+bool parse_seed(const std::string& text, std::int64_t& seed) {
+  if (text.empty() || text.size() > 10) return false;
+  seed = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    seed = seed * 10 + (c - '0');
+  }
+  return seed <= kMaxSeed;
+}
+
+CliOutput seed_error(const std::string& text) {
+  Error e{"invalid_value", "seed",
+          "seed = \"" + text + "\": must be a whole number from 0 to 2147483647", Json(text),
+          "0 ≤ seed ≤ 2147483647"};
+  Json j = Json::object();
+  j.set("error", e.to_json());
+  return reply_output({false, j, e.message});
 }
 
 }  // namespace
@@ -60,6 +127,15 @@ CliOutput run_cli(const std::vector<std::string>& args) {
       o.stderr_text = "napkin: " + r.error.message + "\n";
     }
     return o;
+  }
+  if (cmd == "problems") return reply_output(problems_reply());
+  if (cmd == "problem" || cmd == "check") {
+    ProblemArgs a = problem_args(args, cmd == "check");
+    if (!a.error.empty()) return usage_error(a.error);
+    std::int64_t seed = 0;
+    if (!parse_seed(a.seed_text, seed)) return seed_error(a.seed_text);
+    return reply_output(cmd == "problem" ? problem_reply(a.id, seed)
+                                         : check_reply(a.id, seed, a.answer));
   }
   return usage_error("unknown command \"" + cmd + "\"");
 }

@@ -30,16 +30,27 @@ void append_number(std::string& out, double v) {
     return;
   }
   if (v == std::floor(v) && std::fabs(v) < 1e15) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    out += buf;
+    out += std::to_string(static_cast<long long>(v));  // printf's %f is slow for big integers
     return;
   }
   // %.15g is exact for most round inputs; fall back to 17 digits only when needed
   // so that native and wasm print the same text for the same double.
+  // 17 significant digits always read back exactly. Only when they end in a run of zeros or
+  // nines (0.1 prints as 0.10000000000000001) is a shorter form worth trying.
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%.15g", v);
-  if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  std::string_view s(buf);
+  bool runs = s.find("000") != std::string_view::npos || s.find("999") != std::string_view::npos;
+  if (runs) {
+    char shorter[40];
+    for (int p = 15; p <= 16; ++p) {
+      std::snprintf(shorter, sizeof shorter, "%.*g", p, v);
+      if (std::strtod(shorter, nullptr) == v) {
+        out += shorter;
+        return;
+      }
+    }
+  }
   out += buf;
 }
 

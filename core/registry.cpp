@@ -235,44 +235,44 @@ bool all_finite(const Json& outputs, std::string& which) {
   return true;
 }
 
-bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& err) {
+namespace {
+// The success path builds no strings: sweeps validate every point.
+bool fail(const InputSpec& spec, const Json& raw, Error& err, const char* code, std::string msg) {
+  err.code = code;
   err.input = spec.name;
   err.value = raw;
   err.allowed = spec.allowed();
-  const std::string head = spec.name + " = " + value_text(raw) + ": ";
+  err.message = std::move(msg);
+  return false;
+}
+std::string head(const InputSpec& spec, const Json& raw) {
+  return spec.name + " = " + value_text(raw) + ": ";
+}
+}  // namespace
+
+bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& err) {
   switch (spec.kind) {
     case InputKind::Boolean: {
-      if (raw.is_bool()) {
-        clean = raw;
-        return true;
-      }
-      if (raw.is_number() && (raw.as_number() == 0 || raw.as_number() == 1)) {
-        clean = Json(raw.as_number() == 1);
-        return true;
-      }
+      if (raw.is_bool()) return clean = raw, true;
+      if (raw.is_number() && (raw.as_number() == 0 || raw.as_number() == 1))
+        return clean = Json(raw.as_number() == 1), true;
       if (raw.is_string()) {
         const std::string& s = raw.as_string();
         if (s == "true" || s == "yes" || s == "1" || s == "on") return clean = Json(true), true;
         if (s == "false" || s == "no" || s == "0" || s == "off") return clean = Json(false), true;
       }
-      err.code = "invalid_value";
-      err.message = head + "must be true or false";
-      return false;
+      return fail(spec, raw, err, "invalid_value", head(spec, raw) + "must be true or false");
     }
     case InputKind::Choice: {
       if (raw.is_string())
         for (const auto& c : spec.choices)
           if (c == raw.as_string()) return clean = raw, true;
-      err.code = "invalid_value";
-      err.message = head + "must be " + spec.allowed();
-      return false;
+      return fail(spec, raw, err, "invalid_value", head(spec, raw) + "must be " + spec.allowed());
     }
     case InputKind::Text: {
       if (raw.is_string()) return clean = raw, true;
       if (raw.is_array() || raw.is_object()) return clean = Json(raw.dump()), true;
-      err.code = "invalid_value";
-      err.message = head + "must be text";
-      return false;
+      return fail(spec, raw, err, "invalid_value", head(spec, raw) + "must be text");
     }
     case InputKind::Number: break;
   }
@@ -281,36 +281,27 @@ bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& 
     v = raw.as_number();
   } else if (raw.is_string()) {
     ParsedNumber p = parse_value(raw.as_string(), spec.unit);
-    if (!p.ok) {
-      err.code = "invalid_value";
-      err.message = spec.name + " " + p.error;
-      return false;
-    }
+    if (!p.ok) return fail(spec, raw, err, "invalid_value", spec.name + " " + p.error);
     v = p.value;
   } else {
-    err.code = "invalid_value";
-    err.message = head + "must be " + unit_noun(spec.unit);
-    return false;
+    return fail(spec, raw, err, "invalid_value",
+                head(spec, raw) + "must be " + unit_noun(spec.unit));
   }
-  if (std::isnan(v)) {
-    err.code = "invalid_value";
-    err.message = head + "is not a number; allowed: " + spec.allowed();
-    return false;
-  }
+  if (std::isnan(v))
+    return fail(spec, raw, err, "invalid_value",
+                head(spec, raw) + "is not a number; allowed: " + spec.allowed());
+  if (!std::isfinite(v))
+    return fail(spec, raw, err, "out_of_range",
+                head(spec, raw) + "is too large; allowed: " + spec.allowed());
   bool low = spec.min_exclusive ? !(v > spec.min) : !(v >= spec.min);
-  if (low || v > spec.max || !std::isfinite(v)) {
-    err.code = "out_of_range";
-    err.message = spec.name + " = " + format_value(v, spec.unit) +
-                  " is out of range; allowed: " + spec.allowed();
-    if (!std::isfinite(v)) err.message = head + "is too large; allowed: " + spec.allowed();
-    return false;
-  }
-  if (spec.integer && v != std::floor(v)) {
-    err.code = "not_integer";
-    err.message =
-        spec.name + " = " + num_text(v) + " must be a whole number; allowed: " + spec.allowed();
-    return false;
-  }
+  if (low || v > spec.max)
+    return fail(spec, raw, err, "out_of_range",
+                spec.name + " = " + format_value(v, spec.unit) +
+                    " is out of range; allowed: " + spec.allowed());
+  if (spec.integer && v != std::floor(v))
+    return fail(
+        spec, raw, err, "not_integer",
+        spec.name + " = " + num_text(v) + " must be a whole number; allowed: " + spec.allowed());
   clean = Json(v);
   return true;
 }

@@ -37,6 +37,30 @@ bool is_flop_unit(std::string_view u) {
   return u == "FLOP" || u == "FLOP/s" || u == "FLOP/tok" || u == "FLOP/B";
 }
 
+// Fixed-point text of v with `decimals` places, trailing zeros trimmed. Integer arithmetic
+// instead of snprintf: derivations format dozens of numbers per run, and this is the hot path.
+std::string fixed(double v, int decimals) {
+  double scale = 1;
+  for (int i = 0; i < decimals; ++i) scale *= 10;
+  double scaled = std::round(std::fabs(v) * scale);
+  if (scaled >= 9e15) {  // beyond exact integers in a double: let printf do it
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+  }
+  auto n = static_cast<unsigned long long>(scaled);
+  std::string digits = std::to_string(n);
+  if (decimals > 0) {
+    if (static_cast<int>(digits.size()) <= decimals)
+      digits.insert(0, static_cast<std::size_t>(decimals + 1 - digits.size()), '0');
+    digits.insert(digits.size() - static_cast<std::size_t>(decimals), 1, '.');
+    while (digits.back() == '0') digits.pop_back();
+    if (digits.back() == '.') digits.pop_back();
+  }
+  if (v < 0 && n != 0) digits.insert(0, 1, '-');
+  return digits;
+}
+
 // Significant-digit formatting without exponent, trailing zeros trimmed: 121.7, 0.0425, 2048.
 std::string sig(double v, int digits) {
   if (v == 0) return "0";
@@ -45,23 +69,16 @@ std::string sig(double v, int digits) {
   int decimals = digits - 1 - e;
   if (decimals < 0) decimals = 0;
   if (decimals > 12) decimals = 12;
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string s(buf);
-  if (s.find('.') != std::string::npos) {
-    while (!s.empty() && s.back() == '0') s.pop_back();
-    if (!s.empty() && s.back() == '.') s.pop_back();
-  }
-  if (s == "-0") s = "0";
-  return s;
+  return fixed(v, decimals);
 }
 
 // Mantissa and exponent for scientific display, mantissa rounded to `digits`.
 void split_sci(double v, int digits, std::string& mant, int& exp) {
   exp = static_cast<int>(std::floor(std::log10(std::fabs(v))));
   double m = v / std::pow(10.0, exp);
+  double unit = std::pow(10.0, digits - 1);
   // Rounding can carry 9.9996 to 10.
-  if (std::fabs(std::stod(sig(m, digits))) >= 10) {
+  if (std::fabs(std::round(m * unit) / unit) >= 10) {
     m /= 10;
     ++exp;
   }

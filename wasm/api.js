@@ -15,9 +15,25 @@
   };
   M.hardware = function () { return json(M._hardware()); };
   M.run = function (id, inputs) { return json(M._run(str(id), enc(inputs))); };
+  // Columns come back through wasm memory (see bindings.cpp); failed points are null.
   M.sweep = function (id, inputs, param, values) {
-    var xs = Array.prototype.map.call(values || [], Number);
-    return json(M._sweep(str(id), enc(inputs), str(param), JSON.stringify(xs)));
+    var xs = Float64Array.from(values || [], Number);
+    var head = json(M._sweep(str(id), enc(inputs), str(param), xs));
+    if (head.error) return head;
+    var data = M._sweep_data().slice();
+    var n = head.n;
+    var column = function (k) {
+      var out = new Array(n);
+      for (var i = 0; i < n; i++) {
+        var v = data[k * n + i];
+        out[i] = v === v ? v : null;
+      }
+      return out;
+    };
+    var result = { x: column(0), outputs: {}, errors: new Array(n).fill(null) };
+    head.columns.forEach(function (name, c) { result.outputs[name] = column(c + 1); });
+    Object.keys(head.errors).forEach(function (i) { result.errors[+i] = head.errors[i]; });
+    return result;
   };
   M.format = function (value, unit, opts) {
     return M._format(Number(value), str(unit || ''), !!(opts && opts.binary), (opts && opts.digits) | 0);

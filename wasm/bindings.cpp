@@ -1,10 +1,12 @@
 // Embind bindings only: each function forwards to the registry and returns JSON text,
 // which api.js turns into plain JS objects (no handles for callers to delete).
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
 #include <string>
 #include <vector>
 
+#include "problems.hpp"
 #include "registry.hpp"
 #include "units.hpp"
 
@@ -41,21 +43,42 @@ std::string run_json(const std::string& id, const std::string& inputs) {
   return napkin::registry().run(id, in).to_json(id).dump();
 }
 
-std::string sweep_json(const std::string& id, const std::string& inputs, const std::string& param,
-                       const std::string& values) {
+// A sweep returns its numbers through wasm memory, not text: one header (column names and
+// the errors of failed points) plus one contiguous block [x…, column 1…, column 2…] that the
+// JS side copies out. Formatting 10^4 doubles as JSON would cost milliseconds.
+std::vector<double> sweep_block;
+
+std::string sweep_header(const std::string& id, const std::string& inputs, const std::string& param,
+                         const emscripten::val& values) {
   std::string err;
   Json in = parse_or_error(inputs, err);
   if (!err.empty()) return error_json("invalid_value", "inputs are not valid JSON: " + err);
-  Json vals = parse_or_error(values, err);
-  if (!err.empty() || !vals.is_array())
-    return error_json("invalid_value", "sweep values must be an array of numbers");
-  std::vector<double> xs;
-  xs.reserve(vals.size());
-  for (const auto& v : vals.items()) {
-    if (!v.is_number()) return error_json("invalid_value", "sweep values must all be numbers");
-    xs.push_back(v.as_number());
+  std::vector<double> xs = emscripten::convertJSArrayToNumberVector<double>(values);
+  napkin::SweepResult s = napkin::registry().sweep(id, in, param, xs);
+  if (!s.ok) {
+    Json j = Json::object();
+    j.set("error", s.error.to_json());
+    return j.dump();
   }
-  return napkin::registry().sweep(id, in, param, xs).to_json().dump();
+  sweep_block.clear();
+  sweep_block.insert(sweep_block.end(), s.x.begin(), s.x.end());
+  Json names = Json::array();
+  for (const auto& [name, col] : s.columns) {
+    names.push(name);
+    sweep_block.insert(sweep_block.end(), col.begin(), col.end());
+  }
+  Json errors = Json::object();
+  for (std::size_t i = 0; i < s.point_errors.size(); ++i)
+    if (!s.point_errors[i].empty()) errors.set(std::to_string(i), s.point_errors[i]);
+  Json j = Json::object();
+  j.set("n", static_cast<double>(s.x.size()));
+  j.set("columns", std::move(names));
+  j.set("errors", std::move(errors));
+  return j.dump();
+}
+
+emscripten::val sweep_data() {
+  return emscripten::val(emscripten::typed_memory_view(sweep_block.size(), sweep_block.data()));
 }
 
 std::string format_value(double v, const std::string& unit, bool binary, int digits) {
@@ -73,13 +96,28 @@ std::string parse_value(const std::string& text, const std::string& unit) {
   return j.dump();
 }
 
+// The problem bank: the same replies as `napkin problems | problem | check`.
+std::string problems_json() {
+  return napkin::problems_reply().json.dump();
+}
+std::string problem_json(const std::string& id, int seed) {
+  return napkin::problem_reply(id, seed).json.dump();
+}
+std::string check_json(const std::string& id, int seed, const std::string& answer) {
+  return napkin::check_reply(id, seed, answer).json.dump();
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(napkin) {
   emscripten::function("_list", &list_json);
   emscripten::function("_hardware", &hardware_json);
   emscripten::function("_run", &run_json);
-  emscripten::function("_sweep", &sweep_json);
+  emscripten::function("_sweep", &sweep_header);
+  emscripten::function("_sweep_data", &sweep_data);
   emscripten::function("_format", &format_value);
   emscripten::function("_parse", &parse_value);
+  emscripten::function("_problems", &problems_json);
+  emscripten::function("_problem", &problem_json);
+  emscripten::function("_check", &check_json);
 }

@@ -1,0 +1,92 @@
+// Reading a student's answer and judging it: the number with its unit, a fraction or a
+// percentage, compared with the expected value and with known mistakes.
+// Pure functions with no knowledge of problems, so the page, the CLI and tests share them.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace napkin {
+
+// How a problem asks for its answer. `unit` is the registry unit of the value (base SI:
+// "s", "B", "frac", "GPU", "param", ...): text with a unit ("120ms", "2.147e11 bytes",
+// "214.7 GB", "15.8%", "80 GPUs", "70B") is read with it. `name` is the unit the question asks
+// in, and a bare number ("120", "214.7", "15.8") is read in it; `scale` is how many base
+// units one `name` is. An empty name shows the answer with format_value and reads a bare
+// number in base units.
+struct AnswerUnit {
+  std::string unit;
+  std::string name;
+  double scale = 1;
+};
+
+// Common ways of asking (see problems.hpp for how to use them).
+namespace answer_in {
+AnswerUnit output();  // the output's own unit, shown as format_value shows it
+AnswerUnit days();    // a time in s, asked in days
+AnswerUnit hours();
+AnswerUnit seconds();
+AnswerUnit ms();
+AnswerUnit us();
+AnswerUnit gb();  // bytes asked in GB (1e9)
+AnswerUnit tb();
+AnswerUnit mb();
+AnswerUnit gb_per_s();
+AnswerUnit percent();         // a fraction (0..1) asked in %
+AnswerUnit gpus();            // a GPU count: "80 GPUs"
+AnswerUnit billion_params();  // "19B", "19 billion", bare 19
+AnswerUnit billion_tokens();  // "3.5T tokens", "3500B", bare 3500
+AnswerUnit zettaflop();       // FLOPs asked in 10^21 ("3675 ZFLOPs", bare 3675, 3.675e24)
+AnswerUnit count(std::string unit, std::string name);  // any count: count("req/s", "QPS")
+}  // namespace answer_in
+
+// The expected answer as text in the asked unit: "121.7 days", "214.7 GB", "15.79%", "80 GPUs".
+std::string answer_text(double value, const AnswerUnit& u);
+
+struct ParsedAnswer {
+  bool ok = false;
+  std::vector<double> readings;  // base units; the most likely reading first
+  std::string error;             // why it could not be read, with examples that work
+};
+
+// Reads "214.7 GB", "2.147e11 bytes", "120ms", "0.12 s", "15.8%", "3/19", "80 GPUs", "70B",
+// "≈ 1.5 GB". A bare number is read in the asked unit first and in base units second (a
+// student who writes 0.12 for a time asked in ms means seconds).
+ParsedAnswer parse_answer(std::string_view text, const AnswerUnit& u);
+
+struct Expected {
+  double value = 0;  // base units
+  AnswerUnit unit;
+  double tolerance = 0.02;  // relative: within it the answer is correct
+  double close = 0.10;      // relative: within it (but not tolerance) the answer is close
+  bool integer = false;     // counts that must be exact ("80 GPUs"): correct only if equal
+};
+
+// A known wrong computation and what it evaluates to for this variant.
+struct Alternative {
+  std::string id;
+  std::string feedback;
+  double value = 0;  // base units; non-finite values never match
+};
+
+struct Judgement {
+  std::string verdict;   // correct | close | wrong
+  std::string mistake;   // id of the matched mistake, "" if none
+  std::string feedback;  // a sentence for the student
+  double given = 0;      // the reading that was judged (base units)
+  double relative_error = 0;
+};
+
+double relative_error(double given, double expected);
+
+// Mistakes every problem gets for free: for byte answers, GB read as GiB and the reverse
+// ("gb_vs_gib"). Empty when the unit has no such confusion or it is within tolerance.
+std::vector<Alternative> automatic_mistakes(const Expected& e);
+
+// Correct beats a named mistake beats close beats wrong, over all readings of the answer.
+// A matched mistake is reported with verdict "close" when it is within the close band.
+Judgement judge(const std::vector<double>& readings, const Expected& e,
+                const std::vector<Alternative>& mistakes);
+
+}  // namespace napkin

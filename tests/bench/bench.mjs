@@ -1,0 +1,110 @@
+// `make bench`: the SPEC §7 budgets, measured on this machine (not asserted: shared machines
+// are noisy). Size of the single file, load-to-first-result in headless Chromium (median of 5
+// cold loads, file:// and http), one keystroke's recompute + redraw, and the JS API's run and
+// sweep costs.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
+import { spawn } from 'node:child_process';
+import { chromium } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run'];
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const kb = (n) => (n / 1024).toFixed(1) + ' KB';
+const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+
+function sizes() {
+  const rows = [];
+  for (const f of ['dist/napkin.html', 'build/wasm/napkin.js', 'dist/index.html']) {
+    const p = path.join(ROOT, f);
+    rows.push([f, fs.statSync(p).size, gz(p)]);
+  }
+  for (const f of fs.readdirSync(path.join(ROOT, 'dist/assets')))
+    if (/\.(js|css)$/.test(f)) {
+      const p = path.join(ROOT, 'dist/assets', f);
+      rows.push(['dist/assets/' + f, fs.statSync(p).size, gz(p)]);
+    }
+  return rows;
+}
+
+async function apiCosts() {
+  const api = await require(path.join(ROOT, 'build/wasm/napkin.js'))();
+  const inputs = { params: 70e9, tokens: 2e12, gpus: 512, peak_flops: 312e12 };
+  const reg = api.list();
+  for (let i = 0; i < 300; i++) api.run('train.time', inputs);
+  const per = {};
+  for (const e of reg.estimators) {
+    const ex = Object.fromEntries(e.inputs.map((i) => [i.name, i.example]));
+    for (let i = 0; i < 50; i++) api.run(e.id, ex);
+    const n = 500;
+    const t = performance.now();
+    for (let i = 0; i < n; i++) api.run(e.id, ex);
+    per[e.id] = ((performance.now() - t) / n) * 1000;
+  }
+  const xs = Array.from({ length: 1000 }, (_, i) => i + 1);
+  for (let i = 0; i < 20; i++) api.sweep('train.time', inputs, 'gpus', xs);
+  const t = performance.now();
+  for (let i = 0; i < 100; i++) api.sweep('train.time', inputs, 'gpus', xs);
+  return { per, sweepMs: (performance.now() - t) / 100 };
+}
+
+async function pageTimes(browser, url) {
+  const loads = [];
+  for (let i = 0; i < 5; i++) {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => performance.getEntriesByName('napkin-first-result').length > 0, null, { timeout: 20000 });
+    loads.push(await page.evaluate(() => performance.getEntriesByName('napkin-first-result')[0].startTime));
+    if (i === 4) {
+      const keys = await page.evaluate(async () => {
+        performance.clearMeasures('napkin-recompute');
+        const field = document.querySelector('form[data-estimator="train.time"] [name="gpus"]');
+        for (const v of ['1', '10', '102', '1024', '2048', '4096', '512', '64', '128', '256']) {
+          field.value = v;
+          field.dispatchEvent(new Event('input'));
+          await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        }
+        return performance.getEntriesByName('napkin-recompute').map((m) => m.duration);
+      });
+      loads.keys = keys;
+    }
+    await ctx.close();
+  }
+  return loads;
+}
+
+function serve(port) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'web/serve.mjs'), path.join(ROOT, 'dist'), String(port)], { stdio: 'pipe' });
+  return new Promise((resolve) => child.stdout.once('data', () => resolve(child)));
+}
+
+const cpu = os.cpus()[0]?.model || 'unknown CPU';
+console.log(`Napkin bench — ${new Date().toISOString()}`);
+console.log(`machine: ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${os.loadavg()[0].toFixed(2)}`);
+console.log('\nSizes (budget: dist/napkin.html ≤ 280 KB gzipped)');
+for (const [f, raw, z] of sizes()) console.log(`  ${f.padEnd(40)} ${kb(raw).padStart(10)} raw ${kb(z).padStart(10)} gzip`);
+
+const { per, sweepMs } = await apiCosts();
+console.log('\nJS API in node (budget: run ≤ 50 µs, 1,000-point sweep ≤ 2 ms)');
+for (const [id, us] of Object.entries(per)) console.log(`  run ${id.padEnd(22)} ${us.toFixed(1).padStart(7)} µs`);
+console.log(`  sweep train.time × 1000 points ${sweepMs.toFixed(3)} ms`);
+
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const server = await serve(4174);
+try {
+  for (const [label, url] of [['file://', 'file://' + path.join(ROOT, 'dist/napkin.html')], ['http', 'http://127.0.0.1:4174/index.html']]) {
+    const loads = await pageTimes(browser, url);
+    console.log(`\nPage from ${label} (budget: results ≤ 250 ms after navigation; keystroke ≤ 16 ms)`);
+    console.log(`  first results after navigation: median ${median(loads).toFixed(0)} ms  [${loads.map((x) => x.toFixed(0)).join(', ')}]`);
+    console.log(`  keystroke → all outputs + chart redrawn: median ${median(loads.keys).toFixed(2)} ms, max ${Math.max(...loads.keys).toFixed(2)} ms`);
+  }
+} finally {
+  server.kill();
+  await browser.close();
+}

@@ -1,0 +1,106 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test, expect, ready, openTab } from './fixtures.mjs';
+
+const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
+
+test('loads over http under the strict CSP with no console errors', async ({ page, problems }) => {
+  const response = await page.goto('/index.html');
+  expect(response.headers()['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval'");
+  await ready(page);
+  await expect(page.locator('[data-estimator="train.time"] [data-output="days"]')).toHaveText(/\d/);
+  expect(problems).toEqual([]);
+});
+
+test('the single file works from file:// with no console errors', async ({ page, problems }) => {
+  await page.goto('file://' + path.join(DIST, 'napkin.html'));
+  await ready(page);
+  await expect(page.locator('[data-estimator="train.chinchilla"] [data-output="optimal_tokens"]')).toHaveText('1.4T tok');
+  expect(problems).toEqual([]);
+});
+
+test('napkin-ready fires and window.napkin is the JS API', async ({ page }) => {
+  await page.addInitScript(() => document.addEventListener('napkin-ready', () => (window.__readyFired = true)));
+  await page.goto('/index.html');
+  await ready(page);
+  const days = await page.evaluate(() => window.napkin.run('train.time', { params: 70e9, tokens: 2e12, gpus: 512, peak_flops: 312e12 }).outputs.days);
+  expect(days).toBeCloseTo(121.72, 2);
+  expect(await page.evaluate(() => window.__readyFired)).toBe(true);
+});
+
+test('every registry estimator has a form with its inputs and outputs', async ({ page }) => {
+  await page.goto('/index.html');
+  await ready(page);
+  const reg = await page.evaluate(() => window.napkin.list());
+  for (const est of reg.estimators) {
+    await openTab(page, est.area);
+    const form = page.locator(`form[data-estimator="${est.id}"]`);
+    await expect(form, est.id).toBeVisible();
+    for (const i of est.inputs) await expect(form.locator(`[name="${i.name}"]`), `${est.id}.${i.name}`).toHaveCount(1);
+    for (const o of est.outputs) await expect(form.locator(`[data-output="${o.name}"]`), `${est.id}.${o.name}`).toHaveCount(1);
+    await expect(form, `${est.id} runs on its example`).not.toHaveClass(/stale/);
+  }
+});
+
+test('a newcomer answers the LLaMA-2-70B on 512 A100s question and sees why', async ({ page }) => {
+  await page.goto('/index.html');
+  await ready(page);
+  const form = page.locator('form[data-estimator="train.time"]');
+  await form.locator('select[data-preset-kind="model"]').selectOption('llama2-70b');
+  await form.locator('select[data-preset-kind="gpu"]').selectOption('a100');
+  await form.locator('[name="gpus"]').fill('512');
+  await expect(form.locator('[data-output="days"]')).toHaveText('121.7');
+  await form.locator('summary').click();
+  await expect(form.locator('.step').first()).toContainText('Total training compute');
+  await expect(form.locator('.step math').first()).toBeVisible();
+});
+
+test('typing updates results live; a bad value shows an inline error naming the input', async ({ page }) => {
+  await page.goto('/index.html');
+  await ready(page);
+  const form = page.locator('form[data-estimator="train.time"]');
+  const days = form.locator('[data-output="days"]');
+  const before = Number(await days.getAttribute('data-value'));
+  await form.locator('[name="gpus"]').fill('1024');
+  await expect.poll(async () => Number(await days.getAttribute('data-value'))).toBeCloseTo(before / 2, 6);
+  for (const bad of ['abc', '-5', '1e400', '']) {
+    await form.locator('[name="params"]').fill(bad);
+    await expect(form.locator('#in-train-time-params-err')).toContainText('params');
+    await expect(form).toHaveClass(/stale/);
+  }
+  await expect(page.locator('body')).not.toContainText('NaN');
+  await form.locator('[name="params"]').fill('70B');
+  await expect(form).not.toHaveClass(/stale/);
+});
+
+test('a permalink restores the exact state', async ({ page, context }) => {
+  await page.goto('/index.html');
+  await ready(page);
+  await openTab(page, 'training');
+  const form = page.locator('form[data-estimator="train.time"]');
+  await form.locator('[name="gpus"]').fill('2048');
+  await form.locator('[name="mfu"]').fill('40%');
+  await page.check('#binary');
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('gpus');
+  const url = page.url();
+  const fresh = await context.newPage();
+  await fresh.goto(url);
+  await ready(fresh);
+  const f2 = fresh.locator('form[data-estimator="train.time"]');
+  await expect(f2.locator('[name="gpus"]')).toHaveValue('2048');
+  await expect(f2.locator('[name="mfu"]')).toHaveValue('40%');
+  await expect(fresh.locator('#binary')).toBeChecked();
+  await expect(f2.locator('[data-output="days"]')).toHaveText(await form.locator('[data-output="days"]').textContent());
+});
+
+test('charts render from sweeps and follow the inputs', async ({ page }) => {
+  await page.goto('/index.html');
+  await ready(page);
+  for (const id of ['chinchilla-tokens', 'train-days-gpus', 'train-days-mfu']) {
+    const chart = page.locator(`[data-chart="${id}"]`);
+    await expect(chart.locator('canvas')).toHaveCount(1);
+    await expect(chart.locator('.u-legend')).toBeVisible();
+  }
+  const legend = page.locator('[data-chart="train-days-gpus"] .u-series').nth(1);
+  await expect(legend).toContainText('A100');
+});

@@ -1,0 +1,35 @@
+// Same numbers everywhere: every estimator's example run gives identical JSON natively (CLI)
+// and in wasm, and the CLI's error exits name the input.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { napkin, cli } = require('./napkin.cjs');
+
+test('native CLI and wasm agree exactly on every estimator', async () => {
+  const api = await napkin();
+  const reg = api.list();
+  assert.deepEqual(cli('list').json.estimators.map((e) => e.id), reg.estimators.map((e) => e.id));
+  for (const e of reg.estimators) {
+    const args = e.inputs.map((i) => `${i.name}=${typeof i.example === 'string' ? i.example : JSON.stringify(i.example)}`);
+    const native = cli('run', e.id, ...args);
+    assert.equal(native.code, 0, `${e.id}: ${native.stderr}`);
+    const inputs = Object.fromEntries(e.inputs.map((i) => [i.name, i.example]));
+    const wasm = api.run(e.id, inputs);
+    assert.deepEqual(wasm.outputs, native.json.outputs, e.id);
+    assert.deepEqual(wasm.steps, native.json.steps, e.id);
+  }
+});
+
+test('CLI: exit 2, a one-line message naming the input, and an error object', () => {
+  const r = cli('run', 'train.time', 'params=-5', 'tokens=2T', 'gpus=512');
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /params/);
+  assert.equal(r.stderr.trim().split('\n').length, 1);
+  assert.equal(r.json.error.input, 'params');
+  assert.equal(cli('run', 'train.time', 'params=70B', 'tokens=2T').json.error.code, 'missing_input');
+  assert.equal(cli('run', 'no.such').code, 2);
+  assert.equal(cli('bogus').code, 2);
+  const ok = cli('run', 'train.time', 'params=70B', 'tokens=2T', 'gpus=512', 'peak_flops=312e12');
+  assert.equal(ok.code, 0);
+  assert.ok(Math.abs(ok.json.outputs.days - 121.7) < 0.05);
+  assert.ok(cli('hardware').json.accelerators.length >= 4);
+});

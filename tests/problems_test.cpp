@@ -1,0 +1,390 @@
+// The problem bank and the answer checker. The generic cases loop over the whole bank, so a
+// problem added to any area file is covered the moment it is registered.
+#include "problems.hpp"
+
+#include <cmath>
+#include <set>
+
+#include "cli_commands.hpp"
+#include "helpers.hpp"
+#include "units.hpp"
+
+using namespace napkin;
+
+namespace {
+
+constexpr int kSeeds = 6;  // seed 0 (the seed text) and five random variants
+
+Judgement check_text(const Variant& v, const std::string& text) {
+  ParsedAnswer a = parse_answer(text, v.problem->unit);
+  CAPTURE(text);
+  CAPTURE(a.error);
+  REQUIRE(a.ok);
+  return judge(a.readings, v.expected(), v.mistakes);
+}
+
+// Everything a problem must satisfy, for seeds 0..5.
+void check_problem(const Problem& p) {
+  CAPTURE(p.id);
+  for (int seed = 0; seed < kSeeds; ++seed) {
+    CAPTURE(seed);
+    Result<Variant> r = make_variant(p, seed);
+    if (!r.ok()) CAPTURE(r.error().message);
+    REQUIRE(r.ok());
+    const Variant& v = r.value();
+    CAPTURE(v.statement);
+    CHECK(v.statement.find('{') == std::string::npos);
+    CHECK(v.statement.find('}') == std::string::npos);
+    CHECK(v.run.steps.size() > 0);
+    CHECK(std::isfinite(v.answer));
+
+    // Its own answer, as shown, is correct.
+    const std::string shown = answer_text(v.answer, p.unit);
+    Judgement own = check_text(v, shown);
+    CHECK(own.verdict == "correct");
+    CHECK(own.mistake.empty());
+
+    // A clearly wrong answer is not.
+    Judgement off = check_text(v, answer_text(v.answer * 7.3 + (v.answer == 0 ? 1 : 0), p.unit));
+    CHECK(off.verdict == "wrong");
+
+    // Each mistake is recognised by name (or by a mistake with the same value).
+    for (const auto& m : v.mistakes) {
+      CAPTURE(m.id);
+      REQUIRE(std::isfinite(m.value));
+      Judgement j = check_text(v, answer_text(m.value, p.unit));
+      CHECK(j.verdict != "correct");
+      bool named = j.mistake == m.id;
+      for (const auto& other : v.mistakes)
+        if (other.id == j.mistake && relative_error(other.value, m.value) <= p.tolerance)
+          named = true;
+      CHECK_MESSAGE(named, "matched \"" << j.mistake << "\"");
+      CHECK_FALSE(j.feedback.empty());
+    }
+  }
+}
+
+Result<Variant> variant(const char* id, int seed = 0) {
+  const Problem* p = problem_bank().find(id);
+  REQUIRE_MESSAGE(p != nullptr, id);
+  return make_variant(*p, seed);
+}
+
+double answer_of(const char* id) {
+  Result<Variant> r = variant(id);
+  REQUIRE(r.ok());
+  return r.value().answer;
+}
+
+double read(const char* text, const AnswerUnit& u) {
+  ParsedAnswer a = parse_answer(text, u);
+  CAPTURE(text);
+  CAPTURE(a.error);
+  REQUIRE(a.ok);
+  return a.readings.front();
+}
+
+Json parse(const std::string& s) {
+  Json j;
+  std::string err;
+  REQUIRE_MESSAGE(Json::parse(s, j, err), err);
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("the bank is declared without defects and covers the training area") {
+  for (const auto& d : problem_bank().defects()) FAIL_CHECK(d);
+  CHECK(problem_bank().defects().empty());
+  int training = 0;
+  for (const auto& p : problem_bank().problems()) training += p.area == "training";
+  CHECK(training >= 12);
+}
+
+TEST_CASE("every problem: its answer is correct, a wrong one is not, each mistake is named") {
+  for (const auto& p : problem_bank().problems()) check_problem(p);
+}
+
+TEST_CASE("variants are deterministic per seed, and random seeds vary the numbers") {
+  for (const auto& p : problem_bank().problems()) {
+    CAPTURE(p.id);
+    std::set<std::string> statements;
+    for (int seed = 0; seed < kSeeds; ++seed) {
+      Result<Variant> a = make_variant(p, seed), b = make_variant(p, seed);
+      REQUIRE(a.ok());
+      REQUIRE(b.ok());
+      CHECK(a.value().statement == b.value().statement);
+      CHECK(a.value().answer == b.value().answer);
+      statements.insert(a.value().statement);
+    }
+    bool has_choices = false;
+    for (const auto& q : p.params) has_choices = has_choices || q.choices.size() > 1;
+    if (has_choices) CHECK(statements.size() >= 3);
+  }
+  CHECK_FALSE(make_variant(problem_bank().problems().front(), -1).ok());
+  CHECK_FALSE(make_variant(problem_bank().problems().front(), kMaxSeed + 1).ok());
+  CHECK(make_variant(problem_bank().problems().front(), kMaxSeed).ok());
+}
+
+// Seed 0 reproduces the seed's worked numbers. Tolerances: exact integer counts are compared
+// exactly (as doubles they are exact below 2^53); quotients to 1e-9; the seed's rounded
+// figures (121.7 days, 1.7×, 17.2%) to their printed precision.
+TEST_CASE("seed 0 of each training problem is the seed's worked example") {
+  CHECK(answer_of("train.chinchilla.tokens") == doctest::Approx(3.5e12).epsilon(1e-12));
+  CHECK(answer_of("train.chinchilla.compute") == doctest::Approx(3.675e24).epsilon(1e-12));
+  CHECK(answer_of("train.chinchilla.ratio") == doctest::Approx(1.7).epsilon(0.01));
+  CHECK(answer_of("train.chinchilla.overtrain") == doctest::Approx(28.6).epsilon(0.001));
+  // Hoffmann et al. 2022: Chinchilla's 5.76e23 FLOPs ↔ 70B parameters (√(C/120) = 69.3B).
+  CHECK(answer_of("train.chinchilla.budget") == doctest::Approx(69.28e9).epsilon(1e-3));
+  CHECK(answer_of("moe.params.active") == 19e9);
+  CHECK(answer_of("moe.params.total") == 1860e9);
+  CHECK(answer_of("moe.params.tokens") == 2200e9);
+  CHECK(answer_of("moe.params.fraction") == doctest::Approx(0.172).epsilon(1e-3));
+  CHECK(answer_of("train.time.days") / 86400 == doctest::Approx(121.7).epsilon(1e-3));
+  CHECK(answer_of("train.time.gpu_hours") == doctest::Approx(1495726).epsilon(1e-6));
+  CHECK(answer_of("train.time.h100") / 86400 == doctest::Approx(19.18).epsilon(1e-3));
+  // PaLM Table 3 reports 46.2% MFU for 540B on 6144 TPU v4.
+  CHECK(answer_of("train.mfu.palm") == doctest::Approx(0.462).epsilon(0.01));
+  CHECK(answer_of("model.flops.layer") == 3623878656.0);
+  CHECK(answer_of("model.flops.forward") == 349127467008.0);
+  CHECK(answer_of("model.flops.step") == 1047382401024.0);
+  CHECK(answer_of("model.params.ffn_only") == 219848638464.0);
+  // Brown et al. 2020 Table 2.1: 175.0B (with positions and biases); 12·L·d² + V·d = 174.6B.
+  CHECK(answer_of("model.params.gpt3") == doctest::Approx(175e9).epsilon(0.01));
+}
+
+TEST_CASE("seed 0 statements quote the seed's numbers") {
+  Result<Variant> v = variant("train.time.days");
+  REQUIRE(v.ok());
+  CHECK(v.value().statement.find("70B parameters") != std::string::npos);
+  CHECK(v.value().statement.find("512 A100s") != std::string::npos);
+  CHECK(v.value().statement.find("312 TFLOP/s") != std::string::npos);
+  CHECK(answer_text(v.value().answer, v.value().problem->unit) == "121.7 days");
+}
+
+TEST_CASE("answers are read with units, prefixes, fractions and percentages") {
+  // Exact decimal scalings: 1e-12 absorbs only the last-bit rounding.
+  CHECK(read("214.7 GB", answer_in::gb()) == doctest::Approx(214.7e9).epsilon(1e-12));
+  CHECK(read("214.7", answer_in::gb()) == doctest::Approx(214.7e9).epsilon(1e-12));
+  CHECK(read("2.147e11 bytes", answer_in::gb()) == doctest::Approx(2.147e11).epsilon(1e-12));
+  CHECK(read("1.5 GB", answer_in::gb()) == doctest::Approx(1.5e9).epsilon(1e-12));
+  CHECK(read("200 GiB", answer_in::gb()) == doctest::Approx(200 * 1073741824.0).epsilon(1e-12));
+  CHECK(read("≈ 1.5 GB", answer_in::gb()) == doctest::Approx(1.5e9).epsilon(1e-12));
+  CHECK(read("120ms", answer_in::ms()) == doctest::Approx(0.12).epsilon(1e-12));
+  CHECK(read("120", answer_in::ms()) == doctest::Approx(0.12).epsilon(1e-12));
+  CHECK(read("0.12 s", answer_in::ms()) == doctest::Approx(0.12).epsilon(1e-12));
+  CHECK(read("120 milliseconds", answer_in::ms()) == doctest::Approx(0.12).epsilon(1e-12));
+  CHECK(read("15.8%", answer_in::percent()) == doctest::Approx(0.158).epsilon(1e-12));
+  CHECK(read("15.8", answer_in::percent()) == doctest::Approx(0.158).epsilon(1e-12));
+  CHECK(read("3/19", answer_in::percent()) == doctest::Approx(3.0 / 1900).epsilon(1e-12));
+  CHECK(read("80 GPUs", answer_in::gpus()) == 80);
+  CHECK(read("80", answer_in::gpus()) == 80);
+  CHECK(read("70B", answer_in::billion_params()) == doctest::Approx(70e9).epsilon(1e-12));
+  CHECK(read("70", answer_in::billion_params()) == doctest::Approx(70e9).epsilon(1e-12));
+  CHECK(read("3,675 ZettaFLOPs", answer_in::zettaflop()) ==
+        doctest::Approx(3.675e24).epsilon(1e-12));
+  CHECK(read("3.675e24 FLOPs", answer_in::zettaflop()) == doctest::Approx(3.675e24).epsilon(1e-12));
+  CHECK(read("1,495,726 GPU-hours", answer_in::count(unit::gpu_hours, "GPU-hours")) == 1495726);
+  CHECK(read("2921 hours", answer_in::days()) == doctest::Approx(2921 * 3600.0).epsilon(1e-12));
+  CHECK(read("28.6 tokens per parameter", answer_in::count(unit::times, "tokens per parameter")) ==
+        28.6);
+
+  // A bare number is also read in base units (second reading): 3/19 as a fraction.
+  ParsedAnswer f = parse_answer("3/19", answer_in::percent());
+  REQUIRE(f.readings.size() == 2);
+  CHECK(f.readings[1] == doctest::Approx(3.0 / 19).epsilon(1e-12));
+
+  for (const char* bad : {"", "abc", "3/0", "GB", "1.2.3"}) {
+    CAPTURE(bad);
+    ParsedAnswer a = parse_answer(bad, answer_in::gb());
+    CHECK_FALSE(a.ok);
+    CHECK_FALSE(a.error.empty());
+  }
+  CHECK_FALSE(parse_answer("80 GB", answer_in::ms()).ok);  // bytes where a time is asked
+  CHECK(parse_answer("80 GB", answer_in::ms()).error.find("ms") != std::string::npos);
+}
+
+TEST_CASE("judging: tolerance bands, integer answers, GB vs GiB everywhere") {
+  Expected bubble{3.0 / 19, answer_in::percent()};
+  CHECK(judge(parse_answer("15.8%", bubble.unit).readings, bubble, {}).verdict == "correct");
+  CHECK(judge(parse_answer("3/19", bubble.unit).readings, bubble, {}).verdict == "correct");
+  CHECK(judge(parse_answer("0.158", bubble.unit).readings, bubble, {}).verdict == "correct");
+  CHECK(judge(parse_answer("17%", bubble.unit).readings, bubble, {}).verdict == "close");
+  Judgement approx = judge(parse_answer("18.75%", bubble.unit).readings, bubble,
+                           {{"approximate_bubble", "(N−1)/M is the approximation.", 3.0 / 16}});
+  CHECK(approx.mistake == "approximate_bubble");
+  CHECK(approx.verdict == "wrong");  // 18.75 is 18.7% above 15.8: outside the close band
+
+  Expected gpus{80, answer_in::gpus(), 0.02, 0.1, true};
+  CHECK(judge(parse_answer("80 GPUs", gpus.unit).readings, gpus, {}).verdict == "correct");
+  CHECK(judge(parse_answer("81", gpus.unit).readings, gpus, {}).verdict == "close");
+  CHECK(judge(parse_answer("79.5", gpus.unit).readings, gpus, {}).verdict == "close");
+  CHECK(judge(parse_answer("120", gpus.unit).readings, gpus, {}).verdict == "wrong");
+  Judgement floor = judge(parse_answer("79", gpus.unit).readings, gpus,
+                          {{"rounded_down", "Round a GPU count up.", 79.4}});
+  CHECK(floor.mistake == "rounded_down");
+
+  // Seed 000 problem 1 (b): 214.7 GB. GiB confusions in both directions are named.
+  Expected tp{214.748e9, answer_in::gb()};
+  CHECK(judge(parse_answer("214.7 GB", tp.unit).readings, tp, {}).verdict == "correct");
+  CHECK(judge(parse_answer("200 GiB", tp.unit).readings, tp, {}).verdict == "correct");
+  for (const char* text : {"214.7 GiB", "200 GB", "200"}) {
+    CAPTURE(text);
+    Judgement j = judge(parse_answer(text, tp.unit).readings, tp, {});
+    CHECK(j.mistake == "gb_vs_gib");
+    CHECK(j.feedback.find("GiB") != std::string::npos);
+  }
+  // Elements counted as bytes (seed 000's 5.37 "GB"), declared by a problem.
+  Judgement elems = judge(parse_answer("107.4 GB", tp.unit).readings, tp,
+                          {{"elements_not_bytes", "BF16 is 2 bytes per element.", 107.374e9}});
+  CHECK(elems.mistake == "elements_not_bytes");
+  // No GiB confusion for non-byte units.
+  CHECK(automatic_mistakes({100, answer_in::ms()}).empty());
+}
+
+// The framework carries what the other areas need; these problems are built here on the
+// training estimators only to exercise it (integer GPU counts, ms, GB, elements vs bytes).
+TEST_CASE("the framework supports integer, ms and GB answers with declared mistakes") {
+  ProblemBank bank;
+  bank.add({
+      .id = "test.gpus_for_deadline",
+      .area = "training",
+      .title = "GPUs to finish in time",
+      .statement = "{params} parameters, {tokens} tokens, {days:raw} days at {mfu} MFU on "
+                   "{peak_flops} GPUs: how many GPUs?",
+      .params = {{"params", 70e9, {7e9, 70e9}},
+                 {"tokens", 2e12, {1e12, 2e12}},
+                 {"days", 30, {10, 30, 90}},
+                 {"gpus", 1},
+                 {"peak_flops", 990e12},
+                 {"mfu", 0.5}},
+      .estimator = "train.time",
+      .output = "total_flops",
+      .answer =
+          [](const Values& p, const Values& out) {
+            return std::ceil(out["total_flops"] / (p["peak_flops"] * p["mfu"] * p["days"] * 86400) -
+                             1e-9);
+          },
+      .unit = answer_in::gpus(),
+      .integer = true,
+      .hints = {"GPUs = C / (peak × MFU × seconds), rounded up."},
+      .mistakes = {{"not_rounded_up", "A fraction of a GPU does not exist: round up.",
+                    [](const Values& p, const Values& out) {
+                      return out["total_flops"] / (p["peak_flops"] * p["mfu"] * p["days"] * 86400);
+                    },
+                    0}},
+  });
+  bank.add({
+      .id = "test.step_ms",
+      .area = "training",
+      .title = "One step in ms",
+      .statement = "One step of {tokens} tokens for {params} parameters on {gpus} GPUs.",
+      .params = {{"params", 7e9, {1e9, 7e9}},
+                 {"tokens", 4e6, {1e6, 4e6}},
+                 {"gpus", 1024, {256, 1024}},
+                 {"peak_flops", 990e12}},
+      .estimator = "train.time",
+      .output = "seconds",
+      .unit = answer_in::ms(),
+      .hints = {"6·N·D over the cluster's throughput."},
+      .mistakes = {times("forward_only", 1.0 / 3, "Add the backward pass.")},
+  });
+  bank.add({
+      .id = "test.weights_gb",
+      .area = "training",
+      .title = "BF16 weights of an MoE model",
+      .statement = "{shared_params} shared, {num_experts} experts of {expert_params}, top-{top_k}.",
+      .params = {{"shared_params", 5e9, {5e9, 10e9}},
+                 {"num_experts", 8, {8, 16}},
+                 {"expert_params", 7e9, {7e9, 10e9}},
+                 {"top_k", 2}},
+      .estimator = "moe.params",
+      .output = "total_params",
+      .answer = [](const Values&, const Values& out) { return 2 * out["total_params"]; },
+      .unit = answer_in::gb(),
+      .hints = {"Every expert is in memory, 2 bytes each."},
+      .mistakes = {{"elements_not_bytes", "BF16 takes 2 bytes per parameter.",
+                    [](const Values&, const Values& out) { return out["total_params"]; }, 0},
+                   {"active_not_total", "Memory holds all experts.",
+                    [](const Values&, const Values& out) { return 2 * out["active_params"]; }, 0}},
+  });
+  for (const auto& d : bank.defects()) FAIL_CHECK(d);
+  REQUIRE(bank.problems().size() == 3);
+  for (const auto& p : bank.problems()) check_problem(p);
+
+  Result<Variant> g = make_variant(*bank.find("test.gpus_for_deadline"), 0);
+  REQUIRE(g.ok());
+  CHECK(g.value().answer == 655);  // 8.4e23 / (4.95e14 · 2.592e6) = 654.7 → 655
+  CHECK(check_text(g.value(), "655 GPUs").verdict == "correct");
+  CHECK(check_text(g.value(), "654.7").mistake == "not_rounded_up");
+  CHECK(answer_text(g.value().answer, g.value().problem->unit) == "655 GPUs");
+
+  Result<Variant> s = make_variant(*bank.find("test.step_ms"), 0);
+  REQUIRE(s.ok());
+  CHECK(answer_text(s.value().answer, s.value().problem->unit) == "331.4 ms");
+  CHECK(check_text(s.value(), "331 ms").verdict == "correct");
+  CHECK(check_text(s.value(), "0.33 s").verdict == "correct");
+  CHECK(check_text(s.value(), "0.33").verdict == "correct");  // bare: seconds, not 0.33 ms
+
+  Result<Variant> w = make_variant(*bank.find("test.weights_gb"), 0);
+  REQUIRE(w.ok());
+  CHECK(answer_text(w.value().answer, w.value().problem->unit) == "122 GB");
+  CHECK(check_text(w.value(), "113.6 GiB").verdict == "correct");
+  CHECK(check_text(w.value(), "113.6 GB").mistake == "gb_vs_gib");
+  CHECK(check_text(w.value(), "61 GB").mistake == "elements_not_bytes");
+
+  // A problem whose answer unit does not match its output (and no conversion) is a defect.
+  ProblemBank broken;
+  broken.add({.id = "x",
+              .area = "serving",
+              .title = "t",
+              .statement = "s",
+              .estimator = "train.time",
+              .output = "days",
+              .unit = answer_in::days(),
+              .hints = {"h"}});
+  CHECK(broken.defects().size() == 2);  // unknown area, unit mismatch
+}
+
+TEST_CASE("napkin problems / problem / check") {
+  Json list = parse(run_cli({"problems"}).stdout_text);
+  REQUIRE(list.find("problems")->size() == problem_bank().problems().size());
+  const Json& first = (*list.find("problems"))[0];
+  CHECK(first.find("mistakes")->is_array());
+
+  CliOutput o = run_cli({"problem", "train.time.days", "--seed", "0"});
+  CHECK(o.exit_code == 0);
+  Json p = parse(o.stdout_text);
+  CHECK(p.find("answer")->find("text")->as_string() == "121.7 days");
+  CHECK(p.find("statement")->as_string().find("LLaMA-2-70B") != std::string::npos);
+  CHECK(p.find("solution")->size() > 0);
+  CHECK(p.find("hints")->size() >= 1);
+  CHECK(p.find("params")->find("gpus")->as_number() == 512);
+  CHECK(parse(run_cli({"problem", "train.time.days", "--seed=3"}).stdout_text)
+            .find("seed")
+            ->as_number() == 3);
+
+  Json c =
+      parse(run_cli({"check", "train.time.days", "--seed", "0", "--answer", "2921"}).stdout_text);
+  CHECK(c.find("verdict")->as_string() == "wrong");
+  CHECK(c.find("mistake")->as_string() == "hours_not_days");
+  CHECK(c.find("expected")->find("text")->as_string() == "121.7 days");
+  Json ok = parse(run_cli({"check", "moe.params.active", "--answer=19B"}).stdout_text);
+  CHECK(ok.find("verdict")->as_string() == "correct");
+  CHECK(ok.find("mistake")->is_null());
+
+  CHECK(run_cli({"problem", "no.such"}).exit_code == 2);
+  CHECK(run_cli({"problem", "no.such"}).stderr_text.find("no.such") != std::string::npos);
+  for (const char* seed : {"-1", "abc", "99999999999", "1.5", ""}) {
+    CAPTURE(seed);
+    CliOutput bad = run_cli({"problem", "train.time.days", "--seed", seed});
+    CHECK(bad.exit_code == 2);
+    CHECK(parse(bad.stdout_text).find("error")->find("input")->as_string() == "seed");
+  }
+  CliOutput unreadable = run_cli({"check", "train.time.days", "--answer", "lots"});
+  CHECK(unreadable.exit_code == 2);
+  CHECK(parse(unreadable.stdout_text).find("error")->find("input")->as_string() == "answer");
+  CHECK(run_cli({"check", "train.time.days"}).exit_code == 2);  // no --answer
+  CHECK(run_cli({"problem"}).exit_code == 2);
+  CHECK(run_cli({"problem", "train.time.days", "--bogus"}).exit_code == 2);
+}

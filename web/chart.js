@@ -1,0 +1,221 @@
+// Charts drawn from the registry's chart specs: each is one `sweep` call per series (one call
+// into wasm for all points), plotted with uPlot (small, canvas, fast enough to redraw on every
+// keystroke). Markers, the user's current point and a horizontal reference line are drawn in
+// a draw hook so they need not share the sweep's x values.
+import uPlot from 'uplot';
+import { h } from './dom.js';
+
+const COLORS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#be185d', '#4b5563'];
+
+export function chartXs(spec) {
+  const n = Math.max(2, spec.points | 0);
+  const xs = [];
+  for (let i = 0; i < n; i++) {
+    const t = i / (n - 1);
+    let x = spec.log_x
+      ? Math.exp(Math.log(spec.x_min) + t * (Math.log(spec.x_max) - Math.log(spec.x_min)))
+      : spec.x_min + t * (spec.x_max - spec.x_min);
+    if (spec.integer_x) x = Math.round(x);
+    if (!xs.length || xs[xs.length - 1] !== x) xs.push(x);
+  }
+  return xs;
+}
+
+// Lines (or stacked bars) of a chart for the given inputs, as plain arrays.
+export function chartData(api, spec, inputs) {
+  const xs = chartXs(spec);
+  const lines = [];
+  const groups = spec.series.length ? spec.series : [{ label: '', overrides: {} }];
+  for (const g of groups) {
+    const res = api.sweep(spec.estimator, { ...inputs, ...g.overrides }, spec.x, xs);
+    if (res.error) return { error: res.error.message, xs, lines: [] };
+    for (const y of spec.y) lines.push({ group: g.label, output: y, values: res.outputs[y] });
+  }
+  return { xs, lines };
+}
+
+function labelFor(line, spec, outputLabels) {
+  const out = outputLabels[line.output] || line.output;
+  if (!line.group) return out;
+  return spec.y.length > 1 ? `${line.group} — ${out}` : line.group;
+}
+
+// On a log axis uPlot also places minor splits (2×, 3×, …); label only the powers of ten.
+function ticks(splits, log, fmt) {
+  return splits.map((v) => {
+    if (v === null) return '';
+    if (!log) return fmt(v);
+    const e = Math.log10(Math.abs(v));
+    return Math.abs(e - Math.round(e)) < 1e-9 ? fmt(v) : '';
+  });
+}
+
+export class Chart {
+  constructor(api, spec, est, fmt) {
+    this.api = api;
+    this.spec = spec;
+    this.est = est;
+    this.fmt = fmt;
+    this.outputLabels = Object.fromEntries(est.outputs.map((o) => [o.name, o.label]));
+    this.xUnit = (est.inputs.find((i) => i.name === spec.x) || {}).unit || '';
+    this.plot = null;
+    this.extras = { markers: [], current: [], hline: null };
+    this.el = h('figure', { class: 'chart', dataset: { chart: spec.id } },
+      h('figcaption', { text: spec.title }));
+    this.box = h('div', { class: 'chart-box' });
+    this.note = h('p', { class: 'chart-note', role: 'status' });
+    this.el.append(this.box, this.note);
+    // A static description stays readable where a canvas is not (screen readers, no JS).
+    this.box.setAttribute('role', 'img');
+    this.box.setAttribute('aria-label', `${spec.title}: ${spec.y_label} against ${spec.x_label}`);
+  }
+
+  update(inputs, outputs) {
+    const { spec } = this;
+    const data = chartData(this.api, spec, inputs);
+    if (data.error) {
+      this.note.textContent = data.error;
+      return;
+    }
+    this.note.textContent = '';
+    const stacked = spec.kind === 'bar';
+    const raw = data.lines.map((l) => l.values);
+    let ys = raw;
+    if (stacked) {
+      const acc = new Array(data.xs.length).fill(0);
+      ys = raw.map((vals) => vals.map((v, i) => (acc[i] += v ?? 0)));
+    }
+    this.extras = this.computeExtras(inputs, outputs);
+    const plotData = [data.xs, ...ys];
+    if (this.plot && this.plot.series.length === plotData.length) {
+      this.raw = raw;
+      this.plot.setData(plotData);
+      return;
+    }
+    this.raw = raw;
+    this.create(plotData, data.lines, stacked);
+  }
+
+  computeExtras(inputs, outputs) {
+    const { spec, api } = this;
+    const extras = { markers: [], current: [], hline: null };
+    if (spec.markers.length) {
+      const res = api.sweep(spec.estimator, inputs, spec.x, spec.markers.map((m) => m.x));
+      if (!res.error)
+        spec.markers.forEach((m, i) => {
+          const y = res.outputs[spec.y[0]][i];
+          if (y !== null) extras.markers.push({ x: m.x, y, label: m.label });
+        });
+    }
+    if (spec.mark_current && outputs && spec.kind !== 'bar') {
+      const x = inputs[spec.x];
+      for (const y of spec.y) if (typeof outputs[y] === 'number') extras.current.push({ x, y: outputs[y] });
+    }
+    if (spec.hline_input && typeof inputs[spec.hline_input] === 'number') {
+      const inp = this.est.inputs.find((i) => i.name === spec.hline_input);
+      extras.hline = { y: inputs[spec.hline_input], label: inp ? inp.label : spec.hline_input };
+    }
+    return extras;
+  }
+
+  create(plotData, lines, stacked) {
+    const { spec, fmt } = this;
+    if (this.plot) this.plot.destroy();
+    const width = Math.max(280, Math.min(this.box.clientWidth || 560, 900));
+    const fmtX = (v) => fmt(v, this.xUnit, 3);
+    const fmtY = (v) => fmt(v, spec.y_unit, 3);
+    const series = [{ label: spec.x_label, value: (u, v) => (v === null ? '—' : fmtX(v)) }];
+    lines.forEach((line, i) => {
+      const color = COLORS[i % COLORS.length];
+      const s = {
+        label: labelFor(line, spec, this.outputLabels),
+        stroke: color,
+        width: 2,
+        value: (u, v, si, idx) => {
+          const r = this.raw[si - 1] && idx !== null ? this.raw[si - 1][idx] : v;
+          return r === null || r === undefined ? '—' : fmtY(r);
+        },
+      };
+      if (stacked) {
+        s.fill = color + 'cc';
+        s.paths = uPlot.paths.bars({ size: [0.6, 80] });
+        s.points = { show: false };
+      }
+      series.push(s);
+    });
+    // Stacked bars: draw the tallest (cumulative) first so each band shows.
+    if (stacked) series.splice(1, series.length - 1, ...series.slice(1).reverse());
+    const data = stacked ? [plotData[0], ...plotData.slice(1).reverse()] : plotData;
+    if (stacked) this.raw = this.raw.slice().reverse();
+    const opts = {
+      width,
+      height: 260,
+      series,
+      scales: {
+        x: spec.log_x ? { time: false, distr: 3 } : stacked ? { time: false, range: [spec.x_min - 0.6, spec.x_max + 0.6] } : { time: false },
+        y: spec.log_y ? { distr: 3 } : { range: (u, min, max) => [Math.min(0, min), max > 0 ? max * 1.08 : 1] },
+      },
+      axes: [
+        { label: spec.x_label, values: (u, splits) => ticks(splits, spec.log_x, fmtX), size: 40 },
+        { label: spec.y_label, values: (u, splits) => ticks(splits, spec.log_y, fmtY), size: 78 },
+      ],
+      legend: { live: true },
+      cursor: { drag: { x: false, y: false } },
+      hooks: { draw: [(u) => this.drawExtras(u)] },
+    };
+    if (stacked) opts.axes[0].splits = () => plotData[0];
+    this.plot = new uPlot(opts, data, this.box);
+  }
+
+  drawExtras(u) {
+    const { ctx } = u;
+    const { markers, current, hline } = this.extras;
+    const dpr = devicePixelRatio || 1;
+    ctx.save();
+    ctx.font = `${11 * dpr}px system-ui, sans-serif`;
+    const pos = (x, y) => [u.valToPos(x, 'x', true), u.valToPos(y, 'y', true)];
+    const inside = ([px, py]) =>
+      px >= u.bbox.left && px <= u.bbox.left + u.bbox.width && py >= u.bbox.top && py <= u.bbox.top + u.bbox.height;
+    if (hline) {
+      const py = u.valToPos(hline.y, 'y', true);
+      if (py >= u.bbox.top && py <= u.bbox.top + u.bbox.height) {
+        ctx.strokeStyle = '#111827';
+        ctx.setLineDash([6 * dpr, 4 * dpr]);
+        ctx.beginPath();
+        ctx.moveTo(u.bbox.left, py);
+        ctx.lineTo(u.bbox.left + u.bbox.width, py);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        ctx.fillStyle = '#111827';
+        ctx.fillText(`${hline.label}: ${this.fmt(hline.y, this.est.inputs.find((i) => i.name === this.spec.hline_input)?.unit || '', 3)}`, u.bbox.left + 4 * dpr, py - 4 * dpr);
+      }
+    }
+    for (const m of markers) {
+      const p = pos(m.x, m.y);
+      if (!inside(p)) continue;
+      ctx.fillStyle = '#111827';
+      ctx.beginPath();
+      ctx.arc(p[0], p[1], 4 * dpr, 0, 2 * Math.PI);
+      ctx.fill();
+      ctx.fillText(m.label, p[0] + 6 * dpr, p[1] - 6 * dpr);
+    }
+    for (const c of current) {
+      const p = pos(c.x, c.y);
+      if (!inside(p)) continue;
+      ctx.strokeStyle = '#dc2626';
+      ctx.lineWidth = 2 * dpr;
+      ctx.beginPath();
+      ctx.arc(p[0], p[1], 6 * dpr, 0, 2 * Math.PI);
+      ctx.stroke();
+      ctx.fillStyle = '#dc2626';
+      ctx.fillText('your inputs', p[0] + 8 * dpr, p[1] + 14 * dpr);
+    }
+    ctx.restore();
+  }
+
+  resize() {
+    if (!this.plot) return;
+    const width = Math.max(280, Math.min(this.box.clientWidth || 560, 900));
+    this.plot.setSize({ width, height: 260 });
+  }
+}

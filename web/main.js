@@ -1,0 +1,26 @@
+// Entry point: start the wasm module (a classic script loaded before this one), publish the
+// JS API as window.napkin, build the page, then announce readiness for tests and host pages.
+import 'uplot/dist/uPlot.min.css';
+import 'temml/dist/Temml-Local.css';
+import './style.css';
+import { createApp } from './app.js';
+
+function fail(message) {
+  const box = document.getElementById('app');
+  const p = document.createElement('p');
+  p.className = 'error-box';
+  p.textContent = message;
+  box.replaceChildren(p);
+}
+
+if (typeof createNapkin !== 'function') {
+  fail('The calculator module did not load. Rebuild with `make dist`.');
+} else {
+  createNapkin()
+    .then((api) => {
+      window.napkin = api;
+      createApp(api, document.getElementById('app'));
+      document.dispatchEvent(new CustomEvent('napkin-ready', { detail: api }));
+    })
+    .catch((e) => fail('WebAssembly could not start: ' + (e && e.message ? e.message : e)));
+}
