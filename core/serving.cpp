@@ -30,7 +30,7 @@ Result<Batching> batching(double batch, double inference, double total_qps, doub
          "\\frac{$b}{$t}", {{"b", "b", batch}, {"t", "t_{\\text{inf}}", inference, unit::seconds}},
          b.qps_per_gpu, unit::requests_per_s);
   const double exact = total_qps / b.qps_per_gpu;
-  b.gpus_needed = ceil_count(exact);
+  b.gpus_needed = std::max(1.0, ceil_count(exact));  // a trickle of load still needs a GPU
   d.step(who + "GPUs needed (rounded up)", "G", "\\left\\lceil \\frac{$Q}{$q} \\right\\rceil",
          {{"Q", "Q_{\\text{total}}", total_qps, unit::requests_per_s},
           {"q", "Q_{\\text{gpu}}", b.qps_per_gpu, unit::requests_per_s}},
@@ -127,7 +127,7 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
          {{"s", "\\text{tok/s}", single->tokens_per_second, unit::tokens_per_s},
           {"g", "g", in.gen_len, unit::tokens}},
          o.requests_per_gpu, unit::requests_per_s);
-  o.gpus_needed_seed = ceil_count(o.total_rps / o.requests_per_gpu);
+  o.gpus_needed_seed = std::max(1.0, ceil_count(o.total_rps / o.requests_per_gpu));
   d.step("GPUs for the load (the seed's count)", "G_{\\text{seed}}",
          "\\left\\lceil \\frac{$R}{$r} \\right\\rceil",
          {{"R", "R", o.total_rps, unit::requests_per_s},
@@ -176,7 +176,7 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
       std::min((in.gpu_memory - o.weight_memory_seed) / o.kv_per_request, o.max_concurrent_latency);
   // With k GPUs per replica (ideal tensor parallelism) a replica is k× faster, so the
   // throughput per GPU is unchanged; only whole replicas can be deployed.
-  o.replicas = ceil_count(o.total_rps / (o.gpus_per_replica * o.requests_per_gpu));
+  o.replicas = std::max(1.0, ceil_count(o.total_rps / (o.gpus_per_replica * o.requests_per_gpu)));
   d.step("Replicas for the load", "n", "\\left\\lceil \\frac{$R}{$k \\cdot $r} \\right\\rceil",
          {{"R", "R", o.total_rps, unit::requests_per_s},
           {"k", "k", o.gpus_per_replica},

@@ -283,3 +283,17 @@ TEST_CASE("serve.llm_gpus: the weight-memory bug — 140 GB, not 140 bytes") {
   CHECK(e.input == "gpus_per_replica");
   CHECK(e.message.find("2") != std::string::npos);
 }
+
+TEST_CASE("serving: a trickle of load still needs one GPU, and nothing divides by zero") {
+  auto r =
+      run("serve.batching", {{"batch_size", 1000}, {"inference_time", 1e-9}, {"total_qps", 1e-3}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "gpus_needed") == 1);
+  CHECK(std::isfinite(out(r, "avg_latency")));
+  auto s = run(
+      "serve.llm_gpus",
+      {{"params", 1e6}, {"users", 1}, {"rps_per_user", 1e-4}, {"n_layers", 2}, {"d_model", 64}});
+  REQUIRE(s.ok);
+  CHECK(out(s, "gpus_needed") == 1);
+  CHECK(out(s, "gpus_needed_seed") == 1);
+}
