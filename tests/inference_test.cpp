@@ -1,0 +1,222 @@
+// Inference estimators: seed 001's inference table, KV-cache sizes against published numbers
+// (DeepSeek-V2/V3 papers), and the decode roofline.
+#include "helpers.hpp"
+
+using namespace napkin;
+using test::error_of;
+using test::out;
+using test::run;
+
+namespace {
+RunResult llama70b_seed(double prompt, double gen, double batch) {
+  return run("infer.latency", {{"params", 70e9},
+                               {"prompt_len", prompt},
+                               {"gen_len", gen},
+                               {"batch", batch},
+                               {"n_layers", 80},
+                               {"d_model", 8192}});
+}
+}  // namespace
+
+// Seed 001 §9 prints each row to 0.1 ms / 0.1 tok/s / 0.01 GB: a relative tolerance of 5e-4
+// keeps every printed digit (14.1 → ±0.007) while the exact values are pinned to 1e-9.
+TEST_CASE("infer.latency: seed 001 — LLaMA-2-70B on H100, short prompt, short generation") {
+  auto r = llama70b_seed(100, 50, 1);
+  REQUIRE(r.ok);
+  CHECK(out(r, "prefill_time") == doctest::Approx(0.0141).epsilon(5e-3));
+  CHECK(out(r, "prefill_time") == doctest::Approx(100 * 2 * 70e9 / 990e12).epsilon(1e-12));
+  CHECK(out(r, "decode_time_per_token") == doctest::Approx(0.0418).epsilon(5e-3));
+  CHECK(out(r, "decode_time_per_token") == doctest::Approx(140e9 / 3.35e12).epsilon(1e-12));
+  CHECK(out(r, "decode_time") == doctest::Approx(2.0896).epsilon(5e-4));
+  CHECK(out(r, "total_time") == doctest::Approx(2.1037).epsilon(5e-4));
+  CHECK(out(r, "tokens_per_second") == doctest::Approx(23.8).epsilon(5e-3));
+  CHECK(out(r, "kv_bytes_per_token") == 2621440);  // 2·80·8192·2, the seed's MHA cache
+  CHECK(out(r, "kv_bytes_per_sequence") == doctest::Approx(0.39e9).epsilon(1e-2));
+  CHECK(out(r, "kv_bytes_total") == doctest::Approx(0.39e9).epsilon(1e-2));
+  CHECK(r.outputs.find("decode_bound")->as_string() == "memory");
+  // 140 GB of weights do not fit one 80 GB H100: the product says so.
+  CHECK(r.warnings.size() == 1);
+}
+
+TEST_CASE("infer.latency: seed 001 — the other rows of the inference table") {
+  SUBCASE("long prompt, short generation (2000, 50, 1)") {
+    auto r = llama70b_seed(2000, 50, 1);
+    CHECK(out(r, "prefill_time") == doctest::Approx(0.2828).epsilon(5e-4));
+    CHECK(out(r, "decode_time") == doctest::Approx(2.0896).epsilon(5e-4));
+    CHECK(out(r, "total_time") == doctest::Approx(2.3724).epsilon(5e-4));
+    CHECK(out(r, "tokens_per_second") == doctest::Approx(21.1).epsilon(5e-3));
+    CHECK(out(r, "kv_bytes_per_sequence") == doctest::Approx(5.37e9).epsilon(1e-3));
+    CHECK(out(r, "kv_bytes_total") == doctest::Approx(5.37e9).epsilon(1e-3));
+  }
+  SUBCASE("short prompt, long generation (100, 500, 1)") {
+    auto r = llama70b_seed(100, 500, 1);
+    CHECK(out(r, "prefill_time") == doctest::Approx(0.0141).epsilon(5e-3));
+    CHECK(out(r, "decode_time") == doctest::Approx(20.8955).epsilon(5e-5));
+    CHECK(out(r, "total_time") == doctest::Approx(20.9097).epsilon(5e-5));
+    CHECK(out(r, "tokens_per_second") == doctest::Approx(23.9).epsilon(5e-3));
+    CHECK(out(r, "kv_bytes_per_sequence") == doctest::Approx(1.57e9).epsilon(3e-3));
+  }
+  SUBCASE("batched, bs = 8 (100, 50, 8)") {
+    auto r = llama70b_seed(100, 50, 8);
+    CHECK(out(r, "prefill_time") == doctest::Approx(0.1131).epsilon(5e-4));
+    CHECK(out(r, "decode_time_per_token") == doctest::Approx(0.0418).epsilon(5e-3));
+    CHECK(out(r, "total_time") == doctest::Approx(2.2027).epsilon(5e-4));
+    CHECK(out(r, "tokens_per_second") == doctest::Approx(181.6).epsilon(5e-4));
+    CHECK(out(r, "kv_bytes_per_sequence") == doctest::Approx(0.39e9).epsilon(1e-2));
+    CHECK(out(r, "kv_bytes_total") == doctest::Approx(3.15e9).epsilon(2e-3));
+  }
+}
+
+TEST_CASE("infer.latency: GQA shrinks the cache to the KV heads (LLaMA-2-70B: 8 of 64)") {
+  auto r = run(
+      "infer.latency",
+      {{"params", 70e9}, {"prompt_len", 100}, {"gen_len", 50}, {"n_heads", 64}, {"n_kv_heads", 8}});
+  REQUIRE(r.ok);
+  // Touvron et al. 2023 (LLaMA 2) §2.2/Table 1: 80 layers, GQA with 8 KV heads of 128.
+  CHECK(out(r, "kv_bytes_per_token") == 327680);
+  CHECK(out(r, "kv_bytes_per_sequence") == 150 * 327680.0);
+  // Cross-input checks name the input.
+  CHECK(
+      error_of(
+          "infer.latency",
+          {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_heads", 64}, {"n_kv_heads", 6}})
+          .input == "n_kv_heads");
+  CHECK(error_of("infer.latency",
+                 {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_kv_heads", 8}})
+            .input == "n_kv_heads");
+  CHECK(error_of("infer.latency",
+                 {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_heads", 60}})
+            .input == "n_heads");
+}
+
+TEST_CASE("infer.latency: the roofline decode model counts the cache and the batch") {
+  test::Inputs base = {
+      {"params", 70e9}, {"prompt_len", 100}, {"gen_len", 50}, {"decode_model", "roofline"}};
+  auto one = run("infer.latency", base);
+  REQUIRE(one.ok);
+  // Batch 1: step t reads 140 GB + (100 + t)·2.62 MB; the average context is 124.5 tokens.
+  const double per_step = (140e9 + 124.5 * 2621440) / 3.35e12;
+  CHECK(out(one, "decode_time_per_token") == doctest::Approx(per_step).epsilon(1e-12));
+  auto seed = llama70b_seed(100, 50, 1);
+  CHECK(out(one, "decode_time") > out(seed, "decode_time"));
+  // A huge batch turns decode compute-bound: 4096 · 2 · 70e9 / 990e12 = 0.579 s per step is
+  // more than the 0.042 s weight read, and the cache (4096 · 100 · 2.6 MB = 1.07 TB) more still.
+  auto big = run("infer.latency", {{"params", 70e9},
+                                   {"prompt_len", 1},
+                                   {"gen_len", 10},
+                                   {"batch", 4096},
+                                   {"n_heads", 64},
+                                   {"n_kv_heads", 8},
+                                   {"decode_model", "roofline"}});
+  REQUIRE(big.ok);
+  CHECK(big.outputs.find("decode_bound")->as_string() == "compute");
+  CHECK(out(big, "decode_time_per_token") ==
+        doctest::Approx(4096 * 2 * 70e9 / 990e12).epsilon(1e-12));
+  // Compute at first, memory once the cache has grown past the crossover.
+  auto mixed = run("infer.latency", {{"params", 70e9},
+                                     {"prompt_len", 1},
+                                     {"gen_len", 4000},
+                                     {"batch", 512},
+                                     {"n_heads", 64},
+                                     {"n_kv_heads", 8},
+                                     {"decode_model", "roofline"}});
+  CHECK(mixed.outputs.find("decode_bound")->as_string() == "compute, then memory");
+}
+
+TEST_CASE("infer.kv: LLaMA-2-70B (GQA) caches 327,680 B per token") {
+  auto r = run("infer.kv", {{"n_layers", 80},
+                            {"n_kv_heads", 8},
+                            {"head_dim", 128},
+                            {"seq_len", 4096},
+                            {"batch", 1},
+                            {"n_heads", 64}});
+  REQUIRE(r.ok);
+  // 2 · 80 layers · 8 KV heads · 128 · 2 bytes (Touvron et al. 2023, Table 1 / §2.2).
+  CHECK(out(r, "bytes_per_token") == 327680);
+  CHECK(out(r, "bytes_per_sequence") == 4096 * 327680.0);
+  CHECK(out(r, "mha_bytes_per_token") == 2621440);  // the seed's MHA-equivalent 2·L·d·2
+  CHECK(out(r, "reduction_vs_mha") == 8);
+  CHECK(r.outputs.find("attention")->as_string() == "GQA");
+}
+
+TEST_CASE("infer.kv: published per-token KV caches (Zhao et al. 2025, Insights into DeepSeek-V3)") {
+  // "Insights into DeepSeek-V3" (ISCA 2025, arXiv 2505.09343), Table 1, BF16 KV cache per token:
+  // DeepSeek-V3 (MLA) 70.272 KB, Qwen-2.5 72B (GQA) 327.680 KB, LLaMA-3.1 405B (GQA) 516.096 KB.
+  // Exact integers: compared exactly.
+  auto v3 = run("infer.kv", {{"n_layers", 61},
+                             {"latent_dim", 512},
+                             {"rope_dim", 64},
+                             {"n_kv_heads", 0},
+                             {"n_heads", 128},
+                             {"head_dim", 128}});
+  REQUIRE(v3.ok);
+  CHECK(out(v3, "bytes_per_token") == 70272);
+  CHECK(v3.outputs.find("attention")->as_string() == "MLA");
+  auto qwen = run("infer.kv", {{"n_layers", 80}, {"n_kv_heads", 8}, {"head_dim", 128}});
+  CHECK(out(qwen, "bytes_per_token") == 327680);
+  auto l405 = run("infer.kv", {{"n_layers", 126}, {"n_kv_heads", 8}, {"head_dim", 128}});
+  CHECK(out(l405, "bytes_per_token") == 516096);
+}
+
+TEST_CASE("infer.kv: DeepSeek-V2 Table 1 — MLA equals GQA with 2.25 groups, MHA is 2·n_h·d_h·l") {
+  // DeepSeek-AI 2024 (DeepSeek-V2, arXiv 2405.04434) Table 1 and §2.1.4: d_c = 4·d_h and
+  // d_h^R = d_h/2, so MLA caches (9/2)·d_h·l elements per token, "equal to GQA with only 2.25
+  // groups". DeepSeek-V2: 60 layers, 128 heads, d_h = 128, d_c = 512, d_h^R = 64.
+  auto mla = run("infer.kv", {{"n_layers", 60},
+                              {"latent_dim", 512},
+                              {"rope_dim", 64},
+                              {"head_dim", 128},
+                              {"n_heads", 128},
+                              {"kv_bytes", 1}});
+  REQUIRE(mla.ok);
+  CHECK(out(mla, "elements_per_token_per_layer") == 4.5 * 128);
+  CHECK(out(mla, "bytes_per_token") == 4.5 * 128 * 60);
+  // n_kv_heads must be whole: 2.25 groups is the paper's comparison, not a configuration.
+  CHECK(error_of("infer.kv", {{"n_layers", 60}, {"n_kv_heads", 2.25}}).input == "n_kv_heads");
+  // GQA with 2 groups caches 4·d_h·l, with 3 groups 6·d_h·l: MLA's 4.5·d_h·l lies between.
+  auto gqa2 =
+      run("infer.kv", {{"n_layers", 60}, {"n_kv_heads", 2}, {"head_dim", 128}, {"kv_bytes", 1}});
+  auto gqa3 =
+      run("infer.kv", {{"n_layers", 60}, {"n_kv_heads", 3}, {"head_dim", 128}, {"kv_bytes", 1}});
+  CHECK(out(gqa2, "bytes_per_token") * 2.25 / 2 == doctest::Approx(out(mla, "bytes_per_token")));
+  CHECK(out(gqa2, "bytes_per_token") < out(mla, "bytes_per_token"));
+  CHECK(out(gqa3, "bytes_per_token") > out(mla, "bytes_per_token"));
+  // MHA of the same shape: 2·128·128 = 32,768 elements per layer; MLA is 1/56.9 of it.
+  CHECK(out(mla, "mha_bytes_per_token") == 2 * 128 * 128 * 60.0);
+  CHECK(out(mla, "reduction_vs_mha") == doctest::Approx(32768.0 / 576).epsilon(1e-12));
+  // MQA: one KV head.
+  auto mqa =
+      run("infer.kv", {{"n_layers", 60}, {"n_kv_heads", 1}, {"head_dim", 128}, {"n_heads", 128}});
+  CHECK(mqa.outputs.find("attention")->as_string() == "MQA");
+  CHECK(out(mqa, "reduction_vs_mha") == 128);
+  // rope_dim without latent_dim is not MLA.
+  CHECK(error_of("infer.kv", {{"n_layers", 60}, {"rope_dim", 64}}).input == "rope_dim");
+}
+
+TEST_CASE("infer.decode: roofline of one decode step") {
+  // Defaults: LLaMA-2-70B, batch 1, 4096 context, one H100.
+  auto r = run("infer.decode", {{"params", 70e9}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "weight_time") == doctest::Approx(140e9 / 3.35e12).epsilon(1e-12));
+  CHECK(out(r, "kv_time") == doctest::Approx(4096 * 327680 / 3.35e12).epsilon(1e-12));
+  CHECK(out(r, "compute_time") == doctest::Approx(2 * 70e9 / 990e12).epsilon(1e-12));
+  CHECK(out(r, "step_time") == doctest::Approx(out(r, "weight_time") + out(r, "kv_time")));
+  CHECK(r.outputs.find("bound")->as_string() == "memory");
+  // Crossover B* = t_W / (2N/F − S·m/BW): at S = 0 it is the ridge point, F/BW·(b_w/2)
+  // = 990e12 / 3.35e12 = 295.5 sequences (Pope et al. 2022 §3: decode is memory-bound below
+  // a batch of about the FLOP/byte ratio).
+  auto ridge = run("infer.decode", {{"params", 70e9}, {"context", 0}});
+  CHECK(out(ridge, "crossover_batch") == doctest::Approx(990.0 / 3.35).epsilon(1e-12));
+  auto at = run("infer.decode", {{"params", 70e9}, {"context", 0}, {"batch", 296}});
+  CHECK(at.outputs.find("bound")->as_string() == "compute");
+  auto below = run("infer.decode", {{"params", 70e9}, {"context", 0}, {"batch", 295}});
+  CHECK(below.outputs.find("bound")->as_string() == "memory");
+  // Eight chips: eight times the bandwidth and FLOPs, an eighth of the memory per chip.
+  auto tp8 = run("infer.decode", {{"params", 70e9}, {"chips", 8}});
+  CHECK(out(tp8, "step_time") == doctest::Approx(out(r, "step_time") / 8).epsilon(1e-12));
+  CHECK(out(tp8, "memory_per_chip") == doctest::Approx((140e9 + 4096 * 327680.0) / 8));
+  // Long context with MHA: the cache read per sequence outweighs its FLOPs, no crossover.
+  auto mha =
+      run("infer.decode", {{"params", 70e9}, {"kv_bytes_per_token", 2621440}, {"context", 32768}});
+  CHECK(out(mha, "crossover_batch") == 0);
+}

@@ -1,0 +1,299 @@
+// Serving estimators: seed 000's dynamic batching (section 3 options A–C, problems 2–3) and
+// multi-stage pipeline, and seed 001's LLM serving table with its weight-memory bug fixed.
+#include <cmath>
+
+#include "counts.hpp"
+#include "helpers.hpp"
+
+using namespace napkin;
+using test::error_of;
+using test::out;
+using test::run;
+
+TEST_CASE("ceil_count is not fooled by floating point") {
+  const double trap = 10000 / (20 / 0.07);  // 35.00000000000001 in binary floating point
+  CHECK(std::ceil(trap) == 36);             // the trap this helper exists for
+  CHECK(ceil_count(trap) == 35);
+  CHECK(ceil_count(30000 / (20 / 0.03)) == 45);  // 44.99999999999999 here: both ways
+  CHECK(ceil_count(30000 / (20 / 0.030000000000000002)) == 45);
+  CHECK(floor_count(44.99999999999999) == 45);
+  CHECK(floor_count(45.5) == 45);
+  CHECK(ceil_count(45.5) == 46);
+  CHECK(ceil_count(83.33) == 84);
+  CHECK(ceil_count(0.2) == 1);
+  CHECK(ceil_count(1e12 + 0.5) == 1e12 + 1);  // the tolerance is capped for large counts
+  CHECK(ceil_count(0) == 0);
+  CHECK(floor_count(256 * 0.5) == 128);
+}
+
+// Seed 000 prints round numbers (ms, whole QPS); its inputs are exact, so results are
+// pinned to 1e-12 except where the seed itself rounds (noted).
+TEST_CASE("serve.batching: 10k QPS, batch 20, 70 ms needs 35 GPUs, not 36") {
+  auto r =
+      run("serve.batching", {{"batch_size", 20}, {"inference_time", 0.07}, {"total_qps", 10000}});
+  CHECK(out(r, "gpus_needed") == 35);
+  CHECK(out(r, "avg_latency") == doctest::Approx(0.105).epsilon(1e-12));
+  // The same trap inside a pipeline stage.
+  auto p = run(
+      "serve.pipeline",
+      {{"total_qps", 10000}, {"stages", R"([{"name": "rank", "batch": 20, "inference": 0.07}])"}});
+  CHECK(out(p, "total_gpus") == 35);
+}
+
+TEST_CASE(
+    "serve.batching: seed 000 problem 2 — 50k QPS, batch 50, 80 ms → 625 QPS, 80 GPUs, 120 ms") {
+  auto r =
+      run("serve.batching", {{"batch_size", 50}, {"inference_time", 0.08}, {"total_qps", 50000}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "qps_per_gpu") == doctest::Approx(625).epsilon(1e-12));
+  CHECK(out(r, "gpus_needed") == 80);
+  CHECK(out(r, "per_gpu_qps") == doctest::Approx(625).epsilon(1e-12));
+  CHECK(out(r, "collection_time") == doctest::Approx(0.08).epsilon(1e-12));
+  CHECK(out(r, "avg_wait") == doctest::Approx(0.04).epsilon(1e-12));
+  CHECK(out(r, "avg_latency") == doctest::Approx(0.12).epsilon(1e-12));
+  CHECK(out(r, "cold_start_latency") == doctest::Approx(0.16).epsilon(1e-12));
+  CHECK(out(r, "utilization") == doctest::Approx(1).epsilon(1e-12));
+}
+
+TEST_CASE(
+    "serve.batching: seed 000 §3 — stage 3 options A, B, C at 30k QPS against a 50 ms budget") {
+  SUBCASE("A: batch 20, 40 ms → 60 GPUs, 500 QPS, 40 ms collection, 60 ms (over budget)") {
+    auto r = run("serve.batching", {{"batch_size", 20},
+                                    {"inference_time", "40 ms"},
+                                    {"total_qps", 30000},
+                                    {"latency_budget", "50 ms"}});
+    CHECK(out(r, "gpus_needed") == 60);
+    CHECK(out(r, "per_gpu_qps") == doctest::Approx(500).epsilon(1e-12));
+    CHECK(out(r, "collection_time") == doctest::Approx(0.04).epsilon(1e-12));
+    CHECK(out(r, "avg_latency") == doctest::Approx(0.06).epsilon(1e-12));
+    CHECK(out(r, "within_budget") == 0);
+  }
+  SUBCASE("B: batch 20, 30 ms (TensorRT) → 45 GPUs (not 46), 667 QPS, 30 ms, 45 ms") {
+    auto r = run("serve.batching", {{"batch_size", 20},
+                                    {"inference_time", 0.03},
+                                    {"total_qps", 30000},
+                                    {"latency_budget", 0.05}});
+    CHECK(out(r, "gpus_needed") == 45);  // 30000 / (20 / 0.03)
+    // The seed rounds 666.67 to 667.
+    CHECK(out(r, "per_gpu_qps") == doctest::Approx(667).epsilon(1e-3));
+    CHECK(out(r, "collection_time") == doctest::Approx(0.03).epsilon(1e-12));
+    CHECK(out(r, "avg_latency") == doctest::Approx(0.045).epsilon(1e-12));
+    CHECK(out(r, "within_budget") == 1);
+  }
+  SUBCASE("C: skip stage 3, stage 2 batch 50 at 80 ms → 625 QPS, 48 GPUs, 80 ms, 120 ms") {
+    auto r =
+        run("serve.batching", {{"batch_size", 50}, {"inference_time", 0.08}, {"total_qps", 30000}});
+    CHECK(out(r, "qps_per_gpu") == doctest::Approx(625).epsilon(1e-12));
+    CHECK(out(r, "gpus_needed") == 48);
+    CHECK(out(r, "collection_time") == doctest::Approx(0.08).epsilon(1e-12));
+    CHECK(out(r, "avg_latency") == doctest::Approx(0.12).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("serve.batching: seed 000 §2 worked examples (500 QPS, 60 GPUs, 150 ms, cold 200 ms)") {
+  auto r = run("serve.batching",
+               {{"batch_size", 50}, {"inference_time", 0.1}, {"total_qps", 30000}, {"gpus", 60}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "qps_per_gpu") == doctest::Approx(500).epsilon(1e-12));
+  CHECK(out(r, "per_gpu_qps") == doctest::Approx(500).epsilon(1e-12));
+  CHECK(out(r, "collection_time") == doctest::Approx(0.1).epsilon(1e-12));
+  CHECK(out(r, "avg_latency") == doctest::Approx(0.15).epsilon(1e-12));
+  CHECK(out(r, "cold_start_latency") == doctest::Approx(0.2).epsilon(1e-12));
+  // Mistake 2 (total QPS for collection): 50 / 30000 = 1.7 ms — the product never gives it.
+  CHECK(out(r, "collection_time") != doctest::Approx(50.0 / 30000));
+  // More GPUs than needed: each fills its batch more slowly, latency grows.
+  auto more =
+      run("serve.batching",
+          {{"batch_size", 50}, {"inference_time", 0.1}, {"total_qps", 30000}, {"gpus", 120}});
+  CHECK(out(more, "collection_time") == doctest::Approx(0.2).epsilon(1e-12));
+  CHECK(out(more, "utilization") == doctest::Approx(0.5).epsilon(1e-12));
+  // Too few GPUs: the queue grows without bound — an error naming gpus.
+  Error e =
+      error_of("serve.batching",
+               {{"batch_size", 50}, {"inference_time", 0.1}, {"total_qps", 30000}, {"gpus", 59}});
+  CHECK(e.input == "gpus");
+  CHECK(e.message.find("60") != std::string::npos);
+  CHECK(error_of("serve.batching", {{"batch_size", 50}, {"inference_time", 0.1}, {"total_qps", -5}})
+            .input == "total_qps");
+  CHECK(error_of("serve.batching", {{"batch_size", 50}, {"inference_time", 0}, {"total_qps", 5}})
+            .input == "inference_time");
+}
+
+TEST_CASE("serve.batching: a bigger batch raises throughput and latency (seed 000 mistake 4)") {
+  auto small =
+      run("serve.batching", {{"batch_size", 20}, {"inference_time", 0.04}, {"total_qps", 30000}});
+  auto big =
+      run("serve.batching", {{"batch_size", 100}, {"inference_time", 0.1}, {"total_qps", 30000}});
+  CHECK(out(big, "qps_per_gpu") > out(small, "qps_per_gpu"));
+  CHECK(out(big, "gpus_needed") < out(small, "gpus_needed"));
+  CHECK(out(big, "avg_latency") > out(small, "avg_latency"));
+}
+
+namespace {
+const char* kSeedPipeline =
+    R"([{"name": "Candidate generation", "latency": 0.02},
+        {"name": "Light ranking", "batch": 50, "inference": 0.05},
+        {"name": "Heavy ranking", "batch": 20, "inference": "40 ms"}])";
+}
+
+TEST_CASE("serve.pipeline: seed 000 progressive ranking — 20 + 75 + 60 = 155 ms, 90 GPUs") {
+  auto r =
+      run("serve.pipeline", {{"total_qps", 30000}, {"budget", 0.2}, {"stages", kSeedPipeline}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "total_latency") == doctest::Approx(0.155).epsilon(1e-12));
+  CHECK(out(r, "total_gpus") == 90);
+  CHECK(out(r, "within_budget") == 1);
+  CHECK(out(r, "remaining_budget") == doctest::Approx(0.045).epsilon(1e-12));
+  const Json& stages = *r.outputs.find("stages");
+  REQUIRE(stages.size() == 3);
+  CHECK(stages[1].find("gpus")->as_number() == 30);
+  CHECK(stages[1].find("collection_time")->as_number() == doctest::Approx(0.05).epsilon(1e-12));
+  CHECK(stages[1].find("latency")->as_number() == doctest::Approx(0.075).epsilon(1e-12));
+  CHECK(stages[2].find("gpus")->as_number() == 60);
+  CHECK(stages[2].find("per_gpu_qps")->as_number() == doctest::Approx(500).epsilon(1e-12));
+  CHECK(stages[2].find("latency")->as_number() == doctest::Approx(0.06).epsilon(1e-12));
+  CHECK(stages[0].find("gpus")->as_number() == 0);
+}
+
+TEST_CASE("serve.pipeline: seed 000 problem 3 — 100 ms left; stage 3 at batch 30, 50 ms fits") {
+  // As the seed states it: stage 2 counted at 80 ms.
+  auto r = run("serve.pipeline", {{"total_qps", 50000},
+                                  {"budget", 0.2},
+                                  {"stages", R"([{"name": "Stage 1", "latency": "20 ms"},
+                               {"name": "Stage 2", "latency": "80 ms"},
+                               {"name": "Stage 3", "batch": 30, "inference": "50 ms"}])"}});
+  REQUIRE(r.ok);
+  const Json& s3 = (*r.outputs.find("stages"))[2];
+  CHECK(s3.find("qps_per_gpu")->as_number() == doctest::Approx(600).epsilon(1e-12));
+  CHECK(s3.find("gpus")->as_number() == 84);  // 83.3 rounded up
+  // The seed prints 595 QPS, 50 ms and 75 ms (rounded); exact: 595.24, 50.4 ms, 75.2 ms.
+  CHECK(s3.find("per_gpu_qps")->as_number() == doctest::Approx(595).epsilon(1e-3));
+  CHECK(s3.find("collection_time")->as_number() == doctest::Approx(0.0504).epsilon(1e-12));
+  CHECK(s3.find("latency")->as_number() == doctest::Approx(0.0752).epsilon(1e-12));
+  CHECK(out(r, "total_latency") == doctest::Approx(0.1752).epsilon(1e-12));
+  CHECK(out(r, "within_budget") == 1);
+  // Budget for stage 3 = 200 − 20 − 80 = 100 ms; 75.2 ms fits.
+  CHECK(0.2 - 0.02 - 0.08 == doctest::Approx(0.1));
+  // Erratum: stage 2 batched at 50 / 80 ms averages 120 ms (problem 2's own answer), so the
+  // whole pipeline takes 215.2 ms and misses the 200 ms budget.
+  auto batched = run(
+      "serve.pipeline",
+      {{"total_qps", 50000}, {"budget", 0.2}, {"stages", R"([{"name": "Stage 1", "latency": 0.02},
+                                     {"name": "Stage 2", "batch": 50, "inference": 0.08},
+                                     {"name": "Stage 3", "batch": 30, "inference": 0.05}])"}});
+  CHECK(out(batched, "total_latency") == doctest::Approx(0.2152).epsilon(1e-12));
+  CHECK(out(batched, "within_budget") == 0);
+  CHECK(out(batched, "remaining_budget") == doctest::Approx(-0.0152).epsilon(1e-9));
+  CHECK(out(batched, "total_gpus") == 164);
+}
+
+TEST_CASE("serve.pipeline: bad stages are refused, naming the input and the stage") {
+  auto err = [](const char* stages) {
+    return error_of("serve.pipeline", {{"total_qps", 1000}, {"stages", stages}});
+  };
+  Error e = err("[]");
+  CHECK(e.input == "stages");
+  CHECK(e.message.find("empty") != std::string::npos);
+  e = err("[{\"name\": \"a\", \"latency\": 0.02");
+  CHECK(e.input == "stages");
+  CHECK(e.message.find("JSON") != std::string::npos);
+  e = err(R"({"name": "a"})");
+  CHECK(e.message.find("array") != std::string::npos);
+  e = err(R"([{"name": "a", "latency": 0.01}, {"name": "heavy", "batch": 20, "inference": 0}])");
+  CHECK(e.input == "stages");
+  CHECK(e.message.find("stage 2") != std::string::npos);
+  CHECK(e.message.find("heavy") != std::string::npos);
+  CHECK(e.message.find("inference") != std::string::npos);
+  e = err(R"([{"name": "x", "batch": 2.5, "inference": 0.01}])");
+  CHECK(e.message.find("batch") != std::string::npos);
+  e = err(R"([{"name": "x", "batch": 20}])");
+  CHECK(e.message.find("inference") != std::string::npos);
+  e = err(R"([{"name": "x", "latency": 0.01, "batch": 20, "inference": 0.01}])");
+  CHECK(e.message.find("not both") != std::string::npos);
+  e = err(R"([{"name": "x", "latncy": 0.01}])");
+  CHECK(e.message.find("latncy") != std::string::npos);
+  e = err(R"([{"name": "x", "latency": "20 GB"}])");
+  CHECK(e.message.find("latency") != std::string::npos);
+  e = err(R"([{"name": "x", "latency": -1}])");
+  CHECK(e.message.find("latency") != std::string::npos);
+  e = err("[3]");
+  CHECK(e.message.find("stage 1") != std::string::npos);
+  CHECK(error_of("serve.pipeline", {{"total_qps", -1}}).input == "total_qps");
+  // Names are optional; a stage with a unit string works.
+  auto ok = run("serve.pipeline", {{"total_qps", 1000}, {"stages", R"([{"latency": "5 ms"}])"}});
+  REQUIRE(ok.ok);
+  CHECK((*ok.outputs.find("stages"))[0].find("name")->as_string() == "Stage 1");
+  CHECK(out(ok, "total_latency") == doctest::Approx(0.005).epsilon(1e-12));
+}
+
+// Seed 001 §9 "GPU Requirements for Serving LLaMA-2-70B": 100-token prompts, 50 generated,
+// 1 s target. The seed prints requests/GPU to 0.01 and latency to 0.1 ms.
+TEST_CASE("serve.llm_gpus: seed 001's serving table (low / medium / high load)") {
+  struct Row {
+    double users, rps, total, gpus_seed, gpus_fixed;
+  };
+  // gpus_fixed: the same count in whole 2-GPU replicas (140 GB of weights need two 80 GB GPUs).
+  for (Row row : {Row{1000, 0.01, 10, 22, 22}, Row{5000, 0.02, 100, 211, 212},
+                  Row{10000, 0.05, 500, 1052, 1052}}) {
+    CAPTURE(row.users);
+    auto r = run("serve.llm_gpus", {{"params", 70e9},
+                                    {"users", row.users},
+                                    {"rps_per_user", row.rps},
+                                    {"prompt_len", 100},
+                                    {"gen_len", 50},
+                                    {"target_latency", 1.0}});
+    REQUIRE(r.ok);
+    CHECK(out(r, "total_rps") == doctest::Approx(row.total).epsilon(1e-12));
+    CHECK(out(r, "requests_per_gpu") == doctest::Approx(0.48).epsilon(1e-2));
+    CHECK(out(r, "single_request_latency") == doctest::Approx(2.1037).epsilon(5e-5));
+    CHECK(out(r, "gpus_needed_seed") == row.gpus_seed);
+    CHECK(out(r, "gpus_needed") == row.gpus_fixed);
+  }
+}
+
+TEST_CASE("serve.llm_gpus: the weight-memory bug — 140 GB, not 140 bytes") {
+  auto r = run("serve.llm_gpus", {{"params", 70e9}, {"users", 10000}, {"rps_per_user", 0.05}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "weight_memory") == 140e9);
+  CHECK(out(r, "weight_memory_seed") == 140);  // the seed's params_b * 2 / 1e9 "GB"
+  CHECK(out(r, "kv_per_request") == doctest::Approx(393216000).epsilon(1e-12));
+  CHECK(out(r, "gpus_per_replica") == 2);
+  // Per replica: (160 − 140) GB / 393.2 MB = 50.9 requests (the seed: 80 GB / 393.2 MB = 203).
+  CHECK(out(r, "max_concurrent_memory") == doctest::Approx(20e9 / 393216000).epsilon(1e-12));
+  // The latency limit is the seed's ratio 1 s / 2.104 s, which binds in both versions.
+  CHECK(out(r, "max_concurrent_latency") == doctest::Approx(1 / 2.1036937).epsilon(1e-6));
+  CHECK(out(r, "max_concurrent") == doctest::Approx(out(r, "max_concurrent_latency")));
+  CHECK(out(r, "max_concurrent_seed") == doctest::Approx(out(r, "max_concurrent_latency")));
+  CHECK(r.warnings.size() == 1);  // one request alone exceeds the 1 s target
+  // A model that fits: LLaMA-2-7B needs one GPU, and the memory limit is 66 GB of cache.
+  auto small = run("serve.llm_gpus", {{"params", 7e9},
+                                      {"users", 100},
+                                      {"rps_per_user", 0.1},
+                                      {"n_layers", 32},
+                                      {"d_model", 4096},
+                                      {"target_latency", 10}});
+  CHECK(out(small, "gpus_per_replica") == 1);
+  CHECK(out(small, "gpus_needed") == out(small, "gpus_needed_seed"));
+  CHECK(out(small, "max_concurrent_memory") ==
+        doctest::Approx((80e9 - 14e9) / (150 * 2 * 32 * 4096 * 2.0)).epsilon(1e-12));
+  // A replica too small to hold the weights is refused by name.
+  Error e =
+      error_of("serve.llm_gpus",
+               {{"params", 70e9}, {"users", 10}, {"rps_per_user", 1}, {"gpus_per_replica", 1}});
+  CHECK(e.input == "gpus_per_replica");
+  CHECK(e.message.find("2") != std::string::npos);
+}
+
+TEST_CASE("serving: a trickle of load still needs one GPU, and nothing divides by zero") {
+  auto r =
+      run("serve.batching", {{"batch_size", 1000}, {"inference_time", 1e-9}, {"total_qps", 1e-3}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "gpus_needed") == 1);
+  CHECK(std::isfinite(out(r, "avg_latency")));
+  auto s = run(
+      "serve.llm_gpus",
+      {{"params", 1e6}, {"users", 1}, {"rps_per_user", 1e-4}, {"n_layers", 2}, {"d_model", 64}});
+  REQUIRE(s.ok);
+  CHECK(out(s, "gpus_needed") == 1);
+  CHECK(out(s, "gpus_needed_seed") == 1);
+}
