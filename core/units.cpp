@@ -344,6 +344,11 @@ ParsedNumber parse_value(std::string_view raw, std::string_view u) {
     }
   }
   if (!known) {
+    // Any unit reads its own name, with SI prefixes where it has them: "0.5 FLOP/B", "2 kB/tok".
+    std::string own(u);
+    known = !own.empty() && match_prefixed(suffix, {own.c_str()}, is_byte_unit(u), factor);
+  }
+  if (!known) {
     r.error = "\"" + std::string(raw) + "\": unknown unit \"" + suffix + "\" for " + unit_noun(u) +
               "; write e.g. " + example_for(u);
     return r;

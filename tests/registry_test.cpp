@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "helpers.hpp"
+#include "units.hpp"
 
 using namespace napkin;
 
@@ -120,5 +121,25 @@ TEST_CASE("charts and presets refer to estimators and inputs that exist") {
     CAPTURE(p.id);
     CHECK_FALSE(p.source.empty());
     for (const auto& id : p.estimators) CHECK(registry().find(id) != nullptr);
+  }
+}
+
+TEST_CASE("every input's example, as the page shows it, reads back to the same number") {
+  // The page fills its fields with format_value(example, unit, 10 digits) and sends that text
+  // back; the round trip must be exact to 10 significant digits for every input.
+  for (const auto& e : registry().estimators()) {
+    for (const auto& spec : e.inputs) {
+      if (spec.kind != InputKind::Number) continue;
+      CAPTURE(e.info.id);
+      CAPTURE(spec.name);
+      double v = spec.example.as_number();
+      std::string text = spec.unit == "$" ? format_value(v, "", {false, 10})
+                                          : format_value(v, spec.unit, {false, 10});
+      CAPTURE(text);
+      ParsedNumber p = parse_value(text, spec.unit);
+      CAPTURE(p.error);
+      REQUIRE(p.ok);
+      CHECK(p.value == doctest::Approx(v).epsilon(1e-9));
+    }
   }
 }
