@@ -97,12 +97,14 @@ struct Param {
   std::string unit = "?";       // how the statement shows it; "?" = the estimator input's unit
 };
 
-using ValueFn = std::function<double(const Values& p, const Values& out)>;
+// Plain function pointers (captureless lambdas convert): a std::function per mistake made up
+// a large part of the wasm.
+using ValueFn = double (*)(const Values& p, const Values& out);
 
 struct Mistake {
   std::string id;
   std::string feedback;
-  ValueFn value;      // what the wrong computation gives, base units
+  ValueFn value = nullptr;  // what the wrong computation gives, base units
   double factor = 0;  // instead of `value`: the correct answer × factor
 };
 
@@ -114,12 +116,12 @@ struct Problem {
   std::string statement;        // template with {param}
   std::string fixed_statement;  // seed 0 only, when the seed's wording names things; optional
   std::vector<Param> params;
-  std::function<void(Values&)> derive;        // optional: parameters from others
-  std::function<bool(const Values&)> valid;   // optional: refuse a random draw
+  void (*derive)(Values&) = nullptr;          // optional: parameters from others
+  bool (*valid)(const Values&) = nullptr;     // optional: refuse a random draw
   std::string estimator;                      // registry id
   std::function<Json(const Values&)> inputs;  // optional: default = matching params
   std::string output;                         // the requested output
-  ValueFn answer;                             // optional: default = out[output]
+  ValueFn answer = nullptr;                   // optional: default = out[output]
   AnswerUnit unit = answer_in::output();      // how it is asked (answer.hpp)
   double tolerance = 0.02;                    // relative
   double close = 0;                           // 0 = max(3 × tolerance, 10%)

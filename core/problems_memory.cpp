@@ -44,9 +44,14 @@ double zero_bytes(const Values& p, int stage) {
   return n * (w + g + o);
 }
 
+template <int Stage>
+double zero_bytes_at(const Values& p, const Values&) {
+  return zero_bytes(p, Stage);
+}
+
 Mistake zero_stage_value(std::string id, int stage, std::string feedback) {
-  return {std::move(id), std::move(feedback),
-          [stage](const Values& p, const Values&) { return zero_bytes(p, stage); }, 0};
+  const ValueFn at[] = {&zero_bytes_at<0>, &zero_bytes_at<1>, &zero_bytes_at<2>, &zero_bytes_at<3>};
+  return {std::move(id), std::move(feedback), at[stage < 0 ? 0 : stage > 3 ? 3 : stage], 0};
 }
 
 void zero(ProblemBank& bank) {

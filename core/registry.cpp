@@ -116,6 +116,99 @@ Json OutputSpec::to_json() const {
   return j;
 }
 
+namespace {
+template <class T>
+T& member(void* obj, FieldRef f) {
+  return *reinterpret_cast<T*>(static_cast<unsigned char*>(obj) + f.offset);
+}
+template <class T>
+const T& member(const void* obj, FieldRef f) {
+  return *reinterpret_cast<const T*>(static_cast<const unsigned char*>(obj) + f.offset);
+}
+}  // namespace
+
+void field_set_number(void* obj, FieldRef f, double v) {
+  switch (f.type) {
+    case FieldType::Double: member<double>(obj, f) = v; break;
+    case FieldType::Int: member<int>(obj, f) = static_cast<int>(v); break;
+    case FieldType::Long: member<long long>(obj, f) = static_cast<long long>(v); break;
+    case FieldType::Bool: member<bool>(obj, f) = v != 0; break;
+    default: break;
+  }
+}
+
+void field_assign(void* obj, FieldRef f, const Json& v) {
+  switch (f.type) {
+    case FieldType::Bool: member<bool>(obj, f) = v.as_bool(); break;
+    case FieldType::String: member<std::string>(obj, f) = v.as_string(); break;
+    case FieldType::Json: member<Json>(obj, f) = v; break;
+    default: field_set_number(obj, f, v.as_number());
+  }
+}
+
+double field_number(const void* obj, FieldRef f) {
+  switch (f.type) {
+    case FieldType::Double: return member<double>(obj, f);
+    case FieldType::Int: return member<int>(obj, f);
+    case FieldType::Long: return static_cast<double>(member<long long>(obj, f));
+    case FieldType::Bool: return member<bool>(obj, f) ? 1 : 0;
+    default: return 0.0 / 0.0;
+  }
+}
+
+Json field_read(const void* obj, FieldRef f) {
+  switch (f.type) {
+    case FieldType::Bool: return Json(member<bool>(obj, f));
+    case FieldType::String: return Json(member<std::string>(obj, f));
+    case FieldType::Json: return member<Json>(obj, f);
+    default: return Json(field_number(obj, f));
+  }
+}
+
+void Estimator::fill(void* typed, const Json& in) const {
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    if (const Json* v = in.find(inputs[i].name)) field_assign(typed, input_fields[i], *v);
+}
+
+void Estimator::write(const void* typed, Json& out) const {
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    out.set(outputs[i].name, field_read(typed, output_fields[i]));
+}
+
+SweepResult sweep_loop(const Estimator& e, void* typed, const std::string& param,
+                       const std::vector<double>& values,
+                       const void* (*point)(const Estimator&, const void*, std::string& error,
+                                            void* scratch),
+                       void* scratch) {
+  SweepResult s;
+  const FieldRef* target = nullptr;
+  for (std::size_t i = 0; i < e.inputs.size(); ++i)
+    if (e.inputs[i].name == param && e.inputs[i].kind == InputKind::Number)
+      target = &e.input_fields[i];
+  if (!target) {
+    s.error = {"unknown_input", param, "cannot sweep \"" + param + "\": not a numeric input", {}, ""};
+    return s;
+  }
+  std::vector<std::size_t> numeric;
+  for (std::size_t i = 0; i < e.outputs.size(); ++i)
+    if (e.outputs[i].kind == OutputKind::Number) {
+      numeric.push_back(i);
+      s.columns.emplace_back(e.outputs[i].name, std::vector<double>{});
+    }
+  for (double x : values) {
+    field_set_number(typed, *target, x);
+    std::string error;
+    const void* result = point(e, typed, error, scratch);
+    s.x.push_back(x);
+    for (std::size_t c = 0; c < numeric.size(); ++c)
+      s.columns[c].second.push_back(result ? field_number(result, e.output_fields[numeric[c]])
+                                           : 0.0 / 0.0);
+    s.point_errors.push_back(error);
+  }
+  s.ok = true;
+  return s;
+}
+
 const InputSpec* Estimator::input(std::string_view name) const {
   for (const auto& i : inputs)
     if (i.name == name) return &i;
@@ -370,7 +463,7 @@ RunResult Registry::run(std::string_view id, const Json& inputs, bool record_ste
   const Estimator* est = nullptr;
   if (!validate_all(*this, id, inputs, est, r.inputs, r.error)) return r;
   Derivation d(record_steps);
-  if (!est->compute(r.inputs, r.outputs, d, r.error)) return r;
+  if (!est->compute(*est, r.inputs, r.outputs, d, r.error)) return r;
   std::string which;
   if (!all_finite(r.outputs, which)) {
     r.error.code = "not_finite";
@@ -415,7 +508,7 @@ SweepResult Registry::sweep(std::string_view id, const Json& inputs, const std::
     else
       why[i] = e.message;
   }
-  SweepResult inner = est->sweep(clean, param, valid);
+  SweepResult inner = est->sweep(*est, clean, param, valid);
   if (!inner.ok) return inner;
   s.ok = true;
   s.x = values;

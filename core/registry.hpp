@@ -2,7 +2,6 @@
 // the CLI, the wasm API, the page's forms, the problem bank and the tests all read it.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -92,18 +91,68 @@ struct SweepResult {
   std::vector<std::string> point_errors;  // first error message per failed point ("" if ok)
 };
 
+// Where a struct member lives and what it holds. Estimators are declared over typed structs;
+// the registry reaches their members through these (offset, type) pairs, so the glue is a few
+// non-template functions rather than a std::function per field (which cost most of the wasm).
+enum class FieldType : unsigned char { Double, Int, Long, Bool, String, Json };
+struct FieldRef {
+  std::size_t offset = 0;
+  FieldType type = FieldType::Double;
+};
+
+void field_assign(void* obj, FieldRef f, const Json& v);
+void field_set_number(void* obj, FieldRef f, double v);
+Json field_read(const void* obj, FieldRef f);
+double field_number(const void* obj, FieldRef f);
+
+template <class T>
+constexpr FieldType field_type() {
+  if constexpr (std::is_same_v<T, bool>) return FieldType::Bool;
+  else if constexpr (std::is_same_v<T, int>) return FieldType::Int;
+  else if constexpr (std::is_same_v<T, long> || std::is_same_v<T, long long>) {
+    static_assert(sizeof(T) == sizeof(long long), "long fields must be 64-bit");
+    return FieldType::Long;
+  } else if constexpr (std::is_same_v<T, double>) return FieldType::Double;
+  else if constexpr (std::is_same_v<T, std::string>) return FieldType::String;
+  else {
+    static_assert(std::is_same_v<T, Json>, "fields are double, int, long long, bool, string or Json");
+    return FieldType::Json;
+  }
+}
+
+// The member's offset, as offsetof computes it, without constructing an S: constructing one
+// per field inlined each struct's whole constructor at every declaration.
+template <class S, class T>
+FieldRef field_ref(T S::*member) {
+  alignas(S) static unsigned char storage[sizeof(S)];
+  const S* probe = reinterpret_cast<const S*>(storage);
+  const auto* at = reinterpret_cast<const unsigned char*>(&(probe->*member));
+  return {static_cast<std::size_t>(at - storage), field_type<T>()};
+}
+
+struct Estimator;
+using AnyFn = void (*)();
+using ComputeFn = bool (*)(const Estimator& e, const Json& in, Json& out, Derivation& d, Error& err);
+using SweepFn = SweepResult (*)(const Estimator& e, const Json& in, const std::string& param,
+                                const std::vector<double>& values);
+
 struct Estimator {
   EstimatorInfo info;
   std::vector<InputSpec> inputs;
   std::vector<OutputSpec> outputs;
+  std::vector<FieldRef> input_fields, output_fields;  // parallel to inputs / outputs
+  AnyFn fn = nullptr;  // the typed Result<Out> (*)(const In&, Derivation&)
   // Typed call behind the generic edge: inputs already validated and complete.
-  std::function<bool(const Json& in, Json& out, Derivation& d, Error& err)> compute;
+  ComputeFn compute = nullptr;
   // Repeated runs varying one numeric input, without derivations.
-  std::function<SweepResult(const Json& in, const std::string& param, const std::vector<double>&)>
-      sweep;
+  SweepFn sweep = nullptr;
 
   const InputSpec* input(std::string_view name) const;
   Json to_json() const;
+  // The generic halves of a typed call: fill a struct from validated inputs, and write a
+  // result struct's members as JSON outputs.
+  void fill(void* typed, const Json& in) const;
+  void write(const void* typed, Json& out) const;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -112,9 +161,7 @@ struct Estimator {
 template <class In>
 struct InputDecl {
   InputSpec spec;
-  std::function<void(In&, const Json&)> assign;
-  std::function<Json(const In&)> read;
-  std::function<void(In&, double)> set_number;  // for sweeps; empty for non-numbers
+  FieldRef field;
 
   InputDecl& min(double v) { return spec.min = v, spec.min_exclusive = false, *this; }
   InputDecl& above(double v) { return spec.min = v, spec.min_exclusive = true, *this; }
@@ -128,15 +175,14 @@ struct InputDecl {
 
 template <class In, class T>
 InputDecl<In> num(std::string name, T In::*field, std::string label, std::string unit = "") {
+  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "num() binds a number");
   InputDecl<In> d;
   d.spec.name = std::move(name);
   d.spec.label = std::move(label);
   d.spec.unit = std::move(unit);
   d.spec.kind = InputKind::Number;
-  if constexpr (std::is_integral_v<T>) d.spec.integer = true;
-  d.assign = [field](In& in, const Json& v) { in.*field = static_cast<T>(v.as_number()); };
-  d.read = [field](const In& in) { return Json(static_cast<double>(in.*field)); };
-  d.set_number = [field](In& in, double v) { in.*field = static_cast<T>(v); };
+  d.spec.integer = std::is_integral_v<T>;
+  d.field = field_ref(field);
   return d;
 }
 
@@ -146,8 +192,7 @@ InputDecl<In> flag(std::string name, bool In::*field, std::string label) {
   d.spec.name = std::move(name);
   d.spec.label = std::move(label);
   d.spec.kind = InputKind::Boolean;
-  d.assign = [field](In& in, const Json& v) { in.*field = v.as_bool(); };
-  d.read = [field](const In& in) { return Json(in.*field); };
+  d.field = field_ref(field);
   return d;
 }
 
@@ -159,8 +204,7 @@ InputDecl<In> choice(std::string name, std::string In::*field, std::string label
   d.spec.label = std::move(label);
   d.spec.kind = InputKind::Choice;
   d.spec.choices = std::move(choices);
-  d.assign = [field](In& in, const Json& v) { in.*field = v.as_string(); };
-  d.read = [field](const In& in) { return Json(in.*field); };
+  d.field = field_ref(field);
   return d;
 }
 
@@ -171,16 +215,14 @@ InputDecl<In> text(std::string name, std::string In::*field, std::string label) 
   d.spec.name = std::move(name);
   d.spec.label = std::move(label);
   d.spec.kind = InputKind::Text;
-  d.assign = [field](In& in, const Json& v) { in.*field = v.as_string(); };
-  d.read = [field](const In& in) { return Json(in.*field); };
+  d.field = field_ref(field);
   return d;
 }
 
 template <class Out>
 struct OutputDecl {
   OutputSpec spec;
-  std::function<Json(const Out&)> read;
-  std::function<double(const Out&)> number;  // empty for non-numbers
+  FieldRef field;
   OutputDecl& help(std::string h) { return spec.help = std::move(h), *this; }
 };
 
@@ -190,19 +232,12 @@ OutputDecl<Out> out(std::string name, T Out::*field, std::string label, std::str
   d.spec.name = std::move(name);
   d.spec.label = std::move(label);
   d.spec.unit = std::move(unit);
-  if constexpr (std::is_same_v<T, bool>) {
-    d.spec.kind = OutputKind::Boolean;
-    d.read = [field](const Out& o) { return Json(o.*field); };
-  } else if constexpr (std::is_arithmetic_v<T>) {
-    d.spec.kind = OutputKind::Number;
-    d.read = [field](const Out& o) { return Json(static_cast<double>(o.*field)); };
-    d.number = [field](const Out& o) { return static_cast<double>(o.*field); };
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    d.spec.kind = OutputKind::Text;
-    d.read = [field](const Out& o) { return Json(o.*field); };
-  } else {
-    d.spec.kind = OutputKind::Array;
-    d.read = [field](const Out& o) { return o.*field; };
+  d.field = field_ref(field);
+  switch (d.field.type) {
+    case FieldType::Bool: d.spec.kind = OutputKind::Boolean; break;
+    case FieldType::String: d.spec.kind = OutputKind::Text; break;
+    case FieldType::Json: d.spec.kind = OutputKind::Array; break;
+    default: d.spec.kind = OutputKind::Number;
   }
   return d;
 }
@@ -211,61 +246,66 @@ OutputDecl<Out> out(std::string name, T Out::*field, std::string label, std::str
 bool all_finite(const Json& outputs, std::string& which);
 
 template <class In, class Out>
+using TypedFn = Result<Out> (*)(const In&, Derivation&);
+
+template <class In, class Out>
+bool compute_typed(const Estimator& e, const Json& in, Json& result, Derivation& d, Error& err) {
+  In typed{};
+  e.fill(&typed, in);
+  Result<Out> r = reinterpret_cast<TypedFn<In, Out>>(e.fn)(typed, d);
+  if (!r.ok()) {
+    err = r.error();
+    return false;
+  }
+  e.write(&r.value(), result);
+  return true;
+}
+
+// Shared loop of every sweep; `point` runs the typed function once and reports its outputs.
+SweepResult sweep_loop(const Estimator& e, void* typed, const std::string& param,
+                       const std::vector<double>& values,
+                       const void* (*point)(const Estimator&, const void*, std::string& error,
+                                            void* scratch),
+                       void* scratch);
+
+template <class In, class Out>
+SweepResult sweep_typed(const Estimator& e, const Json& in, const std::string& param,
+                        const std::vector<double>& values) {
+  In typed{};
+  e.fill(&typed, in);
+  std::optional<Result<Out>> last;
+  auto point = [](const Estimator& est, const void* t, std::string& error,
+                  void* scratch) -> const void* {
+    auto& slot = *static_cast<std::optional<Result<Out>>*>(scratch);
+    Derivation quiet(false);
+    slot.emplace(reinterpret_cast<TypedFn<In, Out>>(est.fn)(*static_cast<const In*>(t), quiet));
+    if (!slot->ok()) {
+      error = slot->error().message;
+      return nullptr;
+    }
+    return &slot->value();
+  };
+  return sweep_loop(e, &typed, param, values, point, &last);
+}
+
+template <class In, class Out>
 Estimator declare(EstimatorInfo info, std::vector<InputDecl<In>> ins,
-                  std::vector<OutputDecl<Out>> outs, Result<Out> (*fn)(const In&, Derivation&)) {
+                  std::vector<OutputDecl<Out>> outs, TypedFn<In, Out> fn) {
   Estimator e;
   e.info = std::move(info);
   const In defaults{};
   for (auto& d : ins) {
-    d.spec.example = d.read(defaults);
-    e.inputs.push_back(d.spec);
+    d.spec.example = field_read(&defaults, d.field);
+    e.inputs.push_back(std::move(d.spec));
+    e.input_fields.push_back(d.field);
   }
-  for (auto& d : outs) e.outputs.push_back(d.spec);
-
-  auto build = [ins](const Json& in) {
-    In typed{};
-    for (const auto& d : ins)
-      if (const Json* v = in.find(d.spec.name)) d.assign(typed, *v);
-    return typed;
-  };
-  e.compute = [build, outs, fn](const Json& in, Json& result, Derivation& deriv, Error& err) {
-    Result<Out> r = fn(build(in), deriv);
-    if (!r.ok()) {
-      err = r.error();
-      return false;
-    }
-    for (const auto& d : outs) result.set(d.spec.name, d.read(r.value()));
-    return true;
-  };
-  e.sweep = [build, ins, outs, fn](const Json& in, const std::string& param,
-                                   const std::vector<double>& values) {
-    SweepResult s;
-    In typed = build(in);
-    const InputDecl<In>* target = nullptr;
-    for (const auto& d : ins)
-      if (d.spec.name == param && d.set_number) target = &d;
-    if (!target) {
-      s.error = {
-          "unknown_input", param, "cannot sweep \"" + param + "\": not a numeric input", {}, ""};
-      return s;
-    }
-    for (const auto& d : outs)
-      if (d.number) s.columns.emplace_back(d.spec.name, std::vector<double>{});
-    Derivation quiet(false);
-    for (double x : values) {
-      target->set_number(typed, x);
-      Result<Out> r = fn(typed, quiet);
-      s.x.push_back(x);
-      std::size_t c = 0;
-      for (const auto& d : outs) {
-        if (!d.number) continue;
-        s.columns[c++].second.push_back(r.ok() ? d.number(r.value()) : 0.0 / 0.0);
-      }
-      s.point_errors.push_back(r.ok() ? "" : r.error().message);
-    }
-    s.ok = true;
-    return s;
-  };
+  for (auto& d : outs) {
+    e.outputs.push_back(std::move(d.spec));
+    e.output_fields.push_back(d.field);
+  }
+  e.fn = reinterpret_cast<AnyFn>(fn);
+  e.compute = &compute_typed<In, Out>;
+  e.sweep = &sweep_typed<In, Out>;
   return e;
 }
 

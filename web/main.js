@@ -17,7 +17,9 @@ function fail(message) {
 if (typeof createNapkin !== 'function') {
   fail('The calculator module did not load. Rebuild with `make dist`.');
 } else {
-  createNapkin()
+  // The single file carries the wasm bytes separately (see vite.config.mjs).
+  const options = typeof napkinWasmBytes === 'function' ? { wasmBinary: napkinWasmBytes() } : {};
+  createNapkin(options)
     .then((api) => {
       window.napkin = api;
       const practice = { id: 'practice', title: 'Practice', build: (panel, state, save) => buildPractice(api, panel, state, save) };
