@@ -11,34 +11,60 @@ const WASM_JS = path.resolve('build/wasm/napkin.js');
 
 // The single file carries the wasm bytes as a Latin-1 string rather than base64: gzip then
 // compresses them almost as well as the raw binary (base64 costs about a third more after
-// gzip), which keeps dist/napkin.html inside its 280 KB budget. The page passes the decoded
-// bytes to createNapkin({ wasmBinary }).
+// gzip), which keeps dist/napkin.html inside its 280 KB budget. Bytes are renumbered by
+// frequency so the commonest ones become plain ASCII (no escapes, one UTF-8 byte each); the
+// page gets the decoded bytes from napkinWasmBytes() and passes them as createNapkin({ wasmBinary }).
 const DATA_URI = /wasmBinaryFile="data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
+const NEEDS_ESCAPE = { 0x22: '\\"', 0x5c: '\\\\', 0x0a: '\\n', 0x0d: '\\r', 0x00: '\\x00', 0x3c: '\\x3c' };
 
-function latin1Literal(bytes) {
+function frequencyCode(bytes) {
+  const count = new Array(256).fill(0);
+  for (const b of bytes) count[b]++;
+  const byFrequency = [...Array(256).keys()].sort((a, b) => count[b] - count[a] || a - b);
+  const plain = (c) => !(c in NEEDS_ESCAPE);
+  const codes = [
+    ...[...Array(95).keys()].map((i) => i + 0x20).filter(plain),
+    ...[...Array(32).keys()].filter(plain), 0x7f,
+    ...[...Array(128).keys()].map((i) => i + 0x80),
+    ...Object.keys(NEEDS_ESCAPE).map(Number),
+  ];
+  const code = new Array(256), byte = new Array(256);
+  byFrequency.forEach((b, i) => { code[b] = codes[i]; byte[codes[i]] = b; });
+  return { code, byte };
+}
+
+function encodedLiteral(bytes, code) {
   let out = '"';
   for (const b of bytes) {
-    if (b === 0x22) out += '\\"';
-    else if (b === 0x5c) out += '\\\\';
-    else if (b === 0x0a) out += '\\n';
-    else if (b === 0x0d) out += '\\r';
-    else if (b === 0x00) out += '\\x00';
-    else if (b === 0x3c) out += '\\x3c'; // never "</script" or "<!--" inside the script
-    else out += String.fromCharCode(b);
+    const c = code[b];
+    out += NEEDS_ESCAPE[c] ?? String.fromCharCode(c);
   }
   return out + '"';
 }
 
-function singleFileWasm(code) {
-  const m = code.match(DATA_URI);
+function singleFileWasm(jsText) {
+  const m = jsText.match(DATA_URI);
   if (!m) throw new Error('napkin.js has no inlined wasm; build it with -sSINGLE_FILE=1');
   const bytes = Buffer.from(m[1], 'base64');
-  const glue = code.replace(DATA_URI, 'wasmBinaryFile=""');
+  const { code, byte } = frequencyCode(bytes);
+  const glue = jsText.replace(DATA_URI, 'wasmBinaryFile=""');
   const loader =
-    'var napkinWasmText=' + latin1Literal(bytes) + ';\n' +
-    'function napkinWasmBytes(){var s=napkinWasmText,b=new Uint8Array(s.length);' +
-    'for(var i=0;i<s.length;i++)b[i]=s.charCodeAt(i);return b}\n';
+    'var napkinWasmText=' + encodedLiteral(bytes, code) + ';\n' +
+    'function napkinWasmBytes(){var m=' + JSON.stringify(byte) + ',s=napkinWasmText,b=new Uint8Array(s.length);' +
+    'for(var i=0;i<s.length;i++)b[i]=m[s.charCodeAt(i)];return b}\n';
   return loader + glue.replace(/<\/script/gi, '<\\/script');
+}
+
+// Temml's stylesheet declares a script-letter font (\\mathscr) that no derivation uses; inlined,
+// it would add 12 KB of base64 to the single file. Native MathML fonts render everything else.
+function dropTemmlFont() {
+  return {
+    name: 'drop-temml-font',
+    transform(code, id) {
+      if (!/Temml-Local\.css/.test(id)) return null;
+      return { code: code.replace(/@font-face\s*{[^}]*}/g, ''), map: null };
+    },
+  };
 }
 
 function napkinWasm(inline) {
@@ -71,11 +97,14 @@ export default defineConfig(({ mode }) => {
   return {
     base: './',
     publicDir: false,
-    plugins: single ? [napkinWasm(true), viteSingleFile()] : [napkinWasm(false)],
+    plugins: single ? [dropTemmlFont(), napkinWasm(true), viteSingleFile()] : [dropTemmlFont(), napkinWasm(false)],
     build: {
       outDir: single ? 'build/single' : 'dist',
       emptyOutDir: true,
       target: 'es2020',
+      // terser packs the page's libraries a few KB tighter than esbuild: the single file has a budget.
+      minify: 'terser',
+      terserOptions: { compress: { passes: 2 } },
       assetsInlineLimit: single ? 100000000 : 4096,
       // The single file holds the main page only; embed.html is for iframes from a server.
       rollupOptions: {

@@ -105,7 +105,7 @@ struct Mistake {
   std::string id;
   std::string feedback;
   ValueFn value = nullptr;  // what the wrong computation gives, base units
-  double factor = 0;  // instead of `value`: the correct answer × factor
+  double factor = 0;        // instead of `value`: the correct answer × factor
 };
 
 // "The right answer times `factor`": a forgotten 2×, hours reported as days (× 24)...

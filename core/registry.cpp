@@ -186,7 +186,8 @@ SweepResult sweep_loop(const Estimator& e, void* typed, const std::string& param
     if (e.inputs[i].name == param && e.inputs[i].kind == InputKind::Number)
       target = &e.input_fields[i];
   if (!target) {
-    s.error = {"unknown_input", param, "cannot sweep \"" + param + "\": not a numeric input", {}, ""};
+    s.error = {
+        "unknown_input", param, "cannot sweep \"" + param + "\": not a numeric input", {}, ""};
     return s;
   }
   std::vector<std::size_t> numeric;
@@ -429,7 +430,8 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
       err.code = "unknown_input";
       err.input = name;
       err.value = v;
-      err.message = "unknown input \"" + name + "\" for " + est->info.id + "; inputs are: " + names;
+      err.message = "unknown input \"" + name + "\" for " + std::string(est->info.id) +
+                    "; inputs are: " + names;
       err.allowed = names;
       return false;
     }
@@ -489,7 +491,8 @@ SweepResult Registry::sweep(std::string_view id, const Json& inputs, const std::
   if (!spec || spec->kind != InputKind::Number) {
     s.error.code = "unknown_input";
     s.error.input = param;
-    s.error.message = "cannot sweep \"" + param + "\": not a numeric input of " + est->info.id;
+    s.error.message =
+        "cannot sweep \"" + param + "\": not a numeric input of " + std::string(est->info.id);
     return s;
   }
   if (values.size() > 100000) {

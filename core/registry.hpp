@@ -2,6 +2,7 @@
 // the CLI, the wasm API, the page's forms, the problem bank and the tests all read it.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <utility>
@@ -67,8 +68,9 @@ struct OutputSpec {
   Json to_json() const;
 };
 
+// Literals only (static storage): views keep the per-estimator construction code small.
 struct EstimatorInfo {
-  std::string id, title, area, summary, citation, doc;
+  std::string_view id, title, area, summary, citation, doc;
 };
 
 struct RunResult {
@@ -107,15 +109,20 @@ double field_number(const void* obj, FieldRef f);
 
 template <class T>
 constexpr FieldType field_type() {
-  if constexpr (std::is_same_v<T, bool>) return FieldType::Bool;
-  else if constexpr (std::is_same_v<T, int>) return FieldType::Int;
+  if constexpr (std::is_same_v<T, bool>)
+    return FieldType::Bool;
+  else if constexpr (std::is_same_v<T, int>)
+    return FieldType::Int;
   else if constexpr (std::is_same_v<T, long> || std::is_same_v<T, long long>) {
     static_assert(sizeof(T) == sizeof(long long), "long fields must be 64-bit");
     return FieldType::Long;
-  } else if constexpr (std::is_same_v<T, double>) return FieldType::Double;
-  else if constexpr (std::is_same_v<T, std::string>) return FieldType::String;
+  } else if constexpr (std::is_same_v<T, double>)
+    return FieldType::Double;
+  else if constexpr (std::is_same_v<T, std::string>)
+    return FieldType::String;
   else {
-    static_assert(std::is_same_v<T, Json>, "fields are double, int, long long, bool, string or Json");
+    static_assert(std::is_same_v<T, Json>,
+                  "fields are double, int, long long, bool, string or Json");
     return FieldType::Json;
   }
 }
@@ -132,7 +139,8 @@ FieldRef field_ref(T S::*member) {
 
 struct Estimator;
 using AnyFn = void (*)();
-using ComputeFn = bool (*)(const Estimator& e, const Json& in, Json& out, Derivation& d, Error& err);
+using ComputeFn = bool (*)(const Estimator& e, const Json& in, Json& out, Derivation& d,
+                           Error& err);
 using SweepFn = SweepResult (*)(const Estimator& e, const Json& in, const std::string& param,
                                 const std::vector<double>& values);
 
@@ -170,16 +178,19 @@ struct InputDecl {
   InputDecl& positive(double hi) { return above(0).max(hi); }
   InputDecl& integer() { return spec.integer = true, *this; }
   InputDecl& required() { return spec.required = true, *this; }
-  InputDecl& help(std::string h) { return spec.help = std::move(h), *this; }
+  InputDecl& help(const char* h) { return spec.help = h, *this; }
 };
 
+// Builders take literals: building std::strings at every call site was most of registry()'s
+// code in wasm. They are noinline so each struct type shares one copy.
 template <class In, class T>
-InputDecl<In> num(std::string name, T In::*field, std::string label, std::string unit = "") {
+[[gnu::noinline]] InputDecl<In> num(const char* name, T In::*field, const char* label,
+                                    const char* unit = "") {
   static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "num() binds a number");
   InputDecl<In> d;
-  d.spec.name = std::move(name);
-  d.spec.label = std::move(label);
-  d.spec.unit = std::move(unit);
+  d.spec.name = name;
+  d.spec.label = label;
+  d.spec.unit = unit;
   d.spec.kind = InputKind::Number;
   d.spec.integer = std::is_integral_v<T>;
   d.field = field_ref(field);
@@ -187,33 +198,33 @@ InputDecl<In> num(std::string name, T In::*field, std::string label, std::string
 }
 
 template <class In>
-InputDecl<In> flag(std::string name, bool In::*field, std::string label) {
+[[gnu::noinline]] InputDecl<In> flag(const char* name, bool In::*field, const char* label) {
   InputDecl<In> d;
-  d.spec.name = std::move(name);
-  d.spec.label = std::move(label);
+  d.spec.name = name;
+  d.spec.label = label;
   d.spec.kind = InputKind::Boolean;
   d.field = field_ref(field);
   return d;
 }
 
 template <class In>
-InputDecl<In> choice(std::string name, std::string In::*field, std::string label,
-                     std::vector<std::string> choices) {
+[[gnu::noinline]] InputDecl<In> choice(const char* name, std::string In::*field, const char* label,
+                                       std::initializer_list<const char*> choices) {
   InputDecl<In> d;
-  d.spec.name = std::move(name);
-  d.spec.label = std::move(label);
+  d.spec.name = name;
+  d.spec.label = label;
   d.spec.kind = InputKind::Choice;
-  d.spec.choices = std::move(choices);
+  d.spec.choices.assign(choices.begin(), choices.end());
   d.field = field_ref(field);
   return d;
 }
 
 // Free text the estimator parses itself (e.g. a JSON list of pipeline stages).
 template <class In>
-InputDecl<In> text(std::string name, std::string In::*field, std::string label) {
+InputDecl<In> text(const char* name, std::string In::*field, const char* label) {
   InputDecl<In> d;
-  d.spec.name = std::move(name);
-  d.spec.label = std::move(label);
+  d.spec.name = name;
+  d.spec.label = label;
   d.spec.kind = InputKind::Text;
   d.field = field_ref(field);
   return d;
@@ -223,15 +234,16 @@ template <class Out>
 struct OutputDecl {
   OutputSpec spec;
   FieldRef field;
-  OutputDecl& help(std::string h) { return spec.help = std::move(h), *this; }
+  OutputDecl& help(const char* h) { return spec.help = h, *this; }
 };
 
 template <class Out, class T>
-OutputDecl<Out> out(std::string name, T Out::*field, std::string label, std::string unit = "") {
+[[gnu::noinline]] OutputDecl<Out> out(const char* name, T Out::*field, const char* label,
+                                      const char* unit = "") {
   OutputDecl<Out> d;
-  d.spec.name = std::move(name);
-  d.spec.label = std::move(label);
-  d.spec.unit = std::move(unit);
+  d.spec.name = name;
+  d.spec.label = label;
+  d.spec.unit = unit;
   d.field = field_ref(field);
   switch (d.field.type) {
     case FieldType::Bool: d.spec.kind = OutputKind::Boolean; break;

@@ -18,7 +18,8 @@ Json example_inputs(const Estimator& e) {
 TEST_CASE("every estimator runs on its example inputs with finite outputs and a derivation") {
   REQUIRE(registry().estimators().size() >= 6);
   for (const auto& e : registry().estimators()) {
-    CAPTURE(e.info.id);
+    const std::string id(e.info.id);
+    CAPTURE(id);
     RunResult r = registry().run(e.info.id, example_inputs(e));
     CAPTURE(r.error.message);
     REQUIRE(r.ok);
@@ -41,7 +42,8 @@ TEST_CASE("every numeric input rejects bad values by name, with what is allowed"
     Json base = example_inputs(e);
     for (const auto& spec : e.inputs) {
       if (spec.kind != InputKind::Number) continue;
-      CAPTURE(e.info.id);
+      const std::string id(e.info.id);
+      CAPTURE(id);
       CAPTURE(spec.name);
       for (const char* t : bad_texts) {
         if (std::string(t).empty() && !spec.required) continue;  // empty = default
@@ -130,7 +132,8 @@ TEST_CASE("every input's example, as the page shows it, reads back to the same n
   for (const auto& e : registry().estimators()) {
     for (const auto& spec : e.inputs) {
       if (spec.kind != InputKind::Number) continue;
-      CAPTURE(e.info.id);
+      const std::string id(e.info.id);
+      CAPTURE(id);
       CAPTURE(spec.name);
       double v = spec.example.as_number();
       std::string text = spec.unit == "$" ? format_value(v, "", {false, 10})
