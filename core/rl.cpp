@@ -134,7 +134,7 @@ void register_rl(Registry& r) {
   using In = RlThroughputIn;
   using Out = RlThroughputOut;
   r.add(declare<In, Out>(
-      {"rl.throughput", "RL training: sync vs async", "rl",
+      {"rl.throughput", "RL training: sync vs async", "inference",
        "Iteration time and throughput of RLHF/PPO when generation, scoring and training run one "
        "after another on the same GPUs, or overlap on separate GPU sets.",
        "Seed 001 §10 (estimate_rl_throughput); Kaplan et al. 2020 §2.1 (6N per token)",

@@ -350,7 +350,7 @@ void register_serving(Registry& r) {
     using In = ServeLlmIn;
     using Out = ServeLlmOut;
     r.add(declare<In, Out>(
-        {"serve.llm_gpus", "GPUs to serve an LLM", "serving",
+        {"serve.llm_gpus", "GPUs to serve an LLM", "inference",
          "How many GPUs a request load needs with seed 001's single-stream model, how many "
          "requests fit in memory beside the weights, and the replica size the weights demand.",
          "Seed 001 §9 (estimate_serving_gpus), weight memory corrected; docs/errata.md",
@@ -397,7 +397,7 @@ void register_serving(Registry& r) {
     using In = ServeBatchingIn;
     using Out = ServeBatchingOut;
     r.add(declare<In, Out>(
-        {"serve.batching", "Dynamic batching: QPS vs latency", "serving",
+        {"serve.batching", "Dynamic batching: QPS vs latency", "inference",
          "GPUs needed for a request rate with batched inference, and the latency a request sees: "
          "half the batch-collection window plus the inference time.",
          "Seed 000 §2 and §5 (QPS and latency formulas)", "docs/serving.md#servebatching"},
@@ -427,7 +427,7 @@ void register_serving(Registry& r) {
     using In = ServePipelineIn;
     using Out = ServePipelineOut;
     r.add(declare<In, Out>(
-        {"serve.pipeline", "Multi-stage ranking pipeline", "serving",
+        {"serve.pipeline", "Multi-stage ranking pipeline", "inference",
          "Latency and GPUs of a pipeline of stages (fixed latency or batched inference) against "
          "a latency budget.",
          "Seed 000 §3 (progressive ranking) and problem 3", "docs/serving.md#servepipeline"},

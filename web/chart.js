@@ -173,6 +173,8 @@ export class Chart {
     const dpr = devicePixelRatio || 1;
     ctx.save();
     ctx.font = `${11 * dpr}px system-ui, sans-serif`;
+    ctx.textAlign = 'left'; // uPlot leaves the axes' alignment set
+    ctx.textBaseline = 'alphabetic';
     const pos = (x, y) => [u.valToPos(x, 'x', true), u.valToPos(y, 'y', true)];
     const inside = ([px, py]) =>
       px >= u.bbox.left && px <= u.bbox.left + u.bbox.width && py >= u.bbox.top && py <= u.bbox.top + u.bbox.height;
