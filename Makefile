@@ -37,20 +37,20 @@ npm: node_modules/.package-lock.json
 # platforms' optional rollup binaries, which makes npm ci refuse the lock ("Missing:
 # @rollup/rollup-android-…"); then npm install --no-save installs the same locked versions.
 node_modules/.package-lock.json: package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error 2>/dev/null || npm install --no-save --no-audit --no-fund --loglevel=error
+	@npm ci --no-audit --no-fund --loglevel=error 2>/dev/null || npm install --no-save --no-audit --no-fund --loglevel=error
 	touch $@
 
 # --- builds -------------------------------------------------------------------------------
 native: apt
-	cmake --preset native >/dev/null
+	@cmake --preset native >/dev/null
 	cmake --build --preset native -j $(JOBS)
 
 wasm: apt
-	cmake --preset wasm >/dev/null
+	@cmake --preset wasm >/dev/null
 	cmake --build --preset wasm -j $(JOBS)
 
 dist: wasm npm
-	npx vite build --logLevel warn
+	@npx vite build --logLevel warn
 	npx vite build --mode singlefile --logLevel warn
 	cp build/single/index.html dist/napkin.html
 	npx vite build --mode embed --logLevel warn
@@ -59,35 +59,35 @@ dist: wasm npm
 	echo "Built dist/index.html, dist/napkin.html (self-contained, opens from disk), dist/napkin-embed.js."
 
 run: dist
-	node web/serve.mjs dist $(PORT)
+	@node web/serve.mjs dist $(PORT)
 
 # --- tests: every tier --------------------------------------------------------------------
 test: deps format-check test-native test-wasm dist test-js test-e2e
 	@echo "All Napkin test tiers passed."
 
 test-native: native
-	ctest --preset native
+	@ctest --preset native
 
 test-wasm: wasm
-	ctest --preset wasm
+	@ctest --preset wasm
 
 test-js: native dist
-	node --test tests/js/
+	@node --test tests/js/
 
 test-e2e: dist
-	npx playwright test --config tests/e2e/playwright.config.mjs
+	@npx playwright test --config tests/e2e/playwright.config.mjs
 
 SOURCES = $(wildcard core/*.cpp core/*.hpp cli/*.cpp wasm/*.cpp tests/*.cpp tests/*.hpp)
 
 format:
-	clang-format -i $(SOURCES)
+	@clang-format -i $(SOURCES)
 
 format-check:
-	clang-format --dry-run --Werror $(SOURCES)
+	@clang-format --dry-run --Werror $(SOURCES)
 	echo "clang-format: $(words $(SOURCES)) files clean"
 
 bench: native dist
-	node tests/bench/bench.mjs
+	@node tests/bench/bench.mjs
 
 clean:
-	rm -rf build dist test-results
+	@rm -rf build dist test-results

@@ -385,7 +385,7 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
   // A problem whose answer unit does not match its output (and no conversion) is a defect.
   ProblemBank broken;
   broken.add({.id = "x",
-              .area = "inference",
+              .area = "serving",  // not one of the four areas
               .title = "t",
               .statement = "s",
               .estimator = "train.time",
