@@ -120,6 +120,11 @@ Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
           {"MY", "M_Y", MY}},
          o.tp_comm_time, unit::seconds);
   o.compute_bound = o.compute_time >= o.fsdp_comm_time + o.tp_comm_time;
+  // docs/errata.md, seed 004 (c): shown where a student reproduces that problem.
+  d.note("Where seed 004 (c) went wrong",
+         "The seed counts 3.488e12·b·s FLOPs per block, 1000× too many (2·2·D·F = 3.488e9 per "
+         "token), and so finds a 1,956 s step. With the right count the question is the Scaling "
+         "Book's: the batch at which compute hides both collectives, B_min above.");
   d.note("Verdict", o.compute_bound
                         ? "Compute-bound at this batch: the collectives can hide under the matmuls."
                         : "Communication-bound at this batch: raise it to at least B_min tokens.");

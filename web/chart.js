@@ -50,8 +50,27 @@ function ticks(splits, log, fmt) {
   });
 }
 
+const SLIDER_STEPS = 1000;
+
+// Slider position (0…SLIDER_STEPS) ↔ x on the chart's axis, logarithmic where the axis is.
+export function sliderToX(spec, pos) {
+  const t = pos / SLIDER_STEPS;
+  const x = spec.log_x
+    ? Math.exp(Math.log(spec.x_min) + t * (Math.log(spec.x_max) - Math.log(spec.x_min)))
+    : spec.x_min + t * (spec.x_max - spec.x_min);
+  return spec.integer_x ? Math.round(x) : Number(x.toPrecision(4));
+}
+
+export function xToSlider(spec, x) {
+  const t = spec.log_x
+    ? (Math.log(x) - Math.log(spec.x_min)) / (Math.log(spec.x_max) - Math.log(spec.x_min))
+    : (x - spec.x_min) / (spec.x_max - spec.x_min);
+  return Math.round(Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * SLIDER_STEPS);
+}
+
 export class Chart {
-  constructor(api, spec, est, fmt) {
+  // onMove(name, x): the slider under the chart sets the swept input to x.
+  constructor(api, spec, est, fmt, onMove) {
     this.api = api;
     this.spec = spec;
     this.est = est;
@@ -65,6 +84,13 @@ export class Chart {
     this.box = h('div', { class: 'chart-box' });
     this.note = h('p', { class: 'chart-note', role: 'status' });
     this.el.append(this.box, this.note);
+    const xInput = est.inputs.find((i) => i.name === spec.x);
+    if (onMove && xInput) {
+      this.slider = h('input', { type: 'range', min: 0, max: SLIDER_STEPS, step: 1, class: 'x-slider',
+        'aria-label': `Move ${xInput.label}`, dataset: { input: spec.x } });
+      this.slider.addEventListener('input', () => onMove(spec.x, sliderToX(spec, Number(this.slider.value))));
+      this.el.append(h('label', { class: 'slider-row' }, h('span', { text: `Move ${xInput.label}` }), this.slider));
+    }
     // A static description stays readable where a canvas is not (screen readers, no JS).
     this.box.setAttribute('role', 'img');
     this.box.setAttribute('aria-label', `${spec.title}: ${spec.y_label} against ${spec.x_label}`);
@@ -72,6 +98,8 @@ export class Chart {
 
   update(inputs, outputs) {
     const { spec } = this;
+    if (this.slider && typeof inputs[spec.x] === 'number' && document.activeElement !== this.slider)
+      this.slider.value = String(xToSlider(spec, inputs[spec.x]));
     const data = chartData(this.api, spec, inputs);
     if (data.error) {
       this.note.textContent = data.error;

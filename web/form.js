@@ -4,6 +4,7 @@
 import { h, perFrame } from './dom.js';
 import { renderMath } from './math.js';
 import { Chart } from './chart.js';
+import { JsonTableEditor, columnsOf } from './json-table.js';
 
 const PRESET_KINDS = [
   ['model', 'Model'],
@@ -75,7 +76,13 @@ export class EstimatorCard {
     this.derivation = h('details', { class: 'derivation', ontoggle: () => this.renderSteps() },
       h('summary', { text: 'Show derivation' }), this.steps);
     form.append(this.derivation);
-    this.charts = this.ctx.charts.map((spec) => new Chart(this.ctx.api, spec, est, this.ctx.fmt));
+    const move = (name, x) => {
+      const spec = est.inputs.find((i) => i.name === name);
+      const text = inputText(this.ctx.api, x, spec);
+      this.setTexts({ [name]: text });
+      this.edit(name, text);
+    };
+    this.charts = this.ctx.charts.map((spec) => new Chart(this.ctx.api, spec, est, this.ctx.fmt, move));
     if (this.charts.length) form.append(h('div', { class: 'charts' }, this.charts.map((c) => c.el)));
     return form;
   }
@@ -105,6 +112,7 @@ export class EstimatorCard {
     const id = `in-${this.est.id}-${spec.name}`.replace(/[^A-Za-z0-9_-]/g, '-');
     const errId = id + '-err';
     let field;
+    let extra = null;
     if (spec.kind === 'boolean') {
       field = h('input', { type: 'checkbox', id, name: spec.name });
       field.checked = this.texts[spec.name] === 'true';
@@ -114,9 +122,20 @@ export class EstimatorCard {
       field.value = this.texts[spec.name];
       field.addEventListener('change', () => this.edit(spec.name, field.value));
     } else if (spec.kind === 'text') {
-      field = h('textarea', { id, name: spec.name, rows: 5, spellcheck: 'false', 'aria-describedby': errId });
+      field = h('textarea', { id, name: spec.name, rows: 4, spellcheck: 'false', 'aria-describedby': errId });
       field.value = this.texts[spec.name];
-      field.addEventListener('input', () => this.edit(spec.name, field.value));
+      // A JSON list of objects also gets a row editor; both stay in step.
+      const table = new JsonTableEditor(spec.label, (text) => {
+        field.value = text;
+        this.edit(spec.name, text);
+      });
+      table.setText(field.value);
+      (this.tables ||= {})[spec.name] = table;
+      field.addEventListener('input', () => {
+        table.setText(field.value);
+        this.edit(spec.name, field.value);
+      });
+      extra = table.el;
     } else {
       field = h('input', {
         type: 'text', id, name: spec.name, inputmode: 'text', autocomplete: 'off', spellcheck: 'false',
@@ -130,9 +149,9 @@ export class EstimatorCard {
     this.errors[spec.name] = err;
     const hint = spec.help ? h('small', { class: 'hint', text: spec.help }) : null;
     const cls = spec.kind === 'boolean' ? 'field check' : 'field';
-    return h('div', { class: cls },
-      h('label', { for: id, text: spec.label + (spec.required ? '' : '') }),
-      field, hint, err);
+    return h('div', { class: extra ? cls + ' wide' : cls },
+      h('label', { for: id, text: spec.label }),
+      extra, field, hint, err);
   }
 
   edit(name, text) {
@@ -155,6 +174,7 @@ export class EstimatorCard {
       const f = this.fields[spec.name];
       if (spec.kind === 'boolean') f.checked = text === 'true';
       else f.value = text;
+      if (this.tables && this.tables[spec.name]) this.tables[spec.name].setText(text);
     }
   }
 
@@ -232,7 +252,7 @@ export class EstimatorCard {
         el.textContent = v ? 'yes' : 'no';
         el.dataset.value = String(v);
       } else if (o.kind === 'array') {
-        el.append(this.renderArray(v));
+        el.append(this.renderArray(v, r.inputs));
       } else {
         el.textContent = String(v);
       }
@@ -240,17 +260,41 @@ export class EstimatorCard {
     this.warnings.replaceChildren(...r.warnings.map((w) => h('li', { text: w })));
   }
 
-  renderArray(rows) {
+  renderArray(rows, inputs) {
     if (!Array.isArray(rows) || !rows.length) return document.createTextNode('—');
-    const keys = Object.keys(rows[0]);
-    return h('table', { class: 'mini' },
+    const keys = columnsOf(rows);
+    const table = h('table', { class: 'mini' },
       h('thead', {}, h('tr', {}, keys.map((k) => h('th', { text: k })))),
       h('tbody', {}, rows.map((row) => h('tr', {}, keys.map((k) => h('td', { text: this.cell(k, row[k]) }))))));
+    const bar = this.budgetBar(rows, inputs);
+    return bar ? h('div', {}, bar, table) : table;
+  }
+
+  // Rows with a latency against an estimator's `budget` input: the latency budget as a bar.
+  budgetBar(rows, inputs) {
+    const budget = inputs && inputs.budget;
+    if (typeof budget !== 'number' || !rows.every((r) => typeof r.latency === 'number')) return null;
+    const total = rows.reduce((a, r) => a + r.latency, 0);
+    const scale = Math.max(budget, total) || 1;
+    const over = total > budget;
+    const segments = rows.map((r, i) =>
+      h('span', {
+        class: `segment c${i % 6}`,
+        style: `width:${(100 * r.latency) / scale}%`,
+        title: `${r.name ?? 'stage ' + (i + 1)}: ${this.ctx.fmt(r.latency, 's', 3)}`,
+        text: `${r.name ?? i + 1} ${this.ctx.fmt(r.latency, 's', 3)}`,
+      }));
+    return h('div', { class: over ? 'budget-bar over' : 'budget-bar', role: 'img',
+      'aria-label': `Latency ${this.ctx.fmt(total, 's', 3)} of a ${this.ctx.fmt(budget, 's', 3)} budget` },
+      h('div', { class: 'track' }, segments,
+        h('span', { class: 'budget-mark', style: `left:${(100 * budget) / scale}%`, title: 'budget' })),
+      h('p', { class: 'budget-legend', text: `${this.ctx.fmt(total, 's', 4)} of ${this.ctx.fmt(budget, 's', 4)} budget — ${over ? 'over by ' + this.ctx.fmt(total - budget, 's', 3) : this.ctx.fmt(budget - total, 's', 3) + ' to spare'}` }));
   }
 
   cell(key, v) {
+    if (v === undefined) return '';
     if (typeof v !== 'number') return String(v);
-    const unit = /latency|time|budget/.test(key) ? 's' : '';
+    const unit = /latency|time|budget|inference|wait/.test(key) ? 's' : '';
     return this.ctx.fmt(v, unit, 4);
   }
 

@@ -104,3 +104,32 @@ test('charts render from sweeps and follow the inputs', async ({ page }) => {
   const legend = page.locator('[data-chart="train-days-gpus"] .u-series').nth(1);
   await expect(legend).toContainText('A100');
 });
+
+test('the pipeline editor adds, reorders and removes stages, with the budget bar', async ({ page }) => {
+  await page.goto('/index.html#tab=inference');
+  await ready(page);
+  const form = page.locator('form[data-estimator="serve.pipeline"]');
+  await expect(form.locator('[data-output="total_latency"]')).toHaveText('155 ms');
+  await form.getByRole('button', { name: '+ Add a row' }).click();
+  await expect(form.locator('[data-output="stage_count"]')).toHaveText('4');
+  await expect(form.locator('.budget-bar')).toHaveClass(/over/);
+  await form.getByRole('button', { name: 'Move row 4 up' }).click();
+  await expect(form.locator('[name="stages"]')).toHaveValue(/"Stage 4".*"Heavy ranking"/);
+  await form.getByRole('button', { name: 'Remove row 3' }).click();
+  await expect(form.locator('[data-output="total_latency"]')).toHaveText('155 ms');
+  await form.locator('[name="stages"]').fill('[]');
+  await expect(form.locator('.field-error').filter({ hasText: 'stages' })).toBeVisible();
+  await form.locator('[name="stages"]').fill('[{"name": "x", "batch": 10, "inference": 0}');
+  await expect(form).toHaveClass(/stale/);
+});
+
+test('a slider under a chart moves its input and the results follow', async ({ page }) => {
+  await page.goto('/index.html#tab=comm');
+  await ready(page);
+  const form = page.locator('form[data-estimator="comm.tp_step"]');
+  const share = form.locator('[data-output="comm_fraction"]');
+  const before = Number(await share.getAttribute('data-value'));
+  await form.locator('.x-slider').first().evaluate((s) => { s.value = '900'; s.dispatchEvent(new Event('input')); });
+  await expect.poll(async () => Number(await share.getAttribute('data-value'))).not.toBe(before);
+  await expect(form.locator('[name="tokens"]')).not.toHaveValue('1 tok');
+});
