@@ -12,9 +12,14 @@ bool key_char(char c) {
 
 std::string fill_template(std::string_view tmpl, std::initializer_list<Sym> syms, bool numeric) {
   std::string out;
+  out.reserve(tmpl.size() + 32);
   for (std::size_t i = 0; i < tmpl.size(); ++i) {
     if (tmpl[i] != '$') {
-      out += tmpl[i];
+      // Copy up to the next placeholder in one append (cheaper than char by char).
+      std::size_t next = tmpl.find('$', i);
+      if (next == std::string_view::npos) next = tmpl.size();
+      out.append(tmpl.data() + i, next - i);
+      i = next - 1;
       continue;
     }
     std::size_t j = i + 1;

@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "json.hpp"
@@ -35,6 +36,8 @@ class Derivation {
 
   const Json& steps() const { return steps_; }
   const Json& warnings() const { return warnings_; }
+  Json take_steps() { return std::move(steps_); }
+  Json take_warnings() { return std::move(warnings_); }
 
  private:
   bool record_;

@@ -232,7 +232,11 @@ Json Estimator::to_json() const {
   return j;
 }
 
-Json RunResult::to_json(const std::string& id) const {
+Json RunResult::to_json(const std::string& id) const& {
+  return RunResult(*this).to_json(id);
+}
+
+Json RunResult::to_json(const std::string& id) && {
   Json j = Json::object();
   if (!ok) {
     Json e = error.to_json();
@@ -241,10 +245,10 @@ Json RunResult::to_json(const std::string& id) const {
     return j;
   }
   j.set("id", id);
-  j.set("inputs", inputs);
-  j.set("outputs", outputs);
-  j.set("steps", steps);
-  j.set("warnings", warnings);
+  j.set("inputs", std::move(inputs));
+  j.set("outputs", std::move(outputs));
+  j.set("steps", std::move(steps));
+  j.set("warnings", std::move(warnings));
   return j;
 }
 
@@ -475,8 +479,8 @@ RunResult Registry::run(std::string_view id, const Json& inputs, bool record_ste
     r.outputs = Json::object();
     return r;
   }
-  r.steps = d.steps();
-  r.warnings = d.warnings();
+  r.steps = d.take_steps();
+  r.warnings = d.take_warnings();
   r.ok = true;
   return r;
 }

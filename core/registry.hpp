@@ -80,7 +80,8 @@ struct RunResult {
   Json outputs = Json::object();
   Json steps = Json::array();
   Json warnings = Json::array();
-  Json to_json(const std::string& id) const;
+  Json to_json(const std::string& id) const&;
+  Json to_json(const std::string& id) &&;  // moves the parts: no copy of the derivation
 };
 
 // Columns of a sweep: one array of numbers per numeric output (null where the point failed).

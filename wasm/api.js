@@ -2,7 +2,9 @@
 // Appended to the module (--post-js), so `Module` is the instance createNapkin resolves to.
 // Embind registers the underscore functions at start-up, so each wrapper looks them up late.
 (function (M) {
-  var json = function (text) { return JSON.parse(text); };
+  // Results arrive as UTF-8 bytes in wasm memory (see bindings.cpp), valid until the next call.
+  var decoder = new TextDecoder();
+  var json = function (bytes) { return JSON.parse(decoder.decode(bytes)); };
   var str = function (v) { return typeof v === 'string' ? v : String(v); };
   // NaN and ±Infinity would become null (= "not given"); send them as text so the core
   // rejects them by name.

@@ -107,17 +107,35 @@ std::string check_json(const std::string& id, int seed, const std::string& answe
   return napkin::check_reply(id, seed, answer).json.dump();
 }
 
+// Results go back as bytes in wasm memory that the JS side decodes with TextDecoder:
+// Embind's own std::string conversion walks the string byte by byte in JS, which cost most
+// of a run (a few KB of JSON with its derivation).
+std::string out_buffer;
+
+emscripten::val bytes(std::string s) {
+  out_buffer = std::move(s);
+  return emscripten::val(emscripten::typed_memory_view(
+      out_buffer.size(), reinterpret_cast<const unsigned char*>(out_buffer.data())));
+}
+
+template <auto Fn, class... Args>
+emscripten::val as_bytes(Args... args) {
+  return bytes(Fn(args...));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(napkin) {
-  emscripten::function("_list", &list_json);
-  emscripten::function("_hardware", &hardware_json);
-  emscripten::function("_run", &run_json);
-  emscripten::function("_sweep", &sweep_header);
+  emscripten::function("_list", &as_bytes<&list_json>);
+  emscripten::function("_hardware", &as_bytes<&hardware_json>);
+  emscripten::function("_run", &as_bytes<&run_json, const std::string&, const std::string&>);
+  emscripten::function("_sweep", &as_bytes<&sweep_header, const std::string&, const std::string&,
+                                           const std::string&, const emscripten::val&>);
   emscripten::function("_sweep_data", &sweep_data);
   emscripten::function("_format", &format_value);
-  emscripten::function("_parse", &parse_value);
-  emscripten::function("_problems", &problems_json);
-  emscripten::function("_problem", &problem_json);
-  emscripten::function("_check", &check_json);
+  emscripten::function("_parse", &as_bytes<&parse_value, const std::string&, const std::string&>);
+  emscripten::function("_problems", &as_bytes<&problems_json>);
+  emscripten::function("_problem", &as_bytes<&problem_json, const std::string&, int>);
+  emscripten::function("_check",
+                       &as_bytes<&check_json, const std::string&, int, const std::string&>);
 }

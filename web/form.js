@@ -234,7 +234,17 @@ export class EstimatorCard {
     this.last = r;
     this.showOutputs(r);
     if (this.derivation.open) this.renderSteps();
-    for (const c of this.charts) c.update(r.inputs, r.outputs);
+    // The first time, numbers go on screen before the charts are drawn (a frame later);
+    // after that a keystroke redraws both in the same frame.
+    if (this.chartsDrawn) for (const c of this.charts) c.update(r.inputs, r.outputs);
+    else if (!this.chartsPending) {
+      this.chartsPending = true;
+      requestAnimationFrame(() => {
+        this.chartsDrawn = true;
+        this.chartsPending = false;
+        if (this.last) for (const c of this.charts) c.update(this.last.inputs, this.last.outputs);
+      });
+    }
     return r;
   }
 
