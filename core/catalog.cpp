@@ -11,12 +11,9 @@ namespace napkin {
 
 namespace {
 
-using Fields = std::initializer_list<std::pair<const char*, Json>>;
-
 Preset make(std::string id, std::string label, std::string kind, std::string source, Fields f) {
-  Preset p{std::move(id), std::move(label), std::move(kind), std::move(source), Json::object(), {}};
-  for (const auto& [k, v] : f) p.values.set(k, v);
-  return p;
+  return Preset{std::move(id),     std::move(label), std::move(kind),
+                std::move(source), object_of(f),     {}};
 }
 
 // A model preset also fills the names some estimators use for the same quantity

@@ -188,23 +188,7 @@ Result<RooflineOut> hw_roofline(const RooflineIn& in, Derivation& d) {
   return o;
 }
 
-namespace {
-
-using Fields = std::initializer_list<std::pair<const char*, Json>>;
-
-Json obj(Fields f) {
-  Json j = Json::object();
-  for (const auto& [k, v] : f) j.set(k, v);
-  return j;
-}
-
-Preset scenario(std::string id, std::string label, std::string source, std::string estimator,
-                Fields f) {
-  return Preset{std::move(id),     std::move(label), "scenario",
-                std::move(source), obj(f),           {std::move(estimator)}};
-}
-
-}  // namespace
+namespace {}  // namespace
 
 void register_comm_tp(Registry& r) {
   constexpr double kMaxBw = 1e14;
@@ -319,10 +303,10 @@ void register_comm_tp(Registry& r) {
   }
 
   // Charts (SPEC §4). Link figures match the catalog presets (core/catalog.cpp).
-  const Json nvlink4 = obj({{"bandwidth", 450e9}, {"latency", 3e-6}});
-  const Json ib_ndr = obj({{"bandwidth", 50e9}, {"latency", 5e-6}});
-  const Json eth100 = obj({{"bandwidth", 12.5e9}, {"latency", 10e-6}});
-  const Json eth10 = obj({{"bandwidth", 1.25e9}, {"latency", 50e-6}});
+  const Json nvlink4 = object_of({{"bandwidth", 450e9}, {"latency", 3e-6}});
+  const Json ib_ndr = object_of({{"bandwidth", 50e9}, {"latency", 5e-6}});
+  const Json eth100 = object_of({{"bandwidth", 12.5e9}, {"latency", 10e-6}});
+  const Json eth10 = object_of({{"bandwidth", 1.25e9}, {"latency", 50e-6}});
   r.add_chart({.id = "collective-time-vs-size",
                .title = "Collective time vs message size",
                .estimator = "comm.collective",
@@ -364,16 +348,16 @@ void register_comm_tp(Registry& r) {
                           {"InfiniBand NDR", tp_series(ib_ndr)},
                           {"100 GbE", tp_series(eth100)},
                           {"10 GbE", tp_series(eth10)}}});
-  const Json gpt3 = obj({{"params", 175e9},
-                         {"grad_bytes", 2},
-                         {"d_model", 12288},
-                         {"n_layers", 96},
-                         {"seq_len", 2048},
-                         {"activation_bytes", 2},
-                         {"tp", 8},
-                         {"pp", 8},
-                         {"dp", 16},
-                         {"microbatches", 1}});
+  const Json gpt3 = object_of({{"params", 175e9},
+                               {"grad_bytes", 2},
+                               {"d_model", 12288},
+                               {"n_layers", 96},
+                               {"seq_len", 2048},
+                               {"activation_bytes", 2},
+                               {"tp", 8},
+                               {"pp", 8},
+                               {"dp", 16},
+                               {"microbatches", 1}});
   r.add_chart({.id = "gpt3-volumes-vs-batch",
                .title = "GPT-3 175B: DP, FSDP, TP and PP volume per step vs batch (seed 002)",
                .estimator = "comm.parallelism",
@@ -405,9 +389,10 @@ void register_comm_tp(Registry& r) {
        .log_x = true,
        .log_y = true,
        .y = {"attainable_flops"},
-       .series = {{"H100 SXM", obj({{"peak_flops", 990e12}, {"mem_bandwidth", 3.35e12}})},
-                  {"A100 SXM 80GB", obj({{"peak_flops", 312e12}, {"mem_bandwidth", 2.039e12}})},
-                  {"B200", obj({{"peak_flops", 2.25e15}, {"mem_bandwidth", 7.7e12}})}},
+       .series = {{"H100 SXM", object_of({{"peak_flops", 990e12}, {"mem_bandwidth", 3.35e12}})},
+                  {"A100 SXM 80GB",
+                   object_of({{"peak_flops", 312e12}, {"mem_bandwidth", 2.039e12}})},
+                  {"B200", object_of({{"peak_flops", 2.25e15}, {"mem_bandwidth", 7.7e12}})}},
        .markers = {{"Decode GEMV, BF16 (≈1 FLOP/B)", 1}}});
 
   // The seeds' worked examples as scenarios.

@@ -11,20 +11,6 @@ namespace napkin {
 
 namespace {
 
-using Fields = std::initializer_list<std::pair<const char*, Json>>;
-
-Json values(Fields f) {
-  Json j = Json::object();
-  for (const auto& [k, v] : f) j.set(k, v);
-  return j;
-}
-
-Preset scenario(std::string id, std::string label, std::string source, const char* estimator,
-                Fields f) {
-  return Preset{std::move(id),     std::move(label), "scenario",
-                std::move(source), values(f),        {estimator}};
-}
-
 // Seed 000 §3's progressive ranking at 30k QPS and its problem 3 (50k QPS, 200 ms budget).
 constexpr const char* kRankingStages =
     R"([{"name": "Candidate generation", "latency": 0.02}, )"
@@ -69,10 +55,10 @@ void add_charts(Registry& r) {
                .log_y = true,
                .integer_x = true,
                .y = {"tokens_per_second"},
-               .series = {{"no cache (weights only)", values({{"context", 0}})},
-                          {"1k context", values({{"context", 1024}})},
-                          {"4k context", values({{"context", 4096}})},
-                          {"32k context", values({{"context", 32768}})}},
+               .series = {{"no cache (weights only)", object_of({{"context", 0}})},
+                          {"1k context", object_of({{"context", 1024}})},
+                          {"4k context", object_of({{"context", 4096}})},
+                          {"32k context", object_of({{"context", 32768}})}},
                .markers = {{"ridge F/BW on an H100: 296", 295.5}}});
   r.add_chart({.id = "decode-latency-vs-batch",
                .title = "End-to-end latency vs batch (roofline decode)",
@@ -87,35 +73,36 @@ void add_charts(Registry& r) {
                .log_x = true,
                .integer_x = true,
                .y = {"total_time", "prefill_time", "decode_time"},
-               .series = {{"roofline decode", values({{"decode_model", "roofline"}})}}});
+               .series = {{"roofline decode", object_of({{"decode_model", "roofline"}})}}});
   // KV cache vs context: one line per attention type (DeepSeek-V2 Table 1).
-  r.add_chart({.id = "kv-cache-vs-context",
-               .title = "KV cache per sequence vs context, by attention type",
-               .estimator = "infer.kv",
-               .x = "seq_len",
-               .x_label = "Context length",
-               .y_label = "KV cache per sequence",
-               .y_unit = unit::bytes,
-               .x_min = 1024,
-               .x_max = 131072,
-               .points = 50,
-               .log_x = true,
-               .log_y = true,
-               .integer_x = true,
-               .y = {"bytes_per_sequence"},
-               .series = {{"LLaMA-2-70B shape with MHA (64 KV heads)", values({{"n_layers", 80},
-                                                                               {"n_kv_heads", 64},
-                                                                               {"head_dim", 128},
-                                                                               {"latent_dim", 0},
-                                                                               {"rope_dim", 0}})},
-                          {"Llama-3-70B, GQA (8 KV heads)", values({{"n_layers", 80},
-                                                                    {"n_kv_heads", 8},
-                                                                    {"head_dim", 128},
-                                                                    {"latent_dim", 0},
-                                                                    {"rope_dim", 0}})},
-                          {"DeepSeek-V3, MLA (512 + 64)",
-                           values({{"n_layers", 61}, {"latent_dim", 512}, {"rope_dim", 64}})}},
-               .mark_current = false});
+  r.add_chart(
+      {.id = "kv-cache-vs-context",
+       .title = "KV cache per sequence vs context, by attention type",
+       .estimator = "infer.kv",
+       .x = "seq_len",
+       .x_label = "Context length",
+       .y_label = "KV cache per sequence",
+       .y_unit = unit::bytes,
+       .x_min = 1024,
+       .x_max = 131072,
+       .points = 50,
+       .log_x = true,
+       .log_y = true,
+       .integer_x = true,
+       .y = {"bytes_per_sequence"},
+       .series = {{"LLaMA-2-70B shape with MHA (64 KV heads)", object_of({{"n_layers", 80},
+                                                                          {"n_kv_heads", 64},
+                                                                          {"head_dim", 128},
+                                                                          {"latent_dim", 0},
+                                                                          {"rope_dim", 0}})},
+                  {"Llama-3-70B, GQA (8 KV heads)", object_of({{"n_layers", 80},
+                                                               {"n_kv_heads", 8},
+                                                               {"head_dim", 128},
+                                                               {"latent_dim", 0},
+                                                               {"rope_dim", 0}})},
+                  {"DeepSeek-V3, MLA (512 + 64)",
+                   object_of({{"n_layers", 61}, {"latent_dim", 512}, {"rope_dim", 64}})}},
+       .mark_current = false});
   // Seed 000 §4 mistake 4: at a fixed inference time per batch, a bigger batch needs fewer
   // GPUs but waits longer to fill.
   r.add_chart({.id = "batching-latency-vs-batch",
@@ -182,21 +169,21 @@ void add_models(Registry& r) {
                 "Llama-3 70B",
                 "model",
                 "Grattafiori et al. 2024, The Llama 3 Herd of Models, Table 3 (GQA, 8 KV heads)",
-                values({{"params", 70e9},
-                        {"d_model", 8192},
-                        {"hidden", 8192},
-                        {"n_layers", 80},
-                        {"layers", 80},
-                        {"n_heads", 64},
-                        {"n_kv_heads", 8},
-                        {"head_dim", 128},
-                        {"latent_dim", 0},
-                        {"rope_dim", 0},
-                        {"d_ff", 28672},
-                        {"vocab", 128256},
-                        {"ffn", "swiglu"},
-                        {"tied_embeddings", false},
-                        {"kv_bytes_per_token", 327680}}),
+                object_of({{"params", 70e9},
+                           {"d_model", 8192},
+                           {"hidden", 8192},
+                           {"n_layers", 80},
+                           {"layers", 80},
+                           {"n_heads", 64},
+                           {"n_kv_heads", 8},
+                           {"head_dim", 128},
+                           {"latent_dim", 0},
+                           {"rope_dim", 0},
+                           {"d_ff", 28672},
+                           {"vocab", 128256},
+                           {"ffn", "swiglu"},
+                           {"tied_embeddings", false},
+                           {"kv_bytes_per_token", 327680}}),
                 {}});
   // DeepSeek-AI 2024 (DeepSeek-V3 Technical Report) §4.2: 61 layers, hidden 7,168, 128 heads of
   // 128, KV compression d_c = 512, decoupled RoPE key 64; 671B parameters, 37B active per
@@ -206,18 +193,18 @@ void add_models(Registry& r) {
                 "model",
                 "DeepSeek-AI 2024, DeepSeek-V3 Technical Report §4.2 (MLA: d_c 512, d_h^R 64; "
                 "671B total, 37B active)",
-                values({{"params", 671e9},
-                        {"d_model", 7168},
-                        {"hidden", 7168},
-                        {"n_layers", 61},
-                        {"layers", 61},
-                        {"n_heads", 128},
-                        {"n_kv_heads", 0},
-                        {"head_dim", 128},
-                        {"latent_dim", 512},
-                        {"rope_dim", 64},
-                        {"vocab", 129280},
-                        {"kv_bytes_per_token", 70272}}),
+                object_of({{"params", 671e9},
+                           {"d_model", 7168},
+                           {"hidden", 7168},
+                           {"n_layers", 61},
+                           {"layers", 61},
+                           {"n_heads", 128},
+                           {"n_kv_heads", 0},
+                           {"head_dim", 128},
+                           {"latent_dim", 512},
+                           {"rope_dim", 64},
+                           {"vocab", 129280},
+                           {"kv_bytes_per_token", 70272}}),
                 {}});
 }
 

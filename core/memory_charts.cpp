@@ -10,18 +10,11 @@ namespace napkin {
 
 namespace {
 
-using Fields = std::initializer_list<std::pair<const char*, Json>>;
-
-Json values(Fields f) {
-  Json j = Json::object();
-  for (const auto& [k, v] : f) j.set(k, v);
-  return j;
-}
-
+// This file lists the inputs before the estimators they apply to.
 Preset scenario(std::string id, std::string label, std::string source, Fields f,
                 std::vector<std::string> estimators) {
-  return Preset{std::move(id),     std::move(label), "scenario",
-                std::move(source), values(f),        std::move(estimators)};
+  return napkin::scenario(std::move(id), std::move(label), std::move(source), std::move(estimators),
+                          f);
 }
 
 // Seed 001 §6: the notebook's LLaMA-2-70B configurations.
@@ -71,10 +64,10 @@ void register_memory_charts(Registry& r) {
                .points = 64,
                .integer_x = true,
                .y = {"bubble_fraction"},
-               .series = {{"2 stages", values({{"stages", 2}, {"batch", 0}})},
-                          {"4 stages", values({{"stages", 4}, {"batch", 0}})},
-                          {"8 stages", values({{"stages", 8}, {"batch", 0}})},
-                          {"16 stages", values({{"stages", 16}, {"batch", 0}})}}});
+               .series = {{"2 stages", object_of({{"stages", 2}, {"batch", 0}})},
+                          {"4 stages", object_of({{"stages", 4}, {"batch", 0}})},
+                          {"8 stages", object_of({{"stages", 8}, {"batch", 0}})},
+                          {"16 stages", object_of({{"stages", 16}, {"batch", 0}})}}});
   r.add_chart({.id = "act-per-layer-seq",
                .title = "Activation memory per layer vs sequence length",
                .estimator = "mem.activations",
@@ -89,9 +82,9 @@ void register_memory_charts(Registry& r) {
                .log_y = true,
                .integer_x = true,
                .y = {"per_layer"},
-               .series = {{"No recomputation", values({{"recompute", "none"}})},
-                          {"Selective recomputation", values({{"recompute", "selective"}})},
-                          {"Full recomputation", values({{"recompute", "full"}})}}});
+               .series = {{"No recomputation", object_of({{"recompute", "none"}})},
+                          {"Selective recomputation", object_of({{"recompute", "selective"}})},
+                          {"Full recomputation", object_of({{"recompute", "full"}})}}});
   r.add_chart({.id = "fsdp-per-device",
                .title = "FSDP memory per device vs N_FSDP",
                .estimator = "mem.fsdp",

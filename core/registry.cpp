@@ -323,6 +323,18 @@ Json Preset::to_json() const {
   return j;
 }
 
+Json object_of(Fields f) {
+  Json j = Json::object();
+  for (const auto& [k, v] : f) j.set(k, v);
+  return j;
+}
+
+Preset scenario(std::string id, std::string label, std::string source,
+                std::vector<std::string> estimators, Fields f) {
+  return Preset{std::move(id),     std::move(label), "scenario",
+                std::move(source), object_of(f),     std::move(estimators)};
+}
+
 bool all_finite(const Json& outputs, std::string& which) {
   for (const auto& [k, v] : outputs.members()) {
     if (v.is_number() && !std::isfinite(v.as_number())) {

@@ -355,6 +355,19 @@ struct Preset {
   Json to_json() const;
 };
 
+// Presets and chart overrides are written as {"name", value} lists.
+using Fields = std::initializer_list<std::pair<const char*, Json>>;
+Json object_of(Fields f);
+
+// A named set of inputs for the given estimators: a seed's worked example, a paper's setup.
+Preset scenario(std::string id, std::string label, std::string source,
+                std::vector<std::string> estimators, Fields f);
+inline Preset scenario(std::string id, std::string label, std::string source, const char* estimator,
+                       Fields f) {
+  return scenario(std::move(id), std::move(label), std::move(source),
+                  std::vector<std::string>{estimator}, f);
+}
+
 class Registry {
  public:
   void add(Estimator e) { estimators_.push_back(std::move(e)); }
