@@ -1,30 +1,9 @@
 // The comm area's practice problems: the seeds' answers for seed 0, and the seeds' mistakes
 // (forgetting the ring 2×, elements instead of bytes, per-device vs total, GB vs GiB) named.
-#include "helpers.hpp"
-#include "problems.hpp"
+#include "problem_helpers.hpp"
 
 using namespace napkin;
-
-namespace {
-
-Variant seed0(const char* id) {
-  const Problem* p = problem_bank().find(id);
-  REQUIRE_MESSAGE(p != nullptr, id);
-  Result<Variant> r = make_variant(*p, 0);
-  REQUIRE(r.ok());
-  return r.value();
-}
-
-Judgement answer(const char* id, const char* text) {
-  Variant v = seed0(id);
-  ParsedAnswer a = parse_answer(text, v.problem->unit);
-  CAPTURE(text);
-  CAPTURE(a.error);
-  REQUIRE(a.ok);
-  return judge(a.readings, v.expected(), v.mistakes);
-}
-
-}  // namespace
+using test::seed0;
 
 TEST_CASE("the comm area has at least 12 problems, each with a recognised mistake") {
   int n = 0;
@@ -62,7 +41,7 @@ TEST_CASE("comm problems, seed 0: the seeds' answers are correct") {
   };
   for (const auto& c : cases) {
     CAPTURE(c.id);
-    Judgement j = answer(c.id, c.text);
+    Judgement j = test::check_seed0(c.id, c.text);
     CHECK(j.verdict == "correct");
   }
 }
@@ -97,7 +76,7 @@ TEST_CASE("comm problems, seed 0: the seeds' mistakes are named") {
   for (const auto& c : cases) {
     CAPTURE(c.id);
     CAPTURE(c.text);
-    Judgement j = answer(c.id, c.text);
+    Judgement j = test::check_seed0(c.id, c.text);
     CHECK(j.verdict != "correct");
     // 3.2 ms is both "one hop" and "one all-reduce per layer" at TP = 2: either name is right.
     if (std::string(c.id) == "comm.tp_step.latency")

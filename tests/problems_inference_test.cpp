@@ -1,28 +1,10 @@
 // The inference area's practice problems: seed 0 of each is the seed's worked example (or
 // practice problem), and the seeds' common mistakes are recognised by name. The generic checks
 // (own answer correct, every mistake named, seeds 0..5) are in problems_test.cpp.
-#include "helpers.hpp"
-#include "problems.hpp"
+#include "problem_helpers.hpp"
 
 using namespace napkin;
-
-namespace {
-Variant seed0(const char* id) {
-  const Problem* p = problem_bank().find(id);
-  REQUIRE_MESSAGE(p != nullptr, id);
-  Result<Variant> v = make_variant(*p, 0);
-  REQUIRE(v.ok());
-  return v.value();
-}
-
-Judgement check(const char* id, const char* answer) {
-  Variant v = seed0(id);
-  ParsedAnswer a = parse_answer(answer, v.problem->unit);
-  CAPTURE(answer);
-  REQUIRE(a.ok);
-  return judge(a.readings, v.expected(), v.mistakes);
-}
-}  // namespace
+using test::seed0;
 
 TEST_CASE("the inference area has at least 12 problems, covering seed 000 and seed 001") {
   int n = 0;
@@ -65,29 +47,32 @@ TEST_CASE("seed 0 answers are the seeds' numbers") {
 
 TEST_CASE("the seeds' mistakes are recognised with their feedback") {
   // Seed 000 mistake 2: 50 / 30,000 = 1.7 ms collection from the total QPS.
-  Judgement j = check("serve.batching.collection", "1.7 ms");
+  Judgement j = test::check_seed0("serve.batching.collection", "1.7 ms");
   CHECK(j.mistake == "total_qps_for_collection");
   CHECK(j.feedback.find("per-GPU") != std::string::npos);
   // Seed 000 mistake 1 / red flag: "100 ms wait + 100 ms inference = 200 ms → 5 QPS".
-  CHECK(check("serve.batching.qps_per_gpu", "5 QPS").mistake == "qps_is_one_over_latency");
-  CHECK(check("serve.batching.qps_per_gpu", "250").mistake == "wait_time_in_qps");
+  CHECK(test::check_seed0("serve.batching.qps_per_gpu", "5 QPS").mistake ==
+        "qps_is_one_over_latency");
+  CHECK(test::check_seed0("serve.batching.qps_per_gpu", "250").mistake == "wait_time_in_qps");
   // Problem 2 with the wait counted in the throughput: 50 / 0.12 s = 416.7 QPS → 120 GPUs.
-  CHECK(check("serve.batching.gpus", "120 GPUs").mistake == "wait_time_in_qps");
+  CHECK(test::check_seed0("serve.batching.gpus", "120 GPUs").mistake == "wait_time_in_qps");
   // Problem 2 (b) with the total QPS: 50 / 50,000 / 2 + 80 ms = 80.5 ms.
-  CHECK(check("serve.batching.latency", "80.5 ms").mistake == "total_qps_for_collection");
-  CHECK(check("serve.batching.latency", "160 ms").mistake == "full_collection_window");
-  CHECK(check("serve.batching.latency", "120 ms").verdict == "correct");
+  CHECK(test::check_seed0("serve.batching.latency", "80.5 ms").mistake ==
+        "total_qps_for_collection");
+  CHECK(test::check_seed0("serve.batching.latency", "160 ms").mistake == "full_collection_window");
+  CHECK(test::check_seed0("serve.batching.latency", "120 ms").verdict == "correct");
   // Seed 000 problem 3's slip: stage 2 counted at its 80 ms inference time → 24.8 ms left.
-  CHECK(check("serve.pipeline.remaining", "24.8 ms").mistake == "stage2_inference_only");
+  CHECK(test::check_seed0("serve.pipeline.remaining", "24.8 ms").mistake ==
+        "stage2_inference_only");
   // Seed 001's serving bug: the 70B model "fits" on one GPU.
-  CHECK(check("serve.llm_gpus.replica", "1").mistake == "params_b_over_1e9");
+  CHECK(test::check_seed0("serve.llm_gpus.replica", "1").mistake == "params_b_over_1e9");
   // MHA instead of GQA for LLaMA-2-70B: 8× the cache (the seed's formula).
-  CHECK(check("infer.kv.gqa", "10.74 GB").mistake == "mha_cache");
-  CHECK(check("infer.latency.prefill", "42.4 ms").mistake == "training_6n");
-  CHECK(check("rl.throughput.speedup", "1.23").mistake == "async_without_scoring");
+  CHECK(test::check_seed0("infer.kv.gqa", "10.74 GB").mistake == "mha_cache");
+  CHECK(test::check_seed0("infer.latency.prefill", "42.4 ms").mistake == "training_6n");
+  CHECK(test::check_seed0("rl.throughput.speedup", "1.23").mistake == "async_without_scoring");
   // Seed 000 mistake 4: batch 100 at 150 ms averages 225 ms, not 1.5 ms per request.
   CHECK(seed0("serve.batching.bigger_batch").answer == doctest::Approx(0.225).epsilon(1e-12));
-  CHECK(check("serve.batching.bigger_batch", "1.5 ms").mistake == "per_request_time");
+  CHECK(test::check_seed0("serve.batching.bigger_batch", "1.5 ms").mistake == "per_request_time");
   // Batched stages counted at inference time only: the pipeline with full windows counted.
-  CHECK(check("serve.pipeline.latency", "110 ms").mistake == "inference_only");
+  CHECK(test::check_seed0("serve.pipeline.latency", "110 ms").mistake == "inference_only");
 }

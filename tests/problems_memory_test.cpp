@@ -4,31 +4,15 @@
 // seeds 0..5 — live in problems_test.cpp.)
 #include <string>
 
-#include "helpers.hpp"
-#include "problems.hpp"
+#include "problem_helpers.hpp"
 
 using namespace napkin;
+using test::seed0;
 
 namespace {
 
-Variant seed0(const char* id) {
-  const Problem* p = problem_bank().find(id);
-  REQUIRE_MESSAGE(p != nullptr, id);
-  Result<Variant> v = make_variant(*p, 0);
-  REQUIRE_MESSAGE(v.ok(), v.error().message);
-  return v.value();
-}
-
 double answer_of(const char* id) {
-  return seed0(id).answer;
-}
-
-Judgement check(const char* id, const char* text) {
-  Variant v = seed0(id);
-  ParsedAnswer a = parse_answer(text, v.problem->unit);
-  CAPTURE(text);
-  REQUIRE(a.ok);
-  return judge(a.readings, v.expected(), v.mistakes);
+  return test::seed0(id).answer;
 }
 
 }  // namespace
@@ -72,25 +56,25 @@ TEST_CASE("seed 0 of each memory problem is the seed's or the paper's number") {
 
 TEST_CASE("the seeds' own slips and common mistakes are named") {
   // Seed 002: 18.75% is the approximation, 3/19 the exact bubble.
-  CHECK(check("pipe.bubble.exact", "18.75%").mistake == "approximate_vs_exact");
-  CHECK(check("pipe.bubble.exact", "15.8%").verdict == "correct");
-  CHECK(check("pipe.bubble.exact", "3/19").verdict == "correct");
+  CHECK(test::check_seed0("pipe.bubble.exact", "18.75%").mistake == "approximate_vs_exact");
+  CHECK(test::check_seed0("pipe.bubble.exact", "15.8%").verdict == "correct");
+  CHECK(test::check_seed0("pipe.bubble.exact", "3/19").verdict == "correct");
   // Seed 004 (d)'s 12.5%.
-  CHECK(check("pipe.bubble.seed004d", "12.5%").mistake == "one_over_microbatches");
+  CHECK(test::check_seed0("pipe.bubble.seed004d", "12.5%").mistake == "one_over_microbatches");
   // Seed 004 (a)'s reading of "saved for backward": 440 GB of BF16-gradient saving.
-  CHECK(check("mem.fsdp.backward", "440 GB").mistake == "bf16_gradient_saving");
+  CHECK(test::check_seed0("mem.fsdp.backward", "440 GB").mistake == "bf16_gradient_saving");
   // Seed 004 (b)'s lower bound that ignores activations.
-  CHECK(check("mem.fsdp.min_devices", "38").mistake == "ignored_activations");
-  CHECK(check("mem.fsdp.min_devices", "156").verdict == "correct");
+  CHECK(test::check_seed0("mem.fsdp.min_devices", "38").mistake == "ignored_activations");
+  CHECK(test::check_seed0("mem.fsdp.min_devices", "156").verdict == "correct");
   // Seed 004 (c): the whole batch instead of per device; 16 sequences is right.
-  CHECK(check("scale.fsdp_tp.per_device", "25300").mistake == "total_not_per_device");
-  CHECK(check("scale.fsdp_tp.sequences", "13").mistake == "not_multiple_of_fsdp");
+  CHECK(test::check_seed0("scale.fsdp_tp.per_device", "25300").mistake == "total_not_per_device");
+  CHECK(test::check_seed0("scale.fsdp_tp.sequences", "13").mistake == "not_multiple_of_fsdp");
   // Seed 002's pitfall: microbatch = B/N.
-  CHECK(check("pipe.bubble.microbatch_size", "64").mistake == "divided_by_stages");
+  CHECK(test::check_seed0("pipe.bubble.microbatch_size", "64").mistake == "divided_by_stages");
   // Seed 002's "M ≥ 4N" is a rule of thumb, not the minimum.
-  CHECK(check("pipe.bubble.min_microbatches", "16").mistake == "rule_of_thumb_4n");
+  CHECK(test::check_seed0("pipe.bubble.min_microbatches", "16").mistake == "rule_of_thumb_4n");
   // ZeRO: a forgotten shard; GB vs GiB comes for free.
-  CHECK(check("mem.zero.stage3", "120 GB").mistake == "not_sharded");
-  CHECK(check("mem.zero.stage3", "1.746 GB").mistake == "gb_vs_gib");
-  CHECK(check("mem.fsdp.states", "2640 GB").mistake == "adam_one_state");
+  CHECK(test::check_seed0("mem.zero.stage3", "120 GB").mistake == "not_sharded");
+  CHECK(test::check_seed0("mem.zero.stage3", "1.746 GB").mistake == "gb_vs_gib");
+  CHECK(test::check_seed0("mem.fsdp.states", "2640 GB").mistake == "adam_one_state");
 }
