@@ -288,7 +288,10 @@ void register_comm_tp(Registry& r) {
              .positive(kMaxBw),
          num("intensity", &In::intensity, "Arithmetic intensity (0 = flops/bytes)",
              unit::flop_per_byte)
-             .range(0, 1e9),
+             .range(0, 1e9)
+             // The page starts on a kernel (a BF16 matmul over 128 tokens) so the roofline
+             // shows a point; the API default stays 0 = "from flops / bytes".
+             .example(128),
          num("flops", &In::flops, "FLOPs of the kernel", unit::flop).range(0, 1e30),
          num("bytes", &In::bytes, "Bytes moved", unit::bytes).range(0, 1e20)},
         {out("ridge_intensity", &Out::ridge_intensity, "Ridge intensity", unit::flop_per_byte),

@@ -99,7 +99,7 @@ Json InputSpec::to_json() const {
   }
   if (kind == InputKind::Choice) j.set("choices", strings(choices));
   j.set("required", required);
-  j.set("default", required ? Json() : example);
+  j.set("default", required ? Json() : fallback);
   j.set("example", example);
   j.set("allowed", allowed());
   j.set("help", help);
@@ -464,7 +464,7 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
                       "); allowed: " + spec.allowed();
         return false;
       }
-      clean.set(spec.name, spec.example);
+      clean.set(spec.name, spec.fallback);
       continue;
     }
     Json c;

@@ -56,8 +56,8 @@ struct InputSpec {
   bool integer = false;
   bool required = false;  // must be given to the CLI / JS; the page starts from `example`
   std::vector<std::string> choices;
-  Json example;  // the declared struct's default: the page's starting value and the default
-                 // for inputs that are not required
+  Json fallback;  // the declared struct's default: used when the input is not given
+  Json example;   // the page's starting value: the fallback unless declared with .example()
   std::string allowed() const;  // "0 < params ≤ 1e15", "one of none, selective, full"
   Json to_json() const;
 };
@@ -180,6 +180,9 @@ struct InputDecl {
   InputDecl& integer() { return spec.integer = true, *this; }
   InputDecl& required() { return spec.required = true, *this; }
   InputDecl& help(const char* h) { return spec.help = h, *this; }
+  // Where the page starts when the API default (0 = "not given") would show nothing.
+  InputDecl& example(double v) { return spec.example = Json(v), has_example = true, *this; }
+  bool has_example = false;
 };
 
 // Builders take literals: building std::strings at every call site was most of registry()'s
@@ -308,7 +311,8 @@ Estimator declare(EstimatorInfo info, std::vector<InputDecl<In>> ins,
   e.info = std::move(info);
   const In defaults{};
   for (auto& d : ins) {
-    d.spec.example = field_read(&defaults, d.field);
+    d.spec.fallback = field_read(&defaults, d.field);
+    if (!d.has_example) d.spec.example = d.spec.fallback;
     e.inputs.push_back(std::move(d.spec));
     e.input_fields.push_back(d.field);
   }

@@ -185,7 +185,7 @@ export class Chart {
       },
       axes: [
         { label: spec.x_label, values: (u, splits) => ticks(splits, spec.log_x, fmtX), size: 40 },
-        { label: spec.y_label, values: (u, splits) => ticks(splits, spec.log_y, fmtY), size: 78 },
+        { label: spec.y_label, values: (u, splits) => ticks(splits, spec.log_y, fmtY), size: 92 },
       ],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
