@@ -46,21 +46,21 @@ void Derivation::step(std::string_view title, std::string_view lhs, std::string_
   if (!record_) return;
   Json s = Json::object();
   std::string l(lhs);
-  s.set("title", title);
-  s.set("formula", l + " = " + fill_template(rhs, syms, false));
-  s.set("substituted", l + " = " + fill_template(rhs, syms, true));
-  s.set("result", l + " = " + format_tex(result, unit));
-  s.set("value", result);
-  s.set("unit", unit);
-  s.set("text", format_value(result, unit));
+  s.add("title", title);
+  s.add("formula", l + " = " + fill_template(rhs, syms, false));
+  s.add("substituted", l + " = " + fill_template(rhs, syms, true));
+  s.add("result", l + " = " + format_tex(result, unit));
+  s.add("value", result);
+  s.add("unit", unit);
+  s.add("text", format_value(result, unit));
   steps_.push(std::move(s));
 }
 
 void Derivation::note(std::string_view title, std::string_view text) {
   if (!record_) return;
   Json s = Json::object();
-  s.set("title", title);
-  s.set("note", text);
+  s.add("title", title);
+  s.add("note", text);
   steps_.push(std::move(s));
 }
 

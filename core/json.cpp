@@ -116,6 +116,7 @@ void Json::dump_to(std::string& out) const {
 
 std::string Json::dump() const {
   std::string s;
+  s.reserve(4096);  // a run's JSON is a few KB: avoid regrowing it step by step
   dump_to(s);
   return s;
 }

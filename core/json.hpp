@@ -63,6 +63,13 @@ class Json {
 
   // Objects: set replaces an existing key, so order is first-insertion order.
   Json& set(std::string_view key, Json v);
+  // Appends a member whose key the caller knows is new (no search): for objects built in
+  // one pass, like derivation steps.
+  Json& add(std::string_view key, Json v) {
+    type_ = Type::Object;
+    members_.emplace_back(std::string(key), std::move(v));
+    return members_.back().second;
+  }
   const Json* find(std::string_view key) const;
   bool has(std::string_view key) const { return find(key) != nullptr; }
 

@@ -172,7 +172,7 @@ void Estimator::fill(void* typed, const Json& in) const {
 
 void Estimator::write(const void* typed, Json& out) const {
   for (std::size_t i = 0; i < outputs.size(); ++i)
-    out.set(outputs[i].name, field_read(typed, output_fields[i]));
+    out.add(outputs[i].name, field_read(typed, output_fields[i]));
 }
 
 SweepResult sweep_loop(const Estimator& e, void* typed, const std::string& param,
@@ -241,14 +241,14 @@ Json RunResult::to_json(const std::string& id) && {
   if (!ok) {
     Json e = error.to_json();
     e.set("id", id);
-    j.set("error", std::move(e));
+    j.add("error", std::move(e));
     return j;
   }
-  j.set("id", id);
-  j.set("inputs", std::move(inputs));
-  j.set("outputs", std::move(outputs));
-  j.set("steps", std::move(steps));
-  j.set("warnings", std::move(warnings));
+  j.add("id", id);
+  j.add("inputs", std::move(inputs));
+  j.add("outputs", std::move(outputs));
+  j.add("steps", std::move(steps));
+  j.add("warnings", std::move(warnings));
   return j;
 }
 
