@@ -433,8 +433,8 @@ void register_comm_tp(Registry& r) {
   gpt3_full.set("bandwidth", 200e9);
   r.add_preset(Preset{"seed002-gpt3",
                       "Seed 002: GPT-3 175B, TP 8, PP 8, M 32, IB 200 GB/s",
-                      "Seed 002 §4 and §9 (B·S not given; B = 32 × 2048 reproduces its TP figure)",
                       "scenario",
+                      "Seed 002 §4 and §9 (B·S not given; B = 32 × 2048 reproduces its TP figure)",
                       gpt3_full,
                       {"comm.parallelism"}});
   r.add_preset(scenario("seed001-zero", "Seed 001: ZeRO on 70B, 80 layers, DP 64, 400 GB/s, 2 µs",

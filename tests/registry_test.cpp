@@ -122,6 +122,14 @@ TEST_CASE("charts and presets refer to estimators and inputs that exist") {
   for (const auto& p : registry().presets()) {
     CAPTURE(p.id);
     CHECK_FALSE(p.source.empty());
+    // The page groups presets by kind; any other kind would never be offered.
+    CHECK((p.kind == "model" || p.kind == "gpu" || p.kind == "link" || p.kind == "scenario"));
+    // Every value must be one an estimator accepts under that name, or it is never applied.
+    for (const auto& [name, value] : p.values.members()) {
+      bool used = false;
+      for (const auto& e : registry().estimators()) used = used || e.input(name) != nullptr;
+      CHECK_MESSAGE(used, name);
+    }
     for (const auto& id : p.estimators) CHECK(registry().find(id) != nullptr);
   }
 }
@@ -143,6 +151,25 @@ TEST_CASE("every input's example, as the page shows it, reads back to the same n
       CAPTURE(p.error);
       REQUIRE(p.ok);
       CHECK(p.value == doctest::Approx(v).epsilon(1e-9));
+    }
+  }
+}
+
+TEST_CASE("every worked-example preset runs on the estimators it is offered for") {
+  for (const auto& p : registry().presets()) {
+    if (p.kind != "scenario") continue;
+    for (const auto& id : p.estimators) {
+      const std::string where = p.id + " on " + id;
+      CAPTURE(where);
+      const Estimator* e = registry().find(id);
+      REQUIRE(e != nullptr);
+      Json in = Json::object();
+      for (const auto& i : e->inputs) in.set(i.name, i.example);
+      for (const auto& [k, v] : p.values.members())
+        if (e->input(k)) in.set(k, v);
+      RunResult r = registry().run(id, in);
+      CAPTURE(r.error.message);
+      CHECK(r.ok);
     }
   }
 }
