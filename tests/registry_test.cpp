@@ -125,7 +125,8 @@ TEST_CASE("charts and presets refer to estimators and inputs that exist") {
     // The page groups presets by kind; any other kind would never be offered.
     CHECK((p.kind == "model" || p.kind == "gpu" || p.kind == "link" || p.kind == "scenario"));
     // Every value must be one an estimator accepts under that name, or it is never applied.
-    for (const auto& [name, value] : p.values.members()) {
+    for (const auto& member : p.values.members()) {
+      const std::string name = member.first;  // clang 14 cannot capture structured bindings
       bool used = false;
       for (const auto& e : registry().estimators()) used = used || e.input(name) != nullptr;
       CHECK_MESSAGE(used, name);
