@@ -55,30 +55,37 @@ void append_number(std::string& out, double v) {
 }
 
 void append_quoted(std::string& out, std::string_view s) {
-  out += '"';
-  // Copy runs that need no escaping in one append: per-character appends dominated a run's
-  // cost in the size-optimized wasm build.
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run, i - run);
-    run = i + 1;
+  // Written through a pointer into space reserved up front (at most 6 bytes per input byte):
+  // derivations are LaTeX, a backslash every few characters, and a string call per escape
+  // dominated a run in the size-optimized wasm build.
+  static const char kHex[] = "0123456789abcdef";
+  const std::size_t start = out.size();
+  out.resize(start + 2 + 6 * s.size());
+  char* p = &out[start];
+  *p++ = '"';
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != '"' && c != '\\') {
+      *p++ = ch;
+      continue;
+    }
+    *p++ = '\\';
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default: {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        out += buf;
-      }
+      case '"': *p++ = '"'; break;
+      case '\\': *p++ = '\\'; break;
+      case '\n': *p++ = 'n'; break;
+      case '\r': *p++ = 'r'; break;
+      case '\t': *p++ = 't'; break;
+      default:
+        *p++ = 'u';
+        *p++ = '0';
+        *p++ = '0';
+        *p++ = kHex[c >> 4];
+        *p++ = kHex[c & 15];
     }
   }
-  out.append(s.data() + run, s.size() - run);
-  out += '"';
+  *p++ = '"';
+  out.resize(static_cast<std::size_t>(p - out.data()));
 }
 
 void Json::dump_to(std::string& out) const {

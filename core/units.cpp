@@ -48,17 +48,29 @@ std::string fixed(double v, int decimals) {
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
     return buf;
   }
+  // Digits written backwards into a small buffer: no allocation but the result's.
   auto n = static_cast<unsigned long long>(scaled);
-  std::string digits = std::to_string(n);
-  if (decimals > 0) {
-    if (static_cast<int>(digits.size()) <= decimals)
-      digits.insert(0, static_cast<std::size_t>(decimals + 1 - digits.size()), '0');
-    digits.insert(digits.size() - static_cast<std::size_t>(decimals), 1, '.');
-    while (digits.back() == '0') digits.pop_back();
-    if (digits.back() == '.') digits.pop_back();
-  }
-  if (v < 0 && n != 0) digits.insert(0, 1, '-');
-  return digits;
+  char buf[48];
+  char* end = buf + sizeof buf;
+  char* p = end;
+  int written = 0;
+  bool trimming = true;  // trailing zeros of the fraction are dropped
+  do {
+    int digit = static_cast<int>(n % 10);
+    n /= 10;
+    if (written < decimals) {
+      if (!(trimming && digit == 0)) {
+        *--p = static_cast<char>('0' + digit);
+        trimming = false;
+      }
+      if (++written == decimals && !trimming) *--p = '.';
+    } else {
+      *--p = static_cast<char>('0' + digit);
+      ++written;
+    }
+  } while (n > 0 || written < decimals + 1);
+  if (v < 0 && !(p + 1 == end && *p == '0')) *--p = '-';
+  return std::string(p, end);
 }
 
 // Significant-digit formatting without exponent, trailing zeros trimmed: 121.7, 0.0425, 2048.
