@@ -65,3 +65,21 @@ test('hardware(), format() and parse() share the core units', async () => {
   assert.equal(api.parse('3.35 TB/s', 'B/s').value, 3.35e12);
   assert.match(api.parse('fast', 's').error, /50 µs/);
 });
+
+test('problems(), problem() and check() work the bank from JS, with the seed-000 mistake named', async () => {
+  const api = await napkin();
+  const bank = api.problems().problems;
+  assert.ok(bank.length >= 60);
+  for (const area of ['training', 'memory', 'comm', 'inference']) assert.ok(bank.some((p) => p.area === area), area);
+  const p = api.problem('serve.batching.latency', 0);
+  assert.match(p.statement, /50,000 QPS/);
+  assert.equal(p.answer.text, '120 ms');
+  assert.ok(p.hints.length >= 1 && p.solution.length >= 1);
+  assert.equal(api.check('serve.batching.latency', 0, '0.12 s').verdict, 'correct');
+  const wrong = api.check('serve.batching.latency', 0, '80.8 ms');
+  assert.equal(wrong.verdict, 'wrong');
+  assert.equal(wrong.mistake, 'total_qps_for_collection');
+  assert.match(wrong.feedback, /per-GPU QPS/);
+  assert.ok(api.check('serve.batching.latency', 0, 'soon').error);
+  assert.ok(api.problem('no.such.problem', 0).error);
+});

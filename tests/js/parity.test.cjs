@@ -33,3 +33,18 @@ test('CLI: exit 2, a one-line message naming the input, and an error object', ()
   assert.ok(Math.abs(ok.json.outputs.days - 121.7) < 0.05);
   assert.ok(cli('hardware').json.accelerators.length >= 4);
 });
+
+test('native CLI and wasm give the same problem variants and verdicts', async () => {
+  const api = await napkin();
+  for (const p of api.problems().problems.slice(0, 80)) {
+    for (const seed of [0, 3]) {
+      const native = cli('problem', p.id, '--seed', String(seed));
+      assert.equal(native.code, 0, `${p.id}: ${native.stderr}`);
+      const wasm = api.problem(p.id, seed);
+      assert.equal(wasm.statement, native.json.statement, p.id);
+      assert.deepEqual(wasm.answer, native.json.answer, p.id);
+    }
+  }
+  const c = cli('check', 'train.time.days', '--seed', '0', '--answer', '60 days');
+  assert.deepEqual(api.check('train.time.days', 0, '60 days'), c.json);
+});
