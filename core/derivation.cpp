@@ -10,9 +10,8 @@ bool key_char(char c) {
 }
 }  // namespace
 
-std::string fill_template(std::string_view tmpl, std::initializer_list<Sym> syms, bool numeric) {
-  std::string out;
-  out.reserve(tmpl.size() + 32);
+void append_template(std::string& out, std::string_view tmpl, std::initializer_list<Sym> syms,
+                     bool numeric) {
   for (std::size_t i = 0; i < tmpl.size(); ++i) {
     if (tmpl[i] != '$') {
       // Copy up to the next placeholder in one append (cheaper than char by char).
@@ -32,36 +31,69 @@ std::string fill_template(std::string_view tmpl, std::initializer_list<Sym> syms
       out += tmpl.substr(i, j - i);  // unknown placeholder stays visible rather than vanishing
     } else if (numeric) {
       // Braces keep "2^{...}" and "\frac" arguments intact around a formatted number.
-      out += "{" + format_tex(hit->value, hit->unit) + "}";
+      out += '{';
+      append_tex(out, hit->value, hit->unit);
+      out += '}';
     } else {
       out += hit->tex;
     }
     i = j - 1;
   }
+}
+
+std::string fill_template(std::string_view tmpl, std::initializer_list<Sym> syms, bool numeric) {
+  std::string out;
+  append_template(out, tmpl, syms, numeric);
   return out;
+}
+
+void Derivation::begin_step(std::string_view title) {
+  if (count_++) steps_ += ',';
+  steps_ += "{\"title\":";
+  append_quoted(steps_, title);
 }
 
 void Derivation::step(std::string_view title, std::string_view lhs, std::string_view rhs,
                       std::initializer_list<Sym> syms, double result, std::string_view unit) {
   if (!record_) return;
-  Json s = Json::object();
-  std::string l(lhs);
-  s.add("title", title);
-  s.add("formula", l + " = " + fill_template(rhs, syms, false));
-  s.add("substituted", l + " = " + fill_template(rhs, syms, true));
-  s.add("result", l + " = " + format_tex(result, unit));
-  s.add("value", result);
-  s.add("unit", unit);
-  s.add("text", format_value(result, unit));
-  steps_.push(std::move(s));
+  // One scratch string, reused: its capacity survives from step to step.
+  auto field = [&](const char* name, auto&& fill) {
+    steps_ += name;
+    scratch_.clear();
+    fill(scratch_);
+    append_quoted(steps_, scratch_);
+  };
+  auto equation = [&](std::string& out) {
+    out += lhs;
+    out += " = ";
+  };
+  begin_step(title);
+  field(",\"formula\":", [&](std::string& out) {
+    equation(out);
+    append_template(out, rhs, syms, false);
+  });
+  field(",\"substituted\":", [&](std::string& out) {
+    equation(out);
+    append_template(out, rhs, syms, true);
+  });
+  field(",\"result\":", [&](std::string& out) {
+    equation(out);
+    append_tex(out, result, unit);
+  });
+  steps_ += ",\"value\":";
+  append_number(steps_, result);
+  steps_ += ",\"unit\":";
+  append_quoted(steps_, unit);
+  field(",\"text\":", [&](std::string& out) { append_value(out, result, unit); });
+  steps_ += '}';
 }
 
 void Derivation::note(std::string_view title, std::string_view text) {
   if (!record_) return;
-  Json s = Json::object();
-  s.add("title", title);
-  s.add("note", text);
-  steps_.push(std::move(s));
+  begin_step(title);
+  steps_ += ",\"note\":";
+  append_quoted(steps_, text);
+  steps_ += '}';
 }
 
 void Derivation::warn(std::string text) {

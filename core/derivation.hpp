@@ -34,18 +34,25 @@ class Derivation {
   void note(std::string_view title, std::string_view text);
   void warn(std::string text);
 
-  const Json& steps() const { return steps_; }
+  Json steps() const { return Json::raw_array(steps_ + "]", count_); }
   const Json& warnings() const { return warnings_; }
-  Json take_steps() { return std::move(steps_); }
+  Json take_steps() { return Json::raw_array(std::move(steps_) + "]", count_); }
   Json take_warnings() { return std::move(warnings_); }
 
  private:
   bool record_;
-  Json steps_ = Json::array();
+  // Steps are written straight to JSON text: building a tree per step and serializing it
+  // again was most of a run's cost.
+  std::string steps_ = "[";
+  std::string scratch_;
+  std::size_t count_ = 0;
+  void begin_step(std::string_view title);
   Json warnings_ = Json::array();
 };
 
 // Fills `$key` placeholders; `numeric` chooses values over symbols.
 std::string fill_template(std::string_view tmpl, std::initializer_list<Sym> syms, bool numeric);
+void append_template(std::string& out, std::string_view tmpl, std::initializer_list<Sym> syms,
+                     bool numeric);
 
 }  // namespace napkin

@@ -94,6 +94,7 @@ void Json::dump_to(std::string& out) const {
     case Type::Bool: out += bool_ ? "true" : "false"; break;
     case Type::Number: append_number(out, num_); break;
     case Type::String: append_quoted(out, str_); break;
+    case Type::Raw: out += str_; break;
     case Type::Array: {
       out += '[';
       bool first = true;

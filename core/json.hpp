@@ -13,7 +13,8 @@ namespace napkin {
 
 class Json {
  public:
-  enum class Type { Null, Bool, Number, String, Array, Object };
+  // Raw: an array already serialized (a derivation writes its steps straight to text).
+  enum class Type { Null, Bool, Number, String, Array, Object, Raw };
   using Member = std::pair<std::string, Json>;
 
   Json() = default;
@@ -38,13 +39,21 @@ class Json {
     j.type_ = Type::Object;
     return j;
   }
+  // `text` must be a JSON array of `count` elements; it is written out as it is.
+  static Json raw_array(std::string text, std::size_t count) {
+    Json j;
+    j.type_ = Type::Raw;
+    j.str_ = std::move(text);
+    j.num_ = static_cast<double>(count);
+    return j;
+  }
 
   Type type() const { return type_; }
   bool is_null() const { return type_ == Type::Null; }
   bool is_bool() const { return type_ == Type::Bool; }
   bool is_number() const { return type_ == Type::Number; }
   bool is_string() const { return type_ == Type::String; }
-  bool is_array() const { return type_ == Type::Array; }
+  bool is_array() const { return type_ == Type::Array || type_ == Type::Raw; }
   bool is_object() const { return type_ == Type::Object; }
 
   bool as_bool() const { return bool_; }
@@ -58,7 +67,10 @@ class Json {
     items_.push_back(std::move(v));
     return items_.back();
   }
-  std::size_t size() const { return type_ == Type::Array ? items_.size() : members_.size(); }
+  std::size_t size() const {
+    if (type_ == Type::Raw) return static_cast<std::size_t>(num_);
+    return type_ == Type::Array ? items_.size() : members_.size();
+  }
   const Json& operator[](std::size_t i) const { return items_[i]; }
 
   // Objects: set replaces an existing key, so order is first-insertion order.

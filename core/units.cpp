@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <initializer_list>
 #include <vector>
 
@@ -39,16 +40,17 @@ bool is_flop_unit(std::string_view u) {
 
 // Fixed-point text of v with `decimals` places, trailing zeros trimmed. Integer arithmetic
 // instead of snprintf: derivations format dozens of numbers per run, and this is the hot path.
-std::string fixed(double v, int decimals) {
+void put_fixed(std::string& out, double v, int decimals) {
   double scale = 1;
   for (int i = 0; i < decimals; ++i) scale *= 10;
   double scaled = std::round(std::fabs(v) * scale);
   if (scaled >= 9e15) {  // beyond exact integers in a double: let printf do it
     char buf[400];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
+    out += buf;
+    return;
   }
-  // Digits written backwards into a small buffer: no allocation but the result's.
+  // Digits written backwards into a small buffer: no allocation on this path.
   auto n = static_cast<unsigned long long>(scaled);
   char buf[48];
   char* end = buf + sizeof buf;
@@ -70,23 +72,28 @@ std::string fixed(double v, int decimals) {
     }
   } while (n > 0 || written < decimals + 1);
   if (v < 0 && !(p + 1 == end && *p == '0')) *--p = '-';
-  return std::string(p, end);
+  out.append(p, static_cast<std::size_t>(end - p));
 }
 
 // Significant-digit formatting without exponent, trailing zeros trimmed: 121.7, 0.0425, 2048.
-std::string sig(double v, int digits) {
-  if (v == 0) return "0";
-  double a = std::fabs(v);
-  int e = static_cast<int>(std::floor(std::log10(a)));
+void put_sig(std::string& out, double v, int digits) {
+  if (v == 0) {
+    out += '0';
+    return;
+  }
+  int e = static_cast<int>(std::floor(std::log10(std::fabs(v))));
   int decimals = digits - 1 - e;
   if (decimals < 0) decimals = 0;
   if (decimals > 12) decimals = 12;
-  return fixed(v, decimals);
+  put_fixed(out, v, decimals);
 }
 
-// Mantissa and exponent for scientific display, mantissa rounded to `digits`.
-void split_sci(double v, int digits, std::string& mant, int& exp) {
-  exp = static_cast<int>(std::floor(std::log10(std::fabs(v))));
+// Scientific display: mantissa rounded to `digits`, then `times` and the exponent, then `close`
+// ("3.675" "e" "24" or "3.675" "\times10^{" "24" "}"); a mantissa of 1 is dropped when
+// `drop_one` (10^{24}).
+void put_sci(std::string& out, double v, int digits, const char* times, const char* close,
+             bool drop_one = false) {
+  int exp = static_cast<int>(std::floor(std::log10(std::fabs(v))));
   double m = v / std::pow(10.0, exp);
   double unit = std::pow(10.0, digits - 1);
   // Rounding can carry 9.9996 to 10.
@@ -94,70 +101,105 @@ void split_sci(double v, int digits, std::string& mant, int& exp) {
     m /= 10;
     ++exp;
   }
-  mant = sig(m, digits);
+  const std::size_t at = out.size();
+  put_sig(out, m, digits);
+  if (drop_one && out.compare(at, std::string::npos, "1") == 0) {
+    out.resize(at);
+    out += "10^{";
+  } else {
+    out += times;
+  }
+  out += std::to_string(exp);
+  out += close;
 }
 
-std::string with_separators(double v) {
+// 1,495,726 (or with `sep` between groups of three).
+void put_separated(std::string& out, double v, const char* sep = ",") {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.0f", std::fabs(v));
-  std::string digits(buf), out;
-  int n = static_cast<int>(digits.size());
+  int n = static_cast<int>(std::strlen(buf));
+  if (v < 0) out += '-';
   for (int i = 0; i < n; ++i) {
-    out += digits[i];
-    if ((n - 1 - i) % 3 == 0 && i != n - 1) out += ',';
+    out += buf[i];
+    if ((n - 1 - i) % 3 == 0 && i != n - 1) out += sep;
   }
-  return v < 0 ? "-" + out : out;
 }
 
 // 3.5T, 70B, 1.496M, 1,024, 0.75
-std::string count_text(double v, int digits) {
+void put_count(std::string& out, double v, int digits) {
   double a = std::fabs(v);
-  if (a < 1e7 && std::fabs(v - std::round(v)) < 1e-9 * std::max(1.0, a)) return with_separators(v);
-  if (a < 1e4) return sig(v, digits);
+  if (a < 1e7 && std::fabs(v - std::round(v)) < 1e-9 * std::max(1.0, a))
+    return put_separated(out, v);
+  if (a < 1e4) return put_sig(out, v, digits);
+  if (a >= 1e15) return put_sci(out, v, digits, "e", "");
   static const Scale big[] = {{"T", 1e12}, {"B", 1e9}, {"M", 1e6}, {"K", 1e3}};
-  if (a >= 1e15) {
-    std::string m;
-    int e;
-    split_sci(v, digits, m, e);
-    return m + "e" + std::to_string(e);
-  }
   for (const auto& s : big)
-    if (a >= s.factor) return sig(v / s.factor, digits) + s.text;
-  return sig(v, digits);
+    if (a >= s.factor) {
+      put_sig(out, v / s.factor, digits);
+      out += s.text;
+      return;
+    }
+  put_sig(out, v, digits);
 }
 
-std::string prefixed(double v, const char* unit, bool binary, int digits) {
+// The number and the unit with its prefix, separately: "312" and "TFLOP/s".
+void put_prefixed(std::string& num, std::string& unit_out, double v, std::string_view unit,
+                  bool binary, int digits) {
   double a = std::fabs(v);
+  const char* prefix = "";
+  double factor = 1;
   if (binary) {
     for (int i = 5; i >= 0; --i)
-      if (a >= kBinaryPrefixes[i].factor)
-        return sig(v / kBinaryPrefixes[i].factor, digits) + " " + kBinaryPrefixes[i].text + unit;
-    return sig(v, digits) + " " + unit;
+      if (a >= kBinaryPrefixes[i].factor) {
+        prefix = kBinaryPrefixes[i].text;
+        factor = kBinaryPrefixes[i].factor;
+        break;
+      }
+  } else if (a >= 1e21) {
+    put_sci(num, v, digits, "e", "");
+    unit_out += unit;
+    return;
+  } else {
+    static const Scale si[] = {{"E", 1e18}, {"P", 1e15}, {"T", 1e12},
+                               {"G", 1e9},  {"M", 1e6},  {"k", 1e3}};
+    for (const auto& s : si)
+      if (a >= s.factor) {
+        prefix = s.text;
+        factor = s.factor;
+        break;
+      }
   }
-  if (a >= 1e21) {
-    std::string m;
-    int e;
-    split_sci(v, digits, m, e);
-    return m + "e" + std::to_string(e) + " " + unit;
-  }
-  static const Scale si[] = {{"E", 1e18}, {"P", 1e15}, {"T", 1e12},
-                             {"G", 1e9},  {"M", 1e6},  {"k", 1e3}};
-  for (const auto& s : si)
-    if (a >= s.factor) return sig(v / s.factor, digits) + " " + s.text + unit;
-  return sig(v, digits) + " " + unit;
+  put_sig(num, v / factor, digits);
+  unit_out += prefix;
+  unit_out += unit;
 }
 
-std::string time_text(double v, int digits) {
+// "14.1" and "ms"; "121.7" and "days".
+void put_time(std::string& num, std::string& unit_out, double v, int digits) {
+  static const struct {
+    double below, scale;
+    const char* unit;
+  } kSteps[] = {{1e-6, 1e9, "ns"},
+                {1e-3, 1e6, "µs"},
+                {1, 1e3, "ms"},
+                {120, 1, "s"},
+                {7200, 1.0 / 60, "min"},
+                {172800, 1.0 / 3600, "h"},
+                {3.15576e9, 1.0 / 86400, "days"}};
   double a = std::fabs(v);
-  if (a == 0) return "0 s";
-  if (a < 1e-6) return sig(v * 1e9, digits) + " ns";
-  if (a < 1e-3) return sig(v * 1e6, digits) + " µs";
-  if (a < 1) return sig(v * 1e3, digits) + " ms";
-  if (a < 120) return sig(v, digits) + " s";
-  if (a < 7200) return sig(v / 60, digits) + " min";
-  if (a < 172800) return sig(v / 3600, digits) + " h";
-  if (a < 3.15576e9) return sig(v / 86400, digits) + " days";
-  return sig(v / 3.15576e7, digits) + " years";
+  if (a == 0) {
+    num += '0';
+    unit_out += 's';
+    return;
+  }
+  for (const auto& st : kSteps)
+    if (a < st.below) {
+      put_sig(num, v * st.scale, digits);
+      unit_out += st.unit;
+      return;
+    }
+  put_sig(num, v / 3.15576e7, digits);
+  unit_out += "years";
 }
 
 std::string trim(std::string_view s) {
@@ -213,54 +255,104 @@ std::vector<std::string> count_words(std::string_view u) {
 
 }  // namespace
 
-std::string format_value(double v, std::string_view u, FormatOptions opt) {
-  if (!std::isfinite(v)) return "—";
-  int d = opt.digits;
-  if (u == "frac") return sig(v * 100, d) + " %";
-  if (u == "x") return sig(v, 3) + "×";
-  if (u == "s") return time_text(v, d);
-  if (u == "$") return "$" + count_text(v, d);
-  if (is_byte_unit(u) || is_flop_unit(u)) {
-    std::string base(u);
-    return prefixed(v, base.c_str(), opt.binary && is_byte_unit(u), d);
+void append_value(std::string& out, double v, std::string_view u, FormatOptions opt) {
+  if (!std::isfinite(v)) {
+    out += "—";
+    return;
   }
-  std::string s = count_text(v, d);
-  if (!u.empty()) s += " " + std::string(u);
+  int d = opt.digits;
+  if (u == "frac") {
+    put_sig(out, v * 100, d);
+    out += " %";
+  } else if (u == "x") {
+    put_sig(out, v, 3);
+    out += "×";
+  } else if (u == "$") {
+    out += '$';
+    put_count(out, v, d);
+  } else if (u == "s" || is_byte_unit(u) || is_flop_unit(u)) {
+    std::string unit_text;
+    if (u == "s")
+      put_time(out, unit_text, v, d);
+    else
+      put_prefixed(out, unit_text, v, u, opt.binary && is_byte_unit(u), d);
+    out += ' ';
+    out += unit_text;
+  } else {
+    put_count(out, v, d);
+    if (!u.empty()) {
+      out += ' ';
+      out += u;
+    }
+  }
+}
+
+std::string format_value(double v, std::string_view u, FormatOptions opt) {
+  std::string s;
+  append_value(s, v, u, opt);
   return s;
 }
 
-std::string tex_number(double v, int digits) {
-  if (!std::isfinite(v)) return "\\text{—}";
+void append_tex_number(std::string& out, double v, int digits) {
+  if (!std::isfinite(v)) {
+    out += "\\text{—}";
+    return;
+  }
   double a = std::fabs(v);
-  if (a != 0 && (a >= 1e6 || a < 1e-3)) {
-    std::string m;
-    int e;
-    split_sci(v, digits, m, e);
-    if (m == "1") return "10^{" + std::to_string(e) + "}";
-    return m + "\\times10^{" + std::to_string(e) + "}";
+  if (a != 0 && (a >= 1e6 || a < 1e-3)) return put_sci(out, v, digits, "\\times10^{", "}", true);
+  if (a >= 1e4 && std::fabs(v - std::round(v)) < 1e-9) return put_separated(out, v, "{,}");
+  put_sig(out, v, digits);
+}
+
+std::string tex_number(double v, int digits) {
+  std::string s;
+  append_tex_number(s, v, digits);
+  return s;
+}
+
+void append_tex(std::string& out, double v, std::string_view u, int digits) {
+  if (u.empty()) return append_tex_number(out, v, digits);
+  if (u == "frac") {
+    put_sig(out, v * 100, digits);
+    out += "\\,\\%";
+  } else if (u == "x") {
+    put_sig(out, v, 3);
+    out += "\\times";
+  } else if (u == "$") {
+    out += "\\$";
+    append_tex_number(out, v, digits);
+  } else if (!std::isfinite(v)) {
+    out += "\\text{—}";
+  } else if (u == "s" || is_byte_unit(u) || is_flop_unit(u)) {
+    std::string num, unit_text;
+    if (u == "s")
+      put_time(num, unit_text, v, digits);
+    else
+      put_prefixed(num, unit_text, v, u, false, digits);
+    auto e = num.find('e');
+    if (e == std::string::npos) {
+      out += num;
+    } else {
+      out.append(num, 0, e);
+      out += "\\times10^{";
+      out.append(num, e + 1, std::string::npos);
+      out += '}';
+    }
+    out += "\\,\\text{";
+    out += unit_text;
+    out += '}';
+  } else {
+    append_tex_number(out, v, digits);
+    out += "\\,\\text{";
+    out += u;
+    out += '}';
   }
-  if (a >= 1e4 && std::fabs(v - std::round(v)) < 1e-9) {
-    std::string s = with_separators(v);
-    std::string out;
-    for (char c : s) out += (c == ',') ? std::string("{,}") : std::string(1, c);
-    return out;
-  }
-  return sig(v, digits);
 }
 
 std::string format_tex(double v, std::string_view u, int digits) {
-  if (u.empty()) return tex_number(v, digits);
-  if (u == "frac") return sig(v * 100, digits) + "\\,\\%";
-  if (u == "x") return sig(v, 3) + "\\times";
-  if (u == "$") return "\\$" + tex_number(v, digits);
-  bool unit_has_prefixes = is_byte_unit(u) || is_flop_unit(u) || u == "s";
-  if (!unit_has_prefixes) return tex_number(v, digits) + "\\,\\text{" + std::string(u) + "}";
-  std::string s = format_value(v, u, {false, digits});
-  auto sp = s.find(' ');
-  std::string num = s.substr(0, sp), rest = sp == std::string::npos ? "" : s.substr(sp + 1);
-  auto e = num.find('e');
-  if (e != std::string::npos) num = num.substr(0, e) + "\\times10^{" + num.substr(e + 1) + "}";
-  return num + "\\,\\text{" + rest + "}";
+  std::string s;
+  append_tex(s, v, u, digits);
+  return s;
 }
 
 std::string unit_noun(std::string_view u) {

@@ -47,6 +47,11 @@ std::string format_tex(double v, std::string_view unit, int digits = 4);
 // A plain number for LaTeX without a unit: "7\times10^{10}", "0.5", "2048".
 std::string tex_number(double v, int digits = 4);
 
+// The same three, appended to `out` (derivations build long strings from many numbers).
+void append_value(std::string& out, double v, std::string_view unit, FormatOptions opt = {});
+void append_tex(std::string& out, double v, std::string_view unit, int digits = 4);
+void append_tex_number(std::string& out, double v, int digits = 4);
+
 struct ParsedNumber {
   bool ok = false;
   double value = 0;

@@ -9,7 +9,15 @@
   // NaN and ±Infinity would become null (= "not given"); send them as text so the core
   // rejects them by name.
   var keep = function (k, x) { return typeof x === 'number' && !isFinite(x) ? String(x) : x; };
-  var enc = function (v) { return JSON.stringify(v === undefined || v === null ? {} : v, keep); };
+  var enc = function (v) {
+    if (v === undefined || v === null) return '{}';
+    // A replacer costs a call per key: only use it when there is something to replace.
+    for (var k in v) {
+      var x = v[k];
+      if (typeof x === 'number' && !isFinite(x)) return JSON.stringify(v, keep);
+    }
+    return JSON.stringify(v);
+  };
   var listCache = null;
   M.list = function () {
     if (!listCache) listCache = json(M._list());
