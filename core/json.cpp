@@ -59,8 +59,15 @@ void append_quoted(std::string& out, std::string_view s) {
   // derivations are LaTeX, a backslash every few characters, and a string call per escape
   // dominated a run in the size-optimized wasm build.
   static const char kHex[] = "0123456789abcdef";
+  std::size_t length = 2;
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    length += (c >= 0x20 && c != '"' && c != '\\')                             ? 1
+              : (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t') ? 2
+                                                                               : 6;
+  }
   const std::size_t start = out.size();
-  out.resize(start + 2 + 6 * s.size());
+  out.resize(start + length);
   char* p = &out[start];
   *p++ = '"';
   for (char ch : s) {
@@ -84,8 +91,7 @@ void append_quoted(std::string& out, std::string_view s) {
         *p++ = kHex[c & 15];
     }
   }
-  *p++ = '"';
-  out.resize(static_cast<std::size_t>(p - out.data()));
+  *p = '"';
 }
 
 void Json::dump_to(std::string& out) const {

@@ -464,12 +464,12 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
                       "); allowed: " + spec.allowed();
         return false;
       }
-      clean.set(spec.name, spec.fallback);
+      clean.add(spec.name, spec.fallback);  // spec names are unique: no search needed
       continue;
     }
     Json c;
     if (!validate_input(spec, *v, c, err)) return false;
-    clean.set(spec.name, std::move(c));
+    clean.add(spec.name, std::move(c));
   }
   return true;
 }
