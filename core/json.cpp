@@ -301,10 +301,15 @@ struct Parser {
       while (i < t.size() && ((t[i] >= '0' && t[i] <= '9') || t[i] == '.' || t[i] == 'e' ||
                               t[i] == 'E' || t[i] == '+' || t[i] == '-'))
         ++i;
-      std::string num(t.substr(start, i - start));
+      // A stack copy for strtod (it needs a terminator): no allocation per number.
+      char num[64];
+      const std::size_t len = i - start;
+      if (len >= sizeof num) return fail("number too long");
+      t.copy(num, len, start);
+      num[len] = '\0';
       char* end = nullptr;
-      double d = std::strtod(num.c_str(), &end);
-      if (end != num.c_str() + num.size()) return fail("bad number");
+      double d = std::strtod(num, &end);
+      if (end != num + len) return fail("bad number");
       out = Json(d);
     } else {
       return fail("unexpected character");
