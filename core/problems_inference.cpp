@@ -75,28 +75,37 @@ bool sensible_gpus(const Values& p) {
   return g >= 2 && g <= 5000;
 }
 
+// "How many GPUs does this batched stage need?": seed 000 asks it three times (problem 2 (a),
+// options B and C) with other numbers.
+Problem gpus_problem(const char* id, const char* title, const char* source, const char* group,
+                     const char* statement, double qps, double batch, double inference,
+                     const char* rounding_hint) {
+  return {.id = id,
+          .area = "inference",
+          .title = title,
+          .source = source,
+          .group = group,
+          .statement = statement,
+          .params = {{"total_qps", qps, kQps},
+                     {"batch_size", batch, kBatches},
+                     {"inference_time", inference, kInference}},
+          .valid = sensible_gpus,
+          .estimator = "serve.batching",
+          .output = "gpus_needed",
+          .unit = answer_in::gpus(),
+          .integer = true,
+          .hints = {kQpsHint, rounding_hint},
+          .mistakes = {gpus_from_latency(), gpus_qps_one_over_latency()}};
+}
+
 void batching(ProblemBank& bank) {
   const char* gpus_statement =
       "A ranking stage receives {total_qps} QPS in total. It runs batches of {batch_size} requests "
       "and each batch takes {inference_time} on a GPU. How many GPUs are needed?";
-  bank.add({
-      .id = "serve.batching.gpus",
-      .area = "inference",
-      .title = "GPUs for a batched serving stage",
-      .source = "seed 000 §8, practice problem 2 (a): 625 QPS per GPU, 80 GPUs",
-      .group = "seed000.p2",
-      .statement = gpus_statement,
-      .params = {{"total_qps", 50000, kQps},
-                 {"batch_size", 50, kBatches},
-                 {"inference_time", 0.08, kInference}},
-      .valid = sensible_gpus,
-      .estimator = "serve.batching",
-      .output = "gpus_needed",
-      .unit = answer_in::gpus(),
-      .integer = true,
-      .hints = {kQpsHint, "GPUs = total QPS / QPS per GPU, rounded up."},
-      .mistakes = {gpus_from_latency(), gpus_qps_one_over_latency()},
-  });
+  bank.add(gpus_problem("serve.batching.gpus", "GPUs for a batched serving stage",
+                        "seed 000 §8, practice problem 2 (a): 625 QPS per GPU, 80 GPUs",
+                        "seed000.p2", gpus_statement, 50000, 50, 0.08,
+                        "GPUs = total QPS / QPS per GPU, rounded up."));
 
   bank.add({
       .id = "serve.batching.latency",
@@ -227,44 +236,19 @@ void batching(ProblemBank& bank) {
       .mistakes = {total_qps_for_collection(), full_window()},
   });
 
-  bank.add({
-      .id = "serve.batching.option_b",
-      .area = "inference",
-      .title = "GPUs after optimizing the model",
-      .source = "seed 000 §3, stage 3 option B: 30,000 / (20 / 0.03) = 45 GPUs",
-      .statement = "A TensorRT-optimized stage runs batches of {batch_size} in {inference_time} "
+  bank.add(
+      gpus_problem("serve.batching.option_b", "GPUs after optimizing the model",
+                   "seed 000 §3, stage 3 option B: 30,000 / (20 / 0.03) = 45 GPUs", "",
+                   "A TensorRT-optimized stage runs batches of {batch_size} in {inference_time} "
                    "and must serve {total_qps} QPS. How many GPUs does it need?",
-      .params = {{"total_qps", 30000, kQps},
-                 {"batch_size", 20, kBatches},
-                 {"inference_time", 0.03, kInference}},
-      .valid = sensible_gpus,
-      .estimator = "serve.batching",
-      .output = "gpus_needed",
-      .unit = answer_in::gpus(),
-      .integer = true,
-      .hints = {kQpsHint,
-                "GPUs = total QPS / QPS per GPU; round up only a real fraction "
-                "(30,000 / 666.67 is exactly 45)."},
-      .mistakes = {gpus_from_latency(), gpus_qps_one_over_latency()},
-  });
+                   30000, 20, 0.03,
+                   "GPUs = total QPS / QPS per GPU; round up only a real fraction "
+                   "(30,000 / 666.67 is exactly 45)."));
 
-  bank.add({
-      .id = "serve.batching.option_c",
-      .area = "inference",
-      .title = "GPUs for a heavier stage 2 (skip stage 3)",
-      .source = "seed 000 §3, option C: batch 50 at 80 ms → 625 QPS per GPU, 48 GPUs",
-      .statement = gpus_statement,
-      .params = {{"total_qps", 30000, kQps},
-                 {"batch_size", 50, kBatches},
-                 {"inference_time", 0.08, kInference}},
-      .valid = sensible_gpus,
-      .estimator = "serve.batching",
-      .output = "gpus_needed",
-      .unit = answer_in::gpus(),
-      .integer = true,
-      .hints = {kQpsHint, "GPUs = total QPS / QPS per GPU, rounded up."},
-      .mistakes = {gpus_from_latency(), gpus_qps_one_over_latency()},
-  });
+  bank.add(gpus_problem("serve.batching.option_c", "GPUs for a heavier stage 2 (skip stage 3)",
+                        "seed 000 §3, option C: batch 50 at 80 ms → 625 QPS per GPU, 48 GPUs", "",
+                        gpus_statement, 30000, 50, 0.08,
+                        "GPUs = total QPS / QPS per GPU, rounded up."));
 }
 
 std::string stages_json(const Values& p, bool stage2_batched) {
