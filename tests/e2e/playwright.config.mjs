@@ -7,6 +7,9 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update', '--disable-sync', '--no-first-run',
 ];
 
+// E2E_PORT lets several checkouts run their browser tests at once on one machine.
+const PORT = Number(process.env.E2E_PORT) || 4173;
+
 export default defineConfig({
   testDir: '.',
   testMatch: /.*\.spec\.mjs/,
@@ -15,14 +18,14 @@ export default defineConfig({
   reporter: [['list']],
   outputDir: '../../test-results',
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${PORT}`,
     launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
     viewport: { width: 1280, height: 900 },
   },
   webServer: {
-    command: 'node web/serve.mjs dist 4173',
+    command: `node web/serve.mjs dist ${PORT}`,
     cwd: '../..',
-    url: 'http://127.0.0.1:4173/index.html',
+    url: `http://127.0.0.1:${PORT}/index.html`,
     reuseExistingServer: false,
     timeout: 20000,
   },
