@@ -1,0 +1,47 @@
+// The cluster of SPEC §8: an accelerator and the two network tiers it sits on, typed, with
+// named presets from vendor sheets. Estimators read peak FLOP/s, HBM and link figures from
+// here; no file retypes them as literals.
+#pragma once
+
+#include <string_view>
+
+namespace napkin {
+
+enum class Dtype : unsigned char { Fp32, Tf32, Bf16, Fp16, Fp8, Int8, Int4, Fp4 };
+
+// Bytes per element of a dtype (Int4/Fp4: 0.5; group-quantization overhead is separate).
+double dtype_bytes(Dtype t);
+
+struct Gpu {
+  std::string_view id, label, source;
+  // Dense peak FLOP/s (no structured sparsity) per dtype; 0 where the chip has no such path.
+  double peak_fp32 = 0, peak_tf32 = 0, peak_bf16 = 0, peak_fp8 = 0, peak_int8 = 0, peak_fp4 = 0;
+  double hbm_bytes = 0;      // capacity as vendors mean it: "80 GB" on an H100 is 80 GiB
+  double hbm_bandwidth = 0;  // bytes/s
+  double host_memory = 0;    // CPU memory per GPU for offload; 0 = not modelled
+};
+// Peak for the dtype the math runs in (Fp16 → the BF16 figure; Int4 → Int8 where no Int4 path).
+double peak_flops(const Gpu& g, Dtype math);
+
+// One network tier: what a rank can push in one direction, the latency of one step, and
+// whether the switch reduces in-network (NVLink SHARP / NVLS, InfiniBand SHARP).
+struct Tier {
+  std::string_view id, label, source;
+  double bandwidth = 0;  // bytes/s per GPU, one direction
+  double latency = 0;    // seconds per step
+  bool in_switch_reduction = false;
+};
+
+struct Cluster {
+  Gpu gpu;
+  int gpus_per_node = 8;  // the size of the fast (intra) domain; NVL72: 72
+  Tier intra;             // NVLink / NVSwitch / ICI
+  Tier inter;             // InfiniBand / RoCE / DCN, per GPU
+};
+
+const Gpu* find_gpu(std::string_view id);
+const Tier* find_tier(std::string_view id);
+// A GPU's usual cluster: its node size and the NVLink and NIC generation it ships with.
+const Cluster* find_cluster(std::string_view id);
+
+}  // namespace napkin

@@ -1,0 +1,24 @@
+// Memory per GPU for training (SPEC §8, §9): one function used by mem.training, train.step and
+// the layout search.
+#pragma once
+
+#include "layout.hpp"
+#include "model.hpp"
+
+namespace napkin {
+
+struct TrainingMemory {
+  double weights = 0, gradients = 0, optimizer = 0, activations = 0, total = 0;
+};
+
+// Activation bytes one transformer layer keeps for the backward pass, per microbatch, on one
+// GPU (Korthikanti et al. 2022, Table 2: s·b·h·(34 + 5·a·s/h) in 16-bit, divided by t with
+// sequence parallelism; selective recomputation drops the 5·a·s/h term; full keeps only the
+// layer input s·b·h·2). Context parallelism divides s.
+double activation_bytes_per_layer(const Model& m, const Layout& l, double seq_len);
+
+// Weights, gradients, optimizer state (ZeRO stage over dp·cp ranks; EP shards experts) and
+// activations (in-flight microbatches of 1F1B on the first stage) on the busiest GPU.
+TrainingMemory training_memory(const Model& m, const Layout& l, double seq_len);
+
+}  // namespace napkin
