@@ -122,15 +122,17 @@ Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d) 
   const double bsh = in.batch * in.seq_len * in.d_model;
   const double shard = 1 / (tp * pp);  // a device holds 1/(tp·pp) of the parameters
   const bool link = has_link(in.bandwidth);
+  if (!link) o.dp_time = o.fsdp_time = o.tp_time = o.pp_time = not_given;
   if (ab == 1 || gb == 1)
     d.note("Convention",
-           "A byte count of 1 counts elements as bytes (the seeds' convention): "
+           "A byte count of 1 counts elements as bytes (the worked examples' convention): "
            "multiply by the real width (2 for BF16) for bytes on the wire.");
 
   if (dp > 1) {
     o.dp_bytes = 2 * P * gb;
-    d.step("DP: all-reduce of the gradients (the seeds' 2P)", "V_{DP}", "2 \\cdot $P \\cdot $b",
-           {{"P", "P", P, unit::params}, {"b", "b_{g}", gb, unit::bytes}}, o.dp_bytes, unit::bytes);
+    d.step("DP: all-reduce of the gradients (the worked examples' 2P)", "V_{DP}",
+           "2 \\cdot $P \\cdot $b", {{"P", "P", P, unit::params}, {"b", "b_{g}", gb, unit::bytes}},
+           o.dp_bytes, unit::bytes);
     o.dp_bytes_exact = o.dp_bytes * (dp - 1) / dp;
     d.step("DP exact, ring all-reduce per rank", "V_{DP}^{\\text{exact}}",
            "2 \\cdot $P \\cdot $b \\cdot \\frac{$N - 1}{$N}",
@@ -193,7 +195,7 @@ Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d) 
             {"b", "b_{a}", ab, unit::bytes}},
            o.tp_logical_bytes_per_layer, unit::bytes);
     o.tp_bytes_per_layer = 8 * bsh * ab;
-    d.step("TP physical per layer (ring 2×, the seeds' 8·B·S·H)", "V_{TP}",
+    d.step("TP physical per layer (ring 2×, the worked examples' 8·B·S·H)", "V_{TP}",
            "8 \\cdot $B \\cdot $S \\cdot $H \\cdot $b",
            {{"B", "B", in.batch},
             {"S", "S", in.seq_len},
@@ -284,9 +286,10 @@ Result<ZeroOut> comm_zero(const ZeroIn& in, Derivation& d) {
     o.bytes = 2 * P;
     o.collectives = 1;
     o.time = a + o.bytes / in.bandwidth;
-    d.step("Seed's ZeRO-1 volume: all-reduce of the gradients, 2P", "V", "2 \\cdot $P",
+    d.step("Worked example's ZeRO-1 volume: all-reduce of the gradients, 2P", "V", "2 \\cdot $P",
            {{"P", "P", P, unit::bytes}}, o.bytes, unit::bytes);
-    d.step("Seed's time: one latency plus the bytes over the link", "T", "$a + \\frac{$V}{$B}",
+    d.step("Worked example's time: one latency plus the bytes over the link", "T",
+           "$a + \\frac{$V}{$B}",
            {{"a", "\\alpha", a, unit::seconds},
             {"V", "V", o.bytes, unit::bytes},
             {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
@@ -296,15 +299,15 @@ Result<ZeroOut> comm_zero(const ZeroIn& in, Derivation& d) {
     o.bytes = f * P;
     o.collectives = 1;
     o.time = a + o.bytes / in.bandwidth;
-    d.step("Seed's ZeRO-2 volume: reduce-scatter of the gradients", "V",
+    d.step("Worked example's ZeRO-2 volume: reduce-scatter of the gradients", "V",
            "\\frac{$N - 1}{$N} \\cdot $P", {{"N", "N", n}, {"P", "P", P, unit::bytes}}, o.bytes,
            unit::bytes);
-    d.step("Seed's time", "T", "$a + \\frac{$V}{$B}",
+    d.step("Worked example's time", "T", "$a + \\frac{$V}{$B}",
            {{"a", "\\alpha", a, unit::seconds},
             {"V", "V", o.bytes, unit::bytes},
             {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
            o.time, unit::seconds);
-    d.note("What the seed leaves out",
+    d.note("What the worked example leaves out",
            "ZeRO-2 must also all-gather the updated parameters "
            "after the optimizer step: the ZeRO paper's volume is 2Ψ, "
            "the same as DP (see bytes_paper).");
@@ -323,11 +326,12 @@ Result<ZeroOut> comm_zero(const ZeroIn& in, Derivation& d) {
             {"L", "L", L},
             {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
            per_coll, unit::seconds);
-    d.step("Seed's ZeRO-3 time: AG + RS per layer, all layers", "T", "2 \\cdot $t \\cdot $L",
-           {{"t", "T_{AG}", per_coll, unit::seconds}, {"L", "L", L}}, o.time, unit::seconds);
-    d.step("Seed's ZeRO-3 volume", "V", "2 \\cdot \\frac{$N - 1}{$N} \\cdot $P",
+    d.step("Worked example's ZeRO-3 time: AG + RS per layer, all layers", "T",
+           "2 \\cdot $t \\cdot $L", {{"t", "T_{AG}", per_coll, unit::seconds}, {"L", "L", L}},
+           o.time, unit::seconds);
+    d.step("Worked example's ZeRO-3 volume", "V", "2 \\cdot \\frac{$N - 1}{$N} \\cdot $P",
            {{"N", "N", n}, {"P", "P", P, unit::bytes}}, o.bytes, unit::bytes);
-    d.note("What the seed leaves out",
+    d.note("What the worked example leaves out",
            "The backward pass all-gathers the parameters again: "
            "the ZeRO paper's volume is 3Ψ (see bytes_paper).");
   }
@@ -370,7 +374,9 @@ void register_comm(Registry& r) {
          "model)",
          "docs/communication.md#commcollective"},
         {choice("op", &In::op, "Operation",
-                {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "p2p"}),
+                {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "p2p"})
+             .labels({"All-reduce", "All-gather", "Reduce-scatter", "All-to-all", "Broadcast",
+                      "Point-to-point send"}),
          num("bytes", &In::bytes, "Message size P", unit::bytes)
              .positive(kMaxBytes)
              .help("The full tensor; for all-gather the gathered result, for reduce-scatter "
@@ -380,7 +386,8 @@ void register_comm(Registry& r) {
              unit::bytes_per_s)
              .positive(kMaxBw),
          num("latency", &In::latency, "Latency per step α", unit::seconds).range(0, 10),
-         choice("algorithm", &In::algorithm, "Algorithm", {"ring", "tree"})},
+         choice("algorithm", &In::algorithm, "Algorithm", {"ring", "tree"})
+             .labels({"Ring", "Tree"})},
         {out("bytes_per_rank", &Out::bytes_per_rank, "Bytes per rank (exact)", unit::bytes),
          out("bytes_per_rank_approx", &Out::bytes_per_rank_approx, "Bytes per rank (≈ 2P / P)",
              unit::bytes),
@@ -401,20 +408,20 @@ void register_comm(Registry& r) {
     r.add(declare<In, Out>(
         {"comm.parallelism", "Communication volume of DP, FSDP, TP and PP", "comm",
          "Per-step bytes, operation counts and times of data, fully sharded, tensor and pipeline "
-         "parallelism — logical and physical, exact and the seeds' approximations.",
+         "parallelism — logical and physical, exact and the worked examples' approximations.",
          "Narayanan et al. 2021 §3.3; Shoeybi et al. 2019 §3; Rajbhandari et al. 2020 §7",
          "docs/communication.md#commparallelism"},
         {num("params", &In::params, "Parameters P", unit::params).positive(kMaxParams),
          num("grad_bytes", &In::grad_bytes, "Bytes per gradient", unit::bytes)
              .positive(16)
-             .help("2 for BF16, 4 for FP32; 1 counts elements (the seeds' convention)"),
+             .help("2 for BF16, 4 for FP32; 1 counts elements (the worked examples' convention)"),
          num("batch", &In::batch, "Batch B (sequences per model replica)").positive(1e7).integer(),
          num("seq_len", &In::seq_len, "Sequence length S", unit::tokens).positive(1e8).integer(),
          num("d_model", &In::d_model, "Hidden size H").positive(1e6).integer(),
          num("n_layers", &In::n_layers, "Layers L").positive(1e5).integer(),
          num("activation_bytes", &In::activation_bytes, "Bytes per activation", unit::bytes)
              .positive(16)
-             .help("2 for BF16; 1 counts elements as bytes (seed 000's TP numbers)"),
+             .help("2 for BF16; 1 counts elements as bytes (a worked example's TP numbers)"),
          num("tp", &In::tp, "Tensor-parallel size").positive(1e4).integer(),
          num("pp", &In::pp, "Pipeline stages").positive(1e4).integer(),
          num("dp", &In::dp, "Data-parallel size").positive(kMaxRanks).integer(),
@@ -447,10 +454,18 @@ void register_comm(Registry& r) {
          out("fsdp_ops", &Out::fsdp_ops, "FSDP collectives"),
          out("tp_ops", &Out::tp_ops, "TP all-reduces"),
          out("pp_ops", &Out::pp_ops, "PP sends"),
-         out("dp_time", &Out::dp_time, "DP time", unit::seconds),
-         out("fsdp_time", &Out::fsdp_time, "FSDP time", unit::seconds),
-         out("tp_time", &Out::tp_time, "TP time", unit::seconds),
-         out("pp_time", &Out::pp_time, "PP time", unit::seconds)},
+         out("dp_time", &Out::dp_time, "DP time", unit::seconds)
+             .optional()
+             .help("Latency plus bytes over the link; shown when a link bandwidth is given"),
+         out("fsdp_time", &Out::fsdp_time, "FSDP time", unit::seconds)
+             .optional()
+             .help("Latency plus bytes over the link; shown when a link bandwidth is given"),
+         out("tp_time", &Out::tp_time, "TP time", unit::seconds)
+             .optional()
+             .help("Latency plus bytes over the link; shown when a link bandwidth is given"),
+         out("pp_time", &Out::pp_time, "PP time", unit::seconds)
+             .optional()
+             .help("Latency plus bytes over the link; shown when a link bandwidth is given")},
         &comm_parallelism));
   }
   {
@@ -458,9 +473,10 @@ void register_comm(Registry& r) {
     using Out = ZeroOut;
     r.add(declare<In, Out>(
         {"comm.zero", "ZeRO communication per step", "comm",
-         "Seed 001's ZeRO-1/2/3 communication cost model side by side with the ZeRO paper's "
+         "A worked example's ZeRO-1/2/3 communication cost model side by side with the ZeRO "
+         "paper's "
          "volumes.",
-         "Seed 001 §7; Rajbhandari et al. 2020 (ZeRO) §7.2", "docs/communication.md#commzero"},
+         "Rajbhandari et al. 2020 (ZeRO) §7.2", "docs/communication.md#commzero"},
         {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams),
          num("n_layers", &In::n_layers, "Layers").positive(1e5).integer(),
          num("dp", &In::dp, "Data-parallel ranks N").range(2, kMaxRanks).integer(),

@@ -198,8 +198,8 @@ void register_comm_tp(Registry& r) {
     r.add(declare<In, Out>(
         {"comm.tp_step", "The tensor-parallel communication bill", "comm",
          "Payload, ring traffic, all-reduce count, latency versus bandwidth time and the share "
-         "of a step spent in TP all-reduces (seed 003).",
-         "Seed 003; Shoeybi et al. 2019 §3; Pope et al. 2022 §3; nccl-tests PERFORMANCE.md",
+         "of a step spent in TP all-reduces (worked example).",
+         "Shoeybi et al. 2019 §3; Pope et al. 2022 §3; nccl-tests PERFORMANCE.md",
          "docs/communication.md#commtp_step"},
         {num("hidden", &In::hidden, "Hidden size h").positive(1e6).integer(),
          num("dtype_bytes", &In::dtype_bytes, "Bytes per activation", unit::bytes).positive(16),
@@ -249,7 +249,7 @@ void register_comm_tp(Registry& r) {
         {"comm.ep_alltoall", "The expert-parallel all-to-all bill", "comm",
          "Bytes each rank sends in MoE dispatch and combine, the number of all-to-alls and their "
          "time per step.",
-         "Seed 003 \"Going further\"; Lepikhin et al. 2021 (GShard) §2.2; nccl-tests "
+         "Lepikhin et al. 2021 (GShard) §2.2; nccl-tests "
          "PERFORMANCE.md",
          "docs/communication.md#commep_alltoall"},
         {num("tokens", &In::tokens, "Tokens per rank", unit::tokens).positive(1e8).integer(),
@@ -362,7 +362,7 @@ void register_comm_tp(Registry& r) {
                                {"dp", 16},
                                {"microbatches", 1}});
   r.add_chart({.id = "gpt3-volumes-vs-batch",
-               .title = "GPT-3 175B: DP, FSDP, TP and PP volume per step vs batch (seed 002)",
+               .title = "GPT-3 175B: DP, FSDP, TP and PP volume per step vs batch (worked example)",
                .estimator = "comm.parallelism",
                .x = "batch",
                .x_label = "Batch (sequences of 2048)",
@@ -376,7 +376,7 @@ void register_comm_tp(Registry& r) {
                .integer_x = true,
                .y = {"dp_bytes", "fsdp_bytes", "tp_bytes", "pp_bytes"},
                .series = {{"GPT-3 175B, TP 8, PP 8", gpt3}},
-               .markers = {{"B = 32 (seed's TP ≈ 1.2 TB)", 32}},
+               .markers = {{"B = 32 (worked example's TP ≈ 1.2 TB)", 32}},
                .mark_current = false});
   r.add_chart(
       {.id = "roofline",
@@ -399,11 +399,11 @@ void register_comm_tp(Registry& r) {
        .markers = {{"Decode GEMV, BF16 (≈1 FLOP/B)", 1}}});
 
   // The seeds' worked examples as scenarios.
-  r.add_preset(scenario("seed002-allreduce-1gb", "Seed 002: 1 GB ring all-reduce on 4 GPUs",
-                        "Seed 002 §11 (2P(N−1)/N = 1.5 GB per device)", "comm.collective",
+  r.add_preset(scenario("seed002-allreduce-1gb", "Worked example: 1 GB ring all-reduce on 4 GPUs",
+                        "Worked example (2P(N−1)/N = 1.5 GB per device)", "comm.collective",
                         {{"op", "all_reduce"}, {"bytes", 1e9}, {"ranks", 4}}));
-  r.add_preset(scenario("seed000-problem1", "Seed 000 problem 1: 13B, TP 8, DP 64 (seed's units)",
-                        "Seed 000 §8 problem 1: FP32 gradients, activations counted as elements",
+  r.add_preset(scenario("seed000-problem1", "Worked example: 13B, TP 8, DP 64 (its units)",
+                        "Worked example: FP32 gradients, activations counted as elements",
                         "comm.parallelism",
                         {{"params", 13e9},
                          {"grad_bytes", 4},
@@ -416,37 +416,38 @@ void register_comm_tp(Registry& r) {
                          {"pp", 1},
                          {"dp", 64},
                          {"microbatches", 1}}));
-  r.add_preset(scenario("seed000-tp-example", "Seed 000 §1: B 16, S 2048, H 4096, L 32, 4 stages",
-                        "Seed 000 §1 (elements counted as bytes: 17.2 G / 34.4 G)",
-                        "comm.parallelism",
-                        {{"batch", 16},
-                         {"seq_len", 2048},
-                         {"d_model", 4096},
-                         {"n_layers", 32},
-                         {"activation_bytes", 1},
-                         {"tp", 8},
-                         {"pp", 4},
-                         {"microbatches", 1}}));
+  r.add_preset(
+      scenario("seed000-tp-example", "Worked example: B 16, S 2048, H 4096, L 32, 4 stages",
+               "Worked example (elements counted as bytes: 17.2 G / 34.4 G)", "comm.parallelism",
+               {{"batch", 16},
+                {"seq_len", 2048},
+                {"d_model", 4096},
+                {"n_layers", 32},
+                {"activation_bytes", 1},
+                {"tp", 8},
+                {"pp", 4},
+                {"microbatches", 1}}));
   Json gpt3_full = gpt3;
   gpt3_full.set("batch", 32);
   gpt3_full.set("microbatches", 32);
   gpt3_full.set("bandwidth", 200e9);
   r.add_preset(Preset{"seed002-gpt3",
-                      "Seed 002: GPT-3 175B, TP 8, PP 8, M 32, IB 200 GB/s",
+                      "Worked example: GPT-3 175B, TP 8, PP 8, M 32, IB 200 GB/s",
                       "scenario",
-                      "Seed 002 §4 and §9 (B·S not given; B = 32 × 2048 reproduces its TP figure)",
+                      "Worked example (B·S not given; B = 32 × 2048 reproduces its TP figure)",
                       gpt3_full,
                       {"comm.parallelism"}});
-  r.add_preset(scenario("seed001-zero", "Seed 001: ZeRO on 70B, 80 layers, DP 64, 400 GB/s, 2 µs",
-                        "Seed 001 §7 analyze_fsdp_communication", "comm.zero",
+  r.add_preset(scenario("seed001-zero",
+                        "Worked example: ZeRO on 70B, 80 layers, DP 64, 400 GB/s, 2 µs",
+                        "Worked example", "comm.zero",
                         {{"params", 70e9},
                          {"n_layers", 80},
                          {"dp", 64},
                          {"bytes", 2},
                          {"bandwidth", 400e9},
                          {"latency", 2e-6}}));
-  r.add_preset(scenario("seed003-decode-10gbe", "Seed 003: 8B decode, TP 2 over 10 GbE",
-                        "Seed 003 (64 × 2 × 50 µs = 6.4 ms of latency)", "comm.tp_step",
+  r.add_preset(scenario("seed003-decode-10gbe", "Worked example: 8B decode, TP 2 over 10 GbE",
+                        "Worked example (64 × 2 × 50 µs = 6.4 ms of latency)", "comm.tp_step",
                         {{"hidden", 4096},
                          {"tokens", 1},
                          {"layers", 32},
@@ -454,8 +455,8 @@ void register_comm_tp(Registry& r) {
                          {"bandwidth", 1.25e9},
                          {"latency", 50e-6},
                          {"compute_time", 8e-3}}));
-  r.add_preset(scenario("seed003-decode-nvlink", "Seed 003: 8B decode, TP 2 over NVLink",
-                        "Seed 003 (3 µs NVLink hop; A100 NVLink 3 300 GB/s)", "comm.tp_step",
+  r.add_preset(scenario("seed003-decode-nvlink", "Worked example: 8B decode, TP 2 over NVLink",
+                        "Worked example (3 µs NVLink hop; A100 NVLink 3 300 GB/s)", "comm.tp_step",
                         {{"hidden", 4096},
                          {"tokens", 1},
                          {"layers", 32},
@@ -463,8 +464,8 @@ void register_comm_tp(Registry& r) {
                          {"bandwidth", 300e9},
                          {"latency", 3e-6},
                          {"compute_time", 8e-3}}));
-  r.add_preset(scenario("seed003-prefill-10gbe", "Seed 003: 2048-token prefill, TP 2, 10 GbE",
-                        "Seed 003 (16 MB payload)", "comm.tp_step",
+  r.add_preset(scenario("seed003-prefill-10gbe", "Worked example: 2048-token prefill, TP 2, 10 GbE",
+                        "Worked example (16 MB payload)", "comm.tp_step",
                         {{"hidden", 4096},
                          {"tokens", 2048},
                          {"layers", 32},

@@ -114,7 +114,7 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
            o.decode_time_per_token, unit::seconds);
     o.decode_time = g * o.decode_time_per_token;
     o.decode_bound = "memory";
-    d.note("Assumption (the seed's model)",
+    d.note("Assumption (the worked example's model)",
            "Decode reads only the weights: the KV cache reads and the batch's FLOPs are "
            "ignored, so batching costs nothing per token. Choose decode_model = roofline to "
            "count them.");
@@ -341,7 +341,7 @@ void register_inference(Registry& r) {
         {"infer.latency", "Inference latency: prefill and decode", "inference",
          "Time to process a prompt (compute-bound prefill) and generate tokens (memory-bound "
          "decode), throughput, and the KV cache the requests hold.",
-         "Seed 001 §9; Pope et al. 2022 §2 (roofline option); Ainslie et al. 2023 (GQA)",
+         "Pope et al. 2022 §2 (roofline option); Ainslie et al. 2023 (GQA)",
          "docs/inference.md#inferlatency"},
         {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
          num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
@@ -373,7 +373,9 @@ void register_inference(Registry& r) {
          num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes).positive(8),
          num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes).positive(8),
          choice("decode_model", &In::decode_model, "Decode model", {"weights", "roofline"})
-             .help("weights: the seed's N·2 bytes / BW per token; roofline: also reads the KV "
+             .labels({"Weights only (bandwidth)", "Roofline (weights, KV cache and FLOPs)"})
+             .help("weights: the worked example's N·2 bytes / BW per token; roofline: also reads "
+                   "the KV "
                    "cache and takes the batch's FLOPs into account"),
          num("gpu_memory", &In::gpu_memory, "GPU memory (for the fit warning)", unit::bytes)
              .positive(1e13)},

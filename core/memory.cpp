@@ -63,8 +63,8 @@ Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d) {
     const double f = in.checkpointing ? in.checkpoint_factor : in.activation_factor;
     act_per_param = f * in.weight_bytes;
     o.activations = local * act_per_param;
-    d.step(in.checkpointing ? "Activations (seed's rule of thumb, checkpointed)"
-                            : "Activations (seed's rule of thumb)",
+    d.step(in.checkpointing ? "Activations (worked example's rule of thumb, checkpointed)"
+                            : "Activations (worked example's rule of thumb)",
            "M_a", "$f \\cdot $P \\cdot $b",
            {{"f", "f", f},
             {"P", "\\Psi_{\\text{local}}", local, unit::params},
@@ -227,7 +227,7 @@ Result<MemFsdpOut> mem_fsdp(const MemFsdpIn& in, Derivation& d) {
          o.activations, unit::bytes);
   o.backward_activations = o.activations;
   o.bf16_grad_saving = in.params * std::max(0.0, in.grad_bytes - in.backward_grad_bytes);
-  d.step("The seed's reading of (a): gradients in BF16 instead of FP32", "\\Delta_g",
+  d.step("The worked example's reading of (a): gradients in BF16 instead of FP32", "\\Delta_g",
          "$N \\cdot ($g - $h)",
          {{"N", "N", in.params, unit::params},
           {"g", "b_g", in.grad_bytes},
@@ -235,7 +235,8 @@ Result<MemFsdpOut> mem_fsdp(const MemFsdpIn& in, Derivation& d) {
          o.bf16_grad_saving, unit::bytes);
   d.note("Two readings of “memory saved for backward”",
          "Most likely the question asks for the activations saved for the backward pass (A, in "
-         "BF16); the seed instead computed what BF16 gradients save over FP32. Both are outputs.");
+         "BF16); the worked example instead computed what BF16 gradients save over FP32. Both are "
+         "outputs.");
   const double f = in.activation_sharded_fraction;
   const double sharded = o.model_states + f * o.activations, replicated = (1 - f) * o.activations;
   o.per_device = sharded / in.n_fsdp + replicated;
@@ -281,8 +282,7 @@ void register_memory(Registry& r) {
         {"mem.training", "Training memory per GPU", "memory",
          "Weights, gradients, optimizer states and activations per GPU under TP, PP, DP and "
          "ZeRO 0–3, whether that fits, and the largest model this configuration can hold.",
-         "Rajbhandari et al. 2020 (ZeRO), §5 and Figure 1; seed 001 §6",
-         "docs/memory.md#memtraining"},
+         "Rajbhandari et al. 2020 (ZeRO), §5 and Figure 1", "docs/memory.md#memtraining"},
         {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
          num("tp", &In::tp, "Tensor parallel").positive(kMaxDegree),
          num("pp", &In::pp, "Pipeline parallel").positive(kMaxDegree),
@@ -294,10 +294,11 @@ void register_memory(Registry& r) {
          num("grad_bytes", &In::grad_bytes, "Bytes per gradient").range(0, 64),
          num("optimizer_bytes", &In::optimizer_bytes, "Optimizer bytes per parameter")
              .range(0, 64)
-             .help(
-                 "8 = two fp32 Adam moments (the seed); 12 adds an fp32 master copy (ZeRO paper)"),
+             .help("8 = two fp32 Adam moments (the worked example); 12 adds an fp32 master copy "
+                   "(ZeRO paper)"),
          choice("activations", &In::activations, "Activations",
-                {"rule_of_thumb", "none", "explicit"}),
+                {"rule_of_thumb", "none", "explicit"})
+             .labels({"Rule of thumb (10× local weights)", "None", "Given explicitly"}),
          num("activation_bytes", &In::activation_bytes, "Activation bytes per GPU (explicit)",
              unit::bytes)
              .range(0, kMaxBytes),
@@ -305,7 +306,7 @@ void register_memory(Registry& r) {
          num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes).positive(1e13),
          num("activation_factor", &In::activation_factor, "Rule-of-thumb activation factor")
              .range(0, 1000)
-             .help("seed: activations ≈ 10 × local params × weight bytes"),
+             .help("worked example: activations ≈ 10 × local params × weight bytes"),
          num("checkpoint_factor", &In::checkpoint_factor, "… with checkpointing").range(0, 1000)},
         {out("weights", &Out::weights, "Weights", unit::bytes),
          out("gradients", &Out::gradients, "Gradients", unit::bytes),
@@ -337,7 +338,8 @@ void register_memory(Registry& r) {
          num("n_layers", &In::n_layers, "Layers L").positive(1e5).integer().required(),
          num("tp", &In::tp, "Tensor parallel t").positive(kMaxDegree),
          flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism"),
-         choice("recompute", &In::recompute, "Recomputation", {"none", "selective", "full"}),
+         choice("recompute", &In::recompute, "Recomputation", {"none", "selective", "full"})
+             .labels({"None", "Selective (attention only)", "Full (per layer)"}),
          num("pp", &In::pp, "Pipeline parallel p").positive(kMaxDegree),
          num("microbatches", &In::microbatches, "Microbatches in flight (0 = ≥ p)")
              .range(0, 1e6)
@@ -358,8 +360,8 @@ void register_memory(Registry& r) {
     r.add(declare<In, Out>(
         {"mem.fsdp", "FSDP memory per device", "memory",
          "FP32 model states plus activations of an FFN-only model sharded over N_FSDP devices, "
-         "and how many devices it takes to fit (seed 004 (a), (b)).",
-         "Seed 004 §2.4 (a)(b); Rajbhandari et al. 2020 (ZeRO-3 = FSDP)", "docs/memory.md#memfsdp"},
+         "and how many devices it takes to fit (worked example).",
+         "Rajbhandari et al. 2020 (ZeRO-3 = FSDP)", "docs/memory.md#memfsdp"},
         {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
          num("master_bytes", &In::master_bytes, "Master weight bytes").range(0, 64),
          num("grad_bytes", &In::grad_bytes, "Accumulated gradient bytes").range(0, 64),

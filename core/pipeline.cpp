@@ -121,8 +121,9 @@ Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
          o.tp_comm_time, unit::seconds);
   o.compute_bound = o.compute_time >= o.fsdp_comm_time + o.tp_comm_time;
   // docs/errata.md, seed 004 (c): shown where a student reproduces that problem.
-  d.note("Where seed 004 (c) went wrong",
-         "The seed counts 3.488e12·b·s FLOPs per block, 1000× too many (2·2·D·F = 3.488e9 per "
+  d.note("Where a worked example went wrong",
+         "The worked example counts 3.488e12·b·s FLOPs per block, 1000× too many (2·2·D·F = "
+         "3.488e9 per "
          "token), and so finds a 1,956 s step. With the right count the question is the Scaling "
          "Book's: the batch at which compute hides both collectives, B_min above.");
   d.note("Verdict", o.compute_bound
@@ -139,8 +140,8 @@ Result<ParallelRecommendOut> parallel_recommend(const ParallelRecommendIn& in, D
   const double G = in.gpus, gpn = in.gpus_per_node;
   const double model_bytes = 2 * in.params;
   const bool needs_mp = model_bytes * in.fit_factor > in.gpu_memory;
-  d.step("Seed's fit test: BF16 weights × factor", "M_{\\text{est}}", "2 \\cdot $N \\cdot $f",
-         {{"N", "N", in.params, unit::params}, {"f", "f", in.fit_factor}},
+  d.step("Worked example's fit test: BF16 weights × factor", "M_{\\text{est}}",
+         "2 \\cdot $N \\cdot $f", {{"N", "N", in.params, unit::params}, {"f", "f", in.fit_factor}},
          model_bytes * in.fit_factor, unit::bytes);
   if (G > gpn && std::fmod(G, gpn) != 0)
     return Error::inconsistent("gpus", G,
@@ -219,7 +220,8 @@ Result<PipeBubbleOut> pipe_bubble(const PipeBubbleIn& in, Derivation& d) {
          "\\frac{$N - 1}{$v \\cdot $M}", {{"N", "N", N}, {"M", "M", M}, {"v", "v", v}},
          o.bubble_approx, unit::fraction);
   o.efficiency = 1 - o.bubble_fraction;
-  o.microbatch_size = in.batch > 0 ? in.batch / M : 0;
+  o.microbatch_size = in.batch > 0 ? in.batch / M : not_given;
+  o.min_microbatches = o.min_microbatches_approx = not_given;  // set below when a target is
   if (in.batch > 0)
     d.step("Microbatch size", "b", "\\frac{$B}{$M}", {{"B", "B", in.batch}, {"M", "M", M}},
            o.microbatch_size, unit::none);
@@ -251,8 +253,7 @@ void register_pipeline(Registry& r) {
         {"scale.fsdp_tp", "Compute-bound batch with FSDP + TP", "memory",
          "The smallest batch at which a mixed FSDP × TP forward pass is compute-bound, per "
          "device and in whole sequences, the communication-optimal FSDP degree, and the times.",
-         "Austin et al. 2025, How to Scale Your Model, “Training” (mixed FSDP and TP); seed 004 "
-         "(c)",
+         "Austin et al. 2025, How to Scale Your Model, “Training” (mixed FSDP and TP)",
          "docs/memory.md#scalefsdp_tp"},
         {num("d_model", &In::d_model, "Model width D").positive(1e6).integer().required(),
          num("d_ff", &In::d_ff, "FFN width F").positive(1e7).integer().required(),
@@ -288,10 +289,10 @@ void register_pipeline(Registry& r) {
     using Out = ParallelRecommendOut;
     r.add(declare<In, Out>(
         {"parallel.recommend", "Parallelism rule of thumb", "memory",
-         "TP within a node, PP across nodes for big models, DP for the rest — the seed's rule "
+         "TP within a node, PP across nodes for big models, DP for the rest — the worked example's "
+         "rule "
          "of thumb with its rationale, checked against mem.training.",
-         "Seed 001 §8 (recommend_parallelism); Narayanan et al. 2021 §3 (TP within a node)",
-         "docs/memory.md#parallelrecommend"},
+         "Narayanan et al. 2021 §3 (TP within a node)", "docs/memory.md#parallelrecommend"},
         {num("params", &In::params, "Parameters", unit::params).positive(1e15).required(),
          num("gpus", &In::gpus, "GPUs", unit::gpus).positive(1e7).integer().required(),
          num("gpus_per_node", &In::gpus_per_node, "GPUs per node", unit::gpus)
@@ -314,8 +315,7 @@ void register_pipeline(Registry& r) {
         {"pipe.bubble", "Pipeline bubble", "memory",
          "Idle fraction of a pipeline-parallel step (exact and approximate), interleaving, "
          "point-to-point sends, and the microbatches needed for a target bubble.",
-         "Narayanan et al. 2021 §2.2; Huang et al. 2019 (GPipe) §2.3; seed 002 §5",
-         "docs/memory.md#pipebubble"},
+         "Narayanan et al. 2021 §2.2; Huang et al. 2019 (GPipe) §2.3", "docs/memory.md#pipebubble"},
         {num("stages", &In::stages, "Stages N").positive(1e4).integer().required(),
          num("microbatches", &In::microbatches, "Microbatches M")
              .positive(1e6)
@@ -326,11 +326,16 @@ void register_pipeline(Registry& r) {
          num("target", &In::target, "Target bubble (0 = none)", unit::fraction).range(0, 0.99)},
         {out("bubble_fraction", &Out::bubble_fraction, "Bubble (exact)", unit::fraction),
          out("bubble_approx", &Out::bubble_approx, "Bubble ≈ (N−1)/M", unit::fraction),
-         out("microbatch_size", &Out::microbatch_size, "Microbatch size"),
+         out("microbatch_size", &Out::microbatch_size, "Microbatch size")
+             .optional()
+             .help("Batch ÷ microbatches; shown when the batch is given"),
          out("p2p_ops", &Out::p2p_ops, "P2P sends per step"),
-         out("min_microbatches", &Out::min_microbatches, "Min microbatches for target"),
-         out("min_microbatches_approx", &Out::min_microbatches_approx,
-             "Min microbatches (approx.)"),
+         out("min_microbatches", &Out::min_microbatches, "Min microbatches for target")
+             .optional()
+             .help("Fewest microbatches that keep the bubble under the target; needs a target"),
+         out("min_microbatches_approx", &Out::min_microbatches_approx, "Min microbatches (approx.)")
+             .optional()
+             .help("The same from the (N−1)/M approximation; needs a target"),
          out("efficiency", &Out::efficiency, "Pipeline efficiency", unit::fraction)},
         &pipe_bubble));
   }

@@ -56,6 +56,7 @@ struct InputSpec {
   bool integer = false;
   bool required = false;  // must be given to the CLI / JS; the page starts from `example`
   std::vector<std::string> choices;
+  std::vector<std::string> choice_labels;  // parallel to choices: what the page shows
   Json fallback;  // the declared struct's default: used when the input is not given
   Json example;   // the page's starting value: the fallback unless declared with .example()
   std::string allowed() const;  // "0 < params ≤ 1e15", "one of none, selective, full"
@@ -65,8 +66,17 @@ struct InputSpec {
 struct OutputSpec {
   std::string name, label, unit, help;
   OutputKind kind = OutputKind::Number;
+  // Computed only when the inputs ask for it (e.g. a cost needs a price): the estimator
+  // leaves the field NaN (`not_given`) and the output is absent from the result, never 0.
+  bool optional = false;
+  // Kept for tests and the errata (a worked example's own, mistaken figure): in the result,
+  // but not shown on the page's card.
+  bool hidden = false;
   Json to_json() const;
 };
+
+// The value an optional output's field holds when the inputs did not ask for it.
+inline constexpr double not_given = __builtin_nan("");
 
 // Literals only (static storage): views keep the per-estimator construction code small.
 struct EstimatorInfo {
@@ -180,6 +190,10 @@ struct InputDecl {
   InputDecl& integer() { return spec.integer = true, *this; }
   InputDecl& required() { return spec.required = true, *this; }
   InputDecl& help(const char* h) { return spec.help = h, *this; }
+  // What the page shows for each choice, in the order the choices were declared.
+  InputDecl& labels(std::initializer_list<const char*> l) {
+    return spec.choice_labels.assign(l.begin(), l.end()), *this;
+  }
   // Where the page starts when the API default (0 = "not given") would show nothing.
   InputDecl& example(double v) { return spec.example = Json(v), has_example = true, *this; }
   bool has_example = false;
@@ -239,6 +253,8 @@ struct OutputDecl {
   OutputSpec spec;
   FieldRef field;
   OutputDecl& help(const char* h) { return spec.help = h, *this; }
+  OutputDecl& optional() { return spec.optional = true, *this; }
+  OutputDecl& hidden() { return spec.hidden = true, *this; }
 };
 
 template <class Out, class T>

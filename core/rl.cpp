@@ -124,7 +124,7 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
                        : "Training on its share of the GPUs is the longer branch: give training "
                          "more GPUs (async_train_fraction) to go faster.");
   if (in.generation_replicas == 1 && in.total_gpus > 1)
-    d.note("Assumption (the seed's)",
+    d.note("Assumption (the worked example's)",
            "Generation and scoring run on one replica with one GPU's FLOP/s and bandwidth while "
            "training uses every GPU; raise generation_replicas to spread generation.");
   return o;
@@ -137,8 +137,7 @@ void register_rl(Registry& r) {
       {"rl.throughput", "RL training: sync vs async", "inference",
        "Iteration time and throughput of RLHF/PPO when generation, scoring and training run one "
        "after another on the same GPUs, or overlap on separate GPU sets.",
-       "Seed 001 §10 (estimate_rl_throughput); Kaplan et al. 2020 §2.1 (6N per token)",
-       "docs/rl.md#rlthroughput"},
+       "Kaplan et al. 2020 §2.1 (6N per token)", "docs/rl.md#rlthroughput"},
       {num("params", &In::params, "Policy parameters", unit::params).positive(1e15).required(),
        num("batch", &In::batch, "Batch (prompts per iteration)").positive(1e7).integer().required(),
        num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens).positive(1e7).integer(),
@@ -160,7 +159,8 @@ void register_rl(Registry& r) {
        num("generation_replicas", &In::generation_replicas, "Generation replicas")
            .positive(1e6)
            .integer()
-           .help("1 = the seed's single replica; the batch is split evenly across replicas"),
+           .help("1 = the worked example's single replica; the batch is split evenly across "
+                 "replicas"),
        num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes).positive(8)},
       {out("generate_time", &Out::generate_time, "Generation", unit::seconds),
        out("score_time", &Out::score_time, "Scoring", unit::seconds),

@@ -122,13 +122,13 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
           {"t", "t_{\\text{tok}}", single->decode_time_per_token, unit::seconds}},
          o.single_request_latency, unit::seconds);
   o.requests_per_gpu = single->tokens_per_second / in.gen_len;
-  d.step("Requests per GPU per second (the seed's single-stream throughput)", "r_{\\text{gpu}}",
-         "\\frac{$s}{$g}",
+  d.step("Requests per GPU per second (the worked example's single-stream throughput)",
+         "r_{\\text{gpu}}", "\\frac{$s}{$g}",
          {{"s", "\\text{tok/s}", single->tokens_per_second, unit::tokens_per_s},
           {"g", "g", in.gen_len, unit::tokens}},
          o.requests_per_gpu, unit::requests_per_s);
   o.gpus_needed_seed = std::max(1.0, ceil_count(o.total_rps / o.requests_per_gpu));
-  d.step("GPUs for the load (the seed's count)", "G_{\\text{seed}}",
+  d.step("GPUs for the load (the worked example's count)", "G_{\\text{seed}}",
          "\\left\\lceil \\frac{$R}{$r} \\right\\rceil",
          {{"R", "R", o.total_rps, unit::requests_per_s},
           {"r", "r_{\\text{gpu}}", o.requests_per_gpu, unit::requests_per_s}},
@@ -167,7 +167,7 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
           {"m", "M_{\\text{seq}}", o.kv_per_request, unit::bytes}},
          o.max_concurrent_memory, unit::none);
   o.max_concurrent_latency = in.target_latency / o.single_request_latency;
-  d.step("Latency limit (the seed's ratio)", "C_{\\text{lat}}", "\\frac{$T}{$T1}",
+  d.step("Latency limit (the worked example's ratio)", "C_{\\text{lat}}", "\\frac{$T}{$T1}",
          {{"T", "T_{\\text{target}}", in.target_latency, unit::seconds},
           {"T1", "T_1", o.single_request_latency, unit::seconds}},
          o.max_concurrent_latency, unit::none);
@@ -186,11 +186,12 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
   d.step("GPUs needed (whole replicas)", "G", "$n \\cdot $k",
          {{"n", "n", o.replicas}, {"k", "k", o.gpus_per_replica}}, o.gpus_needed, unit::gpus);
   if (o.weight_memory > in.gpu_memory)
-    d.note("Seed erratum", "The seed computes weight memory as params_b·2/1e9 GB (" +
-                               format_value(o.weight_memory_seed, unit::bytes) +
-                               " here) and so believes the "
-                               "model fits on one GPU; it needs " +
-                               format_value(o.weight_memory, unit::bytes) + ".");
+    d.note("Worked-example erratum",
+           "The worked example computes weight memory as params_b·2/1e9 GB (" +
+               format_value(o.weight_memory_seed, unit::bytes) +
+               " here) and so believes the "
+               "model fits on one GPU; it needs " +
+               format_value(o.weight_memory, unit::bytes) + ".");
   if (o.single_request_latency > in.target_latency)
     d.warn("One request alone takes " + format_value(o.single_request_latency, unit::seconds) +
            ", longer than target_latency (" + format_value(in.target_latency, unit::seconds) +
@@ -351,9 +352,11 @@ void register_serving(Registry& r) {
     using Out = ServeLlmOut;
     r.add(declare<In, Out>(
         {"serve.llm_gpus", "GPUs to serve an LLM", "inference",
-         "How many GPUs a request load needs with seed 001's single-stream model, how many "
+         "How many GPUs a request load needs with a single-stream model (one request at a time per "
+         "GPU), how many "
          "requests fit in memory beside the weights, and the replica size the weights demand.",
-         "Seed 001 §9 (estimate_serving_gpus), weight memory corrected; docs/errata.md",
+         "Pope et al. 2022 §2 (weights read once per token); weight memory corrected, see "
+         "docs/errata.md",
          "docs/serving.md#servellm_gpus"},
         {num("params", &In::params, "Parameters", unit::params).positive(1e15).required(),
          num("users", &In::users, "Users").positive(1e10).integer().required(),
@@ -382,15 +385,20 @@ void register_serving(Registry& r) {
          out("single_request_latency", &Out::single_request_latency, "Single-request latency",
              unit::seconds),
          out("weight_memory", &Out::weight_memory, "Weight memory", unit::bytes),
-         out("weight_memory_seed", &Out::weight_memory_seed, "Weight memory (seed's bug)",
-             unit::bytes),
+         out("weight_memory_seed", &Out::weight_memory_seed,
+             "Weight memory as the worked example computes it (its erratum)", unit::bytes)
+             .hidden(),
          out("kv_per_request", &Out::kv_per_request, "KV cache per request", unit::bytes),
          out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus),
          out("replicas", &Out::replicas, "Replicas"),
          out("max_concurrent_memory", &Out::max_concurrent_memory, "Concurrency, memory limit"),
          out("max_concurrent_latency", &Out::max_concurrent_latency, "Concurrency, latency limit"),
-         out("max_concurrent_seed", &Out::max_concurrent_seed, "Max concurrent (seed's bug)"),
-         out("gpus_needed_seed", &Out::gpus_needed_seed, "GPUs (seed's count)", unit::gpus)},
+         out("max_concurrent_seed", &Out::max_concurrent_seed,
+             "Max concurrent from the worked example's weight memory")
+             .hidden(),
+         out("gpus_needed_seed", &Out::gpus_needed_seed, "GPUs as the worked example counts them",
+             unit::gpus)
+             .hidden()},
         &serve_llm_gpus));
   }
   {
@@ -400,7 +408,8 @@ void register_serving(Registry& r) {
         {"serve.batching", "Dynamic batching: QPS vs latency", "inference",
          "GPUs needed for a request rate with batched inference, and the latency a request sees: "
          "half the batch-collection window plus the inference time.",
-         "Seed 000 §2 and §5 (QPS and latency formulas)", "docs/serving.md#servebatching"},
+         "Little 1961 (L = λW); Crankshaw et al. 2017 (Clipper) §4.3 (adaptive batching)",
+         "docs/serving.md#servebatching"},
         {num("batch_size", &In::batch_size, "Batch size").positive(1e6).integer().required(),
          num("inference_time", &In::inference_time, "Inference time per batch", unit::seconds)
              .positive(3600)
@@ -430,7 +439,9 @@ void register_serving(Registry& r) {
         {"serve.pipeline", "Multi-stage ranking pipeline", "inference",
          "Latency and GPUs of a pipeline of stages (fixed latency or batched inference) against "
          "a latency budget.",
-         "Seed 000 §3 (progressive ranking) and problem 3", "docs/serving.md#servepipeline"},
+         "Covington et al. 2016 (deep networks for YouTube recommendations): candidate generation, "
+         "then ranking",
+         "docs/serving.md#servepipeline"},
         {num("total_qps", &In::total_qps, "Total QPS", unit::requests_per_s).positive(kMaxQps),
          num("budget", &In::budget, "Latency budget (0 = none)", unit::seconds).range(0, 3600),
          text("stages", &In::stages, "Stages (JSON)")

@@ -11,6 +11,7 @@ namespace napkin {
 // C ≈ 6·N·D (Kaplan et al. 2020, §2.1). Inverting C = 6·N·(r·N) gives N = √(C / 6r).
 Result<ChinchillaOut> train_chinchilla(const ChinchillaIn& in, Derivation& d) {
   ChinchillaOut o{};
+  o.tokens_per_param_actual = o.optimal_params_for_budget = o.optimal_tokens_for_budget = not_given;
   const double n = in.params, r = in.tokens_per_param;
   o.optimal_tokens = r * n;
   d.step("Compute-optimal tokens", "D_{\\text{opt}}", "$r \\cdot $N",
@@ -74,7 +75,7 @@ Result<TrainTimeOut> train_time(const TrainTimeIn& in, Derivation& d) {
   o.gpu_hours = o.hours * in.gpus;
   d.step("GPU-hours", "H", "$T \\cdot $G", {{"T", "T_{\\text{h}}", o.hours}, {"G", "G", in.gpus}},
          o.gpu_hours, unit::gpu_hours);
-  o.cost = o.gpu_hours * in.price_per_gpu_hour;
+  o.cost = in.price_per_gpu_hour > 0 ? o.gpu_hours * in.price_per_gpu_hour : not_given;
   if (in.price_per_gpu_hour > 0)
     d.step("Cost", "\\$", "$H \\cdot $p",
            {{"H", "H", o.gpu_hours}, {"p", "p", in.price_per_gpu_hour, unit::dollars}}, o.cost,
@@ -287,11 +288,17 @@ void register_training(Registry& r) {
         {out("optimal_tokens", &Out::optimal_tokens, "Compute-optimal tokens", unit::tokens),
          out("compute_flops", &Out::compute_flops, "Compute at the optimum", unit::flop),
          out("tokens_per_param_actual", &Out::tokens_per_param_actual,
-             "Actual tokens per parameter"),
+             "Actual tokens per parameter")
+             .optional()
+             .help("Training tokens ÷ parameters; shown when training tokens are given"),
          out("optimal_params_for_budget", &Out::optimal_params_for_budget,
-             "Optimal size for the budget", unit::params),
+             "Optimal size for the budget", unit::params)
+             .optional()
+             .help("√(C / 6r): the compute-optimal model size; shown when a budget is given"),
          out("optimal_tokens_for_budget", &Out::optimal_tokens_for_budget,
-             "Optimal tokens for the budget", unit::tokens)},
+             "Optimal tokens for the budget", unit::tokens)
+             .optional()
+             .help("r × the optimal size; shown when a compute budget is given")},
         &train_chinchilla));
   }
   {
@@ -320,7 +327,9 @@ void register_training(Registry& r) {
          out("seconds", &Out::seconds, "Time", unit::seconds), out("hours", &Out::hours, "Hours"),
          out("days", &Out::days, "Days"),
          out("gpu_hours", &Out::gpu_hours, "GPU-hours", unit::gpu_hours),
-         out("cost", &Out::cost, "Cost", unit::dollars)},
+         out("cost", &Out::cost, "Cost", unit::dollars)
+             .optional()
+             .help("GPU-hours × price; shown when a price per GPU-hour is given")},
         &train_time));
   }
   {
@@ -345,7 +354,8 @@ void register_training(Registry& r) {
              .range(0, 1e7)
              .integer(),
          choice("recompute", &In::recompute, "Activation recomputation",
-                {"none", "selective", "full"})},
+                {"none", "selective", "full"})
+             .labels({"None", "Selective (attention only)", "Full (per layer)"})},
         {out("flops_per_token", &Out::flops_per_token, "Model FLOPs per token",
              unit::flop_per_token),
          out("hardware_flops_per_token", &Out::hardware_flops_per_token, "Hardware FLOPs per token",
@@ -371,7 +381,8 @@ void register_training(Registry& r) {
          num("n_heads", &In::n_heads, "Attention heads").positive(1e5).integer(),
          num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = n_heads)").range(0, 1e5).integer(),
          num("head_dim", &In::head_dim, "Head dimension (0 = d/heads)").range(0, 1e5).integer(),
-         choice("ffn", &In::ffn, "Feed-forward", {"mlp", "swiglu"}),
+         choice("ffn", &In::ffn, "Feed-forward", {"mlp", "swiglu"})
+             .labels({"MLP (2 matrices)", "SwiGLU (3 matrices)"}),
          flag("attention", &In::attention, "Attention in each block"),
          flag("tied_embeddings", &In::tied_embeddings, "Tied input/output embeddings"),
          flag("biases", &In::biases, "Bias vectors"), flag("norms", &In::norms, "Count norm gains"),
@@ -417,7 +428,7 @@ void register_training(Registry& r) {
         {"moe.params", "Mixture-of-experts parameters", "training",
          "Total versus active parameters of an MoE model and the compute-optimal tokens on the "
          "active ones.",
-         "Seed 001 §3; Jiang et al. 2024 (Mixtral of Experts) §2", "docs/training.md#moeparams"},
+         "Jiang et al. 2024 (Mixtral of Experts) §2", "docs/training.md#moeparams"},
         {num("shared_params", &In::shared_params, "Shared parameters", unit::params)
              .range(0, kMaxParams)
              .required(),
