@@ -59,6 +59,14 @@ Preset link(std::string id, std::string label, std::string source, double bw, do
 }  // namespace
 
 void register_catalog(Registry& r) {
+  // The first screen's entry points: the questions people bring, each with a worked setup.
+  r.add_question({"How long will training take?", "train.time", {"llama2-70b", "a100"}});
+  r.add_question({"Will the model fit in GPU memory?", "mem.training", {}});
+  r.add_question({"What does the all-reduce cost?", "comm.collective", {"nvlink4"}});
+  r.add_question({"How many GPUs to serve this?", "serve.llm_gpus", {}});
+  r.add_question({"How big is the KV cache?", "infer.kv", {"llama2-70b"}});
+  r.add_question({"How many tokens for a compute-optimal model?", "train.chinchilla", {}});
+
   // Models: nominal sizes as their papers name them (LLaMA-2-70B is 70B, not 68.98B), so the
   // seeds' worked examples come out exactly.
   r.add_preset(model("gpt3", "GPT-3 175B", "Brown et al. 2020, Table 2.1", 175e9, 300e9, 12288, 96,

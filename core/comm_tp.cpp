@@ -204,6 +204,7 @@ void register_comm_tp(Registry& r) {
         {num("hidden", &In::hidden, "Hidden size h").positive(1e6).integer(),
          num("dtype_bytes", &In::dtype_bytes, "Bytes per activation", unit::bytes).positive(16),
          num("tokens", &In::tokens, "Tokens in the step (batch × new tokens)", unit::tokens)
+             .meaning("step_tokens")
              .positive(1e8)
              .integer(),
          num("layers", &In::layers, "Layers").positive(1e5).integer(),
@@ -252,7 +253,10 @@ void register_comm_tp(Registry& r) {
          "Lepikhin et al. 2021 (GShard) §2.2; nccl-tests "
          "PERFORMANCE.md",
          "docs/communication.md#commep_alltoall"},
-        {num("tokens", &In::tokens, "Tokens per rank", unit::tokens).positive(1e8).integer(),
+        {num("tokens", &In::tokens, "Tokens per rank", unit::tokens)
+             .meaning("tokens_per_rank")
+             .positive(1e8)
+             .integer(),
          num("hidden", &In::hidden, "Hidden size h").positive(1e6).integer(),
          num("dtype_bytes", &In::dtype_bytes, "Bytes per activation", unit::bytes)
              .positive(16)

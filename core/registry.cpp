@@ -104,6 +104,7 @@ Json InputSpec::to_json() const {
     j.set("choice_labels",
           strings(choice_labels.size() == choices.size() ? choice_labels : choices));
   }
+  j.set("preset_key", preset_key.empty() ? name : preset_key);
   j.set("required", required);
   j.set("default", required ? Json() : fallback);
   j.set("example", example);
@@ -333,6 +334,14 @@ Json Preset::to_json() const {
   j.set("source", source);
   j.set("values", values);
   j.set("estimators", strings(estimators));
+  return j;
+}
+
+Json Question::to_json() const {
+  Json j = Json::object();
+  j.set("text", text);
+  j.set("estimator", estimator);
+  j.set("presets", strings(presets));
   return j;
 }
 
@@ -571,6 +580,9 @@ Json Registry::list_json() const {
   j.set("estimators", std::move(es));
   j.set("charts", std::move(cs));
   j.set("presets", std::move(ps));
+  Json qs = Json::array();
+  for (const auto& q : questions_) qs.push(q.to_json());
+  j.set("questions", std::move(qs));
   return j;
 }
 

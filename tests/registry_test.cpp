@@ -250,3 +250,19 @@ TEST_CASE("choices have labels and errors name the input by its label and id") {
   REQUIRE_FALSE(r.ok);
   CHECK(r.error.message.find("Price per GPU-hour (price_per_gpu_hour)") == 0);
 }
+
+TEST_CASE("the first screen's questions open existing cards with existing presets") {
+  const Json list = registry().list_json();
+  const Json* qs = list.find("questions");
+  REQUIRE(qs != nullptr);
+  CHECK(qs->size() >= 4);
+  for (const auto& q : qs->items()) {
+    CAPTURE(q.dump());
+    CHECK(registry().find(q.find("estimator")->as_string()) != nullptr);
+    for (const auto& p : q.find("presets")->items()) {
+      bool found = false;
+      for (const auto& preset : registry().presets()) found = found || preset.id == p.as_string();
+      CHECK(found);
+    }
+  }
+}
