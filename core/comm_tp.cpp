@@ -131,7 +131,7 @@ Result<EpAlltoallOut> comm_ep_alltoall(const EpAlltoallIn& in, Derivation& d) {
          o.time, unit::seconds);
   o.regime = o.latency_time > o.bandwidth_time ? "latency" : "bandwidth";
   d.note("Compared with TP",
-         "Each all-to-all moves top_k rows per token, where a TP all-reduce "
+         "Each all-to-all moves top-k rows per token, where a TP all-reduce "
          "moves about two: MoE dispatch is k/2 times TP's bytes, across "
          "ranks that are often in other nodes.");
   return o;

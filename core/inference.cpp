@@ -116,7 +116,7 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
     o.decode_bound = "memory";
     d.note("Assumption (the worked example's model)",
            "Decode reads only the weights: the KV cache reads and the batch's FLOPs are "
-           "ignored, so batching costs nothing per token. Choose decode_model = roofline to "
+           "ignored, so batching costs nothing per token. Choose the roofline decode model to "
            "count them.");
   } else {
     // Step t reads W plus the cache of b sequences holding p + t tokens each.
@@ -321,7 +321,7 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
   else
     d.note("Crossover",
            "At this context the cache read per sequence outweighs its FLOPs: no "
-           "batch size makes decode compute-bound (crossover_batch = 0).");
+           "batch size makes decode compute-bound (the crossover batch is 0).");
   d.note("Bound", "The step is " + o.bound + "-bound.");
   o.memory_per_chip = (w + kv) / in.chips;
   d.step("Memory per chip (weights + cache)", "M", "\\frac{$W + $K}{$c}",
@@ -361,15 +361,15 @@ void register_inference(Registry& r) {
          num("n_heads", &In::n_heads, "Attention heads (0 = MHA cache 2·L·d)")
              .range(0, 1e4)
              .integer(),
-         num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = n_heads)")
+         num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = as many as query heads)")
              .range(0, 1e4)
              .integer()
              .help("GQA: LLaMA-2-70B has 64 query heads and 8 KV heads"),
-         num("latent_dim", &In::latent_dim, "MLA latent d_c (0 = not MLA)")
+         num("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
              .range(0, 1e6)
              .integer()
              .help("DeepSeek-V2/V3: 512; replaces the per-head cache"),
-         num("rope_dim", &In::rope_dim, "MLA RoPE key d_h^R").range(0, 1e5).integer(),
+         num("rope_dim", &In::rope_dim, "MLA RoPE key width").range(0, 1e5).integer(),
          num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes).positive(8),
          num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes).positive(8),
          choice("decode_model", &In::decode_model, "Decode model", {"weights", "roofline"})
@@ -410,15 +410,15 @@ void register_inference(Registry& r) {
              .range(0, 1e4)
              .integer()
              .help("= heads for MHA, groups for GQA, 1 for MQA; unused with MLA"),
-         num("head_dim", &In::head_dim, "Head dimension d_h").positive(1e5).integer(),
+         num("head_dim", &In::head_dim, "Head dimension").positive(1e5).integer(),
          num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes).positive(8),
          num("seq_len", &In::seq_len, "Sequence length", unit::tokens).positive(1e8).integer(),
          num("batch", &In::batch, "Batch (sequences)").positive(1e7).integer(),
-         num("latent_dim", &In::latent_dim, "MLA latent d_c (0 = not MLA)")
+         num("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
              .range(0, 1e6)
              .integer()
              .help("DeepSeek-V2/V3: 512"),
-         num("rope_dim", &In::rope_dim, "MLA RoPE key d_h^R")
+         num("rope_dim", &In::rope_dim, "MLA RoPE key width")
              .range(0, 1e5)
              .integer()
              .help("DeepSeek-V2/V3: 64"),

@@ -370,7 +370,7 @@ void register_memory(Registry& r) {
          num("batch", &In::batch, "Batch b (sequences)").range(0, 1e7).integer(),
          num("seq_len", &In::seq_len, "Sequence length s", unit::tokens).positive(1e7).integer(),
          num("d_model", &In::d_model, "Model width d").positive(1e6).integer(),
-         num("d_ff", &In::d_ff, "FFN width d_ff").range(0, 1e7).integer(),
+         num("d_ff", &In::d_ff, "FFN width").range(0, 1e7).integer(),
          num("activation_bytes", &In::activation_bytes, "Activation bytes").positive(8),
          num("activation_sharded_fraction", &In::activation_sharded_fraction,
              "Sharded fraction of activations", unit::fraction)

@@ -122,11 +122,11 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
          gen_dominates ? "Generation + scoring is the longer branch: async hides training "
                          "entirely, and only faster generation (more replicas) helps further."
                        : "Training on its share of the GPUs is the longer branch: give training "
-                         "more GPUs (async_train_fraction) to go faster.");
+                         "more GPUs (the async training fraction) to go faster.");
   if (in.generation_replicas == 1 && in.total_gpus > 1)
     d.note("Assumption (the worked example's)",
            "Generation and scoring run on one replica with one GPU's FLOP/s and bandwidth while "
-           "training uses every GPU; raise generation_replicas to spread generation.");
+           "training uses every GPU; raise the generation replicas to spread generation.");
   return o;
 }
 

@@ -187,14 +187,14 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
          {{"n", "n", o.replicas}, {"k", "k", o.gpus_per_replica}}, o.gpus_needed, unit::gpus);
   if (o.weight_memory > in.gpu_memory)
     d.note("Worked-example erratum",
-           "The worked example computes weight memory as params_b·2/1e9 GB (" +
+           "The worked example computes weight memory as (parameters in billions) × 2 / 10⁹ GB (" +
                format_value(o.weight_memory_seed, unit::bytes) +
                " here) and so believes the "
                "model fits on one GPU; it needs " +
                format_value(o.weight_memory, unit::bytes) + ".");
   if (o.single_request_latency > in.target_latency)
     d.warn("One request alone takes " + format_value(o.single_request_latency, unit::seconds) +
-           ", longer than target_latency (" + format_value(in.target_latency, unit::seconds) +
+           ", longer than the target latency (" + format_value(in.target_latency, unit::seconds) +
            "): no amount of batching meets the target in this model.");
   return o;
 }

@@ -350,7 +350,8 @@ void register_training(Registry& r) {
          num("n_layers", &In::n_layers, "Layers").positive(1e5).integer(),
          num("d_model", &In::d_model, "Model width d").positive(1e7).integer(),
          num("seq_len", &In::seq_len, "Sequence length", unit::tokens).positive(1e8).integer(),
-         num("attention_dim", &In::attention_dim, "Attention width h·d_h (0 = d)")
+         num("attention_dim", &In::attention_dim,
+             "Attention width, heads × head dim (0 = model width)")
              .range(0, 1e7)
              .integer(),
          choice("recompute", &In::recompute, "Activation recomputation",
@@ -379,7 +380,9 @@ void register_training(Registry& r) {
          num("d_ff", &In::d_ff, "FFN width (0 = default)").range(0, 1e7).integer(),
          num("vocab", &In::vocab, "Vocabulary").range(0, 1e8).integer(),
          num("n_heads", &In::n_heads, "Attention heads").positive(1e5).integer(),
-         num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = n_heads)").range(0, 1e5).integer(),
+         num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = as many as query heads)")
+             .range(0, 1e5)
+             .integer(),
          num("head_dim", &In::head_dim, "Head dimension (0 = d/heads)").range(0, 1e5).integer(),
          choice("ffn", &In::ffn, "Feed-forward", {"mlp", "swiglu"})
              .labels({"MLP (2 matrices)", "SwiGLU (3 matrices)"}),
