@@ -58,18 +58,11 @@ export class EstimatorCard {
     this.pins = {};
     this.pinned = null;
     this.last = null;
-    this.presetId = null;
+    this.chosen = {};  // preset kind → id, as the selects show them
     this.scenarioKeys = [];
     this.schedule = perFrame(() => this.recompute());
     this.el = this.render();
-    if (ctx.preset) {
-      const p = ctx.presets.find((x) => x.id === ctx.preset);
-      if (p && this.presetSelects[p.kind]) {
-        this.presetSelects[p.kind].value = p.id;
-        this.presetId = p.id;
-        this.presetSource.textContent = `${p.label}: ${p.source}`;
-      }
-    }
+    this.showChosen(ctx.preset);
     if (ctx.open) this.derivation.open = true;
   }
 
@@ -226,7 +219,23 @@ export class EstimatorCard {
   }
 
   stateChanged() {
-    if (this.ctx.onState) this.ctx.onState(this.est.id, { preset: this.presetId, open: this.derivation.open });
+    if (this.ctx.onState) this.ctx.onState(this.est.id, { preset: Object.values(this.chosen).join(','), open: this.derivation.open });
+  }
+
+  // The presets a permalink names ("llama2-70b,a100"), shown as chosen without applying them:
+  // the permalink's values already hold what they set.
+  showChosen(ids) {
+    this.chosen = {};
+    for (const s of Object.values(this.presetSelects)) s.value = '';
+    const sources = [];
+    for (const id of String(ids || '').split(',')) {
+      const p = this.ctx.presets.find((x) => x.id === id);
+      if (!p || !this.presetSelects[p.kind]) continue;
+      this.presetSelects[p.kind].value = p.id;
+      this.chosen[p.kind] = p.id;
+      sources.push(`${p.label}: ${p.source}`);
+    }
+    if (this.presetSource) this.presetSource.textContent = sources.join(' · ');
   }
 
   setTexts(values) {
@@ -244,11 +253,7 @@ export class EstimatorCard {
   // Restores a state read from the URL (paste a permalink, Back / Forward).
   restore(values, presetId, open) {
     this.setTexts({ ...this.defaults, ...(values || {}) });
-    this.presetId = presetId || null;
-    for (const s of Object.values(this.presetSelects)) s.value = '';
-    const p = presetId && this.ctx.presets.find((x) => x.id === presetId);
-    if (p && this.presetSelects[p.kind]) this.presetSelects[p.kind].value = p.id;
-    if (this.presetSource) this.presetSource.textContent = p ? `${p.label}: ${p.source}` : '';
+    this.showChosen(presetId);
     this.derivation.open = !!open;
     this.recompute();
   }
@@ -265,11 +270,11 @@ export class EstimatorCard {
       if (spec.name in fills) texts[spec.name] = inputText(this.ctx.api, fills[spec.name], spec);
     this.scenarioKeys = p.kind === 'scenario' ? Object.keys(fills) : [];
     // A worked example replaces model, accelerator and link; those replace only a worked example.
-    for (const [kind, s] of Object.entries(this.presetSelects))
-      if (kind !== p.kind && (p.kind === 'scenario' || kind === 'scenario')) s.value = '';
+    for (const kind of Object.keys(this.chosen))
+      if (kind !== p.kind && (p.kind === 'scenario' || kind === 'scenario')) delete this.chosen[kind];
+    this.chosen[p.kind] = p.id;
     this.setTexts(texts);
-    this.presetId = p.id;
-    this.presetSource.textContent = `${p.label}: ${p.source}`;
+    this.showChosen(Object.values(this.chosen).join(','));
     this.changed();
     this.stateChanged();
     this.recompute();
@@ -278,8 +283,7 @@ export class EstimatorCard {
   reset() {
     this.setTexts(this.defaults);
     if (this.presetSource) this.presetSource.textContent = '';
-    for (const s of Object.values(this.presetSelects)) s.value = '';
-    this.presetId = null;
+    this.showChosen('');
     this.scenarioKeys = [];
     this.changed();
     this.stateChanged();

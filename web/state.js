@@ -29,7 +29,8 @@ export function readState(hash, known) {
       for (const id of v.split(',')) if (id && estOk(id)) state.open[id] = true;
     } else if (k.startsWith('p.')) {
       const id = k.slice(2);
-      if (estOk(id) && (!known || known.presets.has(v))) state.presets[id] = v;
+      const ids = v.split(',').filter((x) => !known || known.presets.has(x));
+      if (estOk(id) && ids.length) state.presets[id] = ids.join(',');
     } else if (k.startsWith('v.')) {
       const rest = k.slice(2);
       const dot = rest.lastIndexOf('.');

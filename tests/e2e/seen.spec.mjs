@@ -185,7 +185,7 @@ test('a model preset only sets inputs whose meaning it knows', async ({ page }) 
   const form = page.locator('form[data-estimator="comm.tp_step"]');
   const tokens = await form.locator('[name="tokens"]').inputValue();
   await form.locator('select[data-preset-kind="model"]').selectOption('gpt3');
-  await expect(form.locator('[name="hidden"]')).toHaveValue('12288');
+  await expect(form.locator('[name="hidden"]')).toHaveValue('12,288');
   await expect(form.locator('[name="tokens"]')).toHaveValue(tokens);
   await expect(form).not.toHaveClass(/stale/);
 });
@@ -225,6 +225,8 @@ test('first-screen questions and the / finder open the right card', async ({ pag
   const form = page.locator('form[data-estimator="train.time"]');
   await expect(form).toBeInViewport();
   await expect(form.locator('select[data-preset-kind="model"]')).toHaveValue('llama2-70b');
+  await expect(form.locator('select[data-preset-kind="gpu"]')).toHaveValue('a100');
+  await expect(form.locator('[data-output="days"]')).toHaveText(/\d/);
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('/');
   await expect(page.locator('#find')).toBeFocused();
@@ -249,7 +251,8 @@ test('pin a result to compare, export a card and a chart, read the docs inside t
   await form.locator('details.docs > summary').click();
   await expect(form.locator('.doc-body')).toContainText('Kaplan');
   await form.locator('[data-chart="train-days-gpus"] details.chart-data > summary').click();
-  await expect(form.locator('[data-chart="train-days-gpus"] table')).toBeVisible();
+  await expect(form.locator('[data-chart="train-days-gpus"] table.mini')).toBeVisible();
+  await expect(form.locator('[data-chart="train-days-gpus"] table.mini')).toContainText('Your inputs');
 });
 
 // Issue #9.2. The statement gives the data, and a given number can equal the answer by chance
