@@ -135,7 +135,7 @@ export function createApp(api, root, extraTabs = []) {
     });
     nav.append(t.button);
     panels[t.id] = h('section', { class: 'panel', id: `panel-${t.id}`, role: 'tabpanel', 'aria-labelledby': `tab-${t.id}`, tabindex: '-1', hidden: true },
-      t.id === 'start' ? null : h('h2', { class: 'panel-title', text: t.title }));
+      t.id === 'start' ? null : h('h2', { class: areas.includes(t.id) ? 'panel-title' : 'panel-title visually-hidden', text: t.title }));
     root.append(panels[t.id]);
   }
   nav.addEventListener('keydown', (e) => {

@@ -25,6 +25,13 @@ export function chartXs(spec) {
 // Lines (or stacked bars) of a chart for the given inputs, as plain arrays.
 export function chartData(api, spec, inputs) {
   const xs = chartXs(spec);
+  // The user's own x is one of the points, so the line passes through their result and the
+  // legend can show it exactly.
+  const own = inputs[spec.x];
+  if (spec.kind !== 'bar' && typeof own === 'number' && own > spec.x_min && own < spec.x_max && !xs.includes(own)) {
+    xs.push(own);
+    xs.sort((a, b) => a - b);
+  }
   const lines = [];
   // Lines for fixed alternatives (other GPUs, other settings) also get one for the user's own
   // inputs, so the point marked "your inputs" always sits on a line.
@@ -189,7 +196,8 @@ export class Chart {
     const x = this.currentX;
     if (typeof x === 'number')
       for (let i = 1; i < xs.length; i++) if (Math.abs(xs[i] - x) < Math.abs(xs[best] - x)) best = i;
-    this.plot.setLegend({ idx: best });
+    this.legendIdx = best;
+    if (this.plot.cursor.idx == null) this.plot.setLegend({ idx: best }, false);
   }
 
   computeExtras(inputs, outputs) {
@@ -256,13 +264,16 @@ export class Chart {
         { label: spec.y_label, values: (u, splits) => ticks(splits, spec.log_y, fmtY), size: 92 },
       ],
       legend: { live: true },
-      padding: [12, 24, 0, 0],
+      padding: [12, 40, 0, 0],  // room for the last x label ("10T param")
       cursor: { drag: { x: false, y: false } },
-      hooks: { draw: [(u) => this.drawExtras(u)] },
+      hooks: {
+        draw: [(u) => this.drawExtras(u)],
+        // uPlot clears the legend whenever the cursor is off the plot: put the user's x back.
+        setCursor: [(u) => { if (u.cursor.idx == null && this.legendIdx != null) u.setLegend({ idx: this.legendIdx }, false); }],
+      },
     };
     if (stacked) opts.axes[0].splits = () => plotData[0];
     this.plot = new uPlot(opts, data, this.box);
-    this.plot.over.addEventListener('mouseleave', () => setTimeout(() => this.showLegendAtInputs(), 0));
   }
 
   // The chart fits its box down to a 320 px phone (WCAG 1.4.10: no sideways scrolling).
