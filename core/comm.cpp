@@ -375,31 +375,47 @@ void register_comm(Registry& r) {
          "docs/communication.md#commcollective"},
         {choice("op", &In::op, "Operation",
                 {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "p2p"})
+             .help("The collective: how data moves between the ranks")
              .labels({"All-reduce", "All-gather", "Reduce-scatter", "All-to-all", "Broadcast",
                       "Point-to-point send"}),
          num("bytes", &In::bytes, "Message size P", unit::bytes)
              .positive(kMaxBytes)
              .help("The full tensor; for all-gather the gathered result, for reduce-scatter "
                    "the input before scattering"),
-         num("ranks", &In::ranks, "Ranks N").positive(kMaxRanks).integer(),
+         num("ranks", &In::ranks, "Ranks N").help("GPUs taking part").positive(kMaxRanks).integer(),
          num("bandwidth", &In::bandwidth, "Link bandwidth per rank (one direction)",
              unit::bytes_per_s)
+             .help("Per-rank bandwidth in one direction (vendor totals are often both directions)")
              .positive(kMaxBw),
-         num("latency", &In::latency, "Latency per step α", unit::seconds).range(0, 10),
+         num("latency", &In::latency, "Latency per step α", unit::seconds)
+             .help("Fixed cost of one step of the algorithm")
+             .range(0, 10),
          choice("algorithm", &In::algorithm, "Algorithm", {"ring", "tree"})
+             .help("Ring: N − 1 steps; tree: about log₂ N steps")
              .labels({"Ring", "Tree"})},
-        {out("bytes_per_rank", &Out::bytes_per_rank, "Bytes per rank (exact)", unit::bytes),
+        {out("bytes_per_rank", &Out::bytes_per_rank, "Bytes per rank (exact)", unit::bytes)
+             .help("Bytes each rank sends, exactly, for this collective"),
          out("bytes_per_rank_approx", &Out::bytes_per_rank_approx, "Bytes per rank (≈ 2P / P)",
-             unit::bytes),
-         out("total_bytes", &Out::total_bytes, "Total traffic, all ranks", unit::bytes),
-         out("steps", &Out::steps, "Sequential steps"),
-         out("bandwidth_time", &Out::bandwidth_time, "Bandwidth term", unit::seconds),
-         out("latency_time", &Out::latency_time, "Latency term", unit::seconds),
-         out("time", &Out::time, "Time", unit::seconds), out("regime", &Out::regime, "Regime"),
+             unit::bytes)
+             .help("The large-N approximation"),
+         out("total_bytes", &Out::total_bytes, "Total traffic, all ranks", unit::bytes)
+             .help("Bytes on the wire over all ranks"),
+         out("steps", &Out::steps, "Sequential steps")
+             .help("Sequential communication steps, each paying the latency"),
+         out("bandwidth_time", &Out::bandwidth_time, "Bandwidth term", unit::seconds)
+             .help("Bytes per rank ÷ bandwidth"),
+         out("latency_time", &Out::latency_time, "Latency term", unit::seconds)
+             .help("Steps × latency"),
+         out("time", &Out::time, "Time", unit::seconds)
+             .help("Latency term + bandwidth term (α–β model)"),
+         out("regime", &Out::regime, "Regime").help("Which term dominates"),
          out("algorithm_bandwidth", &Out::algorithm_bandwidth, "Algorithm bandwidth (P/T)",
-             unit::bytes_per_s),
-         out("bus_bandwidth", &Out::bus_bandwidth, "Bus bandwidth", unit::bytes_per_s),
-         out("crossover_bytes", &Out::crossover_bytes, "Latency = bandwidth at", unit::bytes)},
+             unit::bytes_per_s)
+             .help("Message size ÷ time, as nccl-tests report it"),
+         out("bus_bandwidth", &Out::bus_bandwidth, "Bus bandwidth", unit::bytes_per_s)
+             .help("Algorithm bandwidth × the collective's factor: comparable with link speed"),
+         out("crossover_bytes", &Out::crossover_bytes, "Latency = bandwidth at", unit::bytes)
+             .help("Message size where the latency and bandwidth terms are equal")},
         &comm_collective));
   }
   {

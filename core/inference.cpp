@@ -405,15 +405,30 @@ void register_inference(Registry& r) {
          "grouped-query, multi-query and multi-head latent attention.",
          "DeepSeek-AI 2024 (DeepSeek-V2), Table 1; Ainslie et al. 2023 (GQA); Shazeer 2019 (MQA)",
          "docs/inference.md#inferkv"},
-        {num("n_layers", &In::n_layers, "Layers L").positive(1e4).integer().required(),
+        {num("n_layers", &In::n_layers, "Layers L")
+             .help("Transformer blocks; each caches its own keys and values")
+             .positive(1e4)
+             .integer()
+             .required(),
          num("n_kv_heads", &In::n_kv_heads, "KV heads")
              .range(0, 1e4)
              .integer()
              .help("= heads for MHA, groups for GQA, 1 for MQA; unused with MLA"),
-         num("head_dim", &In::head_dim, "Head dimension").positive(1e5).integer(),
-         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes).positive(8),
-         num("seq_len", &In::seq_len, "Sequence length", unit::tokens).positive(1e8).integer(),
-         num("batch", &In::batch, "Batch (sequences)").positive(1e7).integer(),
+         num("head_dim", &In::head_dim, "Head dimension")
+             .help("Size of one attention head")
+             .positive(1e5)
+             .integer(),
+         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+             .help("2 for a BF16 cache, 1 for FP8")
+             .positive(8),
+         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+             .help("Tokens held in the cache per sequence (prompt + generated)")
+             .positive(1e8)
+             .integer(),
+         num("batch", &In::batch, "Batch (sequences)")
+             .help("Sequences cached at once")
+             .positive(1e7)
+             .integer(),
          num("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
              .range(0, 1e6)
              .integer()
@@ -423,17 +438,24 @@ void register_inference(Registry& r) {
              .integer()
              .help("DeepSeek-V2/V3: 64"),
          num("n_heads", &In::n_heads, "Query heads (0 = no MHA comparison)")
+             .help("Query heads, to compare with a full multi-head cache")
              .range(0, 1e5)
              .integer()},
-        {out("bytes_per_token", &Out::bytes_per_token, "Per token", unit::bytes_per_token),
-         out("bytes_per_sequence", &Out::bytes_per_sequence, "Per sequence", unit::bytes),
-         out("bytes_total", &Out::bytes_total, "Batch", unit::bytes),
+        {out("bytes_per_token", &Out::bytes_per_token, "Per token", unit::bytes_per_token)
+             .help("Cache bytes one token adds over all layers"),
+         out("bytes_per_sequence", &Out::bytes_per_sequence, "Per sequence", unit::bytes)
+             .help("Per token × sequence length"),
+         out("bytes_total", &Out::bytes_total, "Batch", unit::bytes).help("Per sequence × batch"),
          out("elements_per_token_per_layer", &Out::elements_per_token_per_layer,
-             "Elements per token per layer"),
+             "Elements per token per layer")
+             .help("Numbers cached per token in one layer"),
          out("mha_bytes_per_token", &Out::mha_bytes_per_token, "MHA per token (same heads)",
-             unit::bytes_per_token),
-         out("reduction_vs_mha", &Out::reduction_vs_mha, "Reduction vs MHA", unit::times),
-         out("attention", &Out::attention, "Attention type")},
+             unit::bytes_per_token)
+             .help("The cache per token if every query head had its own keys and values"),
+         out("reduction_vs_mha", &Out::reduction_vs_mha, "Reduction vs MHA", unit::times)
+             .help("How many times smaller than a full multi-head cache"),
+         out("attention", &Out::attention, "Attention type")
+             .help("Multi-head, grouped-query, multi-query or multi-head latent attention")},
         &infer_kv));
   }
   {

@@ -283,40 +283,70 @@ void register_memory(Registry& r) {
          "Weights, gradients, optimizer states and activations per GPU under TP, PP, DP and "
          "ZeRO 0–3, whether that fits, and the largest model this configuration can hold.",
          "Rajbhandari et al. 2020 (ZeRO), §5 and Figure 1", "docs/memory.md#memtraining"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
-         num("tp", &In::tp, "Tensor parallel").positive(kMaxDegree),
-         num("pp", &In::pp, "Pipeline parallel").positive(kMaxDegree),
-         num("dp", &In::dp, "Data parallel").positive(1e7),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
+         num("tp", &In::tp, "Tensor parallel")
+             .help("Tensor-parallel degree: each GPU holds 1/tp of every layer")
+             .positive(kMaxDegree),
+         num("pp", &In::pp, "Pipeline parallel")
+             .help("Pipeline stages: each GPU holds 1/pp of the layers")
+             .positive(kMaxDegree),
+         num("dp", &In::dp, "Data parallel")
+             .help("Data-parallel replicas, over which ZeRO shards its states")
+             .positive(1e7),
          num("zero_stage", &In::zero_stage, "ZeRO stage")
              .range(0, 3)
              .help("0 none; 1 optimizer states; 2 + gradients; 3 + weights (sharded over dp)"),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight").positive(64),
-         num("grad_bytes", &In::grad_bytes, "Bytes per gradient").range(0, 64),
+         num("weight_bytes", &In::weight_bytes, "Bytes per weight")
+             .help("2 for BF16 or FP16 weights, 4 for FP32")
+             .positive(64),
+         num("grad_bytes", &In::grad_bytes, "Bytes per gradient")
+             .help("2 for BF16 gradients, 4 for FP32")
+             .range(0, 64),
          num("optimizer_bytes", &In::optimizer_bytes, "Optimizer bytes per parameter")
              .range(0, 64)
              .help("8 = two fp32 Adam moments (the worked example); 12 adds an fp32 master copy "
                    "(ZeRO paper)"),
          choice("activations", &In::activations, "Activations",
                 {"rule_of_thumb", "none", "explicit"})
+             .help("How activation memory is estimated")
              .labels({"Rule of thumb (10× local weights)", "None", "Given explicitly"}),
          num("activation_bytes", &In::activation_bytes, "Activation bytes per GPU (explicit)",
              unit::bytes)
+             .help("Activation memory per GPU when given explicitly")
              .range(0, kMaxBytes),
-         flag("checkpointing", &In::checkpointing, "Gradient checkpointing"),
-         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes).positive(1e13),
+         flag("checkpointing", &In::checkpointing, "Gradient checkpointing")
+             .help("Keep only layer inputs and recompute the rest in the backward pass"),
+         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+             .help("Memory of one accelerator, to check the fit")
+             .positive(1e13),
          num("activation_factor", &In::activation_factor, "Rule-of-thumb activation factor")
              .range(0, 1000)
              .help("worked example: activations ≈ 10 × local params × weight bytes"),
-         num("checkpoint_factor", &In::checkpoint_factor, "… with checkpointing").range(0, 1000)},
-        {out("weights", &Out::weights, "Weights", unit::bytes),
-         out("gradients", &Out::gradients, "Gradients", unit::bytes),
-         out("optimizer", &Out::optimizer, "Optimizer states", unit::bytes),
-         out("activations", &Out::activations, "Activations", unit::bytes),
-         out("model_states", &Out::model_states, "Model states", unit::bytes),
-         out("total", &Out::total, "Total per GPU", unit::bytes), out("fits", &Out::fits, "Fits"),
-         out("max_params", &Out::max_params, "Largest model that fits", unit::params),
-         out("headroom", &Out::headroom, "Headroom", unit::bytes),
-         out("bytes_per_param", &Out::bytes_per_param, "Bytes per parameter per GPU")},
+         num("checkpoint_factor", &In::checkpoint_factor, "… with checkpointing")
+             .help("The rule-of-thumb factor when checkpointing is on")
+             .range(0, 1000)},
+        {out("weights", &Out::weights, "Weights", unit::bytes)
+             .help("Parameters on this GPU × bytes per weight"),
+         out("gradients", &Out::gradients, "Gradients", unit::bytes)
+             .help("Gradients on this GPU (sharded from ZeRO-2)"),
+         out("optimizer", &Out::optimizer, "Optimizer states", unit::bytes)
+             .help("Adam moments and master weights on this GPU (sharded from ZeRO-1)"),
+         out("activations", &Out::activations, "Activations", unit::bytes)
+             .help("Activations kept for the backward pass"),
+         out("model_states", &Out::model_states, "Model states", unit::bytes)
+             .help("Weights + gradients + optimizer states"),
+         out("total", &Out::total, "Total per GPU", unit::bytes)
+             .help("Model states + activations on one GPU"),
+         out("fits", &Out::fits, "Fits").help("Whether the total is within GPU memory"),
+         out("max_params", &Out::max_params, "Largest model that fits", unit::params)
+             .help("The largest model this layout fits in GPU memory"),
+         out("headroom", &Out::headroom, "Headroom", unit::bytes)
+             .help("GPU memory left after the total (negative: over)"),
+         out("bytes_per_param", &Out::bytes_per_param, "Bytes per parameter per GPU")
+             .help("Model-state bytes per parameter of the whole model, on one GPU")},
         &mem_training));
   }
   {

@@ -358,41 +358,83 @@ void register_serving(Registry& r) {
          "Pope et al. 2022 §2 (weights read once per token); weight memory corrected, see "
          "docs/errata.md",
          "docs/serving.md#servellm_gpus"},
-        {num("params", &In::params, "Parameters", unit::params).positive(1e15).required(),
-         num("users", &In::users, "Users").positive(1e10).integer().required(),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(1e15)
+             .required(),
+         num("users", &In::users, "Users")
+             .help("Users sending requests")
+             .positive(1e10)
+             .integer()
+             .required(),
          num("rps_per_user", &In::rps_per_user, "Requests/s per user", unit::requests_per_s)
+             .help("Requests per second from one user")
              .positive(1e4)
              .required(),
-         num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens).positive(1e8).integer(),
-         num("gen_len", &In::gen_len, "Generated tokens", unit::tokens).positive(1e8).integer(),
-         num("target_latency", &In::target_latency, "Target latency", unit::seconds).positive(1e5),
-         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes).positive(1e13),
-         num("n_layers", &In::n_layers, "Layers L").positive(1e4).integer(),
-         num("d_model", &In::d_model, "Model width d").positive(1e6).integer(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops).positive(1e17),
+         num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+             .help("Tokens in a request's prompt")
+             .positive(1e8)
+             .integer(),
+         num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+             .help("Tokens generated per request")
+             .positive(1e8)
+             .integer(),
+         num("target_latency", &In::target_latency, "Target latency", unit::seconds)
+             .help("Longest acceptable time for one request")
+             .positive(1e5),
+         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+             .help("Memory of one accelerator")
+             .positive(1e13),
+         num("n_layers", &In::n_layers, "Layers L")
+             .help("Transformer blocks, for the KV cache")
+             .positive(1e4)
+             .integer(),
+         num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size, for the KV cache")
+             .positive(1e6)
+             .integer(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
+             .help("Dense BF16 peak of one accelerator")
+             .positive(1e17),
          num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+             .help("HBM bandwidth of one accelerator")
              .positive(1e15),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes).positive(8),
-         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes).positive(8),
+         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+             .help("2 for BF16 weights, 1 for FP8")
+             .positive(8),
+         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+             .help("2 for a BF16 cache")
+             .positive(8),
          num("gpus_per_replica", &In::gpus_per_replica, "GPUs per replica (0 = fewest that fit)")
+             .help("GPUs holding one copy of the model; 0 picks the fewest that fit")
              .range(0, 1e4)
              .integer()},
-        {out("total_rps", &Out::total_rps, "Total request rate", unit::requests_per_s),
-         out("requests_per_gpu", &Out::requests_per_gpu, "Requests/s per GPU",
-             unit::requests_per_s),
-         out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus),
-         out("max_concurrent", &Out::max_concurrent, "Max concurrent requests per replica"),
+        {out("total_rps", &Out::total_rps, "Total request rate", unit::requests_per_s)
+             .help("Users × requests per user"),
+         out("requests_per_gpu", &Out::requests_per_gpu, "Requests/s per GPU", unit::requests_per_s)
+             .help("Requests one GPU finishes per second, one at a time"),
+         out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus)
+             .help("Whole replicas for the load × GPUs per replica"),
+         out("max_concurrent", &Out::max_concurrent, "Max concurrent requests per replica")
+             .help(
+                 "Requests one replica holds at once: the lower of the memory and latency limits"),
          out("single_request_latency", &Out::single_request_latency, "Single-request latency",
-             unit::seconds),
-         out("weight_memory", &Out::weight_memory, "Weight memory", unit::bytes),
+             unit::seconds)
+             .help("Prefill plus decode of one request alone"),
+         out("weight_memory", &Out::weight_memory, "Weight memory", unit::bytes)
+             .help("Parameters × bytes per weight"),
          out("weight_memory_seed", &Out::weight_memory_seed,
              "Weight memory as the worked example computes it (its erratum)", unit::bytes)
              .hidden(),
-         out("kv_per_request", &Out::kv_per_request, "KV cache per request", unit::bytes),
-         out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus),
-         out("replicas", &Out::replicas, "Replicas"),
-         out("max_concurrent_memory", &Out::max_concurrent_memory, "Concurrency, memory limit"),
-         out("max_concurrent_latency", &Out::max_concurrent_latency, "Concurrency, latency limit"),
+         out("kv_per_request", &Out::kv_per_request, "KV cache per request", unit::bytes)
+             .help("KV cache of one request's prompt and generated tokens"),
+         out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus)
+             .help("GPUs holding one copy of the model"),
+         out("replicas", &Out::replicas, "Replicas").help("Copies of the model the load needs"),
+         out("max_concurrent_memory", &Out::max_concurrent_memory, "Concurrency, memory limit")
+             .help("Requests whose KV cache fits beside the weights"),
+         out("max_concurrent_latency", &Out::max_concurrent_latency, "Concurrency, latency limit")
+             .help("Requests that can share a replica within the target latency"),
          out("max_concurrent_seed", &Out::max_concurrent_seed,
              "Max concurrent from the worked example's weight memory")
              .hidden(),

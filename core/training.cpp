@@ -280,13 +280,23 @@ void register_training(Registry& r) {
          "optimal size for a compute budget.",
          "Hoffmann et al. 2022, Training Compute-Optimal Large Language Models, Table 3",
          "docs/training.md#trainchinchilla"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
-         num("tokens_per_param", &In::tokens_per_param, "Tokens per parameter").positive(1e4),
-         num("tokens", &In::tokens, "Tokens trained (0 = none)", unit::tokens).range(0, kMaxTokens),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
+         num("tokens_per_param", &In::tokens_per_param, "Tokens per parameter")
+             .help("Compute-optimal tokens per parameter r; Chinchilla's fits give about 20")
+             .positive(1e4),
+         num("tokens", &In::tokens, "Tokens trained (0 = none)", unit::tokens)
+             .help("Tokens the model was actually trained on, to compare with the optimum")
+             .range(0, kMaxTokens),
          num("compute_flops", &In::compute_flops, "Compute budget (0 = none)", unit::flop)
+             .help("A training budget C in FLOP, to find the model size it buys")
              .range(0, kMaxFlops)},
-        {out("optimal_tokens", &Out::optimal_tokens, "Compute-optimal tokens", unit::tokens),
-         out("compute_flops", &Out::compute_flops, "Compute at the optimum", unit::flop),
+        {out("optimal_tokens", &Out::optimal_tokens, "Compute-optimal tokens", unit::tokens)
+             .help("D = r × N: the tokens a model of this size should see"),
+         out("compute_flops", &Out::compute_flops, "Compute at the optimum", unit::flop)
+             .help("C = 6 × N × D: training compute at the optimum"),
          out("tokens_per_param_actual", &Out::tokens_per_param_actual,
              "Actual tokens per parameter")
              .optional()
@@ -310,23 +320,42 @@ void register_training(Registry& r) {
          "fraction of peak.",
          "Kaplan et al. 2020 §2.1 (6ND); Narayanan et al. 2021 eq. 3 (8ND with recomputation)",
          "docs/training.md#traintime"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
          num("tokens", &In::tokens, "Training tokens", unit::tokens)
+             .help("Tokens D seen in training (LLaMA-2: 2T)")
              .positive(kMaxTokens)
              .required(),
-         num("gpus", &In::gpus, "GPUs", unit::gpus).positive(kMaxGpus).integer().required(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops).positive(kMaxPeak),
-         num("mfu", &In::mfu, "MFU", unit::fraction).positive(1),
+         num("gpus", &In::gpus, "GPUs", unit::gpus)
+             .help("Accelerators training together")
+             .positive(kMaxGpus)
+             .integer()
+             .required(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+             .positive(kMaxPeak),
+         num("mfu", &In::mfu, "MFU", unit::fraction)
+             .help("Model FLOPs utilization: the share of peak that does model math (large runs: "
+                   "35–55 %)")
+             .positive(1),
          num("flops_per_param_token", &In::flops_per_param_token, "FLOPs per parameter per token")
              .positive(100)
              .help("6 without recomputation; 8 with full activation recomputation"),
          num("price_per_gpu_hour", &In::price_per_gpu_hour, "Price per GPU-hour", unit::dollars)
+             .help("Cloud or amortised price of one accelerator for one hour")
              .range(0, 1e4)},
-        {out("total_flops", &Out::total_flops, "Total compute", unit::flop),
-         out("cluster_flops", &Out::cluster_flops, "Sustained cluster FLOP/s", unit::flops),
-         out("seconds", &Out::seconds, "Time", unit::seconds), out("hours", &Out::hours, "Hours"),
-         out("days", &Out::days, "Days"),
-         out("gpu_hours", &Out::gpu_hours, "GPU-hours", unit::gpu_hours),
+        {out("total_flops", &Out::total_flops, "Total compute", unit::flop)
+             .help("C = k × N × D: all the arithmetic of the run"),
+         out("cluster_flops", &Out::cluster_flops, "Sustained cluster FLOP/s", unit::flops)
+             .help("GPUs × peak × MFU: model FLOP/s the cluster sustains"),
+         out("seconds", &Out::seconds, "Time", unit::seconds)
+             .help("Wall-clock time: total compute ÷ sustained FLOP/s"),
+         out("hours", &Out::hours, "Hours").help("Wall-clock time in hours"),
+         out("days", &Out::days, "Days").help("Wall-clock time in days"),
+         out("gpu_hours", &Out::gpu_hours, "GPU-hours", unit::gpu_hours)
+             .help("GPUs × hours: what a cloud bill counts"),
          out("cost", &Out::cost, "Cost", unit::dollars)
              .optional()
              .help("GPU-hours × price; shown when a price per GPU-hour is given")},
@@ -341,29 +370,55 @@ void register_training(Registry& r) {
          "FLOPs spent recomputing activations.",
          "Chowdhery et al. 2022 (PaLM), Appendix B; Korthikanti et al. 2022 §5",
          "docs/training.md#trainmfu"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
          num("tokens_per_second", &In::tokens_per_second, "Throughput", unit::tokens_per_s)
+             .help("Training throughput of the whole cluster, in tokens per second")
              .positive(1e12)
              .required(),
-         num("gpus", &In::gpus, "GPUs", unit::gpus).positive(kMaxGpus).integer().required(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops).positive(kMaxPeak),
-         num("n_layers", &In::n_layers, "Layers").positive(1e5).integer(),
-         num("d_model", &In::d_model, "Model width d").positive(1e7).integer(),
-         num("seq_len", &In::seq_len, "Sequence length", unit::tokens).positive(1e8).integer(),
+         num("gpus", &In::gpus, "GPUs", unit::gpus)
+             .help("Accelerators training together")
+             .positive(kMaxGpus)
+             .integer()
+             .required(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+             .positive(kMaxPeak),
+         num("n_layers", &In::n_layers, "Layers")
+             .help("Transformer blocks, for the attention FLOPs")
+             .positive(1e5)
+             .integer(),
+         num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size of the residual stream")
+             .positive(1e7)
+             .integer(),
+         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+             .help("Tokens per training sequence; attention FLOPs grow with it")
+             .positive(1e8)
+             .integer(),
          num("attention_dim", &In::attention_dim,
              "Attention width, heads × head dim (0 = model width)")
+             .help("Query heads × head size; 0 takes the model width")
              .range(0, 1e7)
              .integer(),
          choice("recompute", &In::recompute, "Activation recomputation",
                 {"none", "selective", "full"})
+             .help("Recomputed activations add forward FLOPs the hardware does but the model does "
+                   "not count")
              .labels({"None", "Selective (attention only)", "Full (per layer)"})},
         {out("flops_per_token", &Out::flops_per_token, "Model FLOPs per token",
-             unit::flop_per_token),
+             unit::flop_per_token)
+             .help("6N plus attention: the FLOPs the model needs per token"),
          out("hardware_flops_per_token", &Out::hardware_flops_per_token, "Hardware FLOPs per token",
-             unit::flop_per_token),
-         out("achieved_flops", &Out::achieved_flops, "Achieved model FLOP/s", unit::flops),
-         out("mfu", &Out::mfu, "MFU", unit::fraction),
-         out("hfu", &Out::hfu, "HFU", unit::fraction)},
+             unit::flop_per_token)
+             .help("Model FLOPs plus recomputation: what the hardware executes per token"),
+         out("achieved_flops", &Out::achieved_flops, "Achieved model FLOP/s", unit::flops)
+             .help("Throughput × model FLOPs per token"),
+         out("mfu", &Out::mfu, "MFU", unit::fraction).help("Achieved model FLOP/s ÷ (GPUs × peak)"),
+         out("hfu", &Out::hfu, "HFU", unit::fraction)
+             .help("Hardware FLOPs utilization: like MFU, counting recomputed work too")},
         &train_mfu));
   }
   {

@@ -82,6 +82,8 @@ test('a permalink restores the exact state', async ({ page, context }) => {
   await form.locator('[name="mfu"]').fill('40%');
   await page.check('#binary');
   await expect.poll(() => page.evaluate(() => location.hash)).toContain('gpus');
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('mfu');
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('gib=1');
   const url = page.url();
   const fresh = await context.newPage();
   await fresh.goto(url);
