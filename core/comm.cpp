@@ -427,49 +427,92 @@ void register_comm(Registry& r) {
          "parallelism — logical and physical, exact and the worked examples' approximations.",
          "Narayanan et al. 2021 §3.3; Shoeybi et al. 2019 §3; Rajbhandari et al. 2020 §7",
          "docs/communication.md#commparallelism"},
-        {num("params", &In::params, "Parameters P", unit::params).positive(kMaxParams),
+        {num("params", &In::params, "Parameters P", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams),
          num("grad_bytes", &In::grad_bytes, "Bytes per gradient", unit::bytes)
              .positive(16)
              .help("2 for BF16, 4 for FP32; 1 counts elements (the worked examples' convention)"),
-         num("batch", &In::batch, "Batch B (sequences per model replica)").positive(1e7).integer(),
-         num("seq_len", &In::seq_len, "Sequence length S", unit::tokens).positive(1e8).integer(),
-         num("d_model", &In::d_model, "Hidden size H").positive(1e6).integer(),
-         num("n_layers", &In::n_layers, "Layers L").positive(1e5).integer(),
+         num("batch", &In::batch, "Batch B (sequences per model replica)")
+             .help("Sequences per model replica per step")
+             .positive(1e7)
+             .integer(),
+         num("seq_len", &In::seq_len, "Sequence length S", unit::tokens)
+             .help("Tokens per sequence")
+             .positive(1e8)
+             .integer(),
+         num("d_model", &In::d_model, "Hidden size H")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer(),
+         num("n_layers", &In::n_layers, "Layers L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer(),
          num("activation_bytes", &In::activation_bytes, "Bytes per activation", unit::bytes)
              .positive(16)
              .help("2 for BF16; 1 counts elements as bytes (a worked example's TP numbers)"),
-         num("tp", &In::tp, "Tensor-parallel size").positive(1e4).integer(),
-         num("pp", &In::pp, "Pipeline stages").positive(1e4).integer(),
-         num("dp", &In::dp, "Data-parallel size").positive(kMaxRanks).integer(),
-         num("microbatches", &In::microbatches, "Microbatches M").positive(1e6).integer(),
+         num("tp", &In::tp, "Tensor-parallel size")
+             .help("Tensor-parallel degree")
+             .positive(1e4)
+             .integer(),
+         num("pp", &In::pp, "Pipeline stages").help("Pipeline stages").positive(1e4).integer(),
+         num("dp", &In::dp, "Data-parallel size")
+             .help("Data-parallel replicas")
+             .positive(kMaxRanks)
+             .integer(),
+         num("microbatches", &In::microbatches, "Microbatches M")
+             .help("Micro-batches per step (pipeline)")
+             .positive(1e6)
+             .integer(),
          num("bandwidth", &In::bandwidth, "Link bandwidth (0 = volumes only)", unit::bytes_per_s)
+             .help("Per-rank link bandwidth, one direction; 0 gives volumes only")
              .range(0, kMaxBw),
-         num("latency", &In::latency, "Latency per step", unit::seconds).range(0, 10)},
-        {out("dp_bytes", &Out::dp_bytes, "DP per step (2P)", unit::bytes),
-         out("dp_bytes_exact", &Out::dp_bytes_exact, "DP exact 2P(N−1)/N", unit::bytes),
+         num("latency", &In::latency, "Latency per step", unit::seconds)
+             .help("Fixed cost of one communication step")
+             .range(0, 10)},
+        {out("dp_bytes", &Out::dp_bytes, "DP per step (2P)", unit::bytes)
+             .help("Gradient all-reduce, the 2P rule"),
+         out("dp_bytes_exact", &Out::dp_bytes_exact, "DP exact 2P(N−1)/N", unit::bytes)
+             .help("Ring all-reduce per rank: 2P(N − 1)/N"),
          out("dp_bytes_per_device", &Out::dp_bytes_per_device, "DP per device (TP×PP shard)",
-             unit::bytes),
-         out("dp_total_traffic", &Out::dp_total_traffic, "DP traffic, all ranks", unit::bytes),
+             unit::bytes)
+             .help("The same for the 1/(TP × PP) shard one device holds"),
+         out("dp_total_traffic", &Out::dp_total_traffic, "DP traffic, all ranks", unit::bytes)
+             .help("Over all data-parallel ranks"),
          out("dp_total_traffic_approx", &Out::dp_total_traffic_approx,
-             "DP traffic, all ranks (2P·N)", unit::bytes),
-         out("fsdp_bytes", &Out::fsdp_bytes, "FSDP per step (3P)", unit::bytes),
-         out("fsdp_bytes_exact", &Out::fsdp_bytes_exact, "FSDP exact", unit::bytes),
-         out("tp_bytes_per_layer", &Out::tp_bytes_per_layer, "TP per layer (8BSH)", unit::bytes),
+             "DP traffic, all ranks (2P·N)", unit::bytes)
+             .help("2P × N"),
+         out("fsdp_bytes", &Out::fsdp_bytes, "FSDP per step (3P)", unit::bytes)
+             .help("All-gathers and reduce-scatter: 3P"),
+         out("fsdp_bytes_exact", &Out::fsdp_bytes_exact, "FSDP exact", unit::bytes)
+             .help("3P(N − 1)/N per rank"),
+         out("tp_bytes_per_layer", &Out::tp_bytes_per_layer, "TP per layer (8BSH)", unit::bytes)
+             .help("Four all-reduces of B·S·H per layer on a ring: 8BSH"),
          out("tp_bytes_per_layer_exact", &Out::tp_bytes_per_layer_exact, "TP per layer, exact",
-             unit::bytes),
+             unit::bytes)
+             .help("8BSH(t − 1)/t"),
          out("tp_logical_bytes_per_layer", &Out::tp_logical_bytes_per_layer,
-             "TP logical per layer (4BSH)", unit::bytes),
-         out("tp_bytes", &Out::tp_bytes, "TP per step", unit::bytes),
-         out("tp_bytes_exact", &Out::tp_bytes_exact, "TP per step, exact", unit::bytes),
-         out("tp_logical_bytes", &Out::tp_logical_bytes, "TP logical per step", unit::bytes),
-         out("pp_bytes_per_boundary", &Out::pp_bytes_per_boundary, "PP per boundary", unit::bytes),
-         out("pp_bytes", &Out::pp_bytes, "PP, all boundaries", unit::bytes),
+             "TP logical per layer (4BSH)", unit::bytes)
+             .help("The data the all-reduces carry: 4BSH"),
+         out("tp_bytes", &Out::tp_bytes, "TP per step", unit::bytes).help("Per layer × layers"),
+         out("tp_bytes_exact", &Out::tp_bytes_exact, "TP per step, exact", unit::bytes)
+             .help("Exact per layer × layers"),
+         out("tp_logical_bytes", &Out::tp_logical_bytes, "TP logical per step", unit::bytes)
+             .help("Logical per layer × layers"),
+         out("pp_bytes_per_boundary", &Out::pp_bytes_per_boundary, "PP per boundary", unit::bytes)
+             .help("Activations B·S·H sent across one stage boundary"),
+         out("pp_bytes", &Out::pp_bytes, "PP, all boundaries", unit::bytes)
+             .help("Over the N − 1 boundaries, one direction"),
          out("pp_bytes_per_device", &Out::pp_bytes_per_device, "PP per device (fwd + bwd)",
-             unit::bytes),
-         out("dp_ops", &Out::dp_ops, "DP collectives"),
-         out("fsdp_ops", &Out::fsdp_ops, "FSDP collectives"),
-         out("tp_ops", &Out::tp_ops, "TP all-reduces"),
-         out("pp_ops", &Out::pp_ops, "PP sends"),
+             unit::bytes)
+             .help("Activations forward + gradients backward"),
+         out("dp_ops", &Out::dp_ops, "DP collectives").help("Collectives per step for DP"),
+         out("fsdp_ops", &Out::fsdp_ops, "FSDP collectives")
+             .help("Collectives per step for FSDP (3 per layer)"),
+         out("tp_ops", &Out::tp_ops, "TP all-reduces")
+             .help("All-reduces per step for TP (4 per layer)"),
+         out("pp_ops", &Out::pp_ops, "PP sends").help("Sends per step for PP"),
          out("dp_time", &Out::dp_time, "DP time", unit::seconds)
              .optional()
              .help("Latency plus bytes over the link; shown when a link bandwidth is given"),
@@ -493,20 +536,42 @@ void register_comm(Registry& r) {
          "paper's "
          "volumes.",
          "Rajbhandari et al. 2020 (ZeRO) §7.2", "docs/communication.md#commzero"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams),
-         num("n_layers", &In::n_layers, "Layers").positive(1e5).integer(),
-         num("dp", &In::dp, "Data-parallel ranks N").range(2, kMaxRanks).integer(),
-         num("zero_stage", &In::zero_stage, "ZeRO stage").range(0, 3).integer(),
-         num("bytes", &In::bytes, "Bytes per value", unit::bytes).positive(16),
-         num("bandwidth", &In::bandwidth, "Link bandwidth", unit::bytes_per_s).positive(kMaxBw),
-         num("latency", &In::latency, "Latency per collective", unit::seconds).range(0, 10)},
-        {out("collective", &Out::collective, "Collective"),
-         out("bytes", &Out::bytes, "Bytes per rank (seed)", unit::bytes),
-         out("time", &Out::time, "Time per step (seed)", unit::seconds),
-         out("time_per_layer", &Out::time_per_layer, "Time per layer", unit::seconds),
-         out("collectives", &Out::collectives, "Collectives per step"),
-         out("bytes_paper", &Out::bytes_paper, "Bytes per rank (ZeRO paper)", unit::bytes),
-         out("time_paper", &Out::time_paper, "Time (ZeRO paper volume, ring)", unit::seconds)},
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams),
+         num("n_layers", &In::n_layers, "Layers")
+             .help("Transformer blocks (ZeRO-3 gathers per layer)")
+             .positive(1e5)
+             .integer(),
+         num("dp", &In::dp, "Data-parallel ranks N")
+             .help("Data-parallel ranks the states are sharded over")
+             .range(2, kMaxRanks)
+             .integer(),
+         num("zero_stage", &In::zero_stage, "ZeRO stage")
+             .help("1 shards optimizer states, 2 also gradients, 3 also weights")
+             .range(0, 3)
+             .integer(),
+         num("bytes", &In::bytes, "Bytes per value", unit::bytes)
+             .help("Bytes per communicated value")
+             .positive(16),
+         num("bandwidth", &In::bandwidth, "Link bandwidth", unit::bytes_per_s)
+             .help("Per-rank link bandwidth")
+             .positive(kMaxBw),
+         num("latency", &In::latency, "Latency per collective", unit::seconds)
+             .help("Fixed cost of one collective")
+             .range(0, 10)},
+        {out("collective", &Out::collective, "Collective").help("The collective this stage uses"),
+         out("bytes", &Out::bytes, "Bytes per rank (worked example's model)", unit::bytes)
+             .help("Bytes per rank per step as the worked example counts them"),
+         out("time", &Out::time, "Time per step (worked example's model)", unit::seconds)
+             .help("Time per step in the worked example's model"),
+         out("time_per_layer", &Out::time_per_layer, "Time per layer", unit::seconds)
+             .help("ZeRO-3: time of one layer's gather and scatter"),
+         out("collectives", &Out::collectives, "Collectives per step").help("Collectives per step"),
+         out("bytes_paper", &Out::bytes_paper, "Bytes per rank (ZeRO paper)", unit::bytes)
+             .help("Bytes per rank from the ZeRO paper's volumes"),
+         out("time_paper", &Out::time_paper, "Time (ZeRO paper volume, ring)", unit::seconds)
+             .help("Time for the paper's volume on a ring")},
         &comm_zero));
   }
   register_comm_tp(r);

@@ -343,22 +343,40 @@ void register_inference(Registry& r) {
          "decode), throughput, and the KV cache the requests hold.",
          "Pope et al. 2022 §2 (roofline option); Ainslie et al. 2023 (GQA)",
          "docs/inference.md#inferlatency"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
          num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+             .help("Tokens in the prompt")
              .positive(kMaxTokens)
              .integer()
              .required(),
          num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+             .help("Tokens to generate")
              .positive(kMaxTokens)
              .integer()
              .required(),
-         num("batch", &In::batch, "Batch (sequences)").positive(1e6).integer(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops).positive(kMaxPeak),
+         num("batch", &In::batch, "Batch (sequences)")
+             .help("Sequences served together")
+             .positive(1e6)
+             .integer(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
+             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+             .positive(kMaxPeak),
          num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+             .help("HBM bandwidth of one accelerator, from its datasheet")
              .positive(kMaxBw),
-         num("n_layers", &In::n_layers, "Layers L").positive(1e4).integer(),
-         num("d_model", &In::d_model, "Model width d").positive(1e6).integer(),
+         num("n_layers", &In::n_layers, "Layers L")
+             .help("Transformer blocks, for the KV cache")
+             .positive(1e4)
+             .integer(),
+         num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size, for the KV cache")
+             .positive(1e6)
+             .integer(),
          num("n_heads", &In::n_heads, "Attention heads (0 = MHA cache 2·L·d)")
+             .help("Attention heads; 0 assumes a full multi-head cache of 2·L·d")
              .range(0, 1e4)
              .integer(),
          num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = as many as query heads)")
@@ -369,31 +387,51 @@ void register_inference(Registry& r) {
              .range(0, 1e6)
              .integer()
              .help("DeepSeek-V2/V3: 512; replaces the per-head cache"),
-         num("rope_dim", &In::rope_dim, "MLA RoPE key width").range(0, 1e5).integer(),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes).positive(8),
-         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes).positive(8),
+         num("rope_dim", &In::rope_dim, "MLA RoPE key width")
+             .help("MLA's decoupled RoPE key width (0 = not MLA)")
+             .range(0, 1e5)
+             .integer(),
+         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+             .help("2 for BF16 weights, 1 for FP8")
+             .positive(8),
+         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+             .help("2 for a BF16 cache")
+             .positive(8),
          choice("decode_model", &In::decode_model, "Decode model", {"weights", "roofline"})
              .labels({"Weights only (bandwidth)", "Roofline (weights, KV cache and FLOPs)"})
              .help("weights: the worked example's N·2 bytes / BW per token; roofline: also reads "
                    "the KV "
                    "cache and takes the batch's FLOPs into account"),
          num("gpu_memory", &In::gpu_memory, "GPU memory (for the fit warning)", unit::bytes)
+             .help("Memory of one accelerator, for the fit warning")
              .positive(1e13)},
-        {out("prefill_time", &Out::prefill_time, "Prefill", unit::seconds),
+        {out("prefill_time", &Out::prefill_time, "Prefill", unit::seconds)
+             .help("2N FLOPs per prompt token at peak"),
          out("decode_time_per_token", &Out::decode_time_per_token, "Decode per token",
-             unit::seconds),
-         out("decode_time", &Out::decode_time, "Decode, all tokens", unit::seconds),
-         out("total_time", &Out::total_time, "Total latency", unit::seconds),
-         out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s),
+             unit::seconds)
+             .help("Reading the weights (and cache) once per token"),
+         out("decode_time", &Out::decode_time, "Decode, all tokens", unit::seconds)
+             .help("Per token × generated tokens"),
+         out("total_time", &Out::total_time, "Total latency", unit::seconds)
+             .help("Prefill + decode"),
+         out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s)
+             .help("Generated tokens per second for the batch"),
          out("kv_bytes_per_token", &Out::kv_bytes_per_token, "KV cache per token",
-             unit::bytes_per_token),
+             unit::bytes_per_token)
+             .help("Cache bytes one token adds"),
          out("kv_bytes_per_sequence", &Out::kv_bytes_per_sequence, "KV cache per sequence",
-             unit::bytes),
-         out("kv_bytes_total", &Out::kv_bytes_total, "KV cache, batch", unit::bytes),
-         out("prefill_flops", &Out::prefill_flops, "Prefill FLOPs", unit::flop),
-         out("weights_memory", &Out::weights_memory, "Weights", unit::bytes),
-         out("memory_needed", &Out::memory_needed, "Weights + cache", unit::bytes),
-         out("decode_bound", &Out::decode_bound, "Decode bound")},
+             unit::bytes)
+             .help("Per token × (prompt + generated)"),
+         out("kv_bytes_total", &Out::kv_bytes_total, "KV cache, batch", unit::bytes)
+             .help("Per sequence × batch"),
+         out("prefill_flops", &Out::prefill_flops, "Prefill FLOPs", unit::flop)
+             .help("2N × prompt tokens × batch"),
+         out("weights_memory", &Out::weights_memory, "Weights", unit::bytes)
+             .help("Parameters × bytes per weight"),
+         out("memory_needed", &Out::memory_needed, "Weights + cache", unit::bytes)
+             .help("Weights + KV cache of the batch"),
+         out("decode_bound", &Out::decode_bound, "Decode bound")
+             .help("Whether decode is memory- or compute-bound")},
         &infer_latency));
   }
   {
@@ -467,30 +505,52 @@ void register_inference(Registry& r) {
          "tokens per second, and the batch where decode turns compute-bound.",
          "Pope et al. 2022 §2–3; Austin et al. 2025, How to Scale Your Model (inference chapter)",
          "docs/inference.md#inferdecode"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes).positive(8),
-         num("batch", &In::batch, "Batch (sequences)").positive(1e6).integer(),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
+         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+             .help("2 for BF16 weights, 1 for FP8")
+             .positive(8),
+         num("batch", &In::batch, "Batch (sequences)")
+             .help("Sequences decoded together")
+             .positive(1e6)
+             .integer(),
          num("context", &In::context, "Context per sequence", unit::tokens)
+             .help("Tokens in each sequence's KV cache")
              .range(0, kMaxTokens)
              .integer(),
          num("kv_bytes_per_token", &In::kv_bytes_per_token, "KV cache per token",
              unit::bytes_per_token)
              .range(0, 1e9)
              .help("from infer.kv; LLaMA-2-70B: 327,680 B"),
-         num("chips", &In::chips, "Chips (weights and cache split evenly)").positive(1e5).integer(),
+         num("chips", &In::chips, "Chips (weights and cache split evenly)")
+             .help("Accelerators the weights and cache are split over")
+             .positive(1e5)
+             .integer(),
          num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth per chip", unit::bytes_per_s)
+             .help("HBM bandwidth of one chip")
              .positive(kMaxBw),
          num("peak_flops", &In::peak_flops, "Peak FLOP/s per chip", unit::flops)
+             .help("Peak FLOP/s of one chip")
              .positive(kMaxPeak)},
-        {out("step_time", &Out::step_time, "Step time", unit::seconds),
-         out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s),
-         out("bound", &Out::bound, "Bound"),
-         out("weight_time", &Out::weight_time, "Weight read", unit::seconds),
-         out("kv_time", &Out::kv_time, "KV cache read", unit::seconds),
-         out("compute_time", &Out::compute_time, "Compute", unit::seconds),
-         out("memory_time", &Out::memory_time, "Memory (weights + cache)", unit::seconds),
-         out("crossover_batch", &Out::crossover_batch, "Compute-bound from batch"),
-         out("memory_per_chip", &Out::memory_per_chip, "Memory per chip", unit::bytes)},
+        {out("step_time", &Out::step_time, "Step time", unit::seconds)
+             .help("The larger of memory and compute time: one token for every sequence"),
+         out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s)
+             .help("Batch ÷ step time"),
+         out("bound", &Out::bound, "Bound").help("Whether memory or compute sets the step time"),
+         out("weight_time", &Out::weight_time, "Weight read", unit::seconds)
+             .help("Weights ÷ (chips × bandwidth)"),
+         out("kv_time", &Out::kv_time, "KV cache read", unit::seconds)
+             .help("Cache of the batch ÷ (chips × bandwidth)"),
+         out("compute_time", &Out::compute_time, "Compute", unit::seconds)
+             .help("2N × batch ÷ (chips × peak)"),
+         out("memory_time", &Out::memory_time, "Memory (weights + cache)", unit::seconds)
+             .help("Weight read + cache read"),
+         out("crossover_batch", &Out::crossover_batch, "Compute-bound from batch")
+             .help("Batch from which compute outweighs memory (0: never at this context)"),
+         out("memory_per_chip", &Out::memory_per_chip, "Memory per chip", unit::bytes)
+             .help("Weights + cache on one chip")},
         &infer_decode));
   }
   register_inference_extras(r);

@@ -359,29 +359,57 @@ void register_memory(Registry& r) {
          "Korthikanti et al. 2022, Reducing Activation Recomputation, Table 2 and §4.2.3",
          "docs/memory.md#memactivations"},
         {num("seq_len", &In::seq_len, "Sequence length s", unit::tokens)
+             .help("Tokens per sequence")
              .positive(1e7)
              .integer()
              .required(),
-         num("micro_batch", &In::micro_batch, "Micro-batch b").positive(1e5).integer(),
-         num("d_model", &In::d_model, "Hidden size h").positive(1e6).integer().required(),
-         num("n_heads", &In::n_heads, "Attention heads a").positive(1e5).integer().required(),
-         num("n_layers", &In::n_layers, "Layers L").positive(1e5).integer().required(),
-         num("tp", &In::tp, "Tensor parallel t").positive(kMaxDegree),
-         flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism"),
+         num("micro_batch", &In::micro_batch, "Micro-batch b")
+             .help("Sequences in one micro-batch")
+             .positive(1e5)
+             .integer(),
+         num("d_model", &In::d_model, "Hidden size h")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer()
+             .required(),
+         num("n_heads", &In::n_heads, "Attention heads a")
+             .help("Attention heads")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("n_layers", &In::n_layers, "Layers L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("tp", &In::tp, "Tensor parallel t")
+             .help("Tensor-parallel degree")
+             .positive(kMaxDegree),
+         flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism")
+             .help("Shard the norm and dropout activations over the TP ranks too"),
          choice("recompute", &In::recompute, "Recomputation", {"none", "selective", "full"})
+             .help("Recompute attention (selective) or whole layers (full) instead of storing them")
              .labels({"None", "Selective (attention only)", "Full (per layer)"}),
-         num("pp", &In::pp, "Pipeline parallel p").positive(kMaxDegree),
+         num("pp", &In::pp, "Pipeline parallel p").help("Pipeline stages").positive(kMaxDegree),
          num("microbatches", &In::microbatches, "Microbatches in flight (0 = ≥ p)")
+             .help("Micro-batches the first stage holds at once; 0 takes p (1F1B)")
              .range(0, 1e6)
              .integer()},
-        {out("per_layer", &Out::per_layer, "Per layer", unit::bytes),
-         out("total", &Out::total, "Per GPU (first stage)", unit::bytes),
-         out("saved_fraction", &Out::saved_fraction, "Saved by recomputation", unit::fraction),
+        {out("per_layer", &Out::per_layer, "Per layer", unit::bytes)
+             .help("Activation bytes of one layer with these settings"),
+         out("total", &Out::total, "Per GPU (first stage)", unit::bytes)
+             .help("Per layer × layers per stage × micro-batches in flight"),
+         out("saved_fraction", &Out::saved_fraction, "Saved by recomputation", unit::fraction)
+             .help("Memory saved by recomputation"),
          out("per_layer_no_recompute", &Out::per_layer_no_recompute, "Per layer, no recompute",
-             unit::bytes),
-         out("attention_term", &Out::attention_term, "5as/h"),
-         out("layers_per_stage", &Out::layers_per_stage, "Layers per stage"),
-         out("in_flight_microbatches", &Out::in_flight_microbatches, "Microbatches in flight")},
+             unit::bytes)
+             .help("Activation bytes of one layer with nothing recomputed"),
+         out("attention_term", &Out::attention_term, "5as/h")
+             .help("The 5as/h term of Korthikanti's formula: attention's share"),
+         out("layers_per_stage", &Out::layers_per_stage, "Layers per stage")
+             .help("Layers ÷ pipeline stages"),
+         out("in_flight_microbatches", &Out::in_flight_microbatches, "Microbatches in flight")
+             .help("Micro-batches whose activations the first stage keeps")},
         &mem_activations));
   }
   {
@@ -392,36 +420,80 @@ void register_memory(Registry& r) {
          "FP32 model states plus activations of an FFN-only model sharded over N_FSDP devices, "
          "and how many devices it takes to fit (worked example).",
          "Rajbhandari et al. 2020 (ZeRO-3 = FSDP)", "docs/memory.md#memfsdp"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
-         num("master_bytes", &In::master_bytes, "Master weight bytes").range(0, 64),
-         num("grad_bytes", &In::grad_bytes, "Accumulated gradient bytes").range(0, 64),
-         num("optimizer_bytes", &In::optimizer_bytes, "Optimizer bytes").range(0, 64),
-         num("n_layers", &In::n_layers, "Blocks L").positive(1e5).integer(),
-         num("batch", &In::batch, "Batch b (sequences)").range(0, 1e7).integer(),
-         num("seq_len", &In::seq_len, "Sequence length s", unit::tokens).positive(1e7).integer(),
-         num("d_model", &In::d_model, "Model width d").positive(1e6).integer(),
-         num("d_ff", &In::d_ff, "FFN width").range(0, 1e7).integer(),
-         num("activation_bytes", &In::activation_bytes, "Activation bytes").positive(8),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
+         num("master_bytes", &In::master_bytes, "Master weight bytes")
+             .help("Bytes per parameter of the FP32 master weights")
+             .range(0, 64),
+         num("grad_bytes", &In::grad_bytes, "Accumulated gradient bytes")
+             .help("Bytes per parameter of the accumulated gradients")
+             .range(0, 64),
+         num("optimizer_bytes", &In::optimizer_bytes, "Optimizer bytes")
+             .help("Bytes per parameter of the optimizer states")
+             .range(0, 64),
+         num("n_layers", &In::n_layers, "Blocks L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer(),
+         num("batch", &In::batch, "Batch b (sequences)")
+             .help("Sequences per device")
+             .range(0, 1e7)
+             .integer(),
+         num("seq_len", &In::seq_len, "Sequence length s", unit::tokens)
+             .help("Tokens per sequence")
+             .positive(1e7)
+             .integer(),
+         num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer(),
+         num("d_ff", &In::d_ff, "FFN width")
+             .help("Inner width of the feed-forward")
+             .range(0, 1e7)
+             .integer(),
+         num("activation_bytes", &In::activation_bytes, "Activation bytes")
+             .help("Bytes per stored activation value")
+             .positive(8),
          num("activation_sharded_fraction", &In::activation_sharded_fraction,
              "Sharded fraction of activations", unit::fraction)
+             .help("Share of activations that FSDP can shard")
              .range(0, 1),
-         num("n_fsdp", &In::n_fsdp, "FSDP devices").positive(1e7).integer(),
-         num("device_memory", &In::device_memory, "Device memory", unit::bytes).positive(1e13),
+         num("n_fsdp", &In::n_fsdp, "FSDP devices")
+             .help("Devices the model states are sharded over")
+             .positive(1e7)
+             .integer(),
+         num("device_memory", &In::device_memory, "Device memory", unit::bytes)
+             .help("Memory of one device")
+             .positive(1e13),
          num("reference_gpu_memory", &In::reference_gpu_memory, "Reference GPU memory", unit::bytes)
+             .help("Memory of a reference GPU, to express the total in GPUs")
              .positive(1e13),
          num("backward_grad_bytes", &In::backward_grad_bytes, "Gradient bytes in backward")
+             .help("Bytes per gradient value during the backward pass")
              .range(0, 64)},
-        {out("model_states", &Out::model_states, "Model states", unit::bytes),
-         out("activations", &Out::activations, "Activations", unit::bytes),
-         out("per_device", &Out::per_device, "Per device", unit::bytes),
-         out("fits", &Out::fits, "Fits"), out("min_devices", &Out::min_devices, "Minimum N_FSDP"),
+        {out("model_states", &Out::model_states, "Model states", unit::bytes)
+             .help("Master weights, gradients and optimizer states on one device"),
+         out("activations", &Out::activations, "Activations", unit::bytes)
+             .help("Activations on one device"),
+         out("per_device", &Out::per_device, "Per device", unit::bytes)
+             .help("Model states + activations"),
+         out("fits", &Out::fits, "Fits")
+             .help("Whether the per-device total is within device memory"),
+         out("min_devices", &Out::min_devices, "Minimum N_FSDP")
+             .help("Fewest FSDP devices that fit"),
          out("min_devices_model_states_only", &Out::min_devices_model_states_only,
-             "Minimum N_FSDP without activations"),
-         out("reference_gpus", &Out::reference_gpus, "Reference GPUs' worth", unit::gpus),
+             "Minimum N_FSDP without activations")
+             .help("The same, ignoring activations"),
+         out("reference_gpus", &Out::reference_gpus, "Reference GPUs' worth", unit::gpus)
+             .help("The whole model's memory in reference GPUs"),
          out("backward_activations", &Out::backward_activations, "Activations saved for backward",
-             unit::bytes),
-         out("bf16_grad_saving", &Out::bf16_grad_saving, "BF16-gradient saving (seed)",
-             unit::bytes)},
+             unit::bytes)
+             .help("Activations saved for the backward pass"),
+         out("bf16_grad_saving", &Out::bf16_grad_saving,
+             "BF16-gradient saving (worked example's reading)", unit::bytes)
+             .help("What BF16 instead of FP32 gradients saves")},
         &mem_fsdp));
   }
   register_pipeline(r);

@@ -452,26 +452,46 @@ void register_serving(Registry& r) {
          "half the batch-collection window plus the inference time.",
          "Little 1961 (L = λW); Crankshaw et al. 2017 (Clipper) §4.3 (adaptive batching)",
          "docs/serving.md#servebatching"},
-        {num("batch_size", &In::batch_size, "Batch size").positive(1e6).integer().required(),
+        {num("batch_size", &In::batch_size, "Batch size")
+             .help("Requests per batch")
+             .positive(1e6)
+             .integer()
+             .required(),
          num("inference_time", &In::inference_time, "Inference time per batch", unit::seconds)
+             .help("Time for a GPU to run one batch")
              .positive(3600)
              .required(),
          num("total_qps", &In::total_qps, "Total QPS", unit::requests_per_s)
+             .help("Requests per second arriving")
              .positive(kMaxQps)
              .required(),
-         num("gpus", &In::gpus, "GPUs (0 = as many as needed)").range(0, 1e7).integer(),
+         num("gpus", &In::gpus, "GPUs (0 = as many as needed)")
+             .help("GPUs serving; 0 takes as many as the load needs")
+             .range(0, 1e7)
+             .integer(),
          num("latency_budget", &In::latency_budget, "Latency budget (0 = none)", unit::seconds)
+             .help("Longest acceptable latency; 0 = none")
              .range(0, 3600)},
-        {out("qps_per_gpu", &Out::qps_per_gpu, "QPS one GPU sustains", unit::requests_per_s),
-         out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus),
-         out("gpus_used", &Out::gpus_used, "GPUs used", unit::gpus),
-         out("per_gpu_qps", &Out::per_gpu_qps, "Arrivals per GPU", unit::requests_per_s),
-         out("collection_time", &Out::collection_time, "Batch collection time", unit::seconds),
-         out("avg_wait", &Out::avg_wait, "Average wait", unit::seconds),
-         out("avg_latency", &Out::avg_latency, "Average latency", unit::seconds),
-         out("cold_start_latency", &Out::cold_start_latency, "Cold-start latency", unit::seconds),
-         out("utilization", &Out::utilization, "GPU busy fraction", unit::fraction),
-         out("within_budget", &Out::within_budget, "Within budget")},
+        {out("qps_per_gpu", &Out::qps_per_gpu, "QPS one GPU sustains", unit::requests_per_s)
+             .help("Batch ÷ inference time"),
+         out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus)
+             .help("Total QPS ÷ QPS per GPU, rounded up"),
+         out("gpus_used", &Out::gpus_used, "GPUs used", unit::gpus)
+             .help("GPUs the figures below are for"),
+         out("per_gpu_qps", &Out::per_gpu_qps, "Arrivals per GPU", unit::requests_per_s)
+             .help("Arrivals per GPU per second"),
+         out("collection_time", &Out::collection_time, "Batch collection time", unit::seconds)
+             .help("Time to fill a batch at that arrival rate"),
+         out("avg_wait", &Out::avg_wait, "Average wait", unit::seconds)
+             .help("Average time a request waits for its batch to fill"),
+         out("avg_latency", &Out::avg_latency, "Average latency", unit::seconds)
+             .help("Average wait + inference time"),
+         out("cold_start_latency", &Out::cold_start_latency, "Cold-start latency", unit::seconds)
+             .help("The first request's wait for a full batch + inference"),
+         out("utilization", &Out::utilization, "GPU busy fraction", unit::fraction)
+             .help("Share of time a GPU is busy"),
+         out("within_budget", &Out::within_budget, "Within budget")
+             .help("Whether the average latency is within the budget")},
         &serve_batching));
   }
   {
@@ -484,16 +504,24 @@ void register_serving(Registry& r) {
          "Covington et al. 2016 (deep networks for YouTube recommendations): candidate generation, "
          "then ranking",
          "docs/serving.md#servepipeline"},
-        {num("total_qps", &In::total_qps, "Total QPS", unit::requests_per_s).positive(kMaxQps),
-         num("budget", &In::budget, "Latency budget (0 = none)", unit::seconds).range(0, 3600),
+        {num("total_qps", &In::total_qps, "Total QPS", unit::requests_per_s)
+             .help("Requests per second entering the pipeline")
+             .positive(kMaxQps),
+         num("budget", &In::budget, "Latency budget (0 = none)", unit::seconds)
+             .help("End-to-end latency budget; 0 = none")
+             .range(0, 3600),
          text("stages", &In::stages, "Stages (JSON)")
              .help(
                  R"(array of {"name", "latency"} or {"name", "batch", "inference"}; times in seconds or "20 ms")")},
-        {out("total_latency", &Out::total_latency, "End-to-end latency", unit::seconds),
-         out("remaining_budget", &Out::remaining_budget, "Budget left", unit::seconds),
-         out("within_budget", &Out::within_budget, "Within budget"),
-         out("total_gpus", &Out::total_gpus, "GPUs", unit::gpus),
-         out("stage_count", &Out::stage_count, "Stages"), out("stages", &Out::stages, "Per stage")},
+        {out("total_latency", &Out::total_latency, "End-to-end latency", unit::seconds)
+             .help("Sum of the stages' latencies"),
+         out("remaining_budget", &Out::remaining_budget, "Budget left", unit::seconds)
+             .help("Budget − total latency"),
+         out("within_budget", &Out::within_budget, "Within budget")
+             .help("Whether the total is within the budget"),
+         out("total_gpus", &Out::total_gpus, "GPUs", unit::gpus).help("GPUs over all stages"),
+         out("stage_count", &Out::stage_count, "Stages").help("Stages in the pipeline"),
+         out("stages", &Out::stages, "Per stage").help("Latency and GPUs of each stage")},
         &serve_pipeline));
   }
 }

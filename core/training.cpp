@@ -430,28 +430,63 @@ void register_training(Registry& r) {
          "MLP or SwiGLU feed-forward, embeddings.",
          "Kaplan et al. 2020 Table 1; Touvron et al. 2023 (LLaMA-2) Table 1",
          "docs/training.md#modelparams"},
-        {num("d_model", &In::d_model, "Model width d").positive(1e6).integer().required(),
-         num("n_layers", &In::n_layers, "Blocks L").positive(1e5).integer().required(),
-         num("d_ff", &In::d_ff, "FFN width (0 = default)").range(0, 1e7).integer(),
-         num("vocab", &In::vocab, "Vocabulary").range(0, 1e8).integer(),
-         num("n_heads", &In::n_heads, "Attention heads").positive(1e5).integer(),
+        {num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer()
+             .required(),
+         num("n_layers", &In::n_layers, "Blocks L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("d_ff", &In::d_ff, "FFN width (0 = default)")
+             .help("Inner width of the feed-forward; 0 takes 4d (MLP) or 8d/3 (SwiGLU)")
+             .range(0, 1e7)
+             .integer(),
+         num("vocab", &In::vocab, "Vocabulary")
+             .help("Tokens in the vocabulary (embedding rows)")
+             .range(0, 1e8)
+             .integer(),
+         num("n_heads", &In::n_heads, "Attention heads")
+             .help("Query heads per block")
+             .positive(1e5)
+             .integer(),
          num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = as many as query heads)")
+             .help("Key/value heads: fewer than query heads for grouped-query attention")
              .range(0, 1e5)
              .integer(),
-         num("head_dim", &In::head_dim, "Head dimension (0 = d/heads)").range(0, 1e5).integer(),
+         num("head_dim", &In::head_dim, "Head dimension (0 = d/heads)")
+             .help("Size of one head; 0 takes d ÷ heads")
+             .range(0, 1e5)
+             .integer(),
          choice("ffn", &In::ffn, "Feed-forward", {"mlp", "swiglu"})
+             .help("MLP has two matrices, SwiGLU three")
              .labels({"MLP (2 matrices)", "SwiGLU (3 matrices)"}),
-         flag("attention", &In::attention, "Attention in each block"),
-         flag("tied_embeddings", &In::tied_embeddings, "Tied input/output embeddings"),
-         flag("biases", &In::biases, "Bias vectors"), flag("norms", &In::norms, "Count norm gains"),
-         num("positions", &In::positions, "Learned positions").range(0, 1e8).integer()},
-        {out("params", &Out::params, "Parameters", unit::params),
-         out("non_embedding_params", &Out::non_embedding_params, "Non-embedding", unit::params),
-         out("attention_params", &Out::attention_params, "Attention per block", unit::params),
-         out("ffn_params", &Out::ffn_params, "FFN per block", unit::params),
-         out("embedding_params", &Out::embedding_params, "Embeddings", unit::params),
-         out("per_layer_params", &Out::per_layer_params, "Per block", unit::params),
-         out("d_ff", &Out::d_ff, "FFN width used")},
+         flag("attention", &In::attention, "Attention in each block")
+             .help("Count the attention projections (off: FFN-only blocks)"),
+         flag("tied_embeddings", &In::tied_embeddings, "Tied input/output embeddings")
+             .help("Input and output embeddings share one matrix"),
+         flag("biases", &In::biases, "Bias vectors").help("Count bias vectors in the projections"),
+         flag("norms", &In::norms, "Count norm gains")
+             .help("Count the gains of the normalisation layers"),
+         num("positions", &In::positions, "Learned positions")
+             .help("Count a learned position-embedding table")
+             .range(0, 1e8)
+             .integer()},
+        {out("params", &Out::params, "Parameters", unit::params).help("All parameters"),
+         out("non_embedding_params", &Out::non_embedding_params, "Non-embedding", unit::params)
+             .help("Parameters outside the embeddings (Kaplan's N)"),
+         out("attention_params", &Out::attention_params, "Attention per block", unit::params)
+             .help("Q, K, V and output projections of one block"),
+         out("ffn_params", &Out::ffn_params, "FFN per block", unit::params)
+             .help("Feed-forward matrices of one block"),
+         out("embedding_params", &Out::embedding_params, "Embeddings", unit::params)
+             .help("Token (and position) embeddings"),
+         out("per_layer_params", &Out::per_layer_params, "Per block", unit::params)
+             .help("Attention + feed-forward of one block"),
+         out("d_ff", &Out::d_ff, "FFN width used")
+             .help("The feed-forward width after the default is applied")},
         &model_params));
   }
   {
@@ -463,20 +498,44 @@ void register_training(Registry& r) {
          "rule.",
          "Kaplan et al. 2020 Table 1; Chowdhery et al. 2022 Appendix B (attention term)",
          "docs/training.md#modelflops"},
-        {num("d_model", &In::d_model, "Model width d").positive(1e6).integer().required(),
-         num("n_layers", &In::n_layers, "Blocks L").positive(1e5).integer().required(),
-         num("seq_len", &In::seq_len, "Sequence length", unit::tokens).positive(1e8).integer(),
-         num("vocab", &In::vocab, "Vocabulary").range(0, 1e8).integer(),
-         num("d_ff", &In::d_ff, "FFN width (0 = 4d)").range(0, 1e7).integer(),
-         flag("include_attention", &In::include_attention, "Count attention scores"),
+        {num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer()
+             .required(),
+         num("n_layers", &In::n_layers, "Blocks L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+             .help("Tokens per sequence; attention scores grow with it")
+             .positive(1e8)
+             .integer(),
+         num("vocab", &In::vocab, "Vocabulary")
+             .help("Tokens in the vocabulary, for the output layer")
+             .range(0, 1e8)
+             .integer(),
+         num("d_ff", &In::d_ff, "FFN width (0 = 4d)")
+             .help("Inner width of the feed-forward; 0 takes 4d")
+             .range(0, 1e7)
+             .integer(),
+         flag("include_attention", &In::include_attention, "Count attention scores")
+             .help("Add the QKᵀ and attention-times-V products"),
          num("params", &In::params, "Parameters for 6N (0 = from shapes)", unit::params)
+             .help("N for the 6N rule; 0 counts it from the shapes")
              .range(0, kMaxParams)},
-        {out("fwd_flops_per_layer", &Out::fwd_flops_per_layer, "Forward per block", unit::flop),
-         out("fwd_flops", &Out::fwd_flops, "Forward", unit::flop),
-         out("bwd_flops", &Out::bwd_flops, "Backward", unit::flop),
-         out("step_flops", &Out::step_flops, "Training step", unit::flop),
-         out("ratio_to_6n", &Out::ratio_to_6n, "Ratio to 6N"),
-         out("params_used", &Out::params_used, "N used for 6N", unit::params)},
+        {out("fwd_flops_per_layer", &Out::fwd_flops_per_layer, "Forward per block", unit::flop)
+             .help("Forward FLOPs of one block per token"),
+         out("fwd_flops", &Out::fwd_flops, "Forward", unit::flop)
+             .help("Forward FLOPs per token, all blocks and the output layer"),
+         out("bwd_flops", &Out::bwd_flops, "Backward", unit::flop).help("Backward ≈ 2 × forward"),
+         out("step_flops", &Out::step_flops, "Training step", unit::flop)
+             .help("Forward + backward per token"),
+         out("ratio_to_6n", &Out::ratio_to_6n, "Ratio to 6N")
+             .help("The exact count ÷ 6N: how far the rule is off"),
+         out("params_used", &Out::params_used, "N used for 6N", unit::params)
+             .help("The N the 6N rule used")},
         &model_flops));
   }
   {
@@ -488,18 +547,34 @@ void register_training(Registry& r) {
          "active ones.",
          "Jiang et al. 2024 (Mixtral of Experts) §2", "docs/training.md#moeparams"},
         {num("shared_params", &In::shared_params, "Shared parameters", unit::params)
+             .help("Parameters every token uses: attention, embeddings, shared experts")
              .range(0, kMaxParams)
              .required(),
-         num("num_experts", &In::num_experts, "Experts").positive(1e5).integer().required(),
+         num("num_experts", &In::num_experts, "Experts")
+             .help("Experts per MoE layer")
+             .positive(1e5)
+             .integer()
+             .required(),
          num("expert_params", &In::expert_params, "Parameters per expert", unit::params)
+             .help("Parameters of one expert, summed over layers")
              .positive(kMaxParams)
              .required(),
-         num("top_k", &In::top_k, "Experts per token (top-k)").positive(1e5).integer().required(),
-         num("tokens_per_param", &In::tokens_per_param, "Tokens per parameter").positive(1e4)},
-        {out("total_params", &Out::total_params, "Total", unit::params),
-         out("active_params", &Out::active_params, "Active", unit::params),
-         out("active_fraction", &Out::active_fraction, "Active fraction", unit::fraction),
-         out("optimal_tokens", &Out::optimal_tokens, "Compute-optimal tokens", unit::tokens)},
+         num("top_k", &In::top_k, "Experts per token (top-k)")
+             .help("Experts each token is routed to")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("tokens_per_param", &In::tokens_per_param, "Tokens per parameter")
+             .help("Compute-optimal tokens per active parameter (about 20)")
+             .positive(1e4)},
+        {out("total_params", &Out::total_params, "Total", unit::params)
+             .help("Shared + all experts: what memory must hold"),
+         out("active_params", &Out::active_params, "Active", unit::params)
+             .help("Shared + top-k experts: what each token computes with"),
+         out("active_fraction", &Out::active_fraction, "Active fraction", unit::fraction)
+             .help("Active ÷ total"),
+         out("optimal_tokens", &Out::optimal_tokens, "Compute-optimal tokens", unit::tokens)
+             .help("Tokens per parameter × active parameters")},
         &moe_params));
   }
 
