@@ -295,7 +295,8 @@ void register_memory(Registry& r) {
              .positive(kMaxDegree),
          num("dp", &In::dp, "Data parallel")
              .help("Data-parallel replicas, over which ZeRO shards its states")
-             .positive(1e7),
+             .positive(1e7)
+             .example(8),  // the page starts where ZeRO stages differ (at DP = 1 they cannot)
          num("zero_stage", &In::zero_stage, "ZeRO stage")
              .range(0, 3)
              .help("0 none; 1 optimizer states; 2 + gradients; 3 + weights (sharded over dp)"),
