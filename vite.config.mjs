@@ -14,13 +14,18 @@ const WASM_JS = path.resolve('build/wasm/napkin.js');
 // single file carries the docs and the page ships no markdown parser. Only the text of the
 // repository's own docs becomes markup. Links between docs pages become plain text (the page
 // has no docs/ folder beside it), and the worked examples are named as such.
-function napkinDocs() {
+//
+// The single file (budget: 300 KB gzipped) leaves the rendered docs out: its cards build the
+// same panel from the registry's own doc strings (citation, every input's and output's help
+// and allowed range), which the wasm carries anyway.
+function napkinDocs(withDocs) {
   const ID = 'virtual:napkin-docs';
   return {
     name: 'napkin-docs',
     resolveId: (id) => (id === ID ? '\0' + ID : null),
     async load(id) {
       if (id !== '\0' + ID) return null;
+      if (!withDocs) return 'export default {};';
       const { marked } = await import('marked');
       const sections = {};
       for (const file of fs.readdirSync('docs').filter((f) => f.endsWith('.md')).sort()) {
@@ -140,8 +145,8 @@ export default defineConfig(({ mode }) => {
     base: './',
     publicDir: false,
     plugins: single
-      ? [napkinDocs(), dropTemmlFont(), napkinWasm(true), viteSingleFile()]
-      : [napkinDocs(), dropTemmlFont(), napkinWasm(false)],
+      ? [napkinDocs(false), dropTemmlFont(), napkinWasm(true), viteSingleFile()]
+      : [napkinDocs(true), dropTemmlFont(), napkinWasm(false)],
     build: {
       outDir: single ? 'build/single' : 'dist',
       emptyOutDir: true,

@@ -109,18 +109,11 @@ export class EstimatorCard {
     this.derivation = h('details', { class: 'derivation', ontoggle: () => { this.renderSteps(); this.stateChanged(); } },
       h('summary', { text: 'Show derivation' }), this.steps);
     form.append(this.derivation);
-    if (this.ctx.docs) {
-      const docBody = h('div', { class: 'doc-body' });
-      const docs = h('details', { class: 'docs', ontoggle: () => {
-        if (docs.open && !docBody.firstChild) {
-          // Build-time HTML from the repository's own docs/*.md (see vite.config.mjs).
-          const parsed = new DOMParser().parseFromString(this.ctx.docs, 'text/html');
-          docBody.append(...parsed.body.childNodes);
-          for (const hd of docBody.querySelectorAll('h1,h2,h3,h4')) hd.replaceWith(h('p', { class: 'doc-head', text: hd.textContent }));
-        }
-      } }, h('summary', { text: 'Formula, sources and assumptions' }), docBody);
-      form.append(docs);
-    }
+    const docBody = h('div', { class: 'doc-body' });
+    const docs = h('details', { class: 'docs', ontoggle: () => {
+      if (docs.open && !docBody.firstChild) docBody.append(...this.docNodes());
+    } }, h('summary', { text: 'Formula, sources and assumptions' }), docBody);
+    form.append(docs);
     const move = (name, x) => {
       const spec = est.inputs.find((i) => i.name === name);
       const text = inputText(this.ctx.api, x, spec);
@@ -130,6 +123,29 @@ export class EstimatorCard {
     this.charts = this.ctx.charts.map((spec) => new Chart(this.ctx.api, spec, est, this.ctx.fmt, move));
     if (this.charts.length) form.append(h('div', { class: 'charts' }, this.charts.map((c) => c.el)));
     return form;
+  }
+
+  // The card's docs: its section of docs/*.md rendered at build time where the build carries
+  // it (see vite.config.mjs), otherwise the registry's own doc strings.
+  docNodes() {
+    const { est } = this;
+    if (this.ctx.docs) {
+      const parsed = new DOMParser().parseFromString(this.ctx.docs, 'text/html');
+      const nodes = [...parsed.body.childNodes];
+      for (const n of nodes) if (n.querySelectorAll) for (const hd of n.querySelectorAll('h1,h2,h3,h4')) hd.replaceWith(h('p', { class: 'doc-head', text: hd.textContent }));
+      return nodes;
+    }
+    const item = (x, extra) => h('li', {}, h('strong', { text: x.label }), ` — ${x.help}`, extra ? ` (${extra})` : '');
+    return [
+      h('p', { text: est.summary }),
+      h('p', {}, h('strong', { text: 'Source. ' }), est.citation),
+      h('p', {}, h('strong', { text: 'Formulas. ' }), 'Every step, with the values substituted, is under “Show derivation”.'),
+      h('p', { class: 'doc-head', text: 'Inputs' }),
+      h('ul', {}, est.inputs.map((i) => item(i, i.kind === 'number' ? 'allowed: ' + i.allowed.split(i.name).join('value') : ''))),
+      h('p', { class: 'doc-head', text: 'Results' }),
+      h('ul', {}, est.outputs.filter((o) => !o.hidden).map((o) => item(o))),
+      h('p', { class: 'hint' }, 'The full notes, with assumptions and limits, are ', h('code', { text: est.doc }), ' in the Napkin repository.'),
+    ];
   }
 
   renderPresets() {

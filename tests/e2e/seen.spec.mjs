@@ -250,6 +250,7 @@ test('pin a result to compare, export a card and a chart, read the docs inside t
   expect(png.suggestedFilename()).toBe('train-days-gpus.png');
   await form.locator('details.docs > summary').click();
   await expect(form.locator('.doc-body')).toContainText('Kaplan');
+  await expect(form.locator('.doc-body')).toContainText('Assumptions');
   await form.locator('[data-chart="train-days-gpus"] details.chart-data > summary').click();
   await expect(form.locator('[data-chart="train-days-gpus"] table.mini')).toBeVisible();
   await expect(form.locator('[data-chart="train-days-gpus"] table.mini')).toContainText('Your inputs');
@@ -291,4 +292,14 @@ test('a practice problem shows no number near its answer before an attempt', asy
     if (persistent) leaks.push(`${id}: the statement shows its answer ${p0.answer.text}`);
   }
   expect([...new Set(leaks)]).toEqual([]);
+});
+
+test('the single file carries each card\'s docs too (from the registry\'s doc strings)', async ({ page }) => {
+  await page.goto('file://' + path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../dist/napkin.html') + '#tab=training');
+  await ready(page);
+  const form = page.locator('form[data-estimator="train.time"]');
+  await form.locator('details.docs > summary').click();
+  await expect(form.locator('.doc-body')).toContainText('Kaplan');
+  await expect(form.locator('.doc-body')).toContainText('Price per GPU-hour');
+  await expect(form.locator('.doc-body code')).toHaveText(/^docs\/training\.md/);
 });
