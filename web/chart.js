@@ -94,7 +94,7 @@ export class Chart {
     this.el = h('figure', { class: 'chart', dataset: { chart: spec.id } },
       h('figcaption', { text: spec.title }));
     this.box = h('div', { class: 'chart-box' });
-    this.note = h('p', { class: 'chart-note', role: 'status' });
+    this.note = h('p', { class: 'chart-note' });
     this.el.append(this.box, this.note);
     const xInput = est.inputs.find((i) => i.name === spec.x);
     if (onMove && xInput) {
