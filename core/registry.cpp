@@ -507,7 +507,13 @@ RunResult Registry::run(std::string_view id, const Json& inputs, bool record_ste
   const Estimator* est = nullptr;
   if (!validate_all(*this, id, inputs, est, r.inputs, r.error)) return r;
   Derivation d(record_steps);
-  if (!est->compute(*est, r.inputs, r.outputs, d, r.error)) return r;
+  if (!est->compute(*est, r.inputs, r.outputs, d, r.error)) {
+    // A cross-input check names its input by id ("tp = 3: …"): lead with the label too.
+    const InputSpec* spec = r.error.input.empty() ? nullptr : est->input(r.error.input);
+    if (spec && r.error.message.rfind(spec->name + " = ", 0) == 0)
+      r.error.message = named(*spec) + r.error.message.substr(spec->name.size());
+    return r;
+  }
   std::string which;
   if (!all_finite(r.outputs, which)) {
     r.error.code = "not_finite";

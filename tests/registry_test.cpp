@@ -282,3 +282,14 @@ TEST_CASE("every input and output has a one-line help text") {
     }
   }
 }
+
+TEST_CASE("a cross-input error leads with the input's label, then its id") {
+  Json in = Json::object();
+  in.set("params", 70e9);
+  in.set("n_layers", 80);
+  in.set("pp", 100);
+  RunResult r = registry().run("comm.parallelism", in);
+  REQUIRE_FALSE(r.ok);
+  CHECK(r.error.input == "pp");
+  CHECK(r.error.message.rfind("Pipeline stages (pp) = 100: ", 0) == 0);
+}
