@@ -303,3 +303,16 @@ test('the single file carries each card\'s docs too (from the registry\'s doc st
   await expect(form.locator('.doc-body')).toContainText('Price per GPU-hour');
   await expect(form.locator('.doc-body code')).toHaveText(/^docs\/training\.md/);
 });
+
+test('focus moving up the page is never hidden under the sticky header (WCAG 2.4.11)', async ({ page }) => {
+  await page.goto('/index.html#tab=training');
+  await ready(page);
+  const field = page.locator('form[data-estimator="train.chinchilla"] [name="params"]');
+  await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+  await page.locator('form[data-estimator="train.time"] [name="params"]').focus();
+  await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+  await field.focus();
+  const headerBottom = await page.locator('.top').evaluate((el) => el.getBoundingClientRect().bottom);
+  const top = await field.evaluate((el) => el.getBoundingClientRect().top);
+  expect(top).toBeGreaterThanOrEqual(headerBottom);
+});
