@@ -256,7 +256,12 @@ export class Chart {
       height: 260,
       series,
       scales: {
-        x: spec.log_x ? { time: false, distr: 3 } : stacked ? { time: false, range: [spec.x_min - 0.6, spec.x_max + 0.6] } : { time: false },
+        // The axis spans the swept range, not the next power of ten past the data.
+        x: spec.log_x
+          ? { time: false, distr: 3, range: () => [spec.x_min, spec.x_max] }
+          : stacked
+            ? { time: false, range: [spec.x_min - 0.6, spec.x_max + 0.6] }
+            : { time: false, range: () => [spec.x_min, spec.x_max] },
         y: spec.log_y ? { distr: 3 } : { range: (u, min, max) => [Math.min(0, min), max > 0 ? max * 1.08 : 1] },
       },
       axes: [
@@ -302,8 +307,14 @@ export class Chart {
         ctx.lineTo(u.bbox.left + u.bbox.width, py);
         ctx.stroke();
         ctx.setLineDash([]);
+        // The label sits on a backing box so bars under it do not make it unreadable.
+        const text = `${hline.label}: ${this.fmt(hline.y, this.est.inputs.find((i) => i.name === this.spec.hline_input)?.unit || '', 3)}`;
+        const w = ctx.measureText(text).width;
+        const tx = u.bbox.left + u.bbox.width - w - 6 * dpr;
+        ctx.fillStyle = 'rgba(255,255,255,0.85)';
+        ctx.fillRect(tx - 3 * dpr, py - 16 * dpr, w + 6 * dpr, 14 * dpr);
         ctx.fillStyle = '#111827';
-        ctx.fillText(`${hline.label}: ${this.fmt(hline.y, this.est.inputs.find((i) => i.name === this.spec.hline_input)?.unit || '', 3)}`, u.bbox.left + 4 * dpr, py - 4 * dpr);
+        ctx.fillText(text, tx, py - 5 * dpr);
       }
     }
     for (const m of markers) {
