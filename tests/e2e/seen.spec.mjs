@@ -92,6 +92,27 @@ test.describe('axe-core', () => {
   });
 });
 
+test.describe('axe-core in dark mode', () => {
+  test.use({ bypassCSP: true, colorScheme: 'dark' });
+  test('0 critical and 0 serious violations on every tab', async ({ page }) => {
+    test.setTimeout(120000);
+    await page.goto('/index.html');
+    await ready(page);
+    for (const id of await tabIds(page)) {
+      await page.click(`[data-tab="${id}"]`);
+      await page.waitForTimeout(150);
+      if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
+      const violations = await page.evaluate(async () => {
+        const r = await window.axe.run(document, { resultTypes: ['violations'] });
+        return r.violations
+          .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+          .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+      });
+      expect(violations, id).toEqual([]);
+    }
+  });
+});
+
 // Visible text outside code-styled ids: no "seed 001", no notes' jargon, no raw snake_case.
 async function visibleWords(page) {
   return page.evaluate(() => {
