@@ -9,6 +9,53 @@ import path from 'node:path';
 
 const WASM_JS = path.resolve('build/wasm/napkin.js');
 
+// Each card's "Formula, sources and assumptions" comes from its section of docs/<area>.md
+// (a `## <estimator id>` heading), rendered to HTML here at build time with marked, so the
+// single file carries the docs and the page ships no markdown parser. Only the text of the
+// repository's own docs becomes markup. Links between docs pages become plain text (the page
+// has no docs/ folder beside it), and the worked examples are named as such.
+//
+// The single file (budget: 300 KB gzipped) leaves the rendered docs out: its cards build the
+// same panel from the registry's own doc strings (citation, every input's and output's help
+// and allowed range), which the wasm carries anyway.
+function napkinDocs(withDocs) {
+  const ID = 'virtual:napkin-docs';
+  return {
+    name: 'napkin-docs',
+    resolveId: (id) => (id === ID ? '\0' + ID : null),
+    async load(id) {
+      if (id !== '\0' + ID) return null;
+      if (!withDocs) return 'export default {};';
+      const { marked } = await import('marked');
+      const sections = {};
+      for (const file of fs.readdirSync('docs').filter((f) => f.endsWith('.md')).sort()) {
+        const text = fs.readFileSync(path.join('docs', file), 'utf8');
+        const parts = text.split(/^## /m).slice(1);
+        for (const part of parts) {
+          const nl = part.indexOf('\n');
+          const head = part.slice(0, nl).trim();
+          if (!/^[a-z]+\.[a-z_]+$/.test(head)) continue;
+          // The page carries what a reader of one card needs: question, formulas, sources,
+          // assumptions and limits. The study notes' cross-references, answer keys and test
+          // tables stay in docs/ (and keep dist/napkin.html inside its 300 KB budget).
+          let body = part.slice(nl + 1).split(/\n\s*\n/)
+            .filter((p) => !/^\s*(\*\*)?(Seeds?\b|Answers|Charts|Tests?\b|Worked example|Published check|Problems?\b|The seed|Seed's)/i.test(p))
+            .filter((p) => !/^\s*\|/.test(p))
+            .join('\n\n')
+            .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+            .replace(/\(seeds? \d{3}[^)]*\)/gi, '')
+            .replace(/\bseeds? \d{3}(?:['’]s)?(?: §[\d.]+)*/gi, 'a worked example')
+            .replace(/\bthe seed['’]s\b/gi, "the worked example's")
+            .replace(/\bthe seeds['’]/gi, "the worked examples'")
+            .replace(/\bthe seed\b/gi, 'the worked example');
+          sections[head] = marked.parse(body, { gfm: true }).replace(/\n+/g, '\n');
+        }
+      }
+      return 'export default ' + JSON.stringify(sections) + ';';
+    },
+  };
+}
+
 // The single file carries the wasm bytes as a Latin-1 string rather than base64: gzip then
 // compresses them almost as well as the raw binary (base64 costs about a third more after
 // gzip), which keeps dist/napkin.html inside its 280 KB budget. Bytes are renumbered by
@@ -97,7 +144,9 @@ export default defineConfig(({ mode }) => {
   return {
     base: './',
     publicDir: false,
-    plugins: single ? [dropTemmlFont(), napkinWasm(true), viteSingleFile()] : [dropTemmlFont(), napkinWasm(false)],
+    plugins: single
+      ? [napkinDocs(false), dropTemmlFont(), napkinWasm(true), viteSingleFile()]
+      : [napkinDocs(true), dropTemmlFont(), napkinWasm(false)],
     build: {
       outDir: single ? 'build/single' : 'dist',
       emptyOutDir: true,

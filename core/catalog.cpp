@@ -59,6 +59,14 @@ Preset link(std::string id, std::string label, std::string source, double bw, do
 }  // namespace
 
 void register_catalog(Registry& r) {
+  // The first screen's entry points: the questions people bring, each with a worked setup.
+  r.add_question({"How long will training take?", "train.time", {"llama2-70b", "a100"}});
+  r.add_question({"Will the model fit in GPU memory?", "mem.training", {}});
+  r.add_question({"What does the all-reduce cost?", "comm.collective", {"nvlink4"}});
+  r.add_question({"How many GPUs to serve this?", "serve.llm_gpus", {}});
+  r.add_question({"How big is the KV cache?", "infer.kv", {"llama2-70b"}});
+  r.add_question({"How many tokens for a compute-optimal model?", "train.chinchilla", {}});
+
   // Models: nominal sizes as their papers name them (LLaMA-2-70B is 70B, not 68.98B), so the
   // seeds' worked examples come out exactly.
   r.add_preset(model("gpt3", "GPT-3 175B", "Brown et al. 2020, Table 2.1", 175e9, 300e9, 12288, 96,
@@ -94,7 +102,7 @@ void register_catalog(Registry& r) {
                            "NVIDIA V100 datasheet: 125 TFLOP/s FP16 tensor core (V100 has no "
                            "BF16), 900 GB/s HBM2, 32 GB",
                            125e12, 900e9, 32e9));
-  r.add_preset(accelerator("a100-40gb", "NVIDIA A100 SXM 40GB (seed 002's 1555 GB/s)",
+  r.add_preset(accelerator("a100-40gb", "NVIDIA A100 SXM 40GB (1,555 GB/s HBM2)",
                            "NVIDIA A100 datasheet: 312 TFLOP/s BF16, 1,555 GB/s HBM2, 40 GB",
                            312e12, 1.555e12, 40e9));
   r.add_preset(accelerator("b200", "NVIDIA B200 (HGX)",
@@ -112,59 +120,61 @@ void register_catalog(Registry& r) {
   // vendors do not publish them, so each says where it comes from.
   r.add_preset(link("nvlink3", "NVLink 3 (A100): 300 GB/s, 3 µs",
                     "NVIDIA A100 datasheet: 600 GB/s NVLink total (bidirectional) = 300 GB/s per "
-                    "direction; 3 µs per hop from seed 003",
+                    "direction; 3 µs per hop from a worked example",
                     300e9, 3e-6));
   r.add_preset(link("nvlink4", "NVLink 4 (H100): 450 GB/s, 3 µs",
                     "NVIDIA H100 datasheet: 900 GB/s NVLink total (bidirectional) = 450 GB/s per "
-                    "direction; 3 µs per hop from seed 003",
+                    "direction; 3 µs per hop from a worked example",
                     450e9, 3e-6));
   r.add_preset(link("nvlink5", "NVLink 5 (B200): 900 GB/s, 3 µs",
                     "NVIDIA HGX B200 specifications: 1.8 TB/s NVLink per GPU (bidirectional) = "
-                    "900 GB/s per direction; 3 µs per hop from seed 003",
+                    "900 GB/s per direction; 3 µs per hop from a worked example",
                     900e9, 3e-6));
   r.add_preset(link("ib-ndr", "InfiniBand NDR 400 Gb/s: 50 GB/s, 5 µs",
                     "NVIDIA Quantum-2 / ConnectX-7: 400 Gb/s per port = 50 GB/s per direction "
-                    "(one NIC per GPU); 5 µs from seed 003's “~2–5 µs” range",
+                    "(one NIC per GPU); 5 µs from the “~2–5 µs” range a worked example gives",
                     50e9, 5e-6));
   r.add_preset(link("ib-hdr", "InfiniBand HDR 200 Gb/s: 25 GB/s, 5 µs",
                     "NVIDIA Quantum / ConnectX-6: 200 Gb/s per port = 25 GB/s per direction; "
-                    "5 µs from seed 003's ~2–5 µs range",
+                    "5 µs from the ~2–5 µs range a worked example gives",
                     25e9, 5e-6));
   r.add_preset(link("eth100", "100 GbE: 12.5 GB/s, 10 µs",
-                    "IEEE 802.3 100 Gb/s = 12.5 GB/s per direction; 10 µs from seed 001 "
+                    "IEEE 802.3 100 Gb/s = 12.5 GB/s per direction; 10 µs from a worked example "
                     "(ETHERNET_LATENCY)",
                     12.5e9, 10e-6));
-  r.add_preset(link("eth10", "10 GbE: 1.25 GB/s, 50 µs",
-                    "IEEE 802.3 10 Gb/s = 1.25 GB/s per direction; 50 µs round trip from seed 003",
-                    1.25e9, 50e-6));
+  r.add_preset(
+      link("eth10", "10 GbE: 1.25 GB/s, 50 µs",
+           "IEEE 802.3 10 Gb/s = 1.25 GB/s per direction; 50 µs round trip from a worked example",
+           1.25e9, 50e-6));
   // The seeds' own link numbers, kept as they wrote them so their examples reproduce
   // (docs/errata.md, Communication).
-  r.add_preset(link("seed001-nvlink", "Seed 001 NVLink: 600 GB/s, 1 µs",
-                    "Seed 001 NetworkSpecs (NVLINK_BW = 600, “NVLink 4.0 (H100)”; H100 "
+  r.add_preset(link("seed001-nvlink", "NVLink as a worked example states it: 600 GB/s, 1 µs",
+                    "Worked example (600 GB/s, “NVLink 4.0 (H100)”; H100 "
                     "is 450 GB/s per direction, 600 is A100's bidirectional total)",
                     600e9, 1e-6));
-  r.add_preset(link("seed001-infiniband", "Seed 001 InfiniBand: 400 GB/s, 2 µs",
-                    "Seed 001 NetworkSpecs (INFINIBAND_BW = 400 “NDR”: NDR is 400 Gb/s "
+  r.add_preset(link("seed001-infiniband",
+                    "InfiniBand as a worked example states it: 400 GB/s, 2 µs",
+                    "Worked example (400 GB/s, “NDR”: NDR is 400 Gb/s "
                     "= 50 GB/s per port)",
                     400e9, 2e-6));
-  r.add_preset(link("seed001-ethernet", "Seed 001 Ethernet: 100 GB/s, 10 µs",
-                    "Seed 001 NetworkSpecs (ETHERNET_BW = 100 “100GbE”: 100 Gb/s is "
+  r.add_preset(link("seed001-ethernet", "Ethernet as a worked example states it: 100 GB/s, 10 µs",
+                    "Worked example (100 GB/s, “100GbE”: 100 Gb/s is "
                     "12.5 GB/s)",
                     100e9, 10e-6));
-  r.add_preset(link("seed002-nvlink", "Seed 002 NVLink: ~600 GB/s",
-                    "Seed 002 §9 (“NVLink ~600 GB/s”, A100's bidirectional total); "
-                    "latency not given, 1 µs as seed 001",
+  r.add_preset(link("seed002-nvlink", "NVLink (A100 total, 600 GB/s) — worked example's figure",
+                    "Worked example (“NVLink ~600 GB/s”, A100's bidirectional total); "
+                    "latency not given, 1 µs as the other worked example",
                     600e9, 1e-6));
-  r.add_preset(link("seed002-infiniband", "Seed 002 InfiniBand: ~200 GB/s",
-                    "Seed 002 §9 and §11 (“InfiniBand ~200 GB/s”, the DP 3.5 s "
-                    "example); latency not given, 2 µs as seed 001",
+  r.add_preset(link("seed002-infiniband", "InfiniBand 200 GB/s — worked example's figure",
+                    "Worked example (“InfiniBand ~200 GB/s”, the DP 3.5 s "
+                    "example); latency not given, 2 µs as the other worked example",
                     200e9, 2e-6));
-  r.add_preset(link("seed003-nvlink", "Seed 003 NVLink hop: 3 µs",
-                    "Seed 003 (“a 3 µs NVLink hop”; bandwidth not given: "
+  r.add_preset(link("seed003-nvlink", "NVLink hop, 3 µs — worked example's figure",
+                    "Worked example (“a 3 µs NVLink hop”; bandwidth not given: "
                     "A100 NVLink 3, 300 GB/s)",
                     300e9, 3e-6));
-  r.add_preset(link("seed003-10gbe", "Seed 003 10 GbE: 50 µs",
-                    "Seed 003 (“a 50 µs Ethernet round-trip”, 10 GbE)", 1.25e9, 50e-6));
+  r.add_preset(link("seed003-10gbe", "10 GbE, 50 µs round trip — worked example's figure",
+                    "Worked example (“a 50 µs Ethernet round-trip”, 10 GbE)", 1.25e9, 50e-6));
 }
 
 }  // namespace napkin

@@ -122,15 +122,17 @@ Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d) 
   const double bsh = in.batch * in.seq_len * in.d_model;
   const double shard = 1 / (tp * pp);  // a device holds 1/(tp·pp) of the parameters
   const bool link = has_link(in.bandwidth);
+  if (!link) o.dp_time = o.fsdp_time = o.tp_time = o.pp_time = not_given;
   if (ab == 1 || gb == 1)
     d.note("Convention",
-           "A byte count of 1 counts elements as bytes (the seeds' convention): "
+           "A byte count of 1 counts elements as bytes (the worked examples' convention): "
            "multiply by the real width (2 for BF16) for bytes on the wire.");
 
   if (dp > 1) {
     o.dp_bytes = 2 * P * gb;
-    d.step("DP: all-reduce of the gradients (the seeds' 2P)", "V_{DP}", "2 \\cdot $P \\cdot $b",
-           {{"P", "P", P, unit::params}, {"b", "b_{g}", gb, unit::bytes}}, o.dp_bytes, unit::bytes);
+    d.step("DP: all-reduce of the gradients (the worked examples' 2P)", "V_{DP}",
+           "2 \\cdot $P \\cdot $b", {{"P", "P", P, unit::params}, {"b", "b_{g}", gb, unit::bytes}},
+           o.dp_bytes, unit::bytes);
     o.dp_bytes_exact = o.dp_bytes * (dp - 1) / dp;
     d.step("DP exact, ring all-reduce per rank", "V_{DP}^{\\text{exact}}",
            "2 \\cdot $P \\cdot $b \\cdot \\frac{$N - 1}{$N}",
@@ -193,7 +195,7 @@ Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d) 
             {"b", "b_{a}", ab, unit::bytes}},
            o.tp_logical_bytes_per_layer, unit::bytes);
     o.tp_bytes_per_layer = 8 * bsh * ab;
-    d.step("TP physical per layer (ring 2×, the seeds' 8·B·S·H)", "V_{TP}",
+    d.step("TP physical per layer (ring 2×, the worked examples' 8·B·S·H)", "V_{TP}",
            "8 \\cdot $B \\cdot $S \\cdot $H \\cdot $b",
            {{"B", "B", in.batch},
             {"S", "S", in.seq_len},
@@ -284,9 +286,10 @@ Result<ZeroOut> comm_zero(const ZeroIn& in, Derivation& d) {
     o.bytes = 2 * P;
     o.collectives = 1;
     o.time = a + o.bytes / in.bandwidth;
-    d.step("Seed's ZeRO-1 volume: all-reduce of the gradients, 2P", "V", "2 \\cdot $P",
+    d.step("Worked example's ZeRO-1 volume: all-reduce of the gradients, 2P", "V", "2 \\cdot $P",
            {{"P", "P", P, unit::bytes}}, o.bytes, unit::bytes);
-    d.step("Seed's time: one latency plus the bytes over the link", "T", "$a + \\frac{$V}{$B}",
+    d.step("Worked example's time: one latency plus the bytes over the link", "T",
+           "$a + \\frac{$V}{$B}",
            {{"a", "\\alpha", a, unit::seconds},
             {"V", "V", o.bytes, unit::bytes},
             {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
@@ -296,15 +299,15 @@ Result<ZeroOut> comm_zero(const ZeroIn& in, Derivation& d) {
     o.bytes = f * P;
     o.collectives = 1;
     o.time = a + o.bytes / in.bandwidth;
-    d.step("Seed's ZeRO-2 volume: reduce-scatter of the gradients", "V",
+    d.step("Worked example's ZeRO-2 volume: reduce-scatter of the gradients", "V",
            "\\frac{$N - 1}{$N} \\cdot $P", {{"N", "N", n}, {"P", "P", P, unit::bytes}}, o.bytes,
            unit::bytes);
-    d.step("Seed's time", "T", "$a + \\frac{$V}{$B}",
+    d.step("Worked example's time", "T", "$a + \\frac{$V}{$B}",
            {{"a", "\\alpha", a, unit::seconds},
             {"V", "V", o.bytes, unit::bytes},
             {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
            o.time, unit::seconds);
-    d.note("What the seed leaves out",
+    d.note("What the worked example leaves out",
            "ZeRO-2 must also all-gather the updated parameters "
            "after the optimizer step: the ZeRO paper's volume is 2Ψ, "
            "the same as DP (see bytes_paper).");
@@ -323,11 +326,12 @@ Result<ZeroOut> comm_zero(const ZeroIn& in, Derivation& d) {
             {"L", "L", L},
             {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
            per_coll, unit::seconds);
-    d.step("Seed's ZeRO-3 time: AG + RS per layer, all layers", "T", "2 \\cdot $t \\cdot $L",
-           {{"t", "T_{AG}", per_coll, unit::seconds}, {"L", "L", L}}, o.time, unit::seconds);
-    d.step("Seed's ZeRO-3 volume", "V", "2 \\cdot \\frac{$N - 1}{$N} \\cdot $P",
+    d.step("Worked example's ZeRO-3 time: AG + RS per layer, all layers", "T",
+           "2 \\cdot $t \\cdot $L", {{"t", "T_{AG}", per_coll, unit::seconds}, {"L", "L", L}},
+           o.time, unit::seconds);
+    d.step("Worked example's ZeRO-3 volume", "V", "2 \\cdot \\frac{$N - 1}{$N} \\cdot $P",
            {{"N", "N", n}, {"P", "P", P, unit::bytes}}, o.bytes, unit::bytes);
-    d.note("What the seed leaves out",
+    d.note("What the worked example leaves out",
            "The backward pass all-gathers the parameters again: "
            "the ZeRO paper's volume is 3Ψ (see bytes_paper).");
   }
@@ -370,29 +374,48 @@ void register_comm(Registry& r) {
          "model)",
          "docs/communication.md#commcollective"},
         {choice("op", &In::op, "Operation",
-                {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "p2p"}),
+                {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "p2p"})
+             .help("The collective: how data moves between the ranks")
+             .labels({"All-reduce", "All-gather", "Reduce-scatter", "All-to-all", "Broadcast",
+                      "Point-to-point send"}),
          num("bytes", &In::bytes, "Message size P", unit::bytes)
              .positive(kMaxBytes)
              .help("The full tensor; for all-gather the gathered result, for reduce-scatter "
                    "the input before scattering"),
-         num("ranks", &In::ranks, "Ranks N").positive(kMaxRanks).integer(),
+         num("ranks", &In::ranks, "Ranks N").help("GPUs taking part").positive(kMaxRanks).integer(),
          num("bandwidth", &In::bandwidth, "Link bandwidth per rank (one direction)",
              unit::bytes_per_s)
+             .help("Per-rank bandwidth in one direction (vendor totals are often both directions)")
              .positive(kMaxBw),
-         num("latency", &In::latency, "Latency per step α", unit::seconds).range(0, 10),
-         choice("algorithm", &In::algorithm, "Algorithm", {"ring", "tree"})},
-        {out("bytes_per_rank", &Out::bytes_per_rank, "Bytes per rank (exact)", unit::bytes),
+         num("latency", &In::latency, "Latency per step α", unit::seconds)
+             .help("Fixed cost of one step of the algorithm")
+             .range(0, 10),
+         choice("algorithm", &In::algorithm, "Algorithm", {"ring", "tree"})
+             .help("Ring: N − 1 steps; tree: about log₂ N steps")
+             .labels({"Ring", "Tree"})},
+        {out("bytes_per_rank", &Out::bytes_per_rank, "Bytes per rank (exact)", unit::bytes)
+             .help("Bytes each rank sends, exactly, for this collective"),
          out("bytes_per_rank_approx", &Out::bytes_per_rank_approx, "Bytes per rank (≈ 2P / P)",
-             unit::bytes),
-         out("total_bytes", &Out::total_bytes, "Total traffic, all ranks", unit::bytes),
-         out("steps", &Out::steps, "Sequential steps"),
-         out("bandwidth_time", &Out::bandwidth_time, "Bandwidth term", unit::seconds),
-         out("latency_time", &Out::latency_time, "Latency term", unit::seconds),
-         out("time", &Out::time, "Time", unit::seconds), out("regime", &Out::regime, "Regime"),
+             unit::bytes)
+             .help("The large-N approximation"),
+         out("total_bytes", &Out::total_bytes, "Total traffic, all ranks", unit::bytes)
+             .help("Bytes on the wire over all ranks"),
+         out("steps", &Out::steps, "Sequential steps")
+             .help("Sequential communication steps, each paying the latency"),
+         out("bandwidth_time", &Out::bandwidth_time, "Bandwidth term", unit::seconds)
+             .help("Bytes per rank ÷ bandwidth"),
+         out("latency_time", &Out::latency_time, "Latency term", unit::seconds)
+             .help("Steps × latency"),
+         out("time", &Out::time, "Time", unit::seconds)
+             .help("Latency term + bandwidth term (α–β model)"),
+         out("regime", &Out::regime, "Regime").help("Which term dominates"),
          out("algorithm_bandwidth", &Out::algorithm_bandwidth, "Algorithm bandwidth (P/T)",
-             unit::bytes_per_s),
-         out("bus_bandwidth", &Out::bus_bandwidth, "Bus bandwidth", unit::bytes_per_s),
-         out("crossover_bytes", &Out::crossover_bytes, "Latency = bandwidth at", unit::bytes)},
+             unit::bytes_per_s)
+             .help("Message size ÷ time, as nccl-tests report it"),
+         out("bus_bandwidth", &Out::bus_bandwidth, "Bus bandwidth", unit::bytes_per_s)
+             .help("Algorithm bandwidth × the collective's factor: comparable with link speed"),
+         out("crossover_bytes", &Out::crossover_bytes, "Latency = bandwidth at", unit::bytes)
+             .help("Message size where the latency and bandwidth terms are equal")},
         &comm_collective));
   }
   {
@@ -401,56 +424,107 @@ void register_comm(Registry& r) {
     r.add(declare<In, Out>(
         {"comm.parallelism", "Communication volume of DP, FSDP, TP and PP", "comm",
          "Per-step bytes, operation counts and times of data, fully sharded, tensor and pipeline "
-         "parallelism — logical and physical, exact and the seeds' approximations.",
+         "parallelism — logical and physical, exact and the worked examples' approximations.",
          "Narayanan et al. 2021 §3.3; Shoeybi et al. 2019 §3; Rajbhandari et al. 2020 §7",
          "docs/communication.md#commparallelism"},
-        {num("params", &In::params, "Parameters P", unit::params).positive(kMaxParams),
+        {num("params", &In::params, "Parameters P", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams),
          num("grad_bytes", &In::grad_bytes, "Bytes per gradient", unit::bytes)
              .positive(16)
-             .help("2 for BF16, 4 for FP32; 1 counts elements (the seeds' convention)"),
-         num("batch", &In::batch, "Batch B (sequences per model replica)").positive(1e7).integer(),
-         num("seq_len", &In::seq_len, "Sequence length S", unit::tokens).positive(1e8).integer(),
-         num("d_model", &In::d_model, "Hidden size H").positive(1e6).integer(),
-         num("n_layers", &In::n_layers, "Layers L").positive(1e5).integer(),
+             .help("2 for BF16, 4 for FP32; 1 counts elements (the worked examples' convention)"),
+         num("batch", &In::batch, "Batch B (sequences per model replica)")
+             .help("Sequences per model replica per step")
+             .positive(1e7)
+             .integer(),
+         num("seq_len", &In::seq_len, "Sequence length S", unit::tokens)
+             .help("Tokens per sequence")
+             .positive(1e8)
+             .integer(),
+         num("d_model", &In::d_model, "Hidden size H")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer(),
+         num("n_layers", &In::n_layers, "Layers L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer(),
          num("activation_bytes", &In::activation_bytes, "Bytes per activation", unit::bytes)
              .positive(16)
-             .help("2 for BF16; 1 counts elements as bytes (seed 000's TP numbers)"),
-         num("tp", &In::tp, "Tensor-parallel size").positive(1e4).integer(),
-         num("pp", &In::pp, "Pipeline stages").positive(1e4).integer(),
-         num("dp", &In::dp, "Data-parallel size").positive(kMaxRanks).integer(),
-         num("microbatches", &In::microbatches, "Microbatches M").positive(1e6).integer(),
+             .help("2 for BF16; 1 counts elements as bytes (a worked example's TP numbers)"),
+         num("tp", &In::tp, "Tensor-parallel size")
+             .help("Tensor-parallel degree")
+             .positive(1e4)
+             .integer(),
+         num("pp", &In::pp, "Pipeline stages").help("Pipeline stages").positive(1e4).integer(),
+         num("dp", &In::dp, "Data-parallel size")
+             .help("Data-parallel replicas")
+             .positive(kMaxRanks)
+             .integer(),
+         num("microbatches", &In::microbatches, "Microbatches M")
+             .help("Micro-batches per step (pipeline)")
+             .positive(1e6)
+             .integer(),
          num("bandwidth", &In::bandwidth, "Link bandwidth (0 = volumes only)", unit::bytes_per_s)
+             .help("Per-rank link bandwidth, one direction; 0 gives volumes only")
              .range(0, kMaxBw),
-         num("latency", &In::latency, "Latency per step", unit::seconds).range(0, 10)},
-        {out("dp_bytes", &Out::dp_bytes, "DP per step (2P)", unit::bytes),
-         out("dp_bytes_exact", &Out::dp_bytes_exact, "DP exact 2P(N−1)/N", unit::bytes),
+         num("latency", &In::latency, "Latency per step", unit::seconds)
+             .help("Fixed cost of one communication step")
+             .range(0, 10)},
+        {out("dp_bytes", &Out::dp_bytes, "DP per step (2P)", unit::bytes)
+             .help("Gradient all-reduce, the 2P rule"),
+         out("dp_bytes_exact", &Out::dp_bytes_exact, "DP exact 2P(N−1)/N", unit::bytes)
+             .help("Ring all-reduce per rank: 2P(N − 1)/N"),
          out("dp_bytes_per_device", &Out::dp_bytes_per_device, "DP per device (TP×PP shard)",
-             unit::bytes),
-         out("dp_total_traffic", &Out::dp_total_traffic, "DP traffic, all ranks", unit::bytes),
+             unit::bytes)
+             .help("The same for the 1/(TP × PP) shard one device holds"),
+         out("dp_total_traffic", &Out::dp_total_traffic, "DP traffic, all ranks", unit::bytes)
+             .help("Over all data-parallel ranks"),
          out("dp_total_traffic_approx", &Out::dp_total_traffic_approx,
-             "DP traffic, all ranks (2P·N)", unit::bytes),
-         out("fsdp_bytes", &Out::fsdp_bytes, "FSDP per step (3P)", unit::bytes),
-         out("fsdp_bytes_exact", &Out::fsdp_bytes_exact, "FSDP exact", unit::bytes),
-         out("tp_bytes_per_layer", &Out::tp_bytes_per_layer, "TP per layer (8BSH)", unit::bytes),
+             "DP traffic, all ranks (2P·N)", unit::bytes)
+             .help("2P × N"),
+         out("fsdp_bytes", &Out::fsdp_bytes, "FSDP per step (3P)", unit::bytes)
+             .help("All-gathers and reduce-scatter: 3P"),
+         out("fsdp_bytes_exact", &Out::fsdp_bytes_exact, "FSDP exact", unit::bytes)
+             .help("3P(N − 1)/N per rank"),
+         out("tp_bytes_per_layer", &Out::tp_bytes_per_layer, "TP per layer (8BSH)", unit::bytes)
+             .help("Four all-reduces of B·S·H per layer on a ring: 8BSH"),
          out("tp_bytes_per_layer_exact", &Out::tp_bytes_per_layer_exact, "TP per layer, exact",
-             unit::bytes),
+             unit::bytes)
+             .help("8BSH(t − 1)/t"),
          out("tp_logical_bytes_per_layer", &Out::tp_logical_bytes_per_layer,
-             "TP logical per layer (4BSH)", unit::bytes),
-         out("tp_bytes", &Out::tp_bytes, "TP per step", unit::bytes),
-         out("tp_bytes_exact", &Out::tp_bytes_exact, "TP per step, exact", unit::bytes),
-         out("tp_logical_bytes", &Out::tp_logical_bytes, "TP logical per step", unit::bytes),
-         out("pp_bytes_per_boundary", &Out::pp_bytes_per_boundary, "PP per boundary", unit::bytes),
-         out("pp_bytes", &Out::pp_bytes, "PP, all boundaries", unit::bytes),
+             "TP logical per layer (4BSH)", unit::bytes)
+             .help("The data the all-reduces carry: 4BSH"),
+         out("tp_bytes", &Out::tp_bytes, "TP per step", unit::bytes).help("Per layer × layers"),
+         out("tp_bytes_exact", &Out::tp_bytes_exact, "TP per step, exact", unit::bytes)
+             .help("Exact per layer × layers"),
+         out("tp_logical_bytes", &Out::tp_logical_bytes, "TP logical per step", unit::bytes)
+             .help("Logical per layer × layers"),
+         out("pp_bytes_per_boundary", &Out::pp_bytes_per_boundary, "PP per boundary", unit::bytes)
+             .help("Activations B·S·H sent across one stage boundary"),
+         out("pp_bytes", &Out::pp_bytes, "PP, all boundaries", unit::bytes)
+             .help("Over the N − 1 boundaries, one direction"),
          out("pp_bytes_per_device", &Out::pp_bytes_per_device, "PP per device (fwd + bwd)",
-             unit::bytes),
-         out("dp_ops", &Out::dp_ops, "DP collectives"),
-         out("fsdp_ops", &Out::fsdp_ops, "FSDP collectives"),
-         out("tp_ops", &Out::tp_ops, "TP all-reduces"),
-         out("pp_ops", &Out::pp_ops, "PP sends"),
-         out("dp_time", &Out::dp_time, "DP time", unit::seconds),
-         out("fsdp_time", &Out::fsdp_time, "FSDP time", unit::seconds),
-         out("tp_time", &Out::tp_time, "TP time", unit::seconds),
-         out("pp_time", &Out::pp_time, "PP time", unit::seconds)},
+             unit::bytes)
+             .help("Activations forward + gradients backward"),
+         out("dp_ops", &Out::dp_ops, "DP collectives").help("Collectives per step for DP"),
+         out("fsdp_ops", &Out::fsdp_ops, "FSDP collectives")
+             .help("Collectives per step for FSDP (3 per layer)"),
+         out("tp_ops", &Out::tp_ops, "TP all-reduces")
+             .help("All-reduces per step for TP (4 per layer)"),
+         out("pp_ops", &Out::pp_ops, "PP sends").help("Sends per step for PP"),
+         out("dp_time", &Out::dp_time, "DP time", unit::seconds)
+             .optional()
+             .help("Latency plus bytes over the link; shown when a link bandwidth is given"),
+         out("fsdp_time", &Out::fsdp_time, "FSDP time", unit::seconds)
+             .optional()
+             .help("Latency plus bytes over the link; shown when a link bandwidth is given"),
+         out("tp_time", &Out::tp_time, "TP time", unit::seconds)
+             .optional()
+             .help("Latency plus bytes over the link; shown when a link bandwidth is given"),
+         out("pp_time", &Out::pp_time, "PP time", unit::seconds)
+             .optional()
+             .help("Latency plus bytes over the link; shown when a link bandwidth is given")},
         &comm_parallelism));
   }
   {
@@ -458,23 +532,46 @@ void register_comm(Registry& r) {
     using Out = ZeroOut;
     r.add(declare<In, Out>(
         {"comm.zero", "ZeRO communication per step", "comm",
-         "Seed 001's ZeRO-1/2/3 communication cost model side by side with the ZeRO paper's "
+         "A worked example's ZeRO-1/2/3 communication cost model side by side with the ZeRO "
+         "paper's "
          "volumes.",
-         "Seed 001 §7; Rajbhandari et al. 2020 (ZeRO) §7.2", "docs/communication.md#commzero"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams),
-         num("n_layers", &In::n_layers, "Layers").positive(1e5).integer(),
-         num("dp", &In::dp, "Data-parallel ranks N").range(2, kMaxRanks).integer(),
-         num("zero_stage", &In::zero_stage, "ZeRO stage").range(0, 3).integer(),
-         num("bytes", &In::bytes, "Bytes per value", unit::bytes).positive(16),
-         num("bandwidth", &In::bandwidth, "Link bandwidth", unit::bytes_per_s).positive(kMaxBw),
-         num("latency", &In::latency, "Latency per collective", unit::seconds).range(0, 10)},
-        {out("collective", &Out::collective, "Collective"),
-         out("bytes", &Out::bytes, "Bytes per rank (seed)", unit::bytes),
-         out("time", &Out::time, "Time per step (seed)", unit::seconds),
-         out("time_per_layer", &Out::time_per_layer, "Time per layer", unit::seconds),
-         out("collectives", &Out::collectives, "Collectives per step"),
-         out("bytes_paper", &Out::bytes_paper, "Bytes per rank (ZeRO paper)", unit::bytes),
-         out("time_paper", &Out::time_paper, "Time (ZeRO paper volume, ring)", unit::seconds)},
+         "Rajbhandari et al. 2020 (ZeRO) §7.2", "docs/communication.md#commzero"},
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams),
+         num("n_layers", &In::n_layers, "Layers")
+             .help("Transformer blocks (ZeRO-3 gathers per layer)")
+             .positive(1e5)
+             .integer(),
+         num("dp", &In::dp, "Data-parallel ranks N")
+             .help("Data-parallel ranks the states are sharded over")
+             .range(2, kMaxRanks)
+             .integer(),
+         num("zero_stage", &In::zero_stage, "ZeRO stage")
+             .help("1 shards optimizer states, 2 also gradients, 3 also weights")
+             .range(0, 3)
+             .integer(),
+         num("bytes", &In::bytes, "Bytes per value", unit::bytes)
+             .help("Bytes per communicated value")
+             .positive(16),
+         num("bandwidth", &In::bandwidth, "Link bandwidth", unit::bytes_per_s)
+             .help("Per-rank link bandwidth")
+             .positive(kMaxBw),
+         num("latency", &In::latency, "Latency per collective", unit::seconds)
+             .help("Fixed cost of one collective")
+             .range(0, 10)},
+        {out("collective", &Out::collective, "Collective").help("The collective this stage uses"),
+         out("bytes", &Out::bytes, "Bytes per rank (worked example's model)", unit::bytes)
+             .help("Bytes per rank per step as the worked example counts them"),
+         out("time", &Out::time, "Time per step (worked example's model)", unit::seconds)
+             .help("Time per step in the worked example's model"),
+         out("time_per_layer", &Out::time_per_layer, "Time per layer", unit::seconds)
+             .help("ZeRO-3: time of one layer's gather and scatter"),
+         out("collectives", &Out::collectives, "Collectives per step").help("Collectives per step"),
+         out("bytes_paper", &Out::bytes_paper, "Bytes per rank (ZeRO paper)", unit::bytes)
+             .help("Bytes per rank from the ZeRO paper's volumes"),
+         out("time_paper", &Out::time_paper, "Time (ZeRO paper volume, ring)", unit::seconds)
+             .help("Time for the paper's volume on a ring")},
         &comm_zero));
   }
   register_comm_tp(r);

@@ -131,7 +131,7 @@ Result<EpAlltoallOut> comm_ep_alltoall(const EpAlltoallIn& in, Derivation& d) {
          o.time, unit::seconds);
   o.regime = o.latency_time > o.bandwidth_time ? "latency" : "bandwidth";
   d.note("Compared with TP",
-         "Each all-to-all moves top_k rows per token, where a TP all-reduce "
+         "Each all-to-all moves top-k rows per token, where a TP all-reduce "
          "moves about two: MoE dispatch is k/2 times TP's bytes, across "
          "ranks that are often in other nodes.");
   return o;
@@ -198,48 +198,75 @@ void register_comm_tp(Registry& r) {
     r.add(declare<In, Out>(
         {"comm.tp_step", "The tensor-parallel communication bill", "comm",
          "Payload, ring traffic, all-reduce count, latency versus bandwidth time and the share "
-         "of a step spent in TP all-reduces (seed 003).",
-         "Seed 003; Shoeybi et al. 2019 §3; Pope et al. 2022 §3; nccl-tests PERFORMANCE.md",
+         "of a step spent in TP all-reduces (worked example).",
+         "Shoeybi et al. 2019 §3; Pope et al. 2022 §3; nccl-tests PERFORMANCE.md",
          "docs/communication.md#commtp_step"},
-        {num("hidden", &In::hidden, "Hidden size h").positive(1e6).integer(),
-         num("dtype_bytes", &In::dtype_bytes, "Bytes per activation", unit::bytes).positive(16),
+        {num("hidden", &In::hidden, "Hidden size h")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer(),
+         num("dtype_bytes", &In::dtype_bytes, "Bytes per activation", unit::bytes)
+             .help("2 for BF16 activations")
+             .positive(16),
          num("tokens", &In::tokens, "Tokens in the step (batch × new tokens)", unit::tokens)
+             .help("Tokens processed in this step: batch × new tokens (1 per sequence in decode)")
+             .meaning("step_tokens")
              .positive(1e8)
              .integer(),
-         num("layers", &In::layers, "Layers").positive(1e5).integer(),
+         num("layers", &In::layers, "Layers").help("Transformer blocks").positive(1e5).integer(),
          num("allreduces_per_layer", &In::allreduces_per_layer, "All-reduces per layer")
              .range(0, 100)
              .integer()
              .help("2 in inference (attention and MLP); 4 for a training step (2 forward, 2 "
                    "backward)"),
-         num("tp", &In::tp, "TP ranks N").positive(1e4).integer(),
+         num("tp", &In::tp, "TP ranks N").help("Tensor-parallel ranks").positive(1e4).integer(),
          num("bandwidth", &In::bandwidth, "Link bandwidth per rank (one direction)",
              unit::bytes_per_s)
+             .help("Per-rank link bandwidth, one direction")
              .positive(kMaxBw),
-         num("latency", &In::latency, "Latency per hop", unit::seconds).range(0, 10),
+         num("latency", &In::latency, "Latency per hop", unit::seconds)
+             .help("Fixed cost of one hop")
+             .range(0, 10),
          num("compute_time", &In::compute_time, "Compute time of the step (0 = roofline)",
              unit::seconds)
+             .help("Compute of the step; 0 estimates it from the roofline")
              .range(0, 1e5),
          num("overlap", &In::overlap, "Communication hidden under compute", unit::fraction)
+             .help("Share of communication hidden under compute")
              .range(0, 1),
          num("params", &In::params, "Parameters for the roofline compute (0 = none)", unit::params)
+             .help("Parameters, for the roofline compute time; 0 = none")
              .range(0, 1e15),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes).positive(16),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops).positive(1e17),
+         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+             .help("2 for BF16 weights")
+             .positive(16),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+             .positive(1e17),
          num("mem_bandwidth", &In::mem_bandwidth, "HBM bandwidth per GPU", unit::bytes_per_s)
+             .help("HBM bandwidth of one accelerator, from its datasheet")
              .positive(kMaxBw)},
-        {out("payload_bytes", &Out::payload_bytes, "Payload per all-reduce", unit::bytes),
-         out("bytes_per_rank", &Out::bytes_per_rank, "Traffic per rank per all-reduce",
-             unit::bytes),
-         out("allreduces", &Out::allreduces, "All-reduces per step"),
-         out("latency_time", &Out::latency_time, "Latency time", unit::seconds),
-         out("bandwidth_time", &Out::bandwidth_time, "Bandwidth time", unit::seconds),
-         out("comm_time", &Out::comm_time, "Communication time", unit::seconds),
-         out("exposed_comm_time", &Out::exposed_comm_time, "Exposed communication", unit::seconds),
-         out("compute_time", &Out::compute_time, "Compute time used", unit::seconds),
-         out("step_time", &Out::step_time, "Step time", unit::seconds),
-         out("comm_fraction", &Out::comm_fraction, "Communication share", unit::fraction),
-         out("regime", &Out::regime, "Regime")},
+        {out("payload_bytes", &Out::payload_bytes, "Payload per all-reduce", unit::bytes)
+             .help("Tokens × hidden × bytes: what one all-reduce sums"),
+         out("bytes_per_rank", &Out::bytes_per_rank, "Traffic per rank per all-reduce", unit::bytes)
+             .help("2(N − 1)/N × payload on a ring"),
+         out("allreduces", &Out::allreduces, "All-reduces per step")
+             .help("All-reduces per layer × layers"),
+         out("latency_time", &Out::latency_time, "Latency time", unit::seconds)
+             .help("All-reduces × 2(N − 1) hops × latency"),
+         out("bandwidth_time", &Out::bandwidth_time, "Bandwidth time", unit::seconds)
+             .help("All-reduces × bytes per rank ÷ bandwidth"),
+         out("comm_time", &Out::comm_time, "Communication time", unit::seconds)
+             .help("Latency time + bandwidth time"),
+         out("exposed_comm_time", &Out::exposed_comm_time, "Exposed communication", unit::seconds)
+             .help("Communication not hidden under compute"),
+         out("compute_time", &Out::compute_time, "Compute time used", unit::seconds)
+             .help("The compute time the step used"),
+         out("step_time", &Out::step_time, "Step time", unit::seconds)
+             .help("Compute + exposed communication"),
+         out("comm_fraction", &Out::comm_fraction, "Communication share", unit::fraction)
+             .help("Exposed communication ÷ step time"),
+         out("regime", &Out::regime, "Regime").help("Whether latency or bandwidth dominates")},
         &comm_tp_step));
   }
   {
@@ -249,29 +276,55 @@ void register_comm_tp(Registry& r) {
         {"comm.ep_alltoall", "The expert-parallel all-to-all bill", "comm",
          "Bytes each rank sends in MoE dispatch and combine, the number of all-to-alls and their "
          "time per step.",
-         "Seed 003 \"Going further\"; Lepikhin et al. 2021 (GShard) §2.2; nccl-tests "
+         "Lepikhin et al. 2021 (GShard) §2.2; nccl-tests "
          "PERFORMANCE.md",
          "docs/communication.md#commep_alltoall"},
-        {num("tokens", &In::tokens, "Tokens per rank", unit::tokens).positive(1e8).integer(),
-         num("hidden", &In::hidden, "Hidden size h").positive(1e6).integer(),
+        {num("tokens", &In::tokens, "Tokens per rank", unit::tokens)
+             .help("Tokens each rank routes per step")
+             .meaning("tokens_per_rank")
+             .positive(1e8)
+             .integer(),
+         num("hidden", &In::hidden, "Hidden size h")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer(),
          num("dtype_bytes", &In::dtype_bytes, "Bytes per activation", unit::bytes)
              .positive(16)
              .help("2 for BF16; 1 for FP8 dispatch (DeepSeek-V3)"),
-         num("top_k", &In::top_k, "Experts per token").positive(1e3).integer(),
-         num("ep", &In::ep, "Expert-parallel ranks").positive(1e5).integer(),
-         num("moe_layers", &In::moe_layers, "MoE layers").positive(1e5).integer(),
+         num("top_k", &In::top_k, "Experts per token")
+             .help("Experts each token goes to")
+             .positive(1e3)
+             .integer(),
+         num("ep", &In::ep, "Expert-parallel ranks")
+             .help("Ranks the experts are spread over")
+             .positive(1e5)
+             .integer(),
+         num("moe_layers", &In::moe_layers, "MoE layers")
+             .help("Layers with experts")
+             .positive(1e5)
+             .integer(),
          num("bandwidth", &In::bandwidth, "Link bandwidth per rank", unit::bytes_per_s)
+             .help("Per-rank link bandwidth")
              .positive(kMaxBw),
-         num("latency", &In::latency, "Latency per step", unit::seconds).range(0, 10)},
-        {out("payload_bytes", &Out::payload_bytes, "Dispatched per all-to-all", unit::bytes),
-         out("bytes_per_rank", &Out::bytes_per_rank, "Sent per rank per all-to-all", unit::bytes),
-         out("alltoalls", &Out::alltoalls, "All-to-alls per step"),
+         num("latency", &In::latency, "Latency per step", unit::seconds)
+             .help("Fixed cost of one step")
+             .range(0, 10)},
+        {out("payload_bytes", &Out::payload_bytes, "Dispatched per all-to-all", unit::bytes)
+             .help("Tokens × top-k × hidden × bytes sent by one all-to-all"),
+         out("bytes_per_rank", &Out::bytes_per_rank, "Sent per rank per all-to-all", unit::bytes)
+             .help("The share that leaves the rank: (N − 1)/N"),
+         out("alltoalls", &Out::alltoalls, "All-to-alls per step")
+             .help("Dispatch + combine, forward and backward, per MoE layer"),
          out("step_bytes_per_rank", &Out::step_bytes_per_rank, "Sent per rank per step",
-             unit::bytes),
-         out("latency_time", &Out::latency_time, "Latency time", unit::seconds),
-         out("bandwidth_time", &Out::bandwidth_time, "Bandwidth time", unit::seconds),
-         out("time", &Out::time, "Time per step", unit::seconds),
-         out("regime", &Out::regime, "Regime")},
+             unit::bytes)
+             .help("Per all-to-all × all-to-alls"),
+         out("latency_time", &Out::latency_time, "Latency time", unit::seconds)
+             .help("All-to-alls × steps × latency"),
+         out("bandwidth_time", &Out::bandwidth_time, "Bandwidth time", unit::seconds)
+             .help("Bytes per rank per step ÷ bandwidth"),
+         out("time", &Out::time, "Time per step", unit::seconds)
+             .help("Latency time + bandwidth time"),
+         out("regime", &Out::regime, "Regime").help("Whether latency or bandwidth dominates")},
         &comm_ep_alltoall));
   }
   {
@@ -283,25 +336,41 @@ void register_comm_tp(Registry& r) {
          "kernel from its FLOPs and bytes.",
          "Williams, Waterman & Patterson 2009, Roofline (CACM 52(4)), eq. 1",
          "docs/communication.md#hwroofline"},
-        {num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops).positive(1e17),
+        {num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
+             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+             .positive(1e17),
          num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+             .help("HBM bandwidth of one accelerator, from its datasheet")
              .positive(kMaxBw),
          num("intensity", &In::intensity, "Arithmetic intensity (0 = flops/bytes)",
              unit::flop_per_byte)
+             .help("FLOPs per byte moved; 0 takes FLOPs ÷ bytes")
              .range(0, 1e9)
              // The page starts on a kernel (a BF16 matmul over 128 tokens) so the roofline
              // shows a point; the API default stays 0 = "from flops / bytes".
              .example(128),
-         num("flops", &In::flops, "FLOPs of the kernel", unit::flop).range(0, 1e30),
-         num("bytes", &In::bytes, "Bytes moved", unit::bytes).range(0, 1e20)},
-        {out("ridge_intensity", &Out::ridge_intensity, "Ridge intensity", unit::flop_per_byte),
-         out("intensity_used", &Out::intensity_used, "Intensity", unit::flop_per_byte),
-         out("attainable_flops", &Out::attainable_flops, "Attainable FLOP/s", unit::flops),
-         out("bound", &Out::bound, "Bound"),
-         out("fraction_of_peak", &Out::fraction_of_peak, "Fraction of peak", unit::fraction),
-         out("compute_time", &Out::compute_time, "Compute time", unit::seconds),
-         out("memory_time", &Out::memory_time, "Memory time", unit::seconds),
-         out("time", &Out::time, "Time", unit::seconds)},
+         num("flops", &In::flops, "FLOPs of the kernel", unit::flop)
+             .help("Arithmetic of the kernel")
+             .range(0, 1e30),
+         num("bytes", &In::bytes, "Bytes moved", unit::bytes)
+             .help("Bytes the kernel moves to and from memory")
+             .range(0, 1e20)},
+        {out("ridge_intensity", &Out::ridge_intensity, "Ridge intensity", unit::flop_per_byte)
+             .help("Peak ÷ bandwidth: the intensity where the roof bends"),
+         out("intensity_used", &Out::intensity_used, "Intensity", unit::flop_per_byte)
+             .help("The arithmetic intensity used"),
+         out("attainable_flops", &Out::attainable_flops, "Attainable FLOP/s", unit::flops)
+             .help("min(peak, intensity × bandwidth)"),
+         out("bound", &Out::bound, "Bound")
+             .help("Memory-bound below the ridge, compute-bound above"),
+         out("fraction_of_peak", &Out::fraction_of_peak, "Fraction of peak", unit::fraction)
+             .help("Attainable ÷ peak"),
+         out("compute_time", &Out::compute_time, "Compute time", unit::seconds)
+             .help("FLOPs ÷ peak"),
+         out("memory_time", &Out::memory_time, "Memory time", unit::seconds)
+             .help("Bytes ÷ bandwidth"),
+         out("time", &Out::time, "Time", unit::seconds)
+             .help("The larger of compute and memory time")},
         &hw_roofline));
   }
 
@@ -362,7 +431,7 @@ void register_comm_tp(Registry& r) {
                                {"dp", 16},
                                {"microbatches", 1}});
   r.add_chart({.id = "gpt3-volumes-vs-batch",
-               .title = "GPT-3 175B: DP, FSDP, TP and PP volume per step vs batch (seed 002)",
+               .title = "GPT-3 175B: DP, FSDP, TP and PP volume per step vs batch (worked example)",
                .estimator = "comm.parallelism",
                .x = "batch",
                .x_label = "Batch (sequences of 2048)",
@@ -376,7 +445,7 @@ void register_comm_tp(Registry& r) {
                .integer_x = true,
                .y = {"dp_bytes", "fsdp_bytes", "tp_bytes", "pp_bytes"},
                .series = {{"GPT-3 175B, TP 8, PP 8", gpt3}},
-               .markers = {{"B = 32 (seed's TP ≈ 1.2 TB)", 32}},
+               .markers = {{"B = 32 (worked example's TP ≈ 1.2 TB)", 32}},
                .mark_current = false});
   r.add_chart(
       {.id = "roofline",
@@ -399,11 +468,11 @@ void register_comm_tp(Registry& r) {
        .markers = {{"Decode GEMV, BF16 (≈1 FLOP/B)", 1}}});
 
   // The seeds' worked examples as scenarios.
-  r.add_preset(scenario("seed002-allreduce-1gb", "Seed 002: 1 GB ring all-reduce on 4 GPUs",
-                        "Seed 002 §11 (2P(N−1)/N = 1.5 GB per device)", "comm.collective",
+  r.add_preset(scenario("seed002-allreduce-1gb", "Worked example: 1 GB ring all-reduce on 4 GPUs",
+                        "Worked example (2P(N−1)/N = 1.5 GB per device)", "comm.collective",
                         {{"op", "all_reduce"}, {"bytes", 1e9}, {"ranks", 4}}));
-  r.add_preset(scenario("seed000-problem1", "Seed 000 problem 1: 13B, TP 8, DP 64 (seed's units)",
-                        "Seed 000 §8 problem 1: FP32 gradients, activations counted as elements",
+  r.add_preset(scenario("seed000-problem1", "Worked example: 13B, TP 8, DP 64 (its units)",
+                        "Worked example: FP32 gradients, activations counted as elements",
                         "comm.parallelism",
                         {{"params", 13e9},
                          {"grad_bytes", 4},
@@ -416,37 +485,38 @@ void register_comm_tp(Registry& r) {
                          {"pp", 1},
                          {"dp", 64},
                          {"microbatches", 1}}));
-  r.add_preset(scenario("seed000-tp-example", "Seed 000 §1: B 16, S 2048, H 4096, L 32, 4 stages",
-                        "Seed 000 §1 (elements counted as bytes: 17.2 G / 34.4 G)",
-                        "comm.parallelism",
-                        {{"batch", 16},
-                         {"seq_len", 2048},
-                         {"d_model", 4096},
-                         {"n_layers", 32},
-                         {"activation_bytes", 1},
-                         {"tp", 8},
-                         {"pp", 4},
-                         {"microbatches", 1}}));
+  r.add_preset(
+      scenario("seed000-tp-example", "Worked example: B 16, S 2048, H 4096, L 32, 4 stages",
+               "Worked example (elements counted as bytes: 17.2 G / 34.4 G)", "comm.parallelism",
+               {{"batch", 16},
+                {"seq_len", 2048},
+                {"d_model", 4096},
+                {"n_layers", 32},
+                {"activation_bytes", 1},
+                {"tp", 8},
+                {"pp", 4},
+                {"microbatches", 1}}));
   Json gpt3_full = gpt3;
   gpt3_full.set("batch", 32);
   gpt3_full.set("microbatches", 32);
   gpt3_full.set("bandwidth", 200e9);
   r.add_preset(Preset{"seed002-gpt3",
-                      "Seed 002: GPT-3 175B, TP 8, PP 8, M 32, IB 200 GB/s",
+                      "Worked example: GPT-3 175B, TP 8, PP 8, M 32, IB 200 GB/s",
                       "scenario",
-                      "Seed 002 §4 and §9 (B·S not given; B = 32 × 2048 reproduces its TP figure)",
+                      "Worked example (B·S not given; B = 32 × 2048 reproduces its TP figure)",
                       gpt3_full,
                       {"comm.parallelism"}});
-  r.add_preset(scenario("seed001-zero", "Seed 001: ZeRO on 70B, 80 layers, DP 64, 400 GB/s, 2 µs",
-                        "Seed 001 §7 analyze_fsdp_communication", "comm.zero",
+  r.add_preset(scenario("seed001-zero",
+                        "Worked example: ZeRO on 70B, 80 layers, DP 64, 400 GB/s, 2 µs",
+                        "Worked example", "comm.zero",
                         {{"params", 70e9},
                          {"n_layers", 80},
                          {"dp", 64},
                          {"bytes", 2},
                          {"bandwidth", 400e9},
                          {"latency", 2e-6}}));
-  r.add_preset(scenario("seed003-decode-10gbe", "Seed 003: 8B decode, TP 2 over 10 GbE",
-                        "Seed 003 (64 × 2 × 50 µs = 6.4 ms of latency)", "comm.tp_step",
+  r.add_preset(scenario("seed003-decode-10gbe", "Worked example: 8B decode, TP 2 over 10 GbE",
+                        "Worked example (64 × 2 × 50 µs = 6.4 ms of latency)", "comm.tp_step",
                         {{"hidden", 4096},
                          {"tokens", 1},
                          {"layers", 32},
@@ -454,8 +524,8 @@ void register_comm_tp(Registry& r) {
                          {"bandwidth", 1.25e9},
                          {"latency", 50e-6},
                          {"compute_time", 8e-3}}));
-  r.add_preset(scenario("seed003-decode-nvlink", "Seed 003: 8B decode, TP 2 over NVLink",
-                        "Seed 003 (3 µs NVLink hop; A100 NVLink 3 300 GB/s)", "comm.tp_step",
+  r.add_preset(scenario("seed003-decode-nvlink", "Worked example: 8B decode, TP 2 over NVLink",
+                        "Worked example (3 µs NVLink hop; A100 NVLink 3 300 GB/s)", "comm.tp_step",
                         {{"hidden", 4096},
                          {"tokens", 1},
                          {"layers", 32},
@@ -463,8 +533,8 @@ void register_comm_tp(Registry& r) {
                          {"bandwidth", 300e9},
                          {"latency", 3e-6},
                          {"compute_time", 8e-3}}));
-  r.add_preset(scenario("seed003-prefill-10gbe", "Seed 003: 2048-token prefill, TP 2, 10 GbE",
-                        "Seed 003 (16 MB payload)", "comm.tp_step",
+  r.add_preset(scenario("seed003-prefill-10gbe", "Worked example: 2048-token prefill, TP 2, 10 GbE",
+                        "Worked example (16 MB payload)", "comm.tp_step",
                         {{"hidden", 4096},
                          {"tokens", 2048},
                          {"layers", 32},

@@ -114,9 +114,9 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
            o.decode_time_per_token, unit::seconds);
     o.decode_time = g * o.decode_time_per_token;
     o.decode_bound = "memory";
-    d.note("Assumption (the seed's model)",
+    d.note("Assumption (the worked example's model)",
            "Decode reads only the weights: the KV cache reads and the batch's FLOPs are "
-           "ignored, so batching costs nothing per token. Choose decode_model = roofline to "
+           "ignored, so batching costs nothing per token. Choose the roofline decode model to "
            "count them.");
   } else {
     // Step t reads W plus the cache of b sequences holding p + t tokens each.
@@ -321,7 +321,7 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
   else
     d.note("Crossover",
            "At this context the cache read per sequence outweighs its FLOPs: no "
-           "batch size makes decode compute-bound (crossover_batch = 0).");
+           "batch size makes decode compute-bound (the crossover batch is 0).");
   d.note("Bound", "The step is " + o.bound + "-bound.");
   o.memory_per_chip = (w + kv) / in.chips;
   d.step("Memory per chip (weights + cache)", "M", "\\frac{$W + $K}{$c}",
@@ -341,57 +341,97 @@ void register_inference(Registry& r) {
         {"infer.latency", "Inference latency: prefill and decode", "inference",
          "Time to process a prompt (compute-bound prefill) and generate tokens (memory-bound "
          "decode), throughput, and the KV cache the requests hold.",
-         "Seed 001 §9; Pope et al. 2022 §2 (roofline option); Ainslie et al. 2023 (GQA)",
+         "Pope et al. 2022 §2 (roofline option); Ainslie et al. 2023 (GQA)",
          "docs/inference.md#inferlatency"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
          num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+             .help("Tokens in the prompt")
              .positive(kMaxTokens)
              .integer()
              .required(),
          num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+             .help("Tokens to generate")
              .positive(kMaxTokens)
              .integer()
              .required(),
-         num("batch", &In::batch, "Batch (sequences)").positive(1e6).integer(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops).positive(kMaxPeak),
+         num("batch", &In::batch, "Batch (sequences)")
+             .help("Sequences served together")
+             .positive(1e6)
+             .integer(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
+             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+             .positive(kMaxPeak),
          num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+             .help("HBM bandwidth of one accelerator, from its datasheet")
              .positive(kMaxBw),
-         num("n_layers", &In::n_layers, "Layers L").positive(1e4).integer(),
-         num("d_model", &In::d_model, "Model width d").positive(1e6).integer(),
+         num("n_layers", &In::n_layers, "Layers L")
+             .help("Transformer blocks, for the KV cache")
+             .positive(1e4)
+             .integer(),
+         num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size, for the KV cache")
+             .positive(1e6)
+             .integer(),
          num("n_heads", &In::n_heads, "Attention heads (0 = MHA cache 2·L·d)")
+             .help("Attention heads; 0 assumes a full multi-head cache of 2·L·d")
              .range(0, 1e4)
              .integer(),
-         num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = n_heads)")
+         num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = as many as query heads)")
              .range(0, 1e4)
              .integer()
              .help("GQA: LLaMA-2-70B has 64 query heads and 8 KV heads"),
-         num("latent_dim", &In::latent_dim, "MLA latent d_c (0 = not MLA)")
+         num("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
              .range(0, 1e6)
              .integer()
              .help("DeepSeek-V2/V3: 512; replaces the per-head cache"),
-         num("rope_dim", &In::rope_dim, "MLA RoPE key d_h^R").range(0, 1e5).integer(),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes).positive(8),
-         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes).positive(8),
+         num("rope_dim", &In::rope_dim, "MLA RoPE key width")
+             .help("MLA's decoupled RoPE key width (0 = not MLA)")
+             .range(0, 1e5)
+             .integer(),
+         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+             .help("2 for BF16 weights, 1 for FP8")
+             .positive(8),
+         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+             .help("2 for a BF16 cache")
+             .positive(8),
          choice("decode_model", &In::decode_model, "Decode model", {"weights", "roofline"})
-             .help("weights: the seed's N·2 bytes / BW per token; roofline: also reads the KV "
+             .labels({"Weights only (bandwidth)", "Roofline (weights, KV cache and FLOPs)"})
+             .help("weights: the worked example's N·2 bytes / BW per token; roofline: also reads "
+                   "the KV "
                    "cache and takes the batch's FLOPs into account"),
          num("gpu_memory", &In::gpu_memory, "GPU memory (for the fit warning)", unit::bytes)
+             .help("Memory of one accelerator, for the fit warning")
              .positive(1e13)},
-        {out("prefill_time", &Out::prefill_time, "Prefill", unit::seconds),
+        {out("prefill_time", &Out::prefill_time, "Prefill", unit::seconds)
+             .help("2N FLOPs per prompt token at peak"),
          out("decode_time_per_token", &Out::decode_time_per_token, "Decode per token",
-             unit::seconds),
-         out("decode_time", &Out::decode_time, "Decode, all tokens", unit::seconds),
-         out("total_time", &Out::total_time, "Total latency", unit::seconds),
-         out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s),
+             unit::seconds)
+             .help("Reading the weights (and cache) once per token"),
+         out("decode_time", &Out::decode_time, "Decode, all tokens", unit::seconds)
+             .help("Per token × generated tokens"),
+         out("total_time", &Out::total_time, "Total latency", unit::seconds)
+             .help("Prefill + decode"),
+         out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s)
+             .help("Generated tokens per second for the batch"),
          out("kv_bytes_per_token", &Out::kv_bytes_per_token, "KV cache per token",
-             unit::bytes_per_token),
+             unit::bytes_per_token)
+             .help("Cache bytes one token adds"),
          out("kv_bytes_per_sequence", &Out::kv_bytes_per_sequence, "KV cache per sequence",
-             unit::bytes),
-         out("kv_bytes_total", &Out::kv_bytes_total, "KV cache, batch", unit::bytes),
-         out("prefill_flops", &Out::prefill_flops, "Prefill FLOPs", unit::flop),
-         out("weights_memory", &Out::weights_memory, "Weights", unit::bytes),
-         out("memory_needed", &Out::memory_needed, "Weights + cache", unit::bytes),
-         out("decode_bound", &Out::decode_bound, "Decode bound")},
+             unit::bytes)
+             .help("Per token × (prompt + generated)"),
+         out("kv_bytes_total", &Out::kv_bytes_total, "KV cache, batch", unit::bytes)
+             .help("Per sequence × batch"),
+         out("prefill_flops", &Out::prefill_flops, "Prefill FLOPs", unit::flop)
+             .help("2N × prompt tokens × batch"),
+         out("weights_memory", &Out::weights_memory, "Weights", unit::bytes)
+             .help("Parameters × bytes per weight"),
+         out("memory_needed", &Out::memory_needed, "Weights + cache", unit::bytes)
+             .help("Weights + KV cache of the batch"),
+         out("decode_bound", &Out::decode_bound, "Decode bound")
+             .help("Whether decode is memory- or compute-bound")},
         &infer_latency));
   }
   {
@@ -403,35 +443,57 @@ void register_inference(Registry& r) {
          "grouped-query, multi-query and multi-head latent attention.",
          "DeepSeek-AI 2024 (DeepSeek-V2), Table 1; Ainslie et al. 2023 (GQA); Shazeer 2019 (MQA)",
          "docs/inference.md#inferkv"},
-        {num("n_layers", &In::n_layers, "Layers L").positive(1e4).integer().required(),
+        {num("n_layers", &In::n_layers, "Layers L")
+             .help("Transformer blocks; each caches its own keys and values")
+             .positive(1e4)
+             .integer()
+             .required(),
          num("n_kv_heads", &In::n_kv_heads, "KV heads")
              .range(0, 1e4)
              .integer()
              .help("= heads for MHA, groups for GQA, 1 for MQA; unused with MLA"),
-         num("head_dim", &In::head_dim, "Head dimension d_h").positive(1e5).integer(),
-         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes).positive(8),
-         num("seq_len", &In::seq_len, "Sequence length", unit::tokens).positive(1e8).integer(),
-         num("batch", &In::batch, "Batch (sequences)").positive(1e7).integer(),
-         num("latent_dim", &In::latent_dim, "MLA latent d_c (0 = not MLA)")
+         num("head_dim", &In::head_dim, "Head dimension")
+             .help("Size of one attention head")
+             .positive(1e5)
+             .integer(),
+         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+             .help("2 for a BF16 cache, 1 for FP8")
+             .positive(8),
+         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+             .help("Tokens held in the cache per sequence (prompt + generated)")
+             .positive(1e8)
+             .integer(),
+         num("batch", &In::batch, "Batch (sequences)")
+             .help("Sequences cached at once")
+             .positive(1e7)
+             .integer(),
+         num("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
              .range(0, 1e6)
              .integer()
              .help("DeepSeek-V2/V3: 512"),
-         num("rope_dim", &In::rope_dim, "MLA RoPE key d_h^R")
+         num("rope_dim", &In::rope_dim, "MLA RoPE key width")
              .range(0, 1e5)
              .integer()
              .help("DeepSeek-V2/V3: 64"),
          num("n_heads", &In::n_heads, "Query heads (0 = no MHA comparison)")
+             .help("Query heads, to compare with a full multi-head cache")
              .range(0, 1e5)
              .integer()},
-        {out("bytes_per_token", &Out::bytes_per_token, "Per token", unit::bytes_per_token),
-         out("bytes_per_sequence", &Out::bytes_per_sequence, "Per sequence", unit::bytes),
-         out("bytes_total", &Out::bytes_total, "Batch", unit::bytes),
+        {out("bytes_per_token", &Out::bytes_per_token, "Per token", unit::bytes_per_token)
+             .help("Cache bytes one token adds over all layers"),
+         out("bytes_per_sequence", &Out::bytes_per_sequence, "Per sequence", unit::bytes)
+             .help("Per token × sequence length"),
+         out("bytes_total", &Out::bytes_total, "Batch", unit::bytes).help("Per sequence × batch"),
          out("elements_per_token_per_layer", &Out::elements_per_token_per_layer,
-             "Elements per token per layer"),
+             "Elements per token per layer")
+             .help("Numbers cached per token in one layer"),
          out("mha_bytes_per_token", &Out::mha_bytes_per_token, "MHA per token (same heads)",
-             unit::bytes_per_token),
-         out("reduction_vs_mha", &Out::reduction_vs_mha, "Reduction vs MHA", unit::times),
-         out("attention", &Out::attention, "Attention type")},
+             unit::bytes_per_token)
+             .help("The cache per token if every query head had its own keys and values"),
+         out("reduction_vs_mha", &Out::reduction_vs_mha, "Reduction vs MHA", unit::times)
+             .help("How many times smaller than a full multi-head cache"),
+         out("attention", &Out::attention, "Attention type")
+             .help("Multi-head, grouped-query, multi-query or multi-head latent attention")},
         &infer_kv));
   }
   {
@@ -443,30 +505,52 @@ void register_inference(Registry& r) {
          "tokens per second, and the batch where decode turns compute-bound.",
          "Pope et al. 2022 §2–3; Austin et al. 2025, How to Scale Your Model (inference chapter)",
          "docs/inference.md#inferdecode"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes).positive(8),
-         num("batch", &In::batch, "Batch (sequences)").positive(1e6).integer(),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
+         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+             .help("2 for BF16 weights, 1 for FP8")
+             .positive(8),
+         num("batch", &In::batch, "Batch (sequences)")
+             .help("Sequences decoded together")
+             .positive(1e6)
+             .integer(),
          num("context", &In::context, "Context per sequence", unit::tokens)
+             .help("Tokens in each sequence's KV cache")
              .range(0, kMaxTokens)
              .integer(),
          num("kv_bytes_per_token", &In::kv_bytes_per_token, "KV cache per token",
              unit::bytes_per_token)
              .range(0, 1e9)
              .help("from infer.kv; LLaMA-2-70B: 327,680 B"),
-         num("chips", &In::chips, "Chips (weights and cache split evenly)").positive(1e5).integer(),
+         num("chips", &In::chips, "Chips (weights and cache split evenly)")
+             .help("Accelerators the weights and cache are split over")
+             .positive(1e5)
+             .integer(),
          num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth per chip", unit::bytes_per_s)
+             .help("HBM bandwidth of one chip")
              .positive(kMaxBw),
          num("peak_flops", &In::peak_flops, "Peak FLOP/s per chip", unit::flops)
+             .help("Peak FLOP/s of one chip")
              .positive(kMaxPeak)},
-        {out("step_time", &Out::step_time, "Step time", unit::seconds),
-         out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s),
-         out("bound", &Out::bound, "Bound"),
-         out("weight_time", &Out::weight_time, "Weight read", unit::seconds),
-         out("kv_time", &Out::kv_time, "KV cache read", unit::seconds),
-         out("compute_time", &Out::compute_time, "Compute", unit::seconds),
-         out("memory_time", &Out::memory_time, "Memory (weights + cache)", unit::seconds),
-         out("crossover_batch", &Out::crossover_batch, "Compute-bound from batch"),
-         out("memory_per_chip", &Out::memory_per_chip, "Memory per chip", unit::bytes)},
+        {out("step_time", &Out::step_time, "Step time", unit::seconds)
+             .help("The larger of memory and compute time: one token for every sequence"),
+         out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s)
+             .help("Batch ÷ step time"),
+         out("bound", &Out::bound, "Bound").help("Whether memory or compute sets the step time"),
+         out("weight_time", &Out::weight_time, "Weight read", unit::seconds)
+             .help("Weights ÷ (chips × bandwidth)"),
+         out("kv_time", &Out::kv_time, "KV cache read", unit::seconds)
+             .help("Cache of the batch ÷ (chips × bandwidth)"),
+         out("compute_time", &Out::compute_time, "Compute", unit::seconds)
+             .help("2N × batch ÷ (chips × peak)"),
+         out("memory_time", &Out::memory_time, "Memory (weights + cache)", unit::seconds)
+             .help("Weight read + cache read"),
+         out("crossover_batch", &Out::crossover_batch, "Compute-bound from batch")
+             .help("Batch from which compute outweighs memory (0: never at this context)"),
+         out("memory_per_chip", &Out::memory_per_chip, "Memory per chip", unit::bytes)
+             .help("Weights + cache on one chip")},
         &infer_decode));
   }
   register_inference_extras(r);

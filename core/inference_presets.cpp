@@ -159,7 +159,7 @@ void add_charts(Registry& r) {
                .log_x = true,
                .integer_x = true,
                .y = {"speedup"},
-               .markers = {{"seed: 1.10× at 512", 512}}});
+               .markers = {{"worked example: 1.10× at 512", 512}}});
 }
 
 void add_models(Registry& r) {
@@ -209,7 +209,7 @@ void add_models(Registry& r) {
 }
 
 void add_scenarios(Registry& r) {
-  const char* s000 = "Seed 000 §3 (stage 3 example)";
+  const char* s000 = "Worked example (stage 3 example)";
   r.add_preset(scenario("seed000-option-a", "Stage 3, option A: batch 20, 40 ms (60 ms, over)",
                         s000, "serve.batching",
                         {{"batch_size", 20},
@@ -231,7 +231,7 @@ void add_scenarios(Registry& r) {
                          {"total_qps", 30000},
                          {"gpus", 0},
                          {"latency_budget", 0}}));
-  r.add_preset(scenario("seed000-section2", "500 QPS per GPU on 60 GPUs (150 ms)", "Seed 000 §2",
+  r.add_preset(scenario("seed000-section2", "500 QPS per GPU on 60 GPUs (150 ms)", "Worked example",
                         "serve.batching",
                         {{"batch_size", 50},
                          {"inference_time", 0.1},
@@ -239,24 +239,24 @@ void add_scenarios(Registry& r) {
                          {"gpus", 60},
                          {"latency_budget", 0}}));
   r.add_preset(scenario("seed000-problem2", "Problem 2: 50k QPS, batch 50, 80 ms (80 GPUs)",
-                        "Seed 000 §8 problem 2", "serve.batching",
+                        "Worked example", "serve.batching",
                         {{"batch_size", 50},
                          {"inference_time", 0.08},
                          {"total_qps", 50000},
                          {"gpus", 0},
                          {"latency_budget", 0}}));
   r.add_preset(scenario("seed000-ranking", "Progressive ranking: 20 + 75 + 60 = 155 ms, 90 GPUs",
-                        "Seed 000 §3 (progressive ranking architecture)", "serve.pipeline",
+                        "Worked example (progressive ranking architecture)", "serve.pipeline",
                         {{"total_qps", 30000}, {"budget", 0.2}, {"stages", kRankingStages}}));
   r.add_preset(scenario("seed000-problem3", "Problem 3 as stated (stage 2 counted at 80 ms)",
-                        "Seed 000 §8 problem 3", "serve.pipeline",
+                        "Worked example", "serve.pipeline",
                         {{"total_qps", 50000}, {"budget", 0.2}, {"stages", kProblem3Stages}}));
   r.add_preset(scenario("seed000-problem3-batched",
                         "Problem 3 with stage 2 batched (120 ms: over budget; see errata)",
-                        "Seed 000 §8 problems 2–3; docs/errata.md", "serve.pipeline",
+                        "docs/errata.md", "serve.pipeline",
                         {{"total_qps", 50000}, {"budget", 0.2}, {"stages", kProblem3Batched}}));
 
-  const char* s001 = "Seed 001 §9 (LLaMA-2-70B inference on H100)";
+  const char* s001 = "Worked example (LLaMA-2-70B inference on H100)";
   struct Row {
     const char *id, *label;
     double prompt, gen, batch;
@@ -286,7 +286,8 @@ void add_scenarios(Registry& r) {
   for (Load l : {Load{"seed001-serve-low", "Low load: 1,000 users × 0.01 req/s", 1000, 0.01},
                  Load{"seed001-serve-medium", "Medium load: 5,000 users × 0.02 req/s", 5000, 0.02},
                  Load{"seed001-serve-high", "High load: 10,000 users × 0.05 req/s", 10000, 0.05}})
-    r.add_preset(scenario(l.id, l.label, "Seed 001 §9 (GPU requirements for serving LLaMA-2-70B)",
+    r.add_preset(scenario(l.id, l.label,
+                          "Worked example (GPU requirements for serving LLaMA-2-70B)",
                           "serve.llm_gpus",
                           {{"params", 70e9},
                            {"users", l.users},
@@ -299,7 +300,7 @@ void add_scenarios(Registry& r) {
                            {"d_model", 8192},
                            {"gpus_per_replica", 0}}));
   r.add_preset(scenario("seed001-rl", "70B PPO, batch 512, 256 GPUs (sync vs async)",
-                        "Seed 001 §10", "rl.throughput",
+                        "Worked example", "rl.throughput",
                         {{"params", 70e9},
                          {"batch", 512},
                          {"prompt_len", 100},

@@ -63,8 +63,8 @@ Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d) {
     const double f = in.checkpointing ? in.checkpoint_factor : in.activation_factor;
     act_per_param = f * in.weight_bytes;
     o.activations = local * act_per_param;
-    d.step(in.checkpointing ? "Activations (seed's rule of thumb, checkpointed)"
-                            : "Activations (seed's rule of thumb)",
+    d.step(in.checkpointing ? "Activations (worked example's rule of thumb, checkpointed)"
+                            : "Activations (worked example's rule of thumb)",
            "M_a", "$f \\cdot $P \\cdot $b",
            {{"f", "f", f},
             {"P", "\\Psi_{\\text{local}}", local, unit::params},
@@ -227,7 +227,7 @@ Result<MemFsdpOut> mem_fsdp(const MemFsdpIn& in, Derivation& d) {
          o.activations, unit::bytes);
   o.backward_activations = o.activations;
   o.bf16_grad_saving = in.params * std::max(0.0, in.grad_bytes - in.backward_grad_bytes);
-  d.step("The seed's reading of (a): gradients in BF16 instead of FP32", "\\Delta_g",
+  d.step("The worked example's reading of (a): gradients in BF16 instead of FP32", "\\Delta_g",
          "$N \\cdot ($g - $h)",
          {{"N", "N", in.params, unit::params},
           {"g", "b_g", in.grad_bytes},
@@ -235,7 +235,8 @@ Result<MemFsdpOut> mem_fsdp(const MemFsdpIn& in, Derivation& d) {
          o.bf16_grad_saving, unit::bytes);
   d.note("Two readings of “memory saved for backward”",
          "Most likely the question asks for the activations saved for the backward pass (A, in "
-         "BF16); the seed instead computed what BF16 gradients save over FP32. Both are outputs.");
+         "BF16); the worked example instead computed what BF16 gradients save over FP32. Both are "
+         "outputs.");
   const double f = in.activation_sharded_fraction;
   const double sharded = o.model_states + f * o.activations, replicated = (1 - f) * o.activations;
   o.per_device = sharded / in.n_fsdp + replicated;
@@ -281,41 +282,72 @@ void register_memory(Registry& r) {
         {"mem.training", "Training memory per GPU", "memory",
          "Weights, gradients, optimizer states and activations per GPU under TP, PP, DP and "
          "ZeRO 0–3, whether that fits, and the largest model this configuration can hold.",
-         "Rajbhandari et al. 2020 (ZeRO), §5 and Figure 1; seed 001 §6",
-         "docs/memory.md#memtraining"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
-         num("tp", &In::tp, "Tensor parallel").positive(kMaxDegree),
-         num("pp", &In::pp, "Pipeline parallel").positive(kMaxDegree),
-         num("dp", &In::dp, "Data parallel").positive(1e7),
+         "Rajbhandari et al. 2020 (ZeRO), §5 and Figure 1", "docs/memory.md#memtraining"},
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
+         num("tp", &In::tp, "Tensor parallel")
+             .help("Tensor-parallel degree: each GPU holds 1/tp of every layer")
+             .positive(kMaxDegree),
+         num("pp", &In::pp, "Pipeline parallel")
+             .help("Pipeline stages: each GPU holds 1/pp of the layers")
+             .positive(kMaxDegree),
+         num("dp", &In::dp, "Data parallel")
+             .help("Data-parallel replicas, over which ZeRO shards its states")
+             .positive(1e7)
+             .example(8),  // the page starts where ZeRO stages differ (at DP = 1 they cannot)
          num("zero_stage", &In::zero_stage, "ZeRO stage")
              .range(0, 3)
              .help("0 none; 1 optimizer states; 2 + gradients; 3 + weights (sharded over dp)"),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight").positive(64),
-         num("grad_bytes", &In::grad_bytes, "Bytes per gradient").range(0, 64),
+         num("weight_bytes", &In::weight_bytes, "Bytes per weight")
+             .help("2 for BF16 or FP16 weights, 4 for FP32")
+             .positive(64),
+         num("grad_bytes", &In::grad_bytes, "Bytes per gradient")
+             .help("2 for BF16 gradients, 4 for FP32")
+             .range(0, 64),
          num("optimizer_bytes", &In::optimizer_bytes, "Optimizer bytes per parameter")
              .range(0, 64)
-             .help(
-                 "8 = two fp32 Adam moments (the seed); 12 adds an fp32 master copy (ZeRO paper)"),
+             .help("8 = two fp32 Adam moments (the worked example); 12 adds an fp32 master copy "
+                   "(ZeRO paper)"),
          choice("activations", &In::activations, "Activations",
-                {"rule_of_thumb", "none", "explicit"}),
+                {"rule_of_thumb", "none", "explicit"})
+             .help("How activation memory is estimated")
+             .labels({"Rule of thumb (10× local weights)", "None", "Given explicitly"}),
          num("activation_bytes", &In::activation_bytes, "Activation bytes per GPU (explicit)",
              unit::bytes)
+             .help("Activation memory per GPU when given explicitly")
              .range(0, kMaxBytes),
-         flag("checkpointing", &In::checkpointing, "Gradient checkpointing"),
-         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes).positive(1e13),
+         flag("checkpointing", &In::checkpointing, "Gradient checkpointing")
+             .help("Keep only layer inputs and recompute the rest in the backward pass"),
+         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+             .help("Memory of one accelerator, to check the fit")
+             .positive(1e13),
          num("activation_factor", &In::activation_factor, "Rule-of-thumb activation factor")
              .range(0, 1000)
-             .help("seed: activations ≈ 10 × local params × weight bytes"),
-         num("checkpoint_factor", &In::checkpoint_factor, "… with checkpointing").range(0, 1000)},
-        {out("weights", &Out::weights, "Weights", unit::bytes),
-         out("gradients", &Out::gradients, "Gradients", unit::bytes),
-         out("optimizer", &Out::optimizer, "Optimizer states", unit::bytes),
-         out("activations", &Out::activations, "Activations", unit::bytes),
-         out("model_states", &Out::model_states, "Model states", unit::bytes),
-         out("total", &Out::total, "Total per GPU", unit::bytes), out("fits", &Out::fits, "Fits"),
-         out("max_params", &Out::max_params, "Largest model that fits", unit::params),
-         out("headroom", &Out::headroom, "Headroom", unit::bytes),
-         out("bytes_per_param", &Out::bytes_per_param, "Bytes per parameter per GPU")},
+             .help("worked example: activations ≈ 10 × local params × weight bytes"),
+         num("checkpoint_factor", &In::checkpoint_factor, "… with checkpointing")
+             .help("The rule-of-thumb factor when checkpointing is on")
+             .range(0, 1000)},
+        {out("weights", &Out::weights, "Weights", unit::bytes)
+             .help("Parameters on this GPU × bytes per weight"),
+         out("gradients", &Out::gradients, "Gradients", unit::bytes)
+             .help("Gradients on this GPU (sharded from ZeRO-2)"),
+         out("optimizer", &Out::optimizer, "Optimizer states", unit::bytes)
+             .help("Adam moments and master weights on this GPU (sharded from ZeRO-1)"),
+         out("activations", &Out::activations, "Activations", unit::bytes)
+             .help("Activations kept for the backward pass"),
+         out("model_states", &Out::model_states, "Model states", unit::bytes)
+             .help("Weights + gradients + optimizer states"),
+         out("total", &Out::total, "Total per GPU", unit::bytes)
+             .help("Model states + activations on one GPU"),
+         out("fits", &Out::fits, "Fits").help("Whether the total is within GPU memory"),
+         out("max_params", &Out::max_params, "Largest model that fits", unit::params)
+             .help("The largest model this layout fits in GPU memory"),
+         out("headroom", &Out::headroom, "Headroom", unit::bytes)
+             .help("GPU memory left after the total (negative: over)"),
+         out("bytes_per_param", &Out::bytes_per_param, "Bytes per parameter per GPU")
+             .help("Model-state bytes per parameter of the whole model, on one GPU")},
         &mem_training));
   }
   {
@@ -328,28 +360,57 @@ void register_memory(Registry& r) {
          "Korthikanti et al. 2022, Reducing Activation Recomputation, Table 2 and §4.2.3",
          "docs/memory.md#memactivations"},
         {num("seq_len", &In::seq_len, "Sequence length s", unit::tokens)
+             .help("Tokens per sequence")
              .positive(1e7)
              .integer()
              .required(),
-         num("micro_batch", &In::micro_batch, "Micro-batch b").positive(1e5).integer(),
-         num("d_model", &In::d_model, "Hidden size h").positive(1e6).integer().required(),
-         num("n_heads", &In::n_heads, "Attention heads a").positive(1e5).integer().required(),
-         num("n_layers", &In::n_layers, "Layers L").positive(1e5).integer().required(),
-         num("tp", &In::tp, "Tensor parallel t").positive(kMaxDegree),
-         flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism"),
-         choice("recompute", &In::recompute, "Recomputation", {"none", "selective", "full"}),
-         num("pp", &In::pp, "Pipeline parallel p").positive(kMaxDegree),
+         num("micro_batch", &In::micro_batch, "Micro-batch b")
+             .help("Sequences in one micro-batch")
+             .positive(1e5)
+             .integer(),
+         num("d_model", &In::d_model, "Hidden size h")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer()
+             .required(),
+         num("n_heads", &In::n_heads, "Attention heads a")
+             .help("Attention heads")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("n_layers", &In::n_layers, "Layers L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("tp", &In::tp, "Tensor parallel t")
+             .help("Tensor-parallel degree")
+             .positive(kMaxDegree),
+         flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism")
+             .help("Shard the norm and dropout activations over the TP ranks too"),
+         choice("recompute", &In::recompute, "Recomputation", {"none", "selective", "full"})
+             .help("Recompute attention (selective) or whole layers (full) instead of storing them")
+             .labels({"None", "Selective (attention only)", "Full (per layer)"}),
+         num("pp", &In::pp, "Pipeline parallel p").help("Pipeline stages").positive(kMaxDegree),
          num("microbatches", &In::microbatches, "Microbatches in flight (0 = ≥ p)")
+             .help("Micro-batches the first stage holds at once; 0 takes p (1F1B)")
              .range(0, 1e6)
              .integer()},
-        {out("per_layer", &Out::per_layer, "Per layer", unit::bytes),
-         out("total", &Out::total, "Per GPU (first stage)", unit::bytes),
-         out("saved_fraction", &Out::saved_fraction, "Saved by recomputation", unit::fraction),
+        {out("per_layer", &Out::per_layer, "Per layer", unit::bytes)
+             .help("Activation bytes of one layer with these settings"),
+         out("total", &Out::total, "Per GPU (first stage)", unit::bytes)
+             .help("Per layer × layers per stage × micro-batches in flight"),
+         out("saved_fraction", &Out::saved_fraction, "Saved by recomputation", unit::fraction)
+             .help("Memory saved by recomputation"),
          out("per_layer_no_recompute", &Out::per_layer_no_recompute, "Per layer, no recompute",
-             unit::bytes),
-         out("attention_term", &Out::attention_term, "5as/h"),
-         out("layers_per_stage", &Out::layers_per_stage, "Layers per stage"),
-         out("in_flight_microbatches", &Out::in_flight_microbatches, "Microbatches in flight")},
+             unit::bytes)
+             .help("Activation bytes of one layer with nothing recomputed"),
+         out("attention_term", &Out::attention_term, "5as/h")
+             .help("The 5as/h term of Korthikanti's formula: attention's share"),
+         out("layers_per_stage", &Out::layers_per_stage, "Layers per stage")
+             .help("Layers ÷ pipeline stages"),
+         out("in_flight_microbatches", &Out::in_flight_microbatches, "Microbatches in flight")
+             .help("Micro-batches whose activations the first stage keeps")},
         &mem_activations));
   }
   {
@@ -358,38 +419,82 @@ void register_memory(Registry& r) {
     r.add(declare<In, Out>(
         {"mem.fsdp", "FSDP memory per device", "memory",
          "FP32 model states plus activations of an FFN-only model sharded over N_FSDP devices, "
-         "and how many devices it takes to fit (seed 004 (a), (b)).",
-         "Seed 004 §2.4 (a)(b); Rajbhandari et al. 2020 (ZeRO-3 = FSDP)", "docs/memory.md#memfsdp"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
-         num("master_bytes", &In::master_bytes, "Master weight bytes").range(0, 64),
-         num("grad_bytes", &In::grad_bytes, "Accumulated gradient bytes").range(0, 64),
-         num("optimizer_bytes", &In::optimizer_bytes, "Optimizer bytes").range(0, 64),
-         num("n_layers", &In::n_layers, "Blocks L").positive(1e5).integer(),
-         num("batch", &In::batch, "Batch b (sequences)").range(0, 1e7).integer(),
-         num("seq_len", &In::seq_len, "Sequence length s", unit::tokens).positive(1e7).integer(),
-         num("d_model", &In::d_model, "Model width d").positive(1e6).integer(),
-         num("d_ff", &In::d_ff, "FFN width d_ff").range(0, 1e7).integer(),
-         num("activation_bytes", &In::activation_bytes, "Activation bytes").positive(8),
+         "and how many devices it takes to fit (worked example).",
+         "Rajbhandari et al. 2020 (ZeRO-3 = FSDP)", "docs/memory.md#memfsdp"},
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
+         num("master_bytes", &In::master_bytes, "Master weight bytes")
+             .help("Bytes per parameter of the FP32 master weights")
+             .range(0, 64),
+         num("grad_bytes", &In::grad_bytes, "Accumulated gradient bytes")
+             .help("Bytes per parameter of the accumulated gradients")
+             .range(0, 64),
+         num("optimizer_bytes", &In::optimizer_bytes, "Optimizer bytes")
+             .help("Bytes per parameter of the optimizer states")
+             .range(0, 64),
+         num("n_layers", &In::n_layers, "Blocks L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer(),
+         num("batch", &In::batch, "Batch b (sequences)")
+             .help("Sequences per device")
+             .range(0, 1e7)
+             .integer(),
+         num("seq_len", &In::seq_len, "Sequence length s", unit::tokens)
+             .help("Tokens per sequence")
+             .positive(1e7)
+             .integer(),
+         num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer(),
+         num("d_ff", &In::d_ff, "FFN width")
+             .help("Inner width of the feed-forward")
+             .range(0, 1e7)
+             .integer(),
+         num("activation_bytes", &In::activation_bytes, "Activation bytes")
+             .help("Bytes per stored activation value")
+             .positive(8),
          num("activation_sharded_fraction", &In::activation_sharded_fraction,
              "Sharded fraction of activations", unit::fraction)
+             .help("Share of activations that FSDP can shard")
              .range(0, 1),
-         num("n_fsdp", &In::n_fsdp, "FSDP devices").positive(1e7).integer(),
-         num("device_memory", &In::device_memory, "Device memory", unit::bytes).positive(1e13),
+         num("n_fsdp", &In::n_fsdp, "FSDP devices")
+             .help("Devices the model states are sharded over")
+             .positive(1e7)
+             .integer(),
+         num("device_memory", &In::device_memory, "Device memory", unit::bytes)
+             .help("Memory of one device")
+             .positive(1e13),
          num("reference_gpu_memory", &In::reference_gpu_memory, "Reference GPU memory", unit::bytes)
+             .help("Memory of a reference GPU, to express the total in GPUs")
              .positive(1e13),
          num("backward_grad_bytes", &In::backward_grad_bytes, "Gradient bytes in backward")
+             .help("Bytes per gradient value during the backward pass")
              .range(0, 64)},
-        {out("model_states", &Out::model_states, "Model states", unit::bytes),
-         out("activations", &Out::activations, "Activations", unit::bytes),
-         out("per_device", &Out::per_device, "Per device", unit::bytes),
-         out("fits", &Out::fits, "Fits"), out("min_devices", &Out::min_devices, "Minimum N_FSDP"),
+        {out("model_states", &Out::model_states, "Model states", unit::bytes)
+             .help("Master weights, gradients and optimizer states on one device"),
+         out("activations", &Out::activations, "Activations", unit::bytes)
+             .help("Activations on one device"),
+         out("per_device", &Out::per_device, "Per device", unit::bytes)
+             .help("Model states + activations"),
+         out("fits", &Out::fits, "Fits")
+             .help("Whether the per-device total is within device memory"),
+         out("min_devices", &Out::min_devices, "Minimum N_FSDP")
+             .help("Fewest FSDP devices that fit"),
          out("min_devices_model_states_only", &Out::min_devices_model_states_only,
-             "Minimum N_FSDP without activations"),
-         out("reference_gpus", &Out::reference_gpus, "Reference GPUs' worth", unit::gpus),
+             "Minimum N_FSDP without activations")
+             .help("The same, ignoring activations"),
+         out("reference_gpus", &Out::reference_gpus, "Reference GPUs' worth", unit::gpus)
+             .help("The whole model's memory in reference GPUs"),
          out("backward_activations", &Out::backward_activations, "Activations saved for backward",
-             unit::bytes),
-         out("bf16_grad_saving", &Out::bf16_grad_saving, "BF16-gradient saving (seed)",
-             unit::bytes)},
+             unit::bytes)
+             .help("Activations saved for the backward pass"),
+         out("bf16_grad_saving", &Out::bf16_grad_saving,
+             "BF16-gradient saving (worked example's reading)", unit::bytes)
+             .help("What BF16 instead of FP32 gradients saves")},
         &mem_fsdp));
   }
   register_pipeline(r);

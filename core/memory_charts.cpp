@@ -19,8 +19,7 @@ Preset scenario(std::string id, std::string label, std::string source, Fields f,
 
 // Seed 001 §6: the notebook's LLaMA-2-70B configurations.
 Preset notebook_row(std::string id, std::string label, int tp, int dp, int zero, bool gc) {
-  return scenario(std::move(id), "LLaMA-2-70B: " + label,
-                  "Seed 001 §6, calculate_memory_per_gpu (the notebook's 70B table)",
+  return scenario(std::move(id), "LLaMA-2-70B: " + label, "Worked example (its 70B table)",
                   {{"params", 70e9},
                    {"tp", tp},
                    {"pp", 1},
@@ -115,8 +114,8 @@ void register_memory_charts(Registry& r) {
                .y = {"compute_time", "fsdp_comm_time", "tp_comm_time"}});
 
   // Seed 004's XXL model: FFN-only blocks (attention, embeddings and output layer omitted).
-  r.add_preset(scenario("seed004-xxl", "XXL model, 4D parallelism (seed 004)",
-                        "Seed 004 §2.4: d_model 16,384, d_ff 53,248, 126 FFN-only blocks; TPU "
+  r.add_preset(scenario("seed004-xxl", "XXL model, 4D parallelism (worked example)",
+                        "Worked example: width 16,384, FFN width 53,248, 126 FFN-only blocks; TPU "
                         "v5p (95 GB, C = 4.6e14 FLOP/s, W_ici = 1.8e11 B/s), X = 16, Y = 4",
                         {{"params", 219848638464.0},
                          {"d_model", 16384},
@@ -187,33 +186,33 @@ void register_memory_charts(Registry& r) {
                         {"mem.activations"}));
 
   r.add_preset(scenario(
-      "seed002-bubble-4x16", "4 stages, 16 microbatches (seed 002)",
-      "Seed 002 §5: 3/19 = 15.8% exact, 3/16 = 18.75% approximate",
+      "seed002-bubble-4x16", "4 stages, 16 microbatches (worked example)",
+      "Worked example: 3/19 = 15.8% exact, 3/16 = 18.75% approximate",
       {{"stages", 4}, {"microbatches", 16}, {"batch", 0}, {"interleave", 1}, {"target", 0.25}},
       {"pipe.bubble"}));
   r.add_preset(scenario(
-      "seed002-bubble-8x32", "8 stages, 32 microbatches (seed 002)",
-      "Seed 002 §9: 2M(N−1) = 448 point-to-point sends per step",
+      "seed002-bubble-8x32", "8 stages, 32 microbatches (worked example)",
+      "Worked example: 2M(N−1) = 448 point-to-point sends per step",
       {{"stages", 8}, {"microbatches", 32}, {"batch", 0}, {"interleave", 1}, {"target", 0}},
       {"pipe.bubble"}));
   r.add_preset(
-      scenario("seed004-bubble-4x8", "4 stages, 8 microbatches (seed 004 (d))",
-               "Seed 004 (d) claims ~12.5%; the bubble is 3/11 = 27.3%",
+      scenario("seed004-bubble-4x8", "4 stages, 8 microbatches (worked example)",
+               "Worked example claims ~12.5%; the bubble is 3/11 = 27.3%",
                {{"stages", 4}, {"microbatches", 8}, {"batch", 0}, {"interleave", 1}, {"target", 0}},
                {"pipe.bubble"}));
 
-  r.add_preset(scenario("seed001-7b-64", "LLaMA-2-7B on 64 GPUs (seed 001)",
-                        "Seed 001 §8, recommend_parallelism test cases",
+  r.add_preset(scenario("seed001-7b-64", "LLaMA-2-7B on 64 GPUs (worked example)",
+                        "Worked example (its test cases)",
                         {{"params", 7e9}, {"gpus", 64}, {"gpus_per_node", 8}, {"gpu_memory", 80e9}},
                         {"parallel.recommend"}));
   r.add_preset(
-      scenario("seed001-70b-512", "LLaMA-2-70B on 512 GPUs (seed 001)",
-               "Seed 001 §8, recommend_parallelism test cases",
+      scenario("seed001-70b-512", "LLaMA-2-70B on 512 GPUs (worked example)",
+               "Worked example (its test cases)",
                {{"params", 70e9}, {"gpus", 512}, {"gpus_per_node", 8}, {"gpu_memory", 80e9}},
                {"parallel.recommend"}));
   r.add_preset(
-      scenario("seed001-175b-1024", "GPT-3 175B on 1024 GPUs (seed 001)",
-               "Seed 001 §8, recommend_parallelism test cases",
+      scenario("seed001-175b-1024", "GPT-3 175B on 1024 GPUs (worked example)",
+               "Worked example (its test cases)",
                {{"params", 175e9}, {"gpus", 1024}, {"gpus_per_node", 8}, {"gpu_memory", 80e9}},
                {"parallel.recommend"}));
 }

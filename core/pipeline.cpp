@@ -121,8 +121,9 @@ Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
          o.tp_comm_time, unit::seconds);
   o.compute_bound = o.compute_time >= o.fsdp_comm_time + o.tp_comm_time;
   // docs/errata.md, seed 004 (c): shown where a student reproduces that problem.
-  d.note("Where seed 004 (c) went wrong",
-         "The seed counts 3.488e12·b·s FLOPs per block, 1000× too many (2·2·D·F = 3.488e9 per "
+  d.note("Where a worked example went wrong",
+         "The worked example counts 3.488e12·b·s FLOPs per block, 1000× too many (2·2·D·F = "
+         "3.488e9 per "
          "token), and so finds a 1,956 s step. With the right count the question is the Scaling "
          "Book's: the batch at which compute hides both collectives, B_min above.");
   d.note("Verdict", o.compute_bound
@@ -139,8 +140,8 @@ Result<ParallelRecommendOut> parallel_recommend(const ParallelRecommendIn& in, D
   const double G = in.gpus, gpn = in.gpus_per_node;
   const double model_bytes = 2 * in.params;
   const bool needs_mp = model_bytes * in.fit_factor > in.gpu_memory;
-  d.step("Seed's fit test: BF16 weights × factor", "M_{\\text{est}}", "2 \\cdot $N \\cdot $f",
-         {{"N", "N", in.params, unit::params}, {"f", "f", in.fit_factor}},
+  d.step("Worked example's fit test: BF16 weights × factor", "M_{\\text{est}}",
+         "2 \\cdot $N \\cdot $f", {{"N", "N", in.params, unit::params}, {"f", "f", in.fit_factor}},
          model_bytes * in.fit_factor, unit::bytes);
   if (G > gpn && std::fmod(G, gpn) != 0)
     return Error::inconsistent("gpus", G,
@@ -219,7 +220,8 @@ Result<PipeBubbleOut> pipe_bubble(const PipeBubbleIn& in, Derivation& d) {
          "\\frac{$N - 1}{$v \\cdot $M}", {{"N", "N", N}, {"M", "M", M}, {"v", "v", v}},
          o.bubble_approx, unit::fraction);
   o.efficiency = 1 - o.bubble_fraction;
-  o.microbatch_size = in.batch > 0 ? in.batch / M : 0;
+  o.microbatch_size = in.batch > 0 ? in.batch / M : not_given;
+  o.min_microbatches = o.min_microbatches_approx = not_given;  // set below when a target is
   if (in.batch > 0)
     d.step("Microbatch size", "b", "\\frac{$B}{$M}", {{"B", "B", in.batch}, {"M", "M", M}},
            o.microbatch_size, unit::none);
@@ -251,36 +253,72 @@ void register_pipeline(Registry& r) {
         {"scale.fsdp_tp", "Compute-bound batch with FSDP + TP", "memory",
          "The smallest batch at which a mixed FSDP × TP forward pass is compute-bound, per "
          "device and in whole sequences, the communication-optimal FSDP degree, and the times.",
-         "Austin et al. 2025, How to Scale Your Model, “Training” (mixed FSDP and TP); seed 004 "
-         "(c)",
+         "Austin et al. 2025, How to Scale Your Model, “Training” (mixed FSDP and TP)",
          "docs/memory.md#scalefsdp_tp"},
-        {num("d_model", &In::d_model, "Model width D").positive(1e6).integer().required(),
-         num("d_ff", &In::d_ff, "FFN width F").positive(1e7).integer().required(),
-         num("fsdp", &In::fsdp, "FSDP degree X").positive(1e6).integer(),
-         num("tp", &In::tp, "TP degree Y").positive(1e4).integer(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s per chip C", unit::flops).positive(1e17),
+        {num("d_model", &In::d_model, "Model width D")
+             .help("Hidden size D")
+             .positive(1e6)
+             .integer()
+             .required(),
+         num("d_ff", &In::d_ff, "FFN width F")
+             .help("Feed-forward width F")
+             .positive(1e7)
+             .integer()
+             .required(),
+         num("fsdp", &In::fsdp, "FSDP degree X").help("FSDP degree X").positive(1e6).integer(),
+         num("tp", &In::tp, "TP degree Y").help("Tensor-parallel degree Y").positive(1e4).integer(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s per chip C", unit::flops)
+             .help("Peak FLOP/s of one chip")
+             .positive(1e17),
          num("ici_bandwidth", &In::ici_bandwidth, "ICI bandwidth per axis W", unit::bytes_per_s)
+             .help("Inter-chip bandwidth per mesh axis, one direction")
              .positive(1e14),
-         num("fsdp_axes", &In::fsdp_axes, "Mesh axes for FSDP M_X").positive(3).integer(),
-         num("tp_axes", &In::tp_axes, "Mesh axes for TP M_Y").positive(3).integer(),
-         num("seq_len", &In::seq_len, "Sequence length", unit::tokens).positive(1e7).integer(),
+         num("fsdp_axes", &In::fsdp_axes, "Mesh axes for FSDP M_X")
+             .help("Mesh axes FSDP communicates over")
+             .positive(3)
+             .integer(),
+         num("tp_axes", &In::tp_axes, "Mesh axes for TP M_Y")
+             .help("Mesh axes TP communicates over")
+             .positive(3)
+             .integer(),
+         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+             .help("Tokens per sequence")
+             .positive(1e7)
+             .integer(),
          num("batch_tokens", &In::batch_tokens, "Batch (tokens; 0 = smallest compute-bound)",
              unit::tokens)
+             .help("Tokens per batch to evaluate; 0 takes the smallest compute-bound batch")
              .range(0, 1e10),
-         num("n_layers", &In::n_layers, "Blocks L").positive(1e5).integer(),
-         num("bytes", &In::bytes, "Bytes per value on the wire").positive(8)},
-        {out("alpha", &Out::alpha, "α = C/W", unit::flop_per_byte),
-         out("min_batch_tokens", &Out::min_batch_tokens, "Min batch", unit::tokens),
-         out("min_tokens_per_device", &Out::min_tokens_per_device, "Min per device", unit::tokens),
-         out("min_sequences", &Out::min_sequences, "Min sequences"),
-         out("optimal_fsdp", &Out::optimal_fsdp, "Optimal FSDP degree"),
+         num("n_layers", &In::n_layers, "Blocks L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer(),
+         num("bytes", &In::bytes, "Bytes per value on the wire")
+             .help("Bytes per value sent between chips")
+             .positive(8)},
+        {out("alpha", &Out::alpha, "α = C/W", unit::flop_per_byte)
+             .help("C ÷ W: FLOPs a chip does while one byte crosses a link"),
+         out("min_batch_tokens", &Out::min_batch_tokens, "Min batch", unit::tokens)
+             .help("Smallest batch in tokens that keeps the chips compute-bound"),
+         out("min_tokens_per_device", &Out::min_tokens_per_device, "Min per device", unit::tokens)
+             .help("The same per device"),
+         out("min_sequences", &Out::min_sequences, "Min sequences")
+             .help("The smallest batch in whole sequences"),
+         out("optimal_fsdp", &Out::optimal_fsdp, "Optimal FSDP degree")
+             .help("The FSDP degree that minimises the compute-bound batch"),
          out("min_tokens_per_device_optimal", &Out::min_tokens_per_device_optimal,
-             "Min per device at X_opt", unit::tokens),
-         out("compute_time", &Out::compute_time, "Forward compute", unit::seconds),
-         out("fsdp_comm_time", &Out::fsdp_comm_time, "FSDP comm", unit::seconds),
-         out("tp_comm_time", &Out::tp_comm_time, "TP comm", unit::seconds),
-         out("eval_batch_tokens", &Out::eval_batch_tokens, "Batch evaluated", unit::tokens),
-         out("compute_bound", &Out::compute_bound, "Compute-bound")},
+             "Min per device at X_opt", unit::tokens)
+             .help("Per-device batch at the optimal FSDP degree"),
+         out("compute_time", &Out::compute_time, "Forward compute", unit::seconds)
+             .help("Forward compute of the evaluated batch"),
+         out("fsdp_comm_time", &Out::fsdp_comm_time, "FSDP comm", unit::seconds)
+             .help("Time of FSDP's weight all-gathers"),
+         out("tp_comm_time", &Out::tp_comm_time, "TP comm", unit::seconds)
+             .help("Time of TP's activation collectives"),
+         out("eval_batch_tokens", &Out::eval_batch_tokens, "Batch evaluated", unit::tokens)
+             .help("The batch the times are for"),
+         out("compute_bound", &Out::compute_bound, "Compute-bound")
+             .help("Whether compute takes longer than either communication")},
         &scale_fsdp_tp));
   }
   {
@@ -288,23 +326,40 @@ void register_pipeline(Registry& r) {
     using Out = ParallelRecommendOut;
     r.add(declare<In, Out>(
         {"parallel.recommend", "Parallelism rule of thumb", "memory",
-         "TP within a node, PP across nodes for big models, DP for the rest — the seed's rule "
+         "TP within a node, PP across nodes for big models, DP for the rest — the worked example's "
+         "rule "
          "of thumb with its rationale, checked against mem.training.",
-         "Seed 001 §8 (recommend_parallelism); Narayanan et al. 2021 §3 (TP within a node)",
-         "docs/memory.md#parallelrecommend"},
-        {num("params", &In::params, "Parameters", unit::params).positive(1e15).required(),
-         num("gpus", &In::gpus, "GPUs", unit::gpus).positive(1e7).integer().required(),
+         "Narayanan et al. 2021 §3 (TP within a node)", "docs/memory.md#parallelrecommend"},
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(1e15)
+             .required(),
+         num("gpus", &In::gpus, "GPUs", unit::gpus)
+             .help("Accelerators available")
+             .positive(1e7)
+             .integer()
+             .required(),
          num("gpus_per_node", &In::gpus_per_node, "GPUs per node", unit::gpus)
+             .help("Accelerators joined by NVLink in one node")
              .positive(64)
              .integer(),
-         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes).positive(1e13),
-         num("fit_factor", &In::fit_factor, "Fit factor (× BF16 weights)").positive(1000)},
-        {out("tp", &Out::tp, "TP"), out("pp", &Out::pp, "PP"), out("dp", &Out::dp, "DP"),
-         out("zero_stage", &Out::zero_stage, "ZeRO stage"),
-         out("checkpointing", &Out::checkpointing, "Gradient checkpointing"),
-         out("rationale", &Out::rationale, "Rationale"), out("nodes", &Out::nodes, "Nodes"),
-         out("memory_per_gpu", &Out::memory_per_gpu, "Memory per GPU", unit::bytes),
-         out("fits", &Out::fits, "Fits")},
+         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+             .help("Memory of one accelerator")
+             .positive(1e13),
+         num("fit_factor", &In::fit_factor, "Fit factor (× BF16 weights)")
+             .help("Training memory as a multiple of the BF16 weights (about 8 with Adam)")
+             .positive(1000)},
+        {out("tp", &Out::tp, "TP").help("Tensor-parallel degree (within a node)"),
+         out("pp", &Out::pp, "PP").help("Pipeline stages (across nodes)"),
+         out("dp", &Out::dp, "DP").help("Data-parallel replicas: the GPUs left"),
+         out("zero_stage", &Out::zero_stage, "ZeRO stage").help("ZeRO stage the rule picks"),
+         out("checkpointing", &Out::checkpointing, "Gradient checkpointing")
+             .help("Whether to recompute activations"),
+         out("rationale", &Out::rationale, "Rationale").help("Why the rule picked this layout"),
+         out("nodes", &Out::nodes, "Nodes").help("Nodes used"),
+         out("memory_per_gpu", &Out::memory_per_gpu, "Memory per GPU", unit::bytes)
+             .help("Estimated training memory on one GPU"),
+         out("fits", &Out::fits, "Fits").help("Whether that is within GPU memory")},
         &parallel_recommend));
   }
   {
@@ -314,24 +369,45 @@ void register_pipeline(Registry& r) {
         {"pipe.bubble", "Pipeline bubble", "memory",
          "Idle fraction of a pipeline-parallel step (exact and approximate), interleaving, "
          "point-to-point sends, and the microbatches needed for a target bubble.",
-         "Narayanan et al. 2021 §2.2; Huang et al. 2019 (GPipe) §2.3; seed 002 §5",
-         "docs/memory.md#pipebubble"},
-        {num("stages", &In::stages, "Stages N").positive(1e4).integer().required(),
+         "Narayanan et al. 2021 §2.2; Huang et al. 2019 (GPipe) §2.3", "docs/memory.md#pipebubble"},
+        {num("stages", &In::stages, "Stages N")
+             .help("Pipeline stages N")
+             .positive(1e4)
+             .integer()
+             .required(),
          num("microbatches", &In::microbatches, "Microbatches M")
+             .help("Micro-batches M per step")
              .positive(1e6)
              .integer()
              .required(),
-         num("batch", &In::batch, "Batch (0 = not given)").range(0, 1e8).integer(),
-         num("interleave", &In::interleave, "Chunks per device v").positive(64).integer(),
-         num("target", &In::target, "Target bubble (0 = none)", unit::fraction).range(0, 0.99)},
-        {out("bubble_fraction", &Out::bubble_fraction, "Bubble (exact)", unit::fraction),
-         out("bubble_approx", &Out::bubble_approx, "Bubble ≈ (N−1)/M", unit::fraction),
-         out("microbatch_size", &Out::microbatch_size, "Microbatch size"),
-         out("p2p_ops", &Out::p2p_ops, "P2P sends per step"),
-         out("min_microbatches", &Out::min_microbatches, "Min microbatches for target"),
-         out("min_microbatches_approx", &Out::min_microbatches_approx,
-             "Min microbatches (approx.)"),
-         out("efficiency", &Out::efficiency, "Pipeline efficiency", unit::fraction)},
+         num("batch", &In::batch, "Batch (0 = not given)")
+             .help("Global batch in sequences, for the micro-batch size")
+             .range(0, 1e8)
+             .integer(),
+         num("interleave", &In::interleave, "Chunks per device v")
+             .help("Model chunks per device (Megatron interleaving)")
+             .positive(64)
+             .integer(),
+         num("target", &In::target, "Target bubble (0 = none)", unit::fraction)
+             .help("A bubble fraction to stay under")
+             .range(0, 0.99)},
+        {out("bubble_fraction", &Out::bubble_fraction, "Bubble (exact)", unit::fraction)
+             .help("(N − 1) ÷ (vM + N − 1): idle share of the step"),
+         out("bubble_approx", &Out::bubble_approx, "Bubble ≈ (N−1)/M", unit::fraction)
+             .help("(N − 1) ÷ vM: the usual approximation"),
+         out("microbatch_size", &Out::microbatch_size, "Microbatch size")
+             .optional()
+             .help("Batch ÷ microbatches; shown when the batch is given"),
+         out("p2p_ops", &Out::p2p_ops, "P2P sends per step")
+             .help("Point-to-point sends between stages per step"),
+         out("min_microbatches", &Out::min_microbatches, "Min microbatches for target")
+             .optional()
+             .help("Fewest microbatches that keep the bubble under the target; needs a target"),
+         out("min_microbatches_approx", &Out::min_microbatches_approx, "Min microbatches (approx.)")
+             .optional()
+             .help("The same from the (N−1)/M approximation; needs a target"),
+         out("efficiency", &Out::efficiency, "Pipeline efficiency", unit::fraction)
+             .help("1 − bubble")},
         &pipe_bubble));
   }
 }

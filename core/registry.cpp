@@ -74,7 +74,9 @@ std::string InputSpec::allowed() const {
     case InputKind::Text: return "text";
     case InputKind::Choice: {
       std::string s = "one of ";
-      for (std::size_t i = 0; i < choices.size(); ++i) s += (i ? ", " : "") + choices[i];
+      bool labelled = choice_labels.size() == choices.size();
+      for (std::size_t i = 0; i < choices.size(); ++i)
+        s += (i ? ", " : "") + choices[i] + (labelled ? " (" + choice_labels[i] + ")" : "");
       return s;
     }
     case InputKind::Number: break;
@@ -97,7 +99,12 @@ Json InputSpec::to_json() const {
     j.set("min_exclusive", min_exclusive);
     j.set("integer", integer);
   }
-  if (kind == InputKind::Choice) j.set("choices", strings(choices));
+  if (kind == InputKind::Choice) {
+    j.set("choices", strings(choices));
+    j.set("choice_labels",
+          strings(choice_labels.size() == choices.size() ? choice_labels : choices));
+  }
+  j.set("preset_key", preset_key.empty() ? name : preset_key);
   j.set("required", required);
   j.set("default", required ? Json() : fallback);
   j.set("example", example);
@@ -113,6 +120,8 @@ Json OutputSpec::to_json() const {
   j.set("kind", kind_name(kind));
   j.set("unit", unit);
   j.set("help", help);
+  if (optional) j.set("optional", true);
+  if (hidden) j.set("hidden", true);
   return j;
 }
 
@@ -171,8 +180,13 @@ void Estimator::fill(void* typed, const Json& in) const {
 }
 
 void Estimator::write(const void* typed, Json& out) const {
-  for (std::size_t i = 0; i < outputs.size(); ++i)
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    // An optional output left `not_given` is absent: "not asked for" is never a number.
+    if (outputs[i].optional && outputs[i].kind == OutputKind::Number &&
+        std::isnan(field_number(typed, output_fields[i])))
+      continue;
     out.add(outputs[i].name, field_read(typed, output_fields[i]));
+  }
 }
 
 SweepResult sweep_loop(const Estimator& e, void* typed, const std::string& param,
@@ -323,6 +337,14 @@ Json Preset::to_json() const {
   return j;
 }
 
+Json Question::to_json() const {
+  Json j = Json::object();
+  j.set("text", text);
+  j.set("estimator", estimator);
+  j.set("presets", strings(presets));
+  return j;
+}
+
 Json object_of(Fields f) {
   Json j = Json::object();
   for (const auto& [k, v] : f) j.set(k, v);
@@ -355,8 +377,12 @@ bool fail(const InputSpec& spec, const Json& raw, Error& err, const char* code, 
   err.message = std::move(msg);
   return false;
 }
+// An input as a person reads it: its label, then the id the CLI and the JS API take.
+std::string named(const InputSpec& spec) {
+  return spec.label + " (" + spec.name + ")";
+}
 std::string head(const InputSpec& spec, const Json& raw) {
-  return spec.name + " = " + value_text(raw) + ": ";
+  return named(spec) + " = " + value_text(raw) + ": ";
 }
 }  // namespace
 
@@ -391,7 +417,7 @@ bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& 
     v = raw.as_number();
   } else if (raw.is_string()) {
     ParsedNumber p = parse_value(raw.as_string(), spec.unit);
-    if (!p.ok) return fail(spec, raw, err, "invalid_value", spec.name + " " + p.error);
+    if (!p.ok) return fail(spec, raw, err, "invalid_value", named(spec) + " " + p.error);
     v = p.value;
   } else {
     return fail(spec, raw, err, "invalid_value",
@@ -406,12 +432,12 @@ bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& 
   bool low = spec.min_exclusive ? !(v > spec.min) : !(v >= spec.min);
   if (low || v > spec.max)
     return fail(spec, raw, err, "out_of_range",
-                spec.name + " = " + format_value(v, spec.unit) +
+                named(spec) + " = " + format_value(v, spec.unit) +
                     " is out of range; allowed: " + spec.allowed());
   if (spec.integer && v != std::floor(v))
     return fail(
         spec, raw, err, "not_integer",
-        spec.name + " = " + num_text(v) + " must be a whole number; allowed: " + spec.allowed());
+        named(spec) + " = " + num_text(v) + " must be a whole number; allowed: " + spec.allowed());
   clean = Json(v);
   return true;
 }
@@ -460,7 +486,7 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
         err.code = "missing_input";
         err.input = spec.name;
         err.allowed = spec.allowed();
-        err.message = "missing required input " + spec.name + " (" + spec.label +
+        err.message = "missing required input " + spec.label + " (" + spec.name +
                       "); allowed: " + spec.allowed();
         return false;
       }
@@ -481,7 +507,13 @@ RunResult Registry::run(std::string_view id, const Json& inputs, bool record_ste
   const Estimator* est = nullptr;
   if (!validate_all(*this, id, inputs, est, r.inputs, r.error)) return r;
   Derivation d(record_steps);
-  if (!est->compute(*est, r.inputs, r.outputs, d, r.error)) return r;
+  if (!est->compute(*est, r.inputs, r.outputs, d, r.error)) {
+    // A cross-input check names its input by id ("tp = 3: …"): lead with the label too.
+    const InputSpec* spec = r.error.input.empty() ? nullptr : est->input(r.error.input);
+    if (spec && r.error.message.rfind(spec->name + " = ", 0) == 0)
+      r.error.message = named(*spec) + r.error.message.substr(spec->name.size());
+    return r;
+  }
   std::string which;
   if (!all_finite(r.outputs, which)) {
     r.error.code = "not_finite";
@@ -554,6 +586,9 @@ Json Registry::list_json() const {
   j.set("estimators", std::move(es));
   j.set("charts", std::move(cs));
   j.set("presets", std::move(ps));
+  Json qs = Json::array();
+  for (const auto& q : questions_) qs.push(q.to_json());
+  j.set("questions", std::move(qs));
   return j;
 }
 

@@ -56,6 +56,12 @@ struct InputSpec {
   bool integer = false;
   bool required = false;  // must be given to the CLI / JS; the page starts from `example`
   std::vector<std::string> choices;
+  std::vector<std::string> choice_labels;  // parallel to choices: what the page shows
+  // The name a model / accelerator / link preset fills this input under. Usually the input's
+  // own name; an input whose name collides with another quantity (comm.tp_step's `tokens`
+  // is the tokens in one step, not a model's training tokens) declares its own, so a preset
+  // only sets inputs whose meaning it knows.
+  std::string preset_key;
   Json fallback;  // the declared struct's default: used when the input is not given
   Json example;   // the page's starting value: the fallback unless declared with .example()
   std::string allowed() const;  // "0 < params ≤ 1e15", "one of none, selective, full"
@@ -65,8 +71,17 @@ struct InputSpec {
 struct OutputSpec {
   std::string name, label, unit, help;
   OutputKind kind = OutputKind::Number;
+  // Computed only when the inputs ask for it (e.g. a cost needs a price): the estimator
+  // leaves the field NaN (`not_given`) and the output is absent from the result, never 0.
+  bool optional = false;
+  // Kept for tests and the errata (a worked example's own, mistaken figure): in the result,
+  // but not shown on the page's card.
+  bool hidden = false;
   Json to_json() const;
 };
+
+// The value an optional output's field holds when the inputs did not ask for it.
+inline constexpr double not_given = __builtin_nan("");
 
 // Literals only (static storage): views keep the per-estimator construction code small.
 struct EstimatorInfo {
@@ -180,6 +195,11 @@ struct InputDecl {
   InputDecl& integer() { return spec.integer = true, *this; }
   InputDecl& required() { return spec.required = true, *this; }
   InputDecl& help(const char* h) { return spec.help = h, *this; }
+  InputDecl& meaning(const char* key) { return spec.preset_key = key, *this; }
+  // What the page shows for each choice, in the order the choices were declared.
+  InputDecl& labels(std::initializer_list<const char*> l) {
+    return spec.choice_labels.assign(l.begin(), l.end()), *this;
+  }
   // Where the page starts when the API default (0 = "not given") would show nothing.
   InputDecl& example(double v) { return spec.example = Json(v), has_example = true, *this; }
   bool has_example = false;
@@ -239,6 +259,8 @@ struct OutputDecl {
   OutputSpec spec;
   FieldRef field;
   OutputDecl& help(const char* h) { return spec.help = h, *this; }
+  OutputDecl& optional() { return spec.optional = true, *this; }
+  OutputDecl& hidden() { return spec.hidden = true, *this; }
 };
 
 template <class Out, class T>
@@ -352,6 +374,14 @@ struct ChartSpec {
   Json to_json() const;
 };
 
+// A question a newcomer asks, as an entry point on the page's first screen: the card that
+// answers it and the presets that set it up.
+struct Question {
+  std::string text, estimator;
+  std::vector<std::string> presets;
+  Json to_json() const;
+};
+
 struct Preset {
   std::string id, label, kind, source;  // kind: model | gpu | link | scenario
   Json values = Json::object();         // input name -> value (base units)
@@ -377,6 +407,7 @@ class Registry {
   void add(Estimator e) { estimators_.push_back(std::move(e)); }
   void add_chart(ChartSpec c) { charts_.push_back(std::move(c)); }
   void add_preset(Preset p) { presets_.push_back(std::move(p)); }
+  void add_question(Question q) { questions_.push_back(std::move(q)); }
 
   const std::vector<Estimator>& estimators() const { return estimators_; }
   const std::vector<ChartSpec>& charts() const { return charts_; }
@@ -395,6 +426,7 @@ class Registry {
   std::vector<Estimator> estimators_;
   std::vector<ChartSpec> charts_;
   std::vector<Preset> presets_;
+  std::vector<Question> questions_;
 };
 
 // The registry with every area registered (built once, on first use).

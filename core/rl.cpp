@@ -122,11 +122,11 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
          gen_dominates ? "Generation + scoring is the longer branch: async hides training "
                          "entirely, and only faster generation (more replicas) helps further."
                        : "Training on its share of the GPUs is the longer branch: give training "
-                         "more GPUs (async_train_fraction) to go faster.");
+                         "more GPUs (the async training fraction) to go faster.");
   if (in.generation_replicas == 1 && in.total_gpus > 1)
-    d.note("Assumption (the seed's)",
+    d.note("Assumption (the worked example's)",
            "Generation and scoring run on one replica with one GPU's FLOP/s and bandwidth while "
-           "training uses every GPU; raise generation_replicas to spread generation.");
+           "training uses every GPU; raise the generation replicas to spread generation.");
   return o;
 }
 
@@ -137,49 +137,88 @@ void register_rl(Registry& r) {
       {"rl.throughput", "RL training: sync vs async", "inference",
        "Iteration time and throughput of RLHF/PPO when generation, scoring and training run one "
        "after another on the same GPUs, or overlap on separate GPU sets.",
-       "Seed 001 §10 (estimate_rl_throughput); Kaplan et al. 2020 §2.1 (6N per token)",
-       "docs/rl.md#rlthroughput"},
-      {num("params", &In::params, "Policy parameters", unit::params).positive(1e15).required(),
-       num("batch", &In::batch, "Batch (prompts per iteration)").positive(1e7).integer().required(),
-       num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens).positive(1e7).integer(),
-       num("gen_len", &In::gen_len, "Generated tokens", unit::tokens).positive(1e7).integer(),
-       num("ppo_epochs", &In::ppo_epochs, "PPO epochs").positive(1000).integer(),
-       num("total_gpus", &In::total_gpus, "Total GPUs", unit::gpus)
+       "Kaplan et al. 2020 §2.1 (6N per token)", "docs/rl.md#rlthroughput"},
+      {num("params", &In::params, "Policy parameters", unit::params)
+           .help("Parameters of the policy model")
+           .positive(1e15)
+           .required(),
+       num("batch", &In::batch, "Batch (prompts per iteration)")
+           .help("Prompts per iteration")
            .positive(1e7)
            .integer()
            .required(),
-       num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops).positive(1e17),
+       num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+           .help("Tokens per prompt")
+           .positive(1e7)
+           .integer(),
+       num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+           .help("Tokens generated per prompt")
+           .positive(1e7)
+           .integer(),
+       num("ppo_epochs", &In::ppo_epochs, "PPO epochs")
+           .help("Passes over each batch in training")
+           .positive(1000)
+           .integer(),
+       num("total_gpus", &In::total_gpus, "Total GPUs", unit::gpus)
+           .help("Accelerators for generation, scoring and training")
+           .positive(1e7)
+           .integer()
+           .required(),
+       num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+           .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+           .positive(1e17),
        num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+           .help("HBM bandwidth of one accelerator, from its datasheet")
            .positive(1e15),
-       num("mfu", &In::mfu, "Training MFU", unit::fraction).positive(1),
+       num("mfu", &In::mfu, "Training MFU", unit::fraction)
+           .help("Share of peak the training step reaches")
+           .positive(1),
        num("reward_model_fraction", &In::reward_model_fraction, "Reward model size / policy size")
+           .help("Reward-model size as a fraction of the policy")
            .positive(10),
        num("async_train_fraction", &In::async_train_fraction, "Async: share of GPUs training",
            unit::fraction)
+           .help("Async: share of GPUs that train while the rest generate")
            .positive(1),
        num("generation_replicas", &In::generation_replicas, "Generation replicas")
            .positive(1e6)
            .integer()
-           .help("1 = the seed's single replica; the batch is split evenly across replicas"),
-       num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes).positive(8)},
-      {out("generate_time", &Out::generate_time, "Generation", unit::seconds),
-       out("score_time", &Out::score_time, "Scoring", unit::seconds),
-       out("train_time_sync", &Out::train_time_sync, "Training (sync)", unit::seconds),
-       out("train_time_async", &Out::train_time_async, "Training (async)", unit::seconds),
-       out("sync_iteration_time", &Out::sync_iteration_time, "Iteration (sync)", unit::seconds),
-       out("async_iteration_time", &Out::async_iteration_time, "Iteration (async)", unit::seconds),
+           .help("1 = the worked example's single replica; the batch is split evenly across "
+                 "replicas"),
+       num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+           .help("2 for BF16 weights")
+           .positive(8)},
+      {out("generate_time", &Out::generate_time, "Generation", unit::seconds)
+           .help("Decoding the batch's responses"),
+       out("score_time", &Out::score_time, "Scoring", unit::seconds)
+           .help("Reward model over prompts and responses"),
+       out("train_time_sync", &Out::train_time_sync, "Training (sync)", unit::seconds)
+           .help("PPO update on every GPU"),
+       out("train_time_async", &Out::train_time_async, "Training (async)", unit::seconds)
+           .help("PPO update on the training share of GPUs"),
+       out("sync_iteration_time", &Out::sync_iteration_time, "Iteration (sync)", unit::seconds)
+           .help("Generate + score + train, one after another"),
+       out("async_iteration_time", &Out::async_iteration_time, "Iteration (async)", unit::seconds)
+           .help("The slower of generation and training, overlapped"),
        out("sync_samples_per_second", &Out::sync_samples_per_second, "Samples/s (sync)",
-           unit::samples_per_s),
+           unit::samples_per_s)
+           .help("Prompts per second, synchronous"),
        out("async_samples_per_second", &Out::async_samples_per_second, "Samples/s (async)",
-           unit::samples_per_s),
+           unit::samples_per_s)
+           .help("Prompts per second, asynchronous"),
        out("sync_tokens_per_second", &Out::sync_tokens_per_second, "Generated tok/s (sync)",
-           unit::tokens_per_s),
+           unit::tokens_per_s)
+           .help("Generated tokens per second, synchronous"),
        out("async_tokens_per_second", &Out::async_tokens_per_second, "Generated tok/s (async)",
-           unit::tokens_per_s),
-       out("speedup", &Out::speedup, "Async speedup", unit::times),
-       out("train_gpus_sync", &Out::train_gpus_sync, "Training GPUs (sync)", unit::gpus),
-       out("train_gpus_async", &Out::train_gpus_async, "Training GPUs (async)", unit::gpus),
-       out("sequences_per_replica", &Out::sequences_per_replica, "Sequences per replica")},
+           unit::tokens_per_s)
+           .help("Generated tokens per second, asynchronous"),
+       out("speedup", &Out::speedup, "Async speedup", unit::times).help("Async ÷ sync throughput"),
+       out("train_gpus_sync", &Out::train_gpus_sync, "Training GPUs (sync)", unit::gpus)
+           .help("GPUs training in the synchronous loop"),
+       out("train_gpus_async", &Out::train_gpus_async, "Training GPUs (async)", unit::gpus)
+           .help("GPUs training in the asynchronous loop"),
+       out("sequences_per_replica", &Out::sequences_per_replica, "Sequences per replica")
+           .help("Prompts each generation replica decodes")},
       &rl_throughput));
 }
 

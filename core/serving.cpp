@@ -122,13 +122,13 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
           {"t", "t_{\\text{tok}}", single->decode_time_per_token, unit::seconds}},
          o.single_request_latency, unit::seconds);
   o.requests_per_gpu = single->tokens_per_second / in.gen_len;
-  d.step("Requests per GPU per second (the seed's single-stream throughput)", "r_{\\text{gpu}}",
-         "\\frac{$s}{$g}",
+  d.step("Requests per GPU per second (the worked example's single-stream throughput)",
+         "r_{\\text{gpu}}", "\\frac{$s}{$g}",
          {{"s", "\\text{tok/s}", single->tokens_per_second, unit::tokens_per_s},
           {"g", "g", in.gen_len, unit::tokens}},
          o.requests_per_gpu, unit::requests_per_s);
   o.gpus_needed_seed = std::max(1.0, ceil_count(o.total_rps / o.requests_per_gpu));
-  d.step("GPUs for the load (the seed's count)", "G_{\\text{seed}}",
+  d.step("GPUs for the load (the worked example's count)", "G_{\\text{seed}}",
          "\\left\\lceil \\frac{$R}{$r} \\right\\rceil",
          {{"R", "R", o.total_rps, unit::requests_per_s},
           {"r", "r_{\\text{gpu}}", o.requests_per_gpu, unit::requests_per_s}},
@@ -167,7 +167,7 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
           {"m", "M_{\\text{seq}}", o.kv_per_request, unit::bytes}},
          o.max_concurrent_memory, unit::none);
   o.max_concurrent_latency = in.target_latency / o.single_request_latency;
-  d.step("Latency limit (the seed's ratio)", "C_{\\text{lat}}", "\\frac{$T}{$T1}",
+  d.step("Latency limit (the worked example's ratio)", "C_{\\text{lat}}", "\\frac{$T}{$T1}",
          {{"T", "T_{\\text{target}}", in.target_latency, unit::seconds},
           {"T1", "T_1", o.single_request_latency, unit::seconds}},
          o.max_concurrent_latency, unit::none);
@@ -186,14 +186,15 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
   d.step("GPUs needed (whole replicas)", "G", "$n \\cdot $k",
          {{"n", "n", o.replicas}, {"k", "k", o.gpus_per_replica}}, o.gpus_needed, unit::gpus);
   if (o.weight_memory > in.gpu_memory)
-    d.note("Seed erratum", "The seed computes weight memory as params_b·2/1e9 GB (" +
-                               format_value(o.weight_memory_seed, unit::bytes) +
-                               " here) and so believes the "
-                               "model fits on one GPU; it needs " +
-                               format_value(o.weight_memory, unit::bytes) + ".");
+    d.note("Worked-example erratum",
+           "The worked example computes weight memory as (parameters in billions) × 2 / 10⁹ GB (" +
+               format_value(o.weight_memory_seed, unit::bytes) +
+               " here) and so believes the "
+               "model fits on one GPU; it needs " +
+               format_value(o.weight_memory, unit::bytes) + ".");
   if (o.single_request_latency > in.target_latency)
     d.warn("One request alone takes " + format_value(o.single_request_latency, unit::seconds) +
-           ", longer than target_latency (" + format_value(in.target_latency, unit::seconds) +
+           ", longer than the target latency (" + format_value(in.target_latency, unit::seconds) +
            "): no amount of batching meets the target in this model.");
   return o;
 }
@@ -351,46 +352,95 @@ void register_serving(Registry& r) {
     using Out = ServeLlmOut;
     r.add(declare<In, Out>(
         {"serve.llm_gpus", "GPUs to serve an LLM", "inference",
-         "How many GPUs a request load needs with seed 001's single-stream model, how many "
+         "How many GPUs a request load needs with a single-stream model (one request at a time per "
+         "GPU), how many "
          "requests fit in memory beside the weights, and the replica size the weights demand.",
-         "Seed 001 §9 (estimate_serving_gpus), weight memory corrected; docs/errata.md",
+         "Pope et al. 2022 §2 (weights read once per token); weight memory corrected, see "
+         "docs/errata.md",
          "docs/serving.md#servellm_gpus"},
-        {num("params", &In::params, "Parameters", unit::params).positive(1e15).required(),
-         num("users", &In::users, "Users").positive(1e10).integer().required(),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(1e15)
+             .required(),
+         num("users", &In::users, "Users")
+             .help("Users sending requests")
+             .positive(1e10)
+             .integer()
+             .required(),
          num("rps_per_user", &In::rps_per_user, "Requests/s per user", unit::requests_per_s)
+             .help("Requests per second from one user")
              .positive(1e4)
              .required(),
-         num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens).positive(1e8).integer(),
-         num("gen_len", &In::gen_len, "Generated tokens", unit::tokens).positive(1e8).integer(),
-         num("target_latency", &In::target_latency, "Target latency", unit::seconds).positive(1e5),
-         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes).positive(1e13),
-         num("n_layers", &In::n_layers, "Layers L").positive(1e4).integer(),
-         num("d_model", &In::d_model, "Model width d").positive(1e6).integer(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops).positive(1e17),
+         num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+             .help("Tokens in a request's prompt")
+             .positive(1e8)
+             .integer(),
+         num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+             .help("Tokens generated per request")
+             .positive(1e8)
+             .integer(),
+         num("target_latency", &In::target_latency, "Target latency", unit::seconds)
+             .help("Longest acceptable time for one request")
+             .positive(1e5),
+         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+             .help("Memory of one accelerator")
+             .positive(1e13),
+         num("n_layers", &In::n_layers, "Layers L")
+             .help("Transformer blocks, for the KV cache")
+             .positive(1e4)
+             .integer(),
+         num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size, for the KV cache")
+             .positive(1e6)
+             .integer(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
+             .help("Dense BF16 peak of one accelerator")
+             .positive(1e17),
          num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+             .help("HBM bandwidth of one accelerator")
              .positive(1e15),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes).positive(8),
-         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes).positive(8),
+         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+             .help("2 for BF16 weights, 1 for FP8")
+             .positive(8),
+         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+             .help("2 for a BF16 cache")
+             .positive(8),
          num("gpus_per_replica", &In::gpus_per_replica, "GPUs per replica (0 = fewest that fit)")
+             .help("GPUs holding one copy of the model; 0 picks the fewest that fit")
              .range(0, 1e4)
              .integer()},
-        {out("total_rps", &Out::total_rps, "Total request rate", unit::requests_per_s),
-         out("requests_per_gpu", &Out::requests_per_gpu, "Requests/s per GPU",
-             unit::requests_per_s),
-         out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus),
-         out("max_concurrent", &Out::max_concurrent, "Max concurrent requests per replica"),
+        {out("total_rps", &Out::total_rps, "Total request rate", unit::requests_per_s)
+             .help("Users × requests per user"),
+         out("requests_per_gpu", &Out::requests_per_gpu, "Requests/s per GPU", unit::requests_per_s)
+             .help("Requests one GPU finishes per second, one at a time"),
+         out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus)
+             .help("Whole replicas for the load × GPUs per replica"),
+         out("max_concurrent", &Out::max_concurrent, "Max concurrent requests per replica")
+             .help(
+                 "Requests one replica holds at once: the lower of the memory and latency limits"),
          out("single_request_latency", &Out::single_request_latency, "Single-request latency",
-             unit::seconds),
-         out("weight_memory", &Out::weight_memory, "Weight memory", unit::bytes),
-         out("weight_memory_seed", &Out::weight_memory_seed, "Weight memory (seed's bug)",
-             unit::bytes),
-         out("kv_per_request", &Out::kv_per_request, "KV cache per request", unit::bytes),
-         out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus),
-         out("replicas", &Out::replicas, "Replicas"),
-         out("max_concurrent_memory", &Out::max_concurrent_memory, "Concurrency, memory limit"),
-         out("max_concurrent_latency", &Out::max_concurrent_latency, "Concurrency, latency limit"),
-         out("max_concurrent_seed", &Out::max_concurrent_seed, "Max concurrent (seed's bug)"),
-         out("gpus_needed_seed", &Out::gpus_needed_seed, "GPUs (seed's count)", unit::gpus)},
+             unit::seconds)
+             .help("Prefill plus decode of one request alone"),
+         out("weight_memory", &Out::weight_memory, "Weight memory", unit::bytes)
+             .help("Parameters × bytes per weight"),
+         out("weight_memory_seed", &Out::weight_memory_seed,
+             "Weight memory as the worked example computes it (its erratum)", unit::bytes)
+             .hidden(),
+         out("kv_per_request", &Out::kv_per_request, "KV cache per request", unit::bytes)
+             .help("KV cache of one request's prompt and generated tokens"),
+         out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus)
+             .help("GPUs holding one copy of the model"),
+         out("replicas", &Out::replicas, "Replicas").help("Copies of the model the load needs"),
+         out("max_concurrent_memory", &Out::max_concurrent_memory, "Concurrency, memory limit")
+             .help("Requests whose KV cache fits beside the weights"),
+         out("max_concurrent_latency", &Out::max_concurrent_latency, "Concurrency, latency limit")
+             .help("Requests that can share a replica within the target latency"),
+         out("max_concurrent_seed", &Out::max_concurrent_seed,
+             "Max concurrent from the worked example's weight memory")
+             .hidden(),
+         out("gpus_needed_seed", &Out::gpus_needed_seed, "GPUs as the worked example counts them",
+             unit::gpus)
+             .hidden()},
         &serve_llm_gpus));
   }
   {
@@ -400,27 +450,48 @@ void register_serving(Registry& r) {
         {"serve.batching", "Dynamic batching: QPS vs latency", "inference",
          "GPUs needed for a request rate with batched inference, and the latency a request sees: "
          "half the batch-collection window plus the inference time.",
-         "Seed 000 §2 and §5 (QPS and latency formulas)", "docs/serving.md#servebatching"},
-        {num("batch_size", &In::batch_size, "Batch size").positive(1e6).integer().required(),
+         "Little 1961 (L = λW); Crankshaw et al. 2017 (Clipper) §4.3 (adaptive batching)",
+         "docs/serving.md#servebatching"},
+        {num("batch_size", &In::batch_size, "Batch size")
+             .help("Requests per batch")
+             .positive(1e6)
+             .integer()
+             .required(),
          num("inference_time", &In::inference_time, "Inference time per batch", unit::seconds)
+             .help("Time for a GPU to run one batch")
              .positive(3600)
              .required(),
          num("total_qps", &In::total_qps, "Total QPS", unit::requests_per_s)
+             .help("Requests per second arriving")
              .positive(kMaxQps)
              .required(),
-         num("gpus", &In::gpus, "GPUs (0 = as many as needed)").range(0, 1e7).integer(),
+         num("gpus", &In::gpus, "GPUs (0 = as many as needed)")
+             .help("GPUs serving; 0 takes as many as the load needs")
+             .range(0, 1e7)
+             .integer(),
          num("latency_budget", &In::latency_budget, "Latency budget (0 = none)", unit::seconds)
+             .help("Longest acceptable latency; 0 = none")
              .range(0, 3600)},
-        {out("qps_per_gpu", &Out::qps_per_gpu, "QPS one GPU sustains", unit::requests_per_s),
-         out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus),
-         out("gpus_used", &Out::gpus_used, "GPUs used", unit::gpus),
-         out("per_gpu_qps", &Out::per_gpu_qps, "Arrivals per GPU", unit::requests_per_s),
-         out("collection_time", &Out::collection_time, "Batch collection time", unit::seconds),
-         out("avg_wait", &Out::avg_wait, "Average wait", unit::seconds),
-         out("avg_latency", &Out::avg_latency, "Average latency", unit::seconds),
-         out("cold_start_latency", &Out::cold_start_latency, "Cold-start latency", unit::seconds),
-         out("utilization", &Out::utilization, "GPU busy fraction", unit::fraction),
-         out("within_budget", &Out::within_budget, "Within budget")},
+        {out("qps_per_gpu", &Out::qps_per_gpu, "QPS one GPU sustains", unit::requests_per_s)
+             .help("Batch ÷ inference time"),
+         out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus)
+             .help("Total QPS ÷ QPS per GPU, rounded up"),
+         out("gpus_used", &Out::gpus_used, "GPUs used", unit::gpus)
+             .help("GPUs the figures below are for"),
+         out("per_gpu_qps", &Out::per_gpu_qps, "Arrivals per GPU", unit::requests_per_s)
+             .help("Arrivals per GPU per second"),
+         out("collection_time", &Out::collection_time, "Batch collection time", unit::seconds)
+             .help("Time to fill a batch at that arrival rate"),
+         out("avg_wait", &Out::avg_wait, "Average wait", unit::seconds)
+             .help("Average time a request waits for its batch to fill"),
+         out("avg_latency", &Out::avg_latency, "Average latency", unit::seconds)
+             .help("Average wait + inference time"),
+         out("cold_start_latency", &Out::cold_start_latency, "Cold-start latency", unit::seconds)
+             .help("The first request's wait for a full batch + inference"),
+         out("utilization", &Out::utilization, "GPU busy fraction", unit::fraction)
+             .help("Share of time a GPU is busy"),
+         out("within_budget", &Out::within_budget, "Within budget")
+             .help("Whether the average latency is within the budget")},
         &serve_batching));
   }
   {
@@ -430,17 +501,27 @@ void register_serving(Registry& r) {
         {"serve.pipeline", "Multi-stage ranking pipeline", "inference",
          "Latency and GPUs of a pipeline of stages (fixed latency or batched inference) against "
          "a latency budget.",
-         "Seed 000 §3 (progressive ranking) and problem 3", "docs/serving.md#servepipeline"},
-        {num("total_qps", &In::total_qps, "Total QPS", unit::requests_per_s).positive(kMaxQps),
-         num("budget", &In::budget, "Latency budget (0 = none)", unit::seconds).range(0, 3600),
+         "Covington et al. 2016 (deep networks for YouTube recommendations): candidate generation, "
+         "then ranking",
+         "docs/serving.md#servepipeline"},
+        {num("total_qps", &In::total_qps, "Total QPS", unit::requests_per_s)
+             .help("Requests per second entering the pipeline")
+             .positive(kMaxQps),
+         num("budget", &In::budget, "Latency budget (0 = none)", unit::seconds)
+             .help("End-to-end latency budget; 0 = none")
+             .range(0, 3600),
          text("stages", &In::stages, "Stages (JSON)")
              .help(
                  R"(array of {"name", "latency"} or {"name", "batch", "inference"}; times in seconds or "20 ms")")},
-        {out("total_latency", &Out::total_latency, "End-to-end latency", unit::seconds),
-         out("remaining_budget", &Out::remaining_budget, "Budget left", unit::seconds),
-         out("within_budget", &Out::within_budget, "Within budget"),
-         out("total_gpus", &Out::total_gpus, "GPUs", unit::gpus),
-         out("stage_count", &Out::stage_count, "Stages"), out("stages", &Out::stages, "Per stage")},
+        {out("total_latency", &Out::total_latency, "End-to-end latency", unit::seconds)
+             .help("Sum of the stages' latencies"),
+         out("remaining_budget", &Out::remaining_budget, "Budget left", unit::seconds)
+             .help("Budget − total latency"),
+         out("within_budget", &Out::within_budget, "Within budget")
+             .help("Whether the total is within the budget"),
+         out("total_gpus", &Out::total_gpus, "GPUs", unit::gpus).help("GPUs over all stages"),
+         out("stage_count", &Out::stage_count, "Stages").help("Stages in the pipeline"),
+         out("stages", &Out::stages, "Per stage").help("Latency and GPUs of each stage")},
         &serve_pipeline));
   }
 }

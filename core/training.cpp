@@ -11,6 +11,7 @@ namespace napkin {
 // C ≈ 6·N·D (Kaplan et al. 2020, §2.1). Inverting C = 6·N·(r·N) gives N = √(C / 6r).
 Result<ChinchillaOut> train_chinchilla(const ChinchillaIn& in, Derivation& d) {
   ChinchillaOut o{};
+  o.tokens_per_param_actual = o.optimal_params_for_budget = o.optimal_tokens_for_budget = not_given;
   const double n = in.params, r = in.tokens_per_param;
   o.optimal_tokens = r * n;
   d.step("Compute-optimal tokens", "D_{\\text{opt}}", "$r \\cdot $N",
@@ -74,7 +75,7 @@ Result<TrainTimeOut> train_time(const TrainTimeIn& in, Derivation& d) {
   o.gpu_hours = o.hours * in.gpus;
   d.step("GPU-hours", "H", "$T \\cdot $G", {{"T", "T_{\\text{h}}", o.hours}, {"G", "G", in.gpus}},
          o.gpu_hours, unit::gpu_hours);
-  o.cost = o.gpu_hours * in.price_per_gpu_hour;
+  o.cost = in.price_per_gpu_hour > 0 ? o.gpu_hours * in.price_per_gpu_hour : not_given;
   if (in.price_per_gpu_hour > 0)
     d.step("Cost", "\\$", "$H \\cdot $p",
            {{"H", "H", o.gpu_hours}, {"p", "p", in.price_per_gpu_hour, unit::dollars}}, o.cost,
@@ -279,19 +280,35 @@ void register_training(Registry& r) {
          "optimal size for a compute budget.",
          "Hoffmann et al. 2022, Training Compute-Optimal Large Language Models, Table 3",
          "docs/training.md#trainchinchilla"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
-         num("tokens_per_param", &In::tokens_per_param, "Tokens per parameter").positive(1e4),
-         num("tokens", &In::tokens, "Tokens trained (0 = none)", unit::tokens).range(0, kMaxTokens),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
+         num("tokens_per_param", &In::tokens_per_param, "Tokens per parameter")
+             .help("Compute-optimal tokens per parameter r; Chinchilla's fits give about 20")
+             .positive(1e4),
+         num("tokens", &In::tokens, "Tokens trained (0 = none)", unit::tokens)
+             .help("Tokens the model was actually trained on, to compare with the optimum")
+             .range(0, kMaxTokens),
          num("compute_flops", &In::compute_flops, "Compute budget (0 = none)", unit::flop)
+             .help("A training budget C in FLOP, to find the model size it buys")
              .range(0, kMaxFlops)},
-        {out("optimal_tokens", &Out::optimal_tokens, "Compute-optimal tokens", unit::tokens),
-         out("compute_flops", &Out::compute_flops, "Compute at the optimum", unit::flop),
+        {out("optimal_tokens", &Out::optimal_tokens, "Compute-optimal tokens", unit::tokens)
+             .help("D = r × N: the tokens a model of this size should see"),
+         out("compute_flops", &Out::compute_flops, "Compute at the optimum", unit::flop)
+             .help("C = 6 × N × D: training compute at the optimum"),
          out("tokens_per_param_actual", &Out::tokens_per_param_actual,
-             "Actual tokens per parameter"),
+             "Actual tokens per parameter")
+             .optional()
+             .help("Training tokens ÷ parameters; shown when training tokens are given"),
          out("optimal_params_for_budget", &Out::optimal_params_for_budget,
-             "Optimal size for the budget", unit::params),
+             "Optimal size for the budget", unit::params)
+             .optional()
+             .help("√(C / 6r): the compute-optimal model size; shown when a budget is given"),
          out("optimal_tokens_for_budget", &Out::optimal_tokens_for_budget,
-             "Optimal tokens for the budget", unit::tokens)},
+             "Optimal tokens for the budget", unit::tokens)
+             .optional()
+             .help("r × the optimal size; shown when a compute budget is given")},
         &train_chinchilla));
   }
   {
@@ -303,24 +320,45 @@ void register_training(Registry& r) {
          "fraction of peak.",
          "Kaplan et al. 2020 §2.1 (6ND); Narayanan et al. 2021 eq. 3 (8ND with recomputation)",
          "docs/training.md#traintime"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
          num("tokens", &In::tokens, "Training tokens", unit::tokens)
+             .help("Tokens D seen in training (LLaMA-2: 2T)")
              .positive(kMaxTokens)
              .required(),
-         num("gpus", &In::gpus, "GPUs", unit::gpus).positive(kMaxGpus).integer().required(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops).positive(kMaxPeak),
-         num("mfu", &In::mfu, "MFU", unit::fraction).positive(1),
+         num("gpus", &In::gpus, "GPUs", unit::gpus)
+             .help("Accelerators training together")
+             .positive(kMaxGpus)
+             .integer()
+             .required(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+             .positive(kMaxPeak),
+         num("mfu", &In::mfu, "MFU", unit::fraction)
+             .help("Model FLOPs utilization: the share of peak that does model math (large runs: "
+                   "35–55 %)")
+             .positive(1),
          num("flops_per_param_token", &In::flops_per_param_token, "FLOPs per parameter per token")
              .positive(100)
              .help("6 without recomputation; 8 with full activation recomputation"),
          num("price_per_gpu_hour", &In::price_per_gpu_hour, "Price per GPU-hour", unit::dollars)
+             .help("Cloud or amortised price of one accelerator for one hour")
              .range(0, 1e4)},
-        {out("total_flops", &Out::total_flops, "Total compute", unit::flop),
-         out("cluster_flops", &Out::cluster_flops, "Sustained cluster FLOP/s", unit::flops),
-         out("seconds", &Out::seconds, "Time", unit::seconds), out("hours", &Out::hours, "Hours"),
-         out("days", &Out::days, "Days"),
-         out("gpu_hours", &Out::gpu_hours, "GPU-hours", unit::gpu_hours),
-         out("cost", &Out::cost, "Cost", unit::dollars)},
+        {out("total_flops", &Out::total_flops, "Total compute", unit::flop)
+             .help("C = k × N × D: all the arithmetic of the run"),
+         out("cluster_flops", &Out::cluster_flops, "Sustained cluster FLOP/s", unit::flops)
+             .help("GPUs × peak × MFU: model FLOP/s the cluster sustains"),
+         out("seconds", &Out::seconds, "Time", unit::seconds)
+             .help("Wall-clock time: total compute ÷ sustained FLOP/s"),
+         out("hours", &Out::hours, "Hours").help("Wall-clock time in hours"),
+         out("days", &Out::days, "Days").help("Wall-clock time in days"),
+         out("gpu_hours", &Out::gpu_hours, "GPU-hours", unit::gpu_hours)
+             .help("GPUs × hours: what a cloud bill counts"),
+         out("cost", &Out::cost, "Cost", unit::dollars)
+             .optional()
+             .help("GPU-hours × price; shown when a price per GPU-hour is given")},
         &train_time));
   }
   {
@@ -332,27 +370,55 @@ void register_training(Registry& r) {
          "FLOPs spent recomputing activations.",
          "Chowdhery et al. 2022 (PaLM), Appendix B; Korthikanti et al. 2022 §5",
          "docs/training.md#trainmfu"},
-        {num("params", &In::params, "Parameters", unit::params).positive(kMaxParams).required(),
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
          num("tokens_per_second", &In::tokens_per_second, "Throughput", unit::tokens_per_s)
+             .help("Training throughput of the whole cluster, in tokens per second")
              .positive(1e12)
              .required(),
-         num("gpus", &In::gpus, "GPUs", unit::gpus).positive(kMaxGpus).integer().required(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops).positive(kMaxPeak),
-         num("n_layers", &In::n_layers, "Layers").positive(1e5).integer(),
-         num("d_model", &In::d_model, "Model width d").positive(1e7).integer(),
-         num("seq_len", &In::seq_len, "Sequence length", unit::tokens).positive(1e8).integer(),
-         num("attention_dim", &In::attention_dim, "Attention width h·d_h (0 = d)")
+         num("gpus", &In::gpus, "GPUs", unit::gpus)
+             .help("Accelerators training together")
+             .positive(kMaxGpus)
+             .integer()
+             .required(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+             .positive(kMaxPeak),
+         num("n_layers", &In::n_layers, "Layers")
+             .help("Transformer blocks, for the attention FLOPs")
+             .positive(1e5)
+             .integer(),
+         num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size of the residual stream")
+             .positive(1e7)
+             .integer(),
+         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+             .help("Tokens per training sequence; attention FLOPs grow with it")
+             .positive(1e8)
+             .integer(),
+         num("attention_dim", &In::attention_dim,
+             "Attention width, heads × head dim (0 = model width)")
+             .help("Query heads × head size; 0 takes the model width")
              .range(0, 1e7)
              .integer(),
          choice("recompute", &In::recompute, "Activation recomputation",
-                {"none", "selective", "full"})},
+                {"none", "selective", "full"})
+             .help("Recomputed activations add forward FLOPs the hardware does but the model does "
+                   "not count")
+             .labels({"None", "Selective (attention only)", "Full (per layer)"})},
         {out("flops_per_token", &Out::flops_per_token, "Model FLOPs per token",
-             unit::flop_per_token),
+             unit::flop_per_token)
+             .help("6N plus attention: the FLOPs the model needs per token"),
          out("hardware_flops_per_token", &Out::hardware_flops_per_token, "Hardware FLOPs per token",
-             unit::flop_per_token),
-         out("achieved_flops", &Out::achieved_flops, "Achieved model FLOP/s", unit::flops),
-         out("mfu", &Out::mfu, "MFU", unit::fraction),
-         out("hfu", &Out::hfu, "HFU", unit::fraction)},
+             unit::flop_per_token)
+             .help("Model FLOPs plus recomputation: what the hardware executes per token"),
+         out("achieved_flops", &Out::achieved_flops, "Achieved model FLOP/s", unit::flops)
+             .help("Throughput × model FLOPs per token"),
+         out("mfu", &Out::mfu, "MFU", unit::fraction).help("Achieved model FLOP/s ÷ (GPUs × peak)"),
+         out("hfu", &Out::hfu, "HFU", unit::fraction)
+             .help("Hardware FLOPs utilization: like MFU, counting recomputed work too")},
         &train_mfu));
   }
   {
@@ -364,25 +430,63 @@ void register_training(Registry& r) {
          "MLP or SwiGLU feed-forward, embeddings.",
          "Kaplan et al. 2020 Table 1; Touvron et al. 2023 (LLaMA-2) Table 1",
          "docs/training.md#modelparams"},
-        {num("d_model", &In::d_model, "Model width d").positive(1e6).integer().required(),
-         num("n_layers", &In::n_layers, "Blocks L").positive(1e5).integer().required(),
-         num("d_ff", &In::d_ff, "FFN width (0 = default)").range(0, 1e7).integer(),
-         num("vocab", &In::vocab, "Vocabulary").range(0, 1e8).integer(),
-         num("n_heads", &In::n_heads, "Attention heads").positive(1e5).integer(),
-         num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = n_heads)").range(0, 1e5).integer(),
-         num("head_dim", &In::head_dim, "Head dimension (0 = d/heads)").range(0, 1e5).integer(),
-         choice("ffn", &In::ffn, "Feed-forward", {"mlp", "swiglu"}),
-         flag("attention", &In::attention, "Attention in each block"),
-         flag("tied_embeddings", &In::tied_embeddings, "Tied input/output embeddings"),
-         flag("biases", &In::biases, "Bias vectors"), flag("norms", &In::norms, "Count norm gains"),
-         num("positions", &In::positions, "Learned positions").range(0, 1e8).integer()},
-        {out("params", &Out::params, "Parameters", unit::params),
-         out("non_embedding_params", &Out::non_embedding_params, "Non-embedding", unit::params),
-         out("attention_params", &Out::attention_params, "Attention per block", unit::params),
-         out("ffn_params", &Out::ffn_params, "FFN per block", unit::params),
-         out("embedding_params", &Out::embedding_params, "Embeddings", unit::params),
-         out("per_layer_params", &Out::per_layer_params, "Per block", unit::params),
-         out("d_ff", &Out::d_ff, "FFN width used")},
+        {num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer()
+             .required(),
+         num("n_layers", &In::n_layers, "Blocks L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("d_ff", &In::d_ff, "FFN width (0 = default)")
+             .help("Inner width of the feed-forward; 0 takes 4d (MLP) or 8d/3 (SwiGLU)")
+             .range(0, 1e7)
+             .integer(),
+         num("vocab", &In::vocab, "Vocabulary")
+             .help("Tokens in the vocabulary (embedding rows)")
+             .range(0, 1e8)
+             .integer(),
+         num("n_heads", &In::n_heads, "Attention heads")
+             .help("Query heads per block")
+             .positive(1e5)
+             .integer(),
+         num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = as many as query heads)")
+             .help("Key/value heads: fewer than query heads for grouped-query attention")
+             .range(0, 1e5)
+             .integer(),
+         num("head_dim", &In::head_dim, "Head dimension (0 = d/heads)")
+             .help("Size of one head; 0 takes d ÷ heads")
+             .range(0, 1e5)
+             .integer(),
+         choice("ffn", &In::ffn, "Feed-forward", {"mlp", "swiglu"})
+             .help("MLP has two matrices, SwiGLU three")
+             .labels({"MLP (2 matrices)", "SwiGLU (3 matrices)"}),
+         flag("attention", &In::attention, "Attention in each block")
+             .help("Count the attention projections (off: FFN-only blocks)"),
+         flag("tied_embeddings", &In::tied_embeddings, "Tied input/output embeddings")
+             .help("Input and output embeddings share one matrix"),
+         flag("biases", &In::biases, "Bias vectors").help("Count bias vectors in the projections"),
+         flag("norms", &In::norms, "Count norm gains")
+             .help("Count the gains of the normalisation layers"),
+         num("positions", &In::positions, "Learned positions")
+             .help("Count a learned position-embedding table")
+             .range(0, 1e8)
+             .integer()},
+        {out("params", &Out::params, "Parameters", unit::params).help("All parameters"),
+         out("non_embedding_params", &Out::non_embedding_params, "Non-embedding", unit::params)
+             .help("Parameters outside the embeddings (Kaplan's N)"),
+         out("attention_params", &Out::attention_params, "Attention per block", unit::params)
+             .help("Q, K, V and output projections of one block"),
+         out("ffn_params", &Out::ffn_params, "FFN per block", unit::params)
+             .help("Feed-forward matrices of one block"),
+         out("embedding_params", &Out::embedding_params, "Embeddings", unit::params)
+             .help("Token (and position) embeddings"),
+         out("per_layer_params", &Out::per_layer_params, "Per block", unit::params)
+             .help("Attention + feed-forward of one block"),
+         out("d_ff", &Out::d_ff, "FFN width used")
+             .help("The feed-forward width after the default is applied")},
         &model_params));
   }
   {
@@ -394,20 +498,44 @@ void register_training(Registry& r) {
          "rule.",
          "Kaplan et al. 2020 Table 1; Chowdhery et al. 2022 Appendix B (attention term)",
          "docs/training.md#modelflops"},
-        {num("d_model", &In::d_model, "Model width d").positive(1e6).integer().required(),
-         num("n_layers", &In::n_layers, "Blocks L").positive(1e5).integer().required(),
-         num("seq_len", &In::seq_len, "Sequence length", unit::tokens).positive(1e8).integer(),
-         num("vocab", &In::vocab, "Vocabulary").range(0, 1e8).integer(),
-         num("d_ff", &In::d_ff, "FFN width (0 = 4d)").range(0, 1e7).integer(),
-         flag("include_attention", &In::include_attention, "Count attention scores"),
+        {num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer()
+             .required(),
+         num("n_layers", &In::n_layers, "Blocks L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+             .help("Tokens per sequence; attention scores grow with it")
+             .positive(1e8)
+             .integer(),
+         num("vocab", &In::vocab, "Vocabulary")
+             .help("Tokens in the vocabulary, for the output layer")
+             .range(0, 1e8)
+             .integer(),
+         num("d_ff", &In::d_ff, "FFN width (0 = 4d)")
+             .help("Inner width of the feed-forward; 0 takes 4d")
+             .range(0, 1e7)
+             .integer(),
+         flag("include_attention", &In::include_attention, "Count attention scores")
+             .help("Add the QKᵀ and attention-times-V products"),
          num("params", &In::params, "Parameters for 6N (0 = from shapes)", unit::params)
+             .help("N for the 6N rule; 0 counts it from the shapes")
              .range(0, kMaxParams)},
-        {out("fwd_flops_per_layer", &Out::fwd_flops_per_layer, "Forward per block", unit::flop),
-         out("fwd_flops", &Out::fwd_flops, "Forward", unit::flop),
-         out("bwd_flops", &Out::bwd_flops, "Backward", unit::flop),
-         out("step_flops", &Out::step_flops, "Training step", unit::flop),
-         out("ratio_to_6n", &Out::ratio_to_6n, "Ratio to 6N"),
-         out("params_used", &Out::params_used, "N used for 6N", unit::params)},
+        {out("fwd_flops_per_layer", &Out::fwd_flops_per_layer, "Forward per block", unit::flop)
+             .help("Forward FLOPs of one block per token"),
+         out("fwd_flops", &Out::fwd_flops, "Forward", unit::flop)
+             .help("Forward FLOPs per token, all blocks and the output layer"),
+         out("bwd_flops", &Out::bwd_flops, "Backward", unit::flop).help("Backward ≈ 2 × forward"),
+         out("step_flops", &Out::step_flops, "Training step", unit::flop)
+             .help("Forward + backward per token"),
+         out("ratio_to_6n", &Out::ratio_to_6n, "Ratio to 6N")
+             .help("The exact count ÷ 6N: how far the rule is off"),
+         out("params_used", &Out::params_used, "N used for 6N", unit::params)
+             .help("The N the 6N rule used")},
         &model_flops));
   }
   {
@@ -417,20 +545,36 @@ void register_training(Registry& r) {
         {"moe.params", "Mixture-of-experts parameters", "training",
          "Total versus active parameters of an MoE model and the compute-optimal tokens on the "
          "active ones.",
-         "Seed 001 §3; Jiang et al. 2024 (Mixtral of Experts) §2", "docs/training.md#moeparams"},
+         "Jiang et al. 2024 (Mixtral of Experts) §2", "docs/training.md#moeparams"},
         {num("shared_params", &In::shared_params, "Shared parameters", unit::params)
+             .help("Parameters every token uses: attention, embeddings, shared experts")
              .range(0, kMaxParams)
              .required(),
-         num("num_experts", &In::num_experts, "Experts").positive(1e5).integer().required(),
+         num("num_experts", &In::num_experts, "Experts")
+             .help("Experts per MoE layer")
+             .positive(1e5)
+             .integer()
+             .required(),
          num("expert_params", &In::expert_params, "Parameters per expert", unit::params)
+             .help("Parameters of one expert, summed over layers")
              .positive(kMaxParams)
              .required(),
-         num("top_k", &In::top_k, "Experts per token (top-k)").positive(1e5).integer().required(),
-         num("tokens_per_param", &In::tokens_per_param, "Tokens per parameter").positive(1e4)},
-        {out("total_params", &Out::total_params, "Total", unit::params),
-         out("active_params", &Out::active_params, "Active", unit::params),
-         out("active_fraction", &Out::active_fraction, "Active fraction", unit::fraction),
-         out("optimal_tokens", &Out::optimal_tokens, "Compute-optimal tokens", unit::tokens)},
+         num("top_k", &In::top_k, "Experts per token (top-k)")
+             .help("Experts each token is routed to")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("tokens_per_param", &In::tokens_per_param, "Tokens per parameter")
+             .help("Compute-optimal tokens per active parameter (about 20)")
+             .positive(1e4)},
+        {out("total_params", &Out::total_params, "Total", unit::params)
+             .help("Shared + all experts: what memory must hold"),
+         out("active_params", &Out::active_params, "Active", unit::params)
+             .help("Shared + top-k experts: what each token computes with"),
+         out("active_fraction", &Out::active_fraction, "Active fraction", unit::fraction)
+             .help("Active ÷ total"),
+         out("optimal_tokens", &Out::optimal_tokens, "Compute-optimal tokens", unit::tokens)
+             .help("Tokens per parameter × active parameters")},
         &moe_params));
   }
 

@@ -31,7 +31,7 @@ TEST_CASE("napkin run exits 2 with a message naming the input") {
   Json j = parse(o.stdout_text);
   CHECK(j.find("error")->find("input")->as_string() == "params");
   CHECK(run_cli({"run", "train.time", "tokens=2T", "gpus=512"})
-            .stderr_text.find("missing required input params") != std::string::npos);
+            .stderr_text.find("missing required input Parameters (params)") != std::string::npos);
   CHECK(run_cli({"run", "nope"}).exit_code == 2);
   CHECK(run_cli({"run", "train.time", "oops"}).exit_code == 2);
   CHECK(run_cli({"frobnicate"}).exit_code == 2);

@@ -27,6 +27,7 @@ TEST_CASE("every estimator runs on its example inputs with finite outputs and a 
     for (const auto& o : e.outputs) {
       CAPTURE(o.name);
       const Json* v = r.outputs.find(o.name);
+      if (o.optional && !v) continue;  // not asked for by the example: absent, never 0
       REQUIRE(v != nullptr);
       if (o.kind == OutputKind::Number) CHECK(std::isfinite(v->as_number()));
     }
@@ -173,4 +174,122 @@ TEST_CASE("every worked-example preset runs on the estimators it is offered for"
       CHECK(r.ok);
     }
   }
+}
+
+// Issue #9.5: an output the inputs did not ask for is absent from the result (the page shows
+// "—"), never a 0 that reads as an answer ("Cost $0", "DP time 0 s").
+TEST_CASE("outputs that were not asked for are absent, and present once asked for") {
+  struct Case {
+    const char* id;
+    const char* output;
+    Json without, with;
+  };
+  auto obj = [](std::initializer_list<std::pair<const char*, Json>> f) {
+    Json j = Json::object();
+    for (const auto& [k, v] : f) j.set(k, v);
+    return j;
+  };
+  const Case cases[] = {
+      {"train.chinchilla", "optimal_params_for_budget", obj({{"params", 70e9}}),
+       obj({{"params", 70e9}, {"compute_flops", 5.88e23}})},
+      {"train.time", "cost", obj({{"params", 70e9}, {"tokens", 2e12}, {"gpus", 512}}),
+       obj({{"params", 70e9}, {"tokens", 2e12}, {"gpus", 512}, {"price_per_gpu_hour", 2}})},
+      {"pipe.bubble", "microbatch_size", obj({{"stages", 4}, {"microbatches", 16}}),
+       obj({{"stages", 4}, {"microbatches", 16}, {"batch", 256}})},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.id);
+    const Estimator* e = registry().find(c.id);
+    REQUIRE(e != nullptr);
+    bool declared_optional = false;
+    for (const auto& o : e->outputs)
+      if (o.name == c.output) declared_optional = o.optional;
+    CHECK(declared_optional);
+    RunResult a = registry().run(c.id, c.without);
+    REQUIRE(a.ok);
+    CHECK(a.outputs.find(c.output) == nullptr);
+    CHECK(a.to_json(c.id).dump().find(c.output) == std::string::npos);
+    RunResult b = registry().run(c.id, c.with);
+    REQUIRE(b.ok);
+    REQUIRE(b.outputs.find(c.output) != nullptr);
+    CHECK(b.outputs.find(c.output)->as_number() > 0);
+  }
+  // A sweep reports a not-given output as null, never NaN or 0.
+  SweepResult s = registry().sweep(
+      "train.time", obj({{"params", 70e9}, {"tokens", 2e12}, {"gpus", 8}}), "gpus", {64, 128});
+  REQUIRE(s.ok);
+  CHECK(s.to_json().dump().find("\"cost\":[null,null]") != std::string::npos);
+}
+
+// Issue #9.13: the worked example's mistaken serving figures stay in the result for the tests
+// and the errata, flagged so the page leaves them off the card.
+TEST_CASE("hidden outputs are flagged in the list and still computed") {
+  const Estimator* e = registry().find("serve.llm_gpus");
+  REQUIRE(e != nullptr);
+  int hidden = 0;
+  for (const auto& o : e->outputs) hidden += o.hidden;
+  CHECK(hidden == 3);
+  CHECK(e->to_json().dump().find("\"hidden\":true") != std::string::npos);
+}
+
+// Issue #9.6: choices carry the words the page shows, errors name inputs by their label.
+TEST_CASE("choices have labels and errors name the input by its label and id") {
+  const Json list = registry().list_json();
+  for (const auto& e : registry().estimators())
+    for (const auto& i : e.inputs)
+      if (i.kind == InputKind::Choice) {
+        CAPTURE(i.name);
+        CHECK(i.choice_labels.size() == i.choices.size());
+      }
+  Json in = Json::object();
+  in.set("params", 70e9);
+  in.set("tokens", 2e12);
+  in.set("gpus", 512);
+  in.set("price_per_gpu_hour", "abc");
+  RunResult r = registry().run("train.time", in);
+  REQUIRE_FALSE(r.ok);
+  CHECK(r.error.message.find("Price per GPU-hour (price_per_gpu_hour)") == 0);
+}
+
+TEST_CASE("the first screen's questions open existing cards with existing presets") {
+  const Json list = registry().list_json();
+  const Json* qs = list.find("questions");
+  REQUIRE(qs != nullptr);
+  CHECK(qs->size() >= 4);
+  for (const auto& q : qs->items()) {
+    CAPTURE(q.dump());
+    CHECK(registry().find(q.find("estimator")->as_string()) != nullptr);
+    for (const auto& p : q.find("presets")->items()) {
+      bool found = false;
+      for (const auto& preset : registry().presets()) found = found || preset.id == p.as_string();
+      CHECK(found);
+    }
+  }
+}
+
+// Issue #9.6: every input and output a person meets gets a one-line help text (shown under
+// the field or the result), never a raw id as its only explanation.
+TEST_CASE("every input and output has a one-line help text") {
+  for (const auto& e : registry().estimators()) {
+    CAPTURE(std::string(e.info.id));
+    for (const auto& i : e.inputs) {
+      CAPTURE(i.name);
+      CHECK_FALSE(i.help.empty());
+    }
+    for (const auto& o : e.outputs) {
+      CAPTURE(o.name);
+      if (!o.hidden) CHECK_FALSE(o.help.empty());
+    }
+  }
+}
+
+TEST_CASE("a cross-input error leads with the input's label, then its id") {
+  Json in = Json::object();
+  in.set("params", 70e9);
+  in.set("n_layers", 80);
+  in.set("pp", 100);
+  RunResult r = registry().run("comm.parallelism", in);
+  REQUIRE_FALSE(r.ok);
+  CHECK(r.error.input == "pp");
+  CHECK(r.error.message.rfind("Pipeline stages (pp) = 100: ", 0) == 0);
 }

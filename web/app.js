@@ -1,17 +1,25 @@
-// The page: one tab per area of the registry, each a column of estimator cards. State lives
-// in the URL hash (permalink); cards are built when their tab is first shown.
+// The page: a first screen with the common questions, one tab per area of the registry (each a
+// column of estimator cards), and extra tabs (Practice). State lives in the URL hash
+// (permalink); cards are built when their tab is first shown. Tabs follow the WAI-ARIA tabs
+// pattern: one panel visible, arrows / Home / End move and activate, aria-controls.
 import { h } from './dom.js';
-import { readState, writeState } from './state.js';
+import { readState, writeState, knownNames } from './state.js';
 import { EstimatorCard } from './form.js';
+import { buildStart } from './start.js';
+import { Finder } from './finder.js';
+import docs from 'virtual:napkin-docs';
 
 import { AREA_TITLES } from './areas.js';
 
 export function createApp(api, root, extraTabs = []) {
   const registry = api.list();
-  const state = readState(location.hash);
+  const known = knownNames(registry);
+  const state = readState(location.hash, known);
   const areas = [];
   for (const e of registry.estimators) if (!areas.includes(e.area)) areas.push(e.area);
+  const cardsById = Object.create(null);
   const tabs = [
+    { id: 'start', title: 'Start', build: (panel) => buildStart(api, registry, panel, { open: openEstimator, ask }) },
     ...areas.map((a) => ({ id: a, title: AREA_TITLES[a] || a, build: (panel) => buildArea(a, panel) })),
     ...extraTabs,
   ];
@@ -22,25 +30,57 @@ export function createApp(api, root, extraTabs = []) {
   const cards = [];
   const panels = {};
   const nav = document.getElementById('tabs');
+  const announcer = document.getElementById('announce');
   root.replaceChildren();
 
+  // One polite live region for the whole page: it speaks an error once, not every keystroke.
+  let announceTimer = null;
+  let lastAnnounced = '';
+  const announce = (text) => {
+    clearTimeout(announceTimer);
+    announceTimer = setTimeout(() => {
+      if (text === lastAnnounced) return;
+      lastAnnounced = text;
+      announcer.textContent = text;
+    }, 700);
+  };
+
   let hashTimer = null;
-  const saveState = () => {
+  let written = location.hash;
+  const saveState = (push = false) => {
     clearTimeout(hashTimer);
-    hashTimer = setTimeout(() => history.replaceState(null, '', writeState(state)), 150);
+    const write = () => {
+      const hash = writeState(state);
+      if (hash === written) return;
+      written = hash;
+      if (push) history.pushState(null, '', hash);
+      else history.replaceState(null, '', hash);
+    };
+    if (push) write();
+    else hashTimer = setTimeout(write, 150);
   };
 
   function buildArea(area, panel) {
     for (const est of registry.estimators.filter((e) => e.area === area)) {
       const card = new EstimatorCard(
         {
-          api, fmt,
+          api, fmt, announce,
           presets: registry.presets,
           charts: registry.charts.filter((c) => c.estimator === est.id),
           initial: state.values[est.id],
+          preset: state.presets[est.id],
+          open: state.open[est.id],
+          docs: docs[est.id],
           onChange: (id, diff) => {
             if (Object.keys(diff).length) state.values[id] = diff;
             else delete state.values[id];
+            saveState();
+          },
+          onState: (id, s) => {
+            if (s.preset) state.presets[id] = s.preset;
+            else delete state.presets[id];
+            if (s.open) state.open[id] = true;
+            else delete state.open[id];
             saveState();
           },
         },
@@ -48,39 +88,62 @@ export function createApp(api, root, extraTabs = []) {
       );
       panel.append(card.el);
       cards.push(card);
+      cardsById[est.id] = card;
       card.recompute();
     }
   }
 
-  function show(id) {
+  function show(id, { push = false, focus = false } = {}) {
     state.tab = id;
     for (const t of tabs) {
       const active = t.id === id;
       t.button.setAttribute('aria-selected', String(active));
       t.button.tabIndex = active ? 0 : -1;
-      if (active && !panels[t.id]) {
-        panels[t.id] = h('section', { class: 'panel', id: `panel-${t.id}`, role: 'tabpanel', 'aria-label': t.title });
-        root.append(panels[t.id]);
+      if (active && !t.built) {
+        t.built = true;
         t.build(panels[t.id], state, saveState);
       }
-      if (panels[t.id]) panels[t.id].hidden = !active;
+      panels[t.id].hidden = !active;
     }
     for (const c of cards) if (!c.el.closest('[hidden]')) c.charts.forEach((ch) => ch.resize());
-    saveState();
+    if (focus) tabs.find((t) => t.id === id).button.focus();
+    saveState(push);
   }
+
+  // From the first screen or the finder: the card's tab, the card in view, its heading focused.
+  function openEstimator(id, presetIds = []) {
+    const est = registry.estimators.find((e) => e.id === id);
+    if (!est) return null;
+    show(est.area, { push: true });
+    const card = cardsById[id];
+    for (const pid of presetIds) {
+      const p = registry.presets.find((x) => x.id === pid);
+      if (p) card.applyPreset(p);
+    }
+    const head = card.el.querySelector('h3');
+    head.focus({ preventScroll: true });
+    card.el.scrollIntoView({ block: 'start' });
+    return card;
+  }
+  const ask = (q) => openEstimator(q.estimator, q.presets);
 
   nav.replaceChildren();
   for (const t of tabs) {
-    t.button = h('button', { type: 'button', role: 'tab', id: `tab-${t.id}`, dataset: { tab: t.id }, text: t.title, onclick: () => show(t.id) });
+    t.button = h('button', {
+      type: 'button', role: 'tab', id: `tab-${t.id}`, 'aria-controls': `panel-${t.id}`,
+      dataset: { tab: t.id }, text: t.title, onclick: () => show(t.id, { push: true }),
+    });
     nav.append(t.button);
+    panels[t.id] = h('section', { class: 'panel', id: `panel-${t.id}`, role: 'tabpanel', 'aria-labelledby': `tab-${t.id}`, tabindex: '-1', hidden: true },
+      t.id === 'start' ? null : h('h2', { class: areas.includes(t.id) ? 'panel-title' : 'panel-title visually-hidden', text: t.title }));
+    root.append(panels[t.id]);
   }
   nav.addEventListener('keydown', (e) => {
     const i = tabs.findIndex((t) => t.id === state.tab);
-    const next = e.key === 'ArrowRight' ? i + 1 : e.key === 'ArrowLeft' ? i - 1 : null;
-    if (next === null) return;
-    const t = tabs[(next + tabs.length) % tabs.length];
-    show(t.id);
-    t.button.focus();
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    show(tabs[(next + tabs.length) % tabs.length].id, { push: true, focus: true });
   });
 
   binaryBox.checked = state.binary;
@@ -92,7 +155,8 @@ export function createApp(api, root, extraTabs = []) {
 
   const status = document.getElementById('permalink-status');
   document.getElementById('permalink').addEventListener('click', async () => {
-    history.replaceState(null, '', writeState(state));
+    written = writeState(state);
+    history.replaceState(null, '', written);
     try {
       await navigator.clipboard.writeText(location.href);
       status.textContent = 'Link copied';
@@ -102,8 +166,33 @@ export function createApp(api, root, extraTabs = []) {
     setTimeout(() => (status.textContent = ''), 2500);
   });
 
+  // A link pasted into an open tab, Back and Forward: the page follows the hash.
+  const follow = () => {
+    if (location.hash === written) return;
+    written = location.hash;
+    const next = readState(location.hash, known);
+    state.binary = next.binary;
+    binaryBox.checked = next.binary;
+    state.values = next.values;
+    state.presets = next.presets;
+    state.open = next.open;
+    for (const c of cards) c.restore(next.values[c.est.id], next.presets[c.est.id], next.open[c.est.id]);
+    show(tabs.some((t) => t.id === next.tab) ? next.tab : tabs[0].id);
+  };
+  addEventListener('hashchange', follow);
+  addEventListener('popstate', follow);
+
+  // Focus never hides under the sticky header (WCAG 2.4.11): scrolling leaves room for it.
+  const header = document.querySelector('.top');
+  const pad = () => {
+    const sticky = getComputedStyle(header).position === 'sticky';
+    document.documentElement.style.scrollPaddingTop = sticky ? header.offsetHeight + 8 + 'px' : '';
+  };
+  new ResizeObserver(pad).observe(header);
+
+  new Finder(registry, document.getElementById('finder'), (id) => openEstimator(id));
   addEventListener('resize', () => cards.forEach((c) => c.charts.forEach((ch) => ch.resize())));
   show(state.tab);
   performance.mark('napkin-first-result');
-  return { state, cards, show };
+  return { state, cards, show, openEstimator };
 }

@@ -4,6 +4,7 @@
 // a draw hook so they need not share the sweep's x values.
 import uPlot from 'uplot';
 import { h } from './dom.js';
+import { download, toCsv } from './export.js';
 
 const COLORS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#be185d', '#4b5563'];
 
@@ -24,8 +25,19 @@ export function chartXs(spec) {
 // Lines (or stacked bars) of a chart for the given inputs, as plain arrays.
 export function chartData(api, spec, inputs) {
   const xs = chartXs(spec);
+  // The user's own x is one of the points, so the line passes through their result and the
+  // legend can show it exactly.
+  const own = inputs[spec.x];
+  if (spec.kind !== 'bar' && typeof own === 'number' && own > spec.x_min && own < spec.x_max && !xs.includes(own)) {
+    xs.push(own);
+    xs.sort((a, b) => a - b);
+  }
   const lines = [];
-  const groups = spec.series.length ? spec.series : [{ label: '', overrides: {} }];
+  // Lines for fixed alternatives (other GPUs, other settings) also get one for the user's own
+  // inputs, so the point marked "your inputs" always sits on a line.
+  const groups = spec.series.length ? [...spec.series] : [{ label: '', overrides: {} }];
+  if (spec.series.length && spec.kind !== 'bar' && !spec.series.some((g) => !Object.keys(g.overrides).length))
+    groups.unshift({ label: 'Your inputs', overrides: {} });
   for (const g of groups) {
     const res = api.sweep(spec.estimator, { ...inputs, ...g.overrides }, spec.x, xs);
     if (res.error) return { error: res.error.message, xs, lines: [] };
@@ -82,30 +94,79 @@ export class Chart {
     this.el = h('figure', { class: 'chart', dataset: { chart: spec.id } },
       h('figcaption', { text: spec.title }));
     this.box = h('div', { class: 'chart-box' });
-    this.note = h('p', { class: 'chart-note', role: 'status' });
+    this.note = h('p', { class: 'chart-note' });
     this.el.append(this.box, this.note);
     const xInput = est.inputs.find((i) => i.name === spec.x);
     if (onMove && xInput) {
       this.slider = h('input', { type: 'range', min: 0, max: SLIDER_STEPS, step: 1, class: 'x-slider',
-        'aria-label': `Move ${xInput.label}`, dataset: { input: spec.x } });
+        'aria-label': xInput.label, dataset: { input: spec.x } });
       this.slider.addEventListener('input', () => onMove(spec.x, sliderToX(spec, Number(this.slider.value))));
       this.el.append(h('label', { class: 'slider-row' }, h('span', { text: `Move ${xInput.label}` }), this.slider));
     }
-    // A static description stays readable where a canvas is not (screen readers, no JS).
+    // A static description stays readable where a canvas is not; the data itself is offered
+    // as a table, and as CSV and PNG files.
     this.box.setAttribute('role', 'img');
     this.box.setAttribute('aria-label', `${spec.title}: ${spec.y_label} against ${spec.x_label}`);
+    this.tableBox = h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': `${spec.title}: data` });
+    this.dataTable = h('details', { class: 'chart-data', ontoggle: () => this.renderTable() },
+      h('summary', { text: 'Data as a table' }), this.tableBox);
+    this.el.append(h('div', { class: 'chart-tools' },
+      h('button', { type: 'button', class: 'small', text: 'Download PNG', onclick: () => this.exportPng() }),
+      h('button', { type: 'button', class: 'small', text: 'Download CSV', onclick: () => this.exportCsv() })),
+      this.dataTable);
+  }
+
+  columns() {
+    if (!this.data) return null;
+    const head = [this.spec.x_label, ...this.data.lines.map((l) => labelFor(l, this.spec, this.outputLabels))];
+    const rows = this.data.xs.map((x, i) => [x, ...this.data.lines.map((l) => l.values[i])]);
+    return { head, rows };
+  }
+
+  renderTable() {
+    if (!this.dataTable.open) return;
+    const c = this.columns();
+    if (!c) return this.tableBox.replaceChildren();
+    const fx = (v) => (v === null || v === undefined ? '—' : this.fmt(v, this.xUnit, 4));
+    const fy = (v) => (v === null || v === undefined ? '—' : this.fmt(v, this.spec.y_unit, 4));
+    this.tableBox.replaceChildren(h('table', { class: 'mini' },
+      h('thead', {}, h('tr', {}, c.head.map((t) => h('th', { scope: 'col', text: t })))),
+      h('tbody', {}, c.rows.map((r) => h('tr', {}, r.map((v, j) => h('td', { text: j ? fy(v) : fx(v) })))))));
+  }
+
+  exportCsv() {
+    const c = this.columns();
+    if (c) download(`${this.spec.id}.csv`, 'text/csv', toCsv(c.head, c.rows));
+  }
+
+  exportPng() {
+    const canvas = this.box.querySelector('canvas');
+    if (canvas) canvas.toBlob((b) => b && download(`${this.spec.id}.png`, 'image/png', b));
+  }
+
+  stale(message) {
+    this.note.textContent = message;
+    this.el.classList.add('stale');
+    this.extras = { markers: [], current: [], hline: null };
+    if (this.plot) this.plot.redraw(false);
   }
 
   update(inputs, outputs) {
     const { spec } = this;
     if (this.slider && typeof inputs[spec.x] === 'number' && document.activeElement !== this.slider)
       this.slider.value = String(xToSlider(spec, inputs[spec.x]));
+    if (this.slider && typeof inputs[spec.x] === 'number')
+      this.slider.setAttribute('aria-valuetext', this.fmt(inputs[spec.x], this.xUnit, 4));
     const data = chartData(this.api, spec, inputs);
     if (data.error) {
-      this.note.textContent = data.error;
+      this.stale(data.error);
       return;
     }
+    this.data = data;
+    this.el.classList.remove('stale');
     this.note.textContent = '';
+    this.currentX = inputs[spec.x];
+    if (this.dataTable.open) this.renderTable();
     const stacked = spec.kind === 'bar';
     const raw = data.lines.map((l) => l.values);
     let ys = raw;
@@ -116,12 +177,27 @@ export class Chart {
     this.extras = this.computeExtras(inputs, outputs);
     const plotData = [data.xs, ...ys];
     if (this.plot && this.plot.series.length === plotData.length) {
+      // Stacked bars are drawn tallest first (see create): keep that order on every update.
+      this.raw = stacked ? raw.slice().reverse() : raw;
+      this.plot.setData(stacked ? [plotData[0], ...plotData.slice(1).reverse()] : plotData);
+    } else {
       this.raw = raw;
-      this.plot.setData(plotData);
-      return;
+      this.create(plotData, data.lines, stacked);
     }
-    this.raw = raw;
-    this.create(plotData, data.lines, stacked);
+    this.showLegendAtInputs();
+  }
+
+  // The legend shows the values at the user's own x, not "—" until a mouse hovers (touch
+  // screens never hover).
+  showLegendAtInputs() {
+    if (!this.plot || !this.data) return;
+    const xs = this.data.xs;
+    let best = 0;
+    const x = this.currentX;
+    if (typeof x === 'number')
+      for (let i = 1; i < xs.length; i++) if (Math.abs(xs[i] - x) < Math.abs(xs[best] - x)) best = i;
+    this.legendIdx = best;
+    if (this.plot.cursor.idx == null) this.plot.setLegend({ idx: best }, false);
   }
 
   computeExtras(inputs, outputs) {
@@ -149,7 +225,7 @@ export class Chart {
   create(plotData, lines, stacked) {
     const { spec, fmt } = this;
     if (this.plot) this.plot.destroy();
-    const width = Math.max(280, Math.min(this.box.clientWidth || 560, 900));
+    const width = this.width();
     const fmtX = (v) => fmt(v, this.xUnit, 3);
     const fmtY = (v) => fmt(v, spec.y_unit, 3);
     const series = [{ label: spec.x_label, value: (u, v) => (v === null ? '—' : fmtX(v)) }];
@@ -180,7 +256,12 @@ export class Chart {
       height: 260,
       series,
       scales: {
-        x: spec.log_x ? { time: false, distr: 3 } : stacked ? { time: false, range: [spec.x_min - 0.6, spec.x_max + 0.6] } : { time: false },
+        // The axis spans the swept range, not the next power of ten past the data.
+        x: spec.log_x
+          ? { time: false, distr: 3, range: () => [spec.x_min, spec.x_max] }
+          : stacked
+            ? { time: false, range: [spec.x_min - 0.6, spec.x_max + 0.6] }
+            : { time: false, range: () => [spec.x_min, spec.x_max] },
         y: spec.log_y ? { distr: 3 } : { range: (u, min, max) => [Math.min(0, min), max > 0 ? max * 1.08 : 1] },
       },
       axes: [
@@ -188,11 +269,21 @@ export class Chart {
         { label: spec.y_label, values: (u, splits) => ticks(splits, spec.log_y, fmtY), size: 92 },
       ],
       legend: { live: true },
+      padding: [12, 40, 0, 0],  // room for the last x label ("10T param")
       cursor: { drag: { x: false, y: false } },
-      hooks: { draw: [(u) => this.drawExtras(u)] },
+      hooks: {
+        draw: [(u) => this.drawExtras(u)],
+        // uPlot clears the legend whenever the cursor is off the plot: put the user's x back.
+        setCursor: [(u) => { if (u.cursor.idx == null && this.legendIdx != null) u.setLegend({ idx: this.legendIdx }, false); }],
+      },
     };
     if (stacked) opts.axes[0].splits = () => plotData[0];
     this.plot = new uPlot(opts, data, this.box);
+  }
+
+  // The chart fits its box down to a 320 px phone (WCAG 1.4.10: no sideways scrolling).
+  width() {
+    return Math.max(200, Math.min(this.box.clientWidth || 560, 900));
   }
 
   drawExtras(u) {
@@ -216,8 +307,14 @@ export class Chart {
         ctx.lineTo(u.bbox.left + u.bbox.width, py);
         ctx.stroke();
         ctx.setLineDash([]);
+        // The label sits on a backing box so bars under it do not make it unreadable.
+        const text = `${hline.label}: ${this.fmt(hline.y, this.est.inputs.find((i) => i.name === this.spec.hline_input)?.unit || '', 3)}`;
+        const w = ctx.measureText(text).width;
+        const tx = u.bbox.left + u.bbox.width - w - 6 * dpr;
+        ctx.fillStyle = 'rgba(255,255,255,0.85)';
+        ctx.fillRect(tx - 3 * dpr, py - 16 * dpr, w + 6 * dpr, 14 * dpr);
         ctx.fillStyle = '#111827';
-        ctx.fillText(`${hline.label}: ${this.fmt(hline.y, this.est.inputs.find((i) => i.name === this.spec.hline_input)?.unit || '', 3)}`, u.bbox.left + 4 * dpr, py - 4 * dpr);
+        ctx.fillText(text, tx, py - 5 * dpr);
       }
     }
     for (const m of markers) {
@@ -245,7 +342,6 @@ export class Chart {
 
   resize() {
     if (!this.plot) return;
-    const width = Math.max(280, Math.min(this.box.clientWidth || 560, 900));
-    this.plot.setSize({ width, height: 260 });
+    this.plot.setSize({ width: this.width(), height: 260 });
   }
 }

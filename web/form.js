@@ -1,10 +1,12 @@
 // One estimator's card, generated from its registry metadata: presets, unit-aware inputs with
-// inline errors, live results, the derivation as math, and the estimator's charts. Nothing in
-// here knows any particular estimator.
+// inline errors, live results, the derivation as math, the estimator's charts, export, a pinned
+// result to compare against, and its docs section. Nothing in here knows any particular
+// estimator.
 import { h, perFrame } from './dom.js';
 import { renderMath } from './math.js';
 import { Chart } from './chart.js';
 import { JsonTableEditor, columnsOf } from './json-table.js';
+import { download, toCsv, humanize, withCode } from './export.js';
 
 const PRESET_KINDS = [
   ['model', 'Model'],
@@ -21,35 +23,56 @@ export function inputText(api, value, spec) {
   return api.format(value, spec.unit, { digits: 10 });
 }
 
+// A scenario preset names its estimators and sets inputs by name. A model, accelerator or link
+// preset fills only the inputs whose declared meaning (`preset_key`) it carries.
+export function presetFills(est, p) {
+  const fills = {};
+  for (const spec of est.inputs) {
+    const key = p.estimators.length ? spec.name : spec.preset_key || spec.name;
+    if (Object.hasOwn(p.values, key)) fills[spec.name] = p.values[key];
+  }
+  return fills;
+}
+
 export function presetsFor(est, presets) {
-  const names = new Set(est.inputs.map((i) => i.name));
   return presets.filter((p) =>
-    p.estimators.length ? p.estimators.includes(est.id) : Object.keys(p.values).some((k) => names.has(k)),
+    p.estimators.length ? p.estimators.includes(est.id) : Object.keys(presetFills(est, p)).length > 0,
   );
 }
 
+let uid = 0;
+
 export class EstimatorCard {
-  // ctx: { api, fmt(v, unit, digits), presets, charts, initial: {name: text}, onChange(id, changed) }
+  // ctx: { api, fmt(v, unit, digits), presets, charts, initial: {name: text}, onChange(id, changed),
+  //        preset (id to restore), open (derivation open), docs (HTML of its docs section), onState(id, {preset, open}) }
   constructor(ctx, est) {
     this.ctx = ctx;
     this.est = est;
+    this.uid = ++uid;
     this.defaults = {};
     for (const spec of est.inputs) this.defaults[spec.name] = inputText(ctx.api, spec.example, spec);
     this.texts = { ...this.defaults, ...(ctx.initial || {}) };
     this.fields = {};
     this.errors = {};
     this.outputs = {};
+    this.pins = {};
+    this.pinned = null;
     this.last = null;
+    this.chosen = {};  // preset kind → id, as the selects show them
+    this.scenarioKeys = [];
     this.schedule = perFrame(() => this.recompute());
     this.el = this.render();
+    this.showChosen(ctx.preset);
+    if (ctx.open) this.derivation.open = true;
   }
 
   render() {
     const { est } = this;
-    const form = h('form', { class: 'card', dataset: { estimator: est.id }, onsubmit: (e) => e.preventDefault(), novalidate: true });
+    const headId = `card-${this.uid}`;
+    const form = h('form', { class: 'card', dataset: { estimator: est.id }, 'aria-labelledby': headId, onsubmit: (e) => e.preventDefault(), novalidate: true });
     form.append(
       h('header', { class: 'card-head' },
-        h('h3', { text: est.title }),
+        h('h3', { id: headId, tabindex: '-1', text: est.title }),
         h('code', { class: 'card-id', text: est.id }),
         h('p', { class: 'summary', text: est.summary }),
         h('p', { class: 'cite', text: 'Source: ' + est.citation })),
@@ -60,22 +83,37 @@ export class EstimatorCard {
     const inputs = h('fieldset', { class: 'inputs' }, h('legend', { text: 'Inputs' }));
     for (const spec of est.inputs) inputs.append(this.renderInput(spec));
     inputs.append(h('button', { type: 'button', class: 'reset', text: 'Reset to example', onclick: () => this.reset() }));
-    this.formError = h('p', { class: 'form-error', role: 'alert', hidden: true });
-    const results = h('section', { class: 'results', 'aria-live': 'polite' }, h('h4', { text: 'Results' }), this.formError);
+    this.formError = h('p', { class: 'form-error', hidden: true });
+    const results = h('section', { class: 'results', 'aria-label': `Results of ${est.title}` }, h('h4', { text: 'Results' }), this.formError);
     const table = h('dl', { class: 'outputs' });
     for (const o of est.outputs) {
+      if (o.hidden) continue;  // kept for tests and the errata, not for the card
       const value = h('dd', { dataset: { output: o.name } });
+      const pin = h('dd', { class: 'pin', hidden: true });
       this.outputs[o.name] = value;
-      table.append(h('div', { class: 'output' }, h('dt', { text: o.label, title: o.help || o.name }), value));
+      this.pins[o.name] = pin;
+      const label = h('dt', { text: o.label });
+      const help = o.help ? h('dd', { class: 'out-help', text: o.help }) : null;
+      table.append(h('div', { class: 'output', dataset: { outputBox: o.name } }, label, value, pin, help));
     }
     this.warnings = h('ul', { class: 'warnings' });
-    results.append(table, this.warnings);
+    this.pinButton = h('button', { type: 'button', class: 'small', text: 'Pin these results', onclick: () => this.togglePin() });
+    const tools = h('div', { class: 'card-tools' },
+      this.pinButton,
+      h('button', { type: 'button', class: 'small', text: 'Export JSON', onclick: () => this.exportJson() }),
+      h('button', { type: 'button', class: 'small', text: 'Export CSV', onclick: () => this.exportCsv() }));
+    results.append(table, this.warnings, tools);
     body.append(inputs, results);
     form.append(body);
     this.steps = h('ol', { class: 'steps' });
-    this.derivation = h('details', { class: 'derivation', ontoggle: () => this.renderSteps() },
+    this.derivation = h('details', { class: 'derivation', ontoggle: () => { this.renderSteps(); this.stateChanged(); } },
       h('summary', { text: 'Show derivation' }), this.steps);
     form.append(this.derivation);
+    const docBody = h('div', { class: 'doc-body' });
+    const docs = h('details', { class: 'docs', ontoggle: () => {
+      if (docs.open && !docBody.firstChild) docBody.append(...this.docNodes());
+    } }, h('summary', { text: 'Formula, sources and assumptions' }), docBody);
+    form.append(docs);
     const move = (name, x) => {
       const spec = est.inputs.find((i) => i.name === name);
       const text = inputText(this.ctx.api, x, spec);
@@ -87,8 +125,32 @@ export class EstimatorCard {
     return form;
   }
 
+  // The card's docs: its section of docs/*.md rendered at build time where the build carries
+  // it (see vite.config.mjs), otherwise the registry's own doc strings.
+  docNodes() {
+    const { est } = this;
+    if (this.ctx.docs) {
+      const parsed = new DOMParser().parseFromString(this.ctx.docs, 'text/html');
+      const nodes = [...parsed.body.childNodes];
+      for (const n of nodes) if (n.querySelectorAll) for (const hd of n.querySelectorAll('h1,h2,h3,h4')) hd.replaceWith(h('p', { class: 'doc-head', text: hd.textContent }));
+      return nodes;
+    }
+    const item = (x, extra) => h('li', {}, h('strong', { text: x.label }), ` — ${x.help}`, extra ? ` (${extra})` : '');
+    return [
+      h('p', { text: est.summary }),
+      h('p', {}, h('strong', { text: 'Source. ' }), est.citation),
+      h('p', {}, h('strong', { text: 'Formulas. ' }), 'Every step, with the values substituted, is under “Show derivation”.'),
+      h('p', { class: 'doc-head', text: 'Inputs' }),
+      h('ul', {}, est.inputs.map((i) => item(i, i.kind === 'number' ? 'allowed: ' + i.allowed.split(i.name).join('value') : ''))),
+      h('p', { class: 'doc-head', text: 'Results' }),
+      h('ul', {}, est.outputs.filter((o) => !o.hidden).map((o) => item(o))),
+      h('p', { class: 'hint' }, 'The full notes, with assumptions and limits, are ', h('code', { text: est.doc }), ' in the Napkin repository.'),
+    ];
+  }
+
   renderPresets() {
     const mine = presetsFor(this.est, this.ctx.presets);
+    this.presetSelects = {};
     if (!mine.length) return null;
     const row = h('div', { class: 'presets' });
     this.presetSource = h('p', { class: 'preset-source' });
@@ -102,6 +164,7 @@ export class EstimatorCard {
         const p = list.find((x) => x.id === select.value);
         if (p) this.applyPreset(p);
       });
+      this.presetSelects[kind] = select;
       row.append(h('label', { class: 'preset' }, select));
     }
     row.append(this.presetSource);
@@ -111,18 +174,21 @@ export class EstimatorCard {
   renderInput(spec) {
     const id = `in-${this.est.id}-${spec.name}`.replace(/[^A-Za-z0-9_-]/g, '-');
     const errId = id + '-err';
+    const hintId = id + '-hint';
+    const described = spec.help ? `${hintId} ${errId}` : errId;
     let field;
     let extra = null;
     if (spec.kind === 'boolean') {
-      field = h('input', { type: 'checkbox', id, name: spec.name });
+      field = h('input', { type: 'checkbox', id, name: spec.name, 'aria-describedby': described });
       field.checked = this.texts[spec.name] === 'true';
       field.addEventListener('change', () => this.edit(spec.name, field.checked ? 'true' : 'false'));
     } else if (spec.kind === 'choice') {
-      field = h('select', { id, name: spec.name }, spec.choices.map((c) => h('option', { value: c, text: c })));
+      const labels = spec.choice_labels || spec.choices;
+      field = h('select', { id, name: spec.name, 'aria-describedby': described }, spec.choices.map((c, i) => h('option', { value: c, text: labels[i] || humanize(c) })));
       field.value = this.texts[spec.name];
       field.addEventListener('change', () => this.edit(spec.name, field.value));
     } else if (spec.kind === 'text') {
-      field = h('textarea', { id, name: spec.name, rows: 4, spellcheck: 'false', 'aria-describedby': errId });
+      field = h('textarea', { id, name: spec.name, rows: 4, spellcheck: 'false', 'aria-describedby': described });
       field.value = this.texts[spec.name];
       // A JSON list of objects also gets a row editor; both stay in step.
       const table = new JsonTableEditor(spec.label, (text) => {
@@ -139,15 +205,17 @@ export class EstimatorCard {
     } else {
       field = h('input', {
         type: 'text', id, name: spec.name, inputmode: 'text', autocomplete: 'off', spellcheck: 'false',
-        'aria-describedby': errId, title: 'Allowed: ' + spec.allowed,
+        'aria-describedby': described, title: 'Allowed: ' + spec.allowed.split(spec.name).join('value'),
       });
       field.value = this.texts[spec.name];
       field.addEventListener('input', () => this.edit(spec.name, field.value));
     }
     this.fields[spec.name] = field;
-    const err = h('span', { class: 'field-error', id: errId, role: 'alert' });
+    // Not a live region: one per card would re-announce on every keystroke. The field points
+    // at its error (aria-describedby, aria-invalid); the page announces the first error once.
+    const err = h('span', { class: 'field-error', id: errId });
     this.errors[spec.name] = err;
-    const hint = spec.help ? h('small', { class: 'hint', text: spec.help }) : null;
+    const hint = spec.help ? h('small', { class: 'hint', id: hintId, text: spec.help }) : null;
     const cls = spec.kind === 'boolean' ? 'field check' : 'field';
     return h('div', { class: extra ? cls + ' wide' : cls },
       h('label', { for: id, text: spec.label }),
@@ -166,6 +234,26 @@ export class EstimatorCard {
     this.ctx.onChange(this.est.id, diff);
   }
 
+  stateChanged() {
+    if (this.ctx.onState) this.ctx.onState(this.est.id, { preset: Object.values(this.chosen).join(','), open: this.derivation.open });
+  }
+
+  // The presets a permalink names ("llama2-70b,a100"), shown as chosen without applying them:
+  // the permalink's values already hold what they set.
+  showChosen(ids) {
+    this.chosen = {};
+    for (const s of Object.values(this.presetSelects)) s.value = '';
+    const sources = [];
+    for (const id of String(ids || '').split(',')) {
+      const p = this.ctx.presets.find((x) => x.id === id);
+      if (!p || !this.presetSelects[p.kind]) continue;
+      this.presetSelects[p.kind].value = p.id;
+      this.chosen[p.kind] = p.id;
+      sources.push(`${p.label}: ${p.source}`);
+    }
+    if (this.presetSource) this.presetSource.textContent = sources.join(' · ');
+  }
+
   setTexts(values) {
     for (const spec of this.est.inputs) {
       if (!(spec.name in values)) continue;
@@ -178,27 +266,50 @@ export class EstimatorCard {
     }
   }
 
+  // Restores a state read from the URL (paste a permalink, Back / Forward).
+  restore(values, presetId, open) {
+    this.setTexts({ ...this.defaults, ...(values || {}) });
+    this.showChosen(presetId);
+    this.derivation.open = !!open;
+    this.recompute();
+  }
+
   applyPreset(p) {
     const texts = {};
+    // A worked example is a whole setup: start it from the card's example. A model, GPU or
+    // link preset after one puts back what the worked example set and this preset does not
+    // know, so no value from the previous example stays behind with a new meaning.
+    if (p.kind === 'scenario') Object.assign(texts, this.defaults);
+    else for (const k of this.scenarioKeys) texts[k] = this.defaults[k];
+    const fills = presetFills(this.est, p);
     for (const spec of this.est.inputs)
-      if (spec.name in p.values) texts[spec.name] = inputText(this.ctx.api, p.values[spec.name], spec);
+      if (spec.name in fills) texts[spec.name] = inputText(this.ctx.api, fills[spec.name], spec);
+    this.scenarioKeys = p.kind === 'scenario' ? Object.keys(fills) : [];
+    // A worked example replaces model, accelerator and link; those replace only a worked example.
+    for (const kind of Object.keys(this.chosen))
+      if (kind !== p.kind && (p.kind === 'scenario' || kind === 'scenario')) delete this.chosen[kind];
+    this.chosen[p.kind] = p.id;
     this.setTexts(texts);
-    this.presetSource.textContent = `${p.label}: ${p.source}`;
+    this.showChosen(Object.values(this.chosen).join(','));
     this.changed();
+    this.stateChanged();
     this.recompute();
   }
 
   reset() {
     this.setTexts(this.defaults);
-    this.presetSource && (this.presetSource.textContent = '');
+    if (this.presetSource) this.presetSource.textContent = '';
+    this.showChosen('');
+    this.scenarioKeys = [];
     this.changed();
+    this.stateChanged();
     this.recompute();
   }
 
-  inputsForRun() {
+  inputsForRun(texts = this.texts) {
     const inputs = {};
     for (const spec of this.est.inputs) {
-      const t = this.texts[spec.name];
+      const t = texts[spec.name];
       inputs[spec.name] = spec.kind === 'boolean' ? t === 'true' : t;
     }
     return inputs;
@@ -212,21 +323,45 @@ export class EstimatorCard {
     return r;
   }
 
+  // Every input that is wrong on its own, not only the first: each is checked against the
+  // card's example values for the others.
+  allErrors(first) {
+    const errors = {};
+    if (first.error.input) errors[first.error.input] = first.error.message;
+    for (const spec of this.est.inputs) {
+      if (spec.name in errors || this.texts[spec.name] === this.defaults[spec.name]) continue;
+      const r = this.ctx.api.run(this.est.id, this.inputsForRun({ ...this.defaults, [spec.name]: this.texts[spec.name] }));
+      if (r.error && r.error.input === spec.name) errors[spec.name] = r.error.message;
+    }
+    return errors;
+  }
+
   run() {
     const r = this.ctx.api.run(this.est.id, this.inputsForRun());
-    for (const e of Object.values(this.errors)) e.textContent = '';
+    for (const e of Object.values(this.errors)) e.replaceChildren();
     for (const f of Object.values(this.fields)) f.removeAttribute('aria-invalid');
     if (r.error) {
       this.el.classList.add('stale');
-      const target = r.error.input && this.errors[r.error.input];
-      if (target) {
-        target.textContent = r.error.message;
-        this.fields[r.error.input].setAttribute('aria-invalid', 'true');
-        this.formError.hidden = true;
-      } else {
-        this.formError.textContent = r.error.message;
-        this.formError.hidden = false;
+      const errors = this.allErrors(r);
+      let onField = false;
+      for (const [name, message] of Object.entries(errors)) {
+        if (!this.errors[name]) continue;
+        this.errors[name].replaceChildren(...withCode(message, name));
+        this.fields[name].setAttribute('aria-invalid', 'true');
+        onField = true;
       }
+      if (!onField || !r.error.input || !this.errors[r.error.input]) {
+        this.formError.replaceChildren(...withCode(r.error.message, r.error.input));
+        this.formError.hidden = false;
+      } else this.formError.hidden = true;
+      // No stale numbers: results and charts wait for valid inputs.
+      for (const el of Object.values(this.outputs)) {
+        el.textContent = '—';
+        delete el.dataset.value;
+      }
+      for (const c of this.charts) c.stale('Fix the inputs above to redraw this chart.');
+      this.last = null;
+      if (this.ctx.announce) this.ctx.announce(r.error.message);
       return r;
     }
     this.el.classList.remove('stale');
@@ -248,36 +383,105 @@ export class EstimatorCard {
     return r;
   }
 
-  showOutputs(r) {
+  valueText(o, v, inputs) {
     const { fmt } = this.ctx;
+    if (v === undefined || v === null) return '—';
+    if (o.kind === 'number') return fmt(v, o.unit, 4);
+    if (o.kind === 'boolean') return v ? 'yes' : 'no';
+    if (o.kind === 'array') return null;
+    return String(v);
+  }
+
+  showOutputs(r) {
     for (const o of this.est.outputs) {
       const el = this.outputs[o.name];
+      if (!el) continue;
       const v = r.outputs[o.name];
       el.replaceChildren();
-      if (o.kind === 'number') {
-        el.textContent = fmt(v, o.unit, 4);
-        el.title = `${v} ${o.unit}`.trim();
-        el.dataset.value = String(v);
-      } else if (o.kind === 'boolean') {
-        el.textContent = v ? 'yes' : 'no';
-        el.dataset.value = String(v);
+      el.removeAttribute('title');
+      if (v === undefined) {
+        // Not asked for (an optional output): absent, never a 0.
+        el.textContent = '—';
+        el.title = 'Not computed for these inputs';
+        delete el.dataset.value;
+        el.dataset.absent = 'true';
       } else if (o.kind === 'array') {
-        el.append(this.renderArray(v, r.inputs));
+        delete el.dataset.absent;
+        el.append(this.renderArray(v, r.inputs, o.label));
       } else {
-        el.textContent = String(v);
+        delete el.dataset.absent;
+        el.textContent = this.valueText(o, v);
+        if (o.kind === 'number') el.title = `${v} ${o.unit}`.trim();
+        el.dataset.value = String(v);
       }
+      this.showPin(o, v);
     }
     this.warnings.replaceChildren(...r.warnings.map((w) => h('li', { text: w })));
   }
 
-  renderArray(rows, inputs) {
+  // Compare: a pinned result stays under each number, with the difference to the current one.
+  showPin(o, v) {
+    const pin = this.pins[o.name];
+    if (!pin) return;
+    if (!this.pinned || o.kind === 'array') {
+      pin.hidden = true;
+      return;
+    }
+    const was = this.pinned.outputs[o.name];
+    pin.hidden = false;
+    let text = `Pinned: ${this.valueText(o, was)}`;
+    if (o.kind === 'number' && typeof was === 'number' && typeof v === 'number' && was !== v) {
+      const d = v - was;
+      text += ` · now ${d > 0 ? '+' : '−'}${this.ctx.fmt(Math.abs(d), o.unit, 3)}`;
+      if (was !== 0) text += ` (${d > 0 ? '+' : '−'}${Math.abs((100 * d) / was).toPrecision(3)} %)`;
+    } else if (was === v) text += ' · same';
+    pin.textContent = text;
+  }
+
+  togglePin() {
+    this.pinned = this.pinned ? null : this.last;
+    this.pinButton.textContent = this.pinned ? 'Unpin' : 'Pin these results';
+    this.pinButton.setAttribute('aria-pressed', String(!!this.pinned));
+    if (this.last) this.showOutputs(this.last);
+    else for (const o of this.est.outputs) this.showPin(o, undefined);
+  }
+
+  exportRows() {
+    if (!this.last) return null;
+    const rows = [];
+    for (const spec of this.est.inputs)
+      rows.push({ kind: 'input', name: spec.name, label: spec.label, value: this.last.inputs[spec.name], unit: spec.unit, typed: this.texts[spec.name] });
+    for (const o of this.est.outputs) {
+      if (o.hidden || !(o.name in this.last.outputs)) continue;
+      const v = this.last.outputs[o.name];
+      rows.push({ kind: 'output', name: o.name, label: o.label, value: typeof v === 'object' ? JSON.stringify(v) : v, unit: o.unit, typed: '' });
+    }
+    return rows;
+  }
+
+  exportJson() {
+    if (!this.last) return;
+    const outputs = {};
+    for (const o of this.est.outputs) if (!o.hidden && o.name in this.last.outputs) outputs[o.name] = this.last.outputs[o.name];
+    download(`${this.est.id}.json`, 'application/json', JSON.stringify({ estimator: this.est.id, title: this.est.title, inputs: this.last.inputs, outputs, warnings: this.last.warnings }, null, 2));
+  }
+
+  exportCsv() {
+    const rows = this.exportRows();
+    if (!rows) return;
+    download(`${this.est.id}.csv`, 'text/csv', toCsv(['kind', 'name', 'label', 'value', 'unit', 'typed'], rows));
+  }
+
+  renderArray(rows, inputs, label) {
     if (!Array.isArray(rows) || !rows.length) return document.createTextNode('—');
     const keys = columnsOf(rows);
     const table = h('table', { class: 'mini' },
-      h('thead', {}, h('tr', {}, keys.map((k) => h('th', { text: k })))),
+      h('thead', {}, h('tr', {}, keys.map((k) => h('th', { scope: 'col', text: humanize(k) })))),
       h('tbody', {}, rows.map((row) => h('tr', {}, keys.map((k) => h('td', { text: this.cell(k, row[k]) }))))));
+    // A wide table scrolls inside its own box, which takes focus so keys can scroll it.
+    const scroller = h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': label }, table);
     const bar = this.budgetBar(rows, inputs);
-    return bar ? h('div', {}, bar, table) : table;
+    return bar ? h('div', {}, bar, scroller) : scroller;
   }
 
   // Rows with a latency against an estimator's `budget` input: the latency budget as a bar.

@@ -47,7 +47,7 @@ export class JsonTableEditor {
   }
 
   render() {
-    const head = h('tr', {}, this.columns.map((c) => h('th', { scope: 'col', text: c })), h('th', { text: '' }));
+    const head = h('tr', {}, this.columns.map((c) => h('th', { scope: 'col', text: c })), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden', text: 'Row tools' })));
     const body = this.rows.map((row, i) =>
       h('tr', { dataset: { row: String(i) } },
         this.columns.map((c) => {

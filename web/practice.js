@@ -35,12 +35,14 @@ export class ProblemView {
     this.hints = h('ol', { class: 'hints' });
     this.hintButton = h('button', { type: 'button', class: 'hint-button', onclick: () => this.nextHint() });
     this.solution = h('div', { class: 'solution', hidden: true });
+    // The source line quotes the original's answer: it appears after the attempt.
+    this.source = h('p', { class: 'cite problem-source', hidden: true, text: 'From ' + p.source });
     const link = this.opts.permalink ? this.opts.permalink(id, this.seed) : null;
     this.el.replaceChildren(
       h('header', {},
-        h('p', { class: 'problem-area', text: `${AREA_TITLES[p.area] || p.area} · ${this.seed === 0 ? 'the seed’s own numbers' : 'variant ' + this.seed}` }),
+        h('p', { class: 'problem-area', text: `${AREA_TITLES[p.area] || p.area} · ${this.seed === 0 ? 'the worked example’s own numbers' : 'variant ' + this.seed}` }),
         h('h3', { text: p.title }),
-        h('p', { class: 'cite', text: 'From ' + p.source })),
+        this.source),
       h('p', { class: 'statement', text: p.statement }),
       h('form', { class: 'answer-row', onsubmit: (e) => { e.preventDefault(); this.check(); } },
         h('label', { for: answerId, text: `Your answer (${p.answer.unit_label || this.unitWord()})` }),
@@ -93,7 +95,12 @@ export class ProblemView {
     this.verdict.dataset.verdict = r.verdict;
     if (r.mistake) this.verdict.dataset.mistake = r.mistake;
     else delete this.verdict.dataset.mistake;
-    this.verdict.append(h('p', { class: 'verdict-head', text: VERDICT_TEXT[r.verdict] || r.verdict }), h('p', { text: r.feedback }));
+    // "Close" says which way, never by how much: a relative error hands out the answer.
+    const feedback = r.verdict === 'close' && !r.mistake
+      ? `A little ${r.given.value > r.expected.value ? 'high' : 'low'}. Check your rounding and the constants you used.`
+      : r.feedback;
+    this.verdict.append(h('p', { class: 'verdict-head', text: VERDICT_TEXT[r.verdict] || r.verdict }), h('p', { text: feedback }));
+    if (r.verdict === 'correct') this.source.hidden = false;
     if (this.opts.onResult) this.opts.onResult(r.verdict, this.id);
     return r;
   }
@@ -114,6 +121,7 @@ export class ProblemView {
       h('ol', { class: 'steps' }, items),
       h('p', { class: 'solution-answer', text: 'Answer: ' + this.p.answer.text }));
     this.solution.hidden = false;
+    this.source.hidden = false;
   }
 
   newVariant() {
@@ -179,7 +187,7 @@ export function buildPractice(api, panel, state, save) {
   panel.append(h('div', { class: 'practice' },
     h('aside', { class: 'practice-side' },
       h('h3', { text: 'Practice' }),
-      h('p', { class: 'summary', text: 'Problems from the study notes with their own numbers (first try) and random variants. Answers accept units: 120 ms, 0.12 s, 214.7 GB, 15.8%, 3/19.' }),
+      h('p', { class: 'summary', text: 'Problems from worked examples, with their own numbers first, then random variants. Answers accept units: 120 ms, 0.12 s, 214.7 GB, 15.8%, 3/19.' }),
       areaSelect,
       h('button', { type: 'button', class: 'primary', text: 'Random problem (mixed quiz)', onclick: quiz }),
       stats, list),

@@ -101,7 +101,7 @@ console.log(`  sweep train.time × 1000 points ${sweepMs.toFixed(3)} ms`);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 const server = await serve(4174);
 try {
-  for (const [label, url] of [['file://', 'file://' + path.join(ROOT, 'dist/napkin.html')], ['http', 'http://127.0.0.1:4174/index.html']]) {
+  for (const [label, url] of [['file://', 'file://' + path.join(ROOT, 'dist/napkin.html') + '#tab=training'], ['http', 'http://127.0.0.1:4174/index.html#tab=training']]) {
     const loads = await pageTimes(browser, url);
     console.log(`\nPage from ${label} (budget: results ≤ 250 ms after navigation; keystroke ≤ 16 ms)`);
     console.log(`  first results after navigation: median ${median(loads).toFixed(0)} ms  [${loads.map((x) => x.toFixed(0)).join(', ')}]`);

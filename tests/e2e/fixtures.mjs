@@ -11,8 +11,9 @@ export const test = base.extend({
 });
 export { expect };
 
+// Ready: the API is up and one tab panel is on screen (the first screen has no results).
 export async function ready(page) {
-  await page.waitForFunction(() => window.napkin && document.querySelector('[data-output] [data-value], [data-output][data-value]'));
+  await page.waitForFunction(() => window.napkin && document.querySelector('[role=tabpanel]:not([hidden])'));
 }
 
 export async function openTab(page, area) {

@@ -5,7 +5,7 @@ import { test, expect, ready, openTab } from './fixtures.mjs';
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 
 test('loads over http under the strict CSP with no console errors', async ({ page, problems }) => {
-  const response = await page.goto('/index.html');
+  const response = await page.goto('/index.html#tab=training');
   expect(response.headers()['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval'");
   await ready(page);
   await expect(page.locator('[data-estimator="train.time"] [data-output="days"]')).toHaveText(/\d/);
@@ -13,7 +13,7 @@ test('loads over http under the strict CSP with no console errors', async ({ pag
 });
 
 test('the single file works from file:// with no console errors', async ({ page, problems }) => {
-  await page.goto('file://' + path.join(DIST, 'napkin.html'));
+  await page.goto('file://' + path.join(DIST, 'napkin.html') + '#tab=training');
   await ready(page);
   await expect(page.locator('[data-estimator="train.chinchilla"] [data-output="optimal_tokens"]')).toHaveText('1.4T tok');
   expect(problems).toEqual([]);
@@ -37,26 +37,26 @@ test('every registry estimator has a form with its inputs and outputs', async ({
     const form = page.locator(`form[data-estimator="${est.id}"]`);
     await expect(form, est.id).toBeVisible();
     for (const i of est.inputs) await expect(form.locator(`[name="${i.name}"]`), `${est.id}.${i.name}`).toHaveCount(1);
-    for (const o of est.outputs) await expect(form.locator(`[data-output="${o.name}"]`), `${est.id}.${o.name}`).toHaveCount(1);
+    for (const o of est.outputs.filter((x) => !x.hidden)) await expect(form.locator(`[data-output="${o.name}"]`), `${est.id}.${o.name}`).toHaveCount(1);
     await expect(form, `${est.id} runs on its example`).not.toHaveClass(/stale/);
   }
 });
 
 test('a newcomer answers the LLaMA-2-70B on 512 A100s question and sees why', async ({ page }) => {
-  await page.goto('/index.html');
+  await page.goto('/index.html#tab=training');
   await ready(page);
   const form = page.locator('form[data-estimator="train.time"]');
   await form.locator('select[data-preset-kind="model"]').selectOption('llama2-70b');
   await form.locator('select[data-preset-kind="gpu"]').selectOption('a100');
   await form.locator('[name="gpus"]').fill('512');
   await expect(form.locator('[data-output="days"]')).toHaveText('121.7');
-  await form.locator('summary').click();
+  await form.locator('details.derivation > summary').click();
   await expect(form.locator('.step').first()).toContainText('Total training compute');
   await expect(form.locator('.step math').first()).toBeVisible();
 });
 
 test('typing updates results live; a bad value shows an inline error naming the input', async ({ page }) => {
-  await page.goto('/index.html');
+  await page.goto('/index.html#tab=training');
   await ready(page);
   const form = page.locator('form[data-estimator="train.time"]');
   const days = form.locator('[data-output="days"]');
@@ -82,6 +82,8 @@ test('a permalink restores the exact state', async ({ page, context }) => {
   await form.locator('[name="mfu"]').fill('40%');
   await page.check('#binary');
   await expect.poll(() => page.evaluate(() => location.hash)).toContain('gpus');
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('mfu');
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('gib=1');
   const url = page.url();
   const fresh = await context.newPage();
   await fresh.goto(url);
@@ -94,15 +96,16 @@ test('a permalink restores the exact state', async ({ page, context }) => {
 });
 
 test('charts render from sweeps and follow the inputs', async ({ page }) => {
-  await page.goto('/index.html');
+  await page.goto('/index.html#tab=training');
   await ready(page);
   for (const id of ['chinchilla-tokens', 'train-days-gpus', 'train-days-mfu']) {
     const chart = page.locator(`[data-chart="${id}"]`);
     await expect(chart.locator('canvas')).toHaveCount(1);
     await expect(chart.locator('.u-legend')).toBeVisible();
   }
-  const legend = page.locator('[data-chart="train-days-gpus"] .u-series').nth(1);
+  const legend = page.locator('[data-chart="train-days-gpus"] .u-legend');
   await expect(legend).toContainText('A100');
+  await expect(legend).toContainText('Your inputs');
 });
 
 test('the pipeline editor adds, reorders and removes stages, with the budget bar', async ({ page }) => {

@@ -83,3 +83,27 @@ test('problems(), problem() and check() work the bank from JS, with the seed-000
   assert.ok(api.check('serve.batching.latency', 0, 'soon').error);
   assert.ok(api.problem('no.such.problem', 0).error);
 });
+
+// Issue #9: what the page reads from list() to show words, not ids, and to leave out what was
+// not asked for.
+test('list() carries choice labels, optional and hidden outputs, help texts and first-screen questions', async () => {
+  const api = await napkin();
+  const reg = api.list();
+  const comm = reg.estimators.find((e) => e.id === 'comm.collective');
+  const op = comm.inputs.find((i) => i.name === 'op');
+  assert.equal(op.choice_labels.length, op.choices.length);
+  assert.equal(op.choice_labels[op.choices.indexOf('all_reduce')], 'All-reduce');
+  const tp = reg.estimators.find((e) => e.id === 'comm.tp_step');
+  assert.equal(tp.inputs.find((i) => i.name === 'tokens').preset_key, 'step_tokens');
+  const serve = reg.estimators.find((e) => e.id === 'serve.llm_gpus');
+  assert.deepEqual(serve.outputs.filter((o) => o.hidden).map((o) => o.name).sort(), ['gpus_needed_seed', 'max_concurrent_seed', 'weight_memory_seed']);
+  for (const e of reg.estimators) for (const x of [...e.inputs, ...e.outputs]) if (!x.hidden) assert.ok(x.help, `${e.id}.${x.name} has help`);
+  assert.ok(reg.questions.length >= 4 && reg.questions.every((q) => reg.estimators.some((e) => e.id === q.estimator)));
+  // Not asked for: absent (not 0, not null); asked for: a number.
+  const time = api.run('train.time', { params: 70e9, tokens: 2e12, gpus: 512 });
+  assert.equal('cost' in time.outputs, false);
+  const priced = api.run('train.time', { params: 70e9, tokens: 2e12, gpus: 512, price_per_gpu_hour: 2 });
+  close(priced.outputs.cost, 2 * priced.outputs.gpu_hours, 1e-12);
+  const sweep = api.sweep('train.time', { params: 70e9, tokens: 2e12, gpus: 512 }, 'gpus', [64, 128]);
+  assert.deepEqual(sweep.outputs.cost, [null, null]);
+});
