@@ -8,12 +8,6 @@
 
 namespace napkin {
 
-double ceil_count(double x) {
-  const double r = std::round(x);
-  if (std::fabs(x - r) <= 1e-9 * std::max(1.0, std::fabs(x))) return r;
-  return std::ceil(x);
-}
-
 // Seed 001 §6 (`calculate_memory_per_gpu`) and Rajbhandari et al. 2020 (ZeRO) §5.1–5.3 and
 // Figure 1: TP and PP split every model state by tp·pp; ZeRO-1 (P_os) further shards the
 // optimizer states over dp, ZeRO-2 (P_os+g) also the gradients, ZeRO-3 (P_os+g+p) also the
