@@ -22,7 +22,8 @@ CliOutput usage_error(const std::string& why) {
   inner.set("message", why);
   e.set("error", std::move(inner));
   o.stdout_text = e.dump() + "\n";
-  o.stderr_text = "napkin: " + why + "\n" + kUsage;
+  // One line: the reason and where the usage is ("napkin help").
+  o.stderr_text = "napkin: " + why + " (napkin help lists the commands)\n";
   return o;
 }
 
@@ -96,9 +97,13 @@ CliOutput seed_error(const std::string& text) {
 
 CliOutput run_cli(const std::vector<std::string>& args) {
   CliOutput o;
-  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+  if (args.empty()) {  // a mistake: usage on stderr, nothing on stdout
+    o.stderr_text = kUsage;
+    o.exit_code = 2;
+    return o;
+  }
+  if (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
     o.stdout_text = kUsage;
-    o.exit_code = args.empty() ? 2 : 0;
     return o;
   }
   const std::string& cmd = args[0];
@@ -118,7 +123,10 @@ CliOutput run_cli(const std::vector<std::string>& args) {
       if (eq == std::string::npos || eq == 0)
         return usage_error("expected name=value, got \"" + args[i] + "\"");
       // Values stay text: the registry parses them with the input's unit ("70B", "80 GB").
-      inputs.set(args[i].substr(0, eq), args[i].substr(eq + 1));
+      const std::string name = args[i].substr(0, eq);
+      if (inputs.find(name))
+        return usage_error("input " + name + " is given twice; give each input once");
+      inputs.set(name, args[i].substr(eq + 1));
     }
     RunResult r = registry().run(args[1], inputs);
     o.stdout_text = r.to_json(args[1]).dump() + "\n";
