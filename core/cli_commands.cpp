@@ -11,7 +11,8 @@ const char* kUsage =
     "usage: napkin list\n"
     "       napkin run ID name=value ...\n"
     "       napkin hardware\n"
-    "       napkin problems | problem ID --seed N | check ID --seed N --answer TEXT\n";
+    "       napkin problems | problem ID --seed N | check ID --seed N --answer TEXT\n"
+    "       napkin batch   (JSON lines {\"id\", \"inputs\"} on stdin, one result per line)\n";
 
 CliOutput usage_error(const std::string& why) {
   CliOutput o;
@@ -94,6 +95,28 @@ CliOutput seed_error(const std::string& text) {
 }
 
 }  // namespace
+
+std::string run_batch_line(const std::string& line) {
+  Json req;
+  std::string why;
+  if (!Json::parse(line, req, why) || !req.is_object())
+    return "{\"error\":{\"code\":\"bad_line\"}}";
+  const Json* id = req.find("id");
+  const Json* inputs = req.find("inputs");
+  if (!id || !id->is_string()) return "{\"error\":{\"code\":\"bad_line\"}}";
+  RunResult r = registry().run(id->as_string(), inputs ? *inputs : Json::object(), false);
+  Json out = Json::object();
+  if (r.ok) {
+    out.set("outputs", std::move(r.outputs));
+  } else {
+    Json full = r.error.to_json();  // the same error JSON as `run` and the wasm API
+    Json e = Json::object();
+    for (const char* k : {"code", "input", "message"})
+      if (const Json* v = full.find(k)) e.set(k, *v);
+    out.set("error", std::move(e));
+  }
+  return out.dump();
+}
 
 CliOutput run_cli(const std::vector<std::string>& args) {
   CliOutput o;

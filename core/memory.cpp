@@ -159,10 +159,19 @@ Result<MemActivationsOut> mem_activations(const MemActivationsIn& in, Derivation
               : "$s \\cdot $b \\cdot $h \\left(10 + \\frac{24}{$t}\\right)",
            {{"s", "s", s}, {"b", "b", b}, {"h", "h", h}, {"t", "t", t}}, o.per_layer, unit::bytes);
   } else if (in.recompute == "full") {
+    // Korthikanti et al. 2022, Table 2: only the layer input is kept, 2sbh.
     o.per_layer = 2 * sbh;
     d.step("Per layer, full recomputation (only the layer input is kept)", "A",
            "2 \\cdot $s \\cdot $b \\cdot $h", {{"s", "s", s}, {"b", "b", b}, {"h", "h", h}},
            o.per_layer, unit::bytes);
+    // At extreme tensor parallelism with sequence parallelism the sharded activations are
+    // already smaller than one unsharded layer input: nobody would recompute then.
+    if (o.per_layer > o.per_layer_no_recompute) {
+      o.per_layer = o.per_layer_no_recompute;
+      d.warn(
+          "At this tensor parallelism the sharded activations are smaller than the 2sbh "
+          "input full recomputation keeps: it saves nothing, so none is assumed.");
+    }
   } else {
     o.per_layer = o.per_layer_no_recompute;
   }

@@ -534,10 +534,21 @@ RunResult Registry::run(std::string_view id, const Json& inputs, bool record_ste
   if (!est->compute(*est, r.inputs, r.outputs, d, r.error)) return r;
   std::string which;
   if (!all_finite(r.outputs, which)) {
-    r.error.code = "not_finite";
+    // Name the inputs that can do this: the ones given as zero (a division by them).
+    std::string zeros;
     r.error.input = "";
-    r.error.message = "these inputs make " + which +
-                      " infinite or undefined; check for a zero where a positive value is needed";
+    for (const auto& spec : est->inputs) {
+      const Json* v = r.inputs.find(spec.name);
+      if (spec.kind != InputKind::Number || !v || !v->is_number() || v->as_number() != 0) continue;
+      if (spec.fallback.is_number() && spec.fallback.as_number() == 0) continue;  // "0 = none"
+      if (r.error.input.empty()) r.error.input = spec.name;
+      zeros += (zeros.empty() ? "" : ", ") + spec.name + " = 0";
+    }
+    r.error.code = "not_finite";
+    r.error.message =
+        zeros.empty()
+            ? "these inputs make " + which + " infinite or undefined; try values nearer the example"
+            : zeros + " makes " + which + " infinite or undefined: give a positive value";
     r.outputs = Json::object();
     return r;
   }

@@ -118,3 +118,21 @@ TEST_CASE("a 100 KB value is refused without being echoed back") {
   CHECK(r.error.message.size() < 200);
   CHECK(r.error.value.as_string().size() < 64);
 }
+
+TEST_CASE("errors name the inputs involved; no negative savings") {
+  // A zero where a positive value is needed is named (it used to be `input: null`).
+  Error kv = error_for("infer.kv", {{"n_layers", "32"}, {"n_kv_heads", "0"}, {"n_heads", "32"}});
+  CHECK(kv.input == "n_kv_heads");
+  // Korthikanti's 2sbh for full recomputation exceeds the sharded activations at extreme TP
+  // with sequence parallelism (it reported −579,610 % saved): nothing is saved, never less.
+  auto r = test::run("mem.activations", {{"seq_len", 2048},
+                                         {"micro_batch", 1},
+                                         {"d_model", 16384},
+                                         {"n_heads", 1024},
+                                         {"n_layers", 96},
+                                         {"tp", 1024},
+                                         {"sequence_parallel", true},
+                                         {"recompute", "full"}});
+  REQUIRE(r.ok);
+  CHECK(test::out(r, "saved_fraction") >= 0);
+}
