@@ -136,3 +136,17 @@ TEST_CASE("errors name the inputs involved; no negative savings") {
   REQUIRE(r.ok);
   CHECK(test::out(r, "saved_fraction") >= 0);
 }
+
+TEST_CASE("JSON is read strictly (RFC 8259) and written as valid UTF-8") {
+  Json j;
+  std::string err;
+  for (const char* bad : {"01", "1.", "-.5", "+1", ".5", "1e", "{\"a\":1,\"a\":2}", "\"\\ud800\"",
+                          "\"\\udc00\"", "\"\\ud800\\u0041\""}) {
+    CAPTURE(bad);
+    CHECK_FALSE(Json::parse(bad, j, err));
+  }
+  for (const char* good : {"0", "-0", "1.5", "-1.5e-3", "2E+10", "\"\\ud83d\\ude00\""}) {
+    CAPTURE(good);
+    CHECK(Json::parse(good, j, err));
+  }
+}
