@@ -78,10 +78,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-
 // "≈ 1.5 GB", "~120ms", "= 80 GPUs", "about 3 days": the marks say nothing about the value.
 // One pass over the text (an answer of 50,000 "~" took 19 s when each mark copied the rest).
 std::string drop_approximation(std::string_view s) {
