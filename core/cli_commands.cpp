@@ -2,6 +2,7 @@
 
 #include "problems.hpp"
 #include "registry.hpp"
+#include "scenario/catalog_json.hpp"
 
 namespace napkin {
 
@@ -10,7 +11,7 @@ namespace {
 const char* kUsage =
     "usage: napkin list\n"
     "       napkin run ID name=value ...\n"
-    "       napkin hardware\n"
+    "       napkin hardware | models\n"
     "       napkin problems | problem ID --seed N | check ID --seed N --answer TEXT\n"
     "       napkin batch   (JSON lines {\"id\", \"inputs\"} on stdin, one result per line)\n";
 
@@ -135,7 +136,16 @@ CliOutput run_cli(const std::vector<std::string>& args) {
     return o;
   }
   if (cmd == "hardware") {
-    o.stdout_text = registry().hardware_json().dump() + "\n";
+    Json h = registry().hardware_json();
+    h.set("gpus", gpus_json());  // the typed catalog (core/scenario/cluster.cpp)
+    h.set("tiers", tiers_json());
+    o.stdout_text = h.dump() + "\n";
+    return o;
+  }
+  if (cmd == "models") {
+    Json m = Json::object();
+    m.set("models", models_json());
+    o.stdout_text = m.dump() + "\n";
     return o;
   }
   if (cmd == "run") {

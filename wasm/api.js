@@ -65,6 +65,8 @@
     return JSON.parse(JSON.stringify(listCache));
   });
   M.hardware = guard(function () { return json(M._hardware()); });
+  // Model presets with their published configs and derived counts (core/scenario/).
+  M.models = guard(function () { return json(M._models()).models; });
   M.run = guard(function (id, inputs) { return json(M._run(text(id, 'id'), enc(inputs))); });
   // Columns come back through wasm memory (see bindings.cpp); failed points are null.
   M.sweep = guard(function (id, inputs, param, values) {
