@@ -56,6 +56,8 @@ struct ParsedAnswer {
 // Reads "214.7 GB", "2.147e11 bytes", "120ms", "0.12 s", "15.8%", "3/19", "80 GPUs", "70B",
 // "≈ 1.5 GB". A bare number is read in the asked unit first and in base units second (a
 // student who writes 0.12 for a time asked in ms means seconds).
+// Longer answers are refused unread (the page's answer box has the same maxlength).
+constexpr std::size_t kMaxAnswerLength = 200;
 ParsedAnswer parse_answer(std::string_view text, const AnswerUnit& u);
 
 struct Expected {

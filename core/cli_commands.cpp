@@ -2,6 +2,7 @@
 
 #include "problems.hpp"
 #include "registry.hpp"
+#include "scenario/catalog_json.hpp"
 
 namespace napkin {
 
@@ -10,8 +11,9 @@ namespace {
 const char* kUsage =
     "usage: napkin list\n"
     "       napkin run ID name=value ...\n"
-    "       napkin hardware\n"
-    "       napkin problems | problem ID --seed N | check ID --seed N --answer TEXT\n";
+    "       napkin hardware | models\n"
+    "       napkin problems | problem ID --seed N | check ID --seed N --answer TEXT\n"
+    "       napkin batch   (JSON lines {\"id\", \"inputs\"} on stdin, one result per line)\n";
 
 CliOutput usage_error(const std::string& why) {
   CliOutput o;
@@ -22,7 +24,8 @@ CliOutput usage_error(const std::string& why) {
   inner.set("message", why);
   e.set("error", std::move(inner));
   o.stdout_text = e.dump() + "\n";
-  o.stderr_text = "napkin: " + why + "\n" + kUsage;
+  // One line: the reason and where the usage is ("napkin help").
+  o.stderr_text = "napkin: " + why + " (napkin help lists the commands)\n";
   return o;
 }
 
@@ -94,11 +97,37 @@ CliOutput seed_error(const std::string& text) {
 
 }  // namespace
 
+std::string run_batch_line(const std::string& line) {
+  Json req;
+  std::string why;
+  if (!Json::parse(line, req, why) || !req.is_object())
+    return "{\"error\":{\"code\":\"bad_line\"}}";
+  const Json* id = req.find("id");
+  const Json* inputs = req.find("inputs");
+  if (!id || !id->is_string()) return "{\"error\":{\"code\":\"bad_line\"}}";
+  RunResult r = registry().run(id->as_string(), inputs ? *inputs : Json::object(), false);
+  Json out = Json::object();
+  if (r.ok) {
+    out.set("outputs", std::move(r.outputs));
+  } else {
+    Json full = r.error.to_json();  // the same error JSON as `run` and the wasm API
+    Json e = Json::object();
+    for (const char* k : {"code", "input", "message"})
+      if (const Json* v = full.find(k)) e.set(k, *v);
+    out.set("error", std::move(e));
+  }
+  return out.dump();
+}
+
 CliOutput run_cli(const std::vector<std::string>& args) {
   CliOutput o;
-  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+  if (args.empty()) {  // a mistake: usage on stderr, nothing on stdout
+    o.stderr_text = kUsage;
+    o.exit_code = 2;
+    return o;
+  }
+  if (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
     o.stdout_text = kUsage;
-    o.exit_code = args.empty() ? 2 : 0;
     return o;
   }
   const std::string& cmd = args[0];
@@ -107,7 +136,16 @@ CliOutput run_cli(const std::vector<std::string>& args) {
     return o;
   }
   if (cmd == "hardware") {
-    o.stdout_text = registry().hardware_json().dump() + "\n";
+    Json h = registry().hardware_json();
+    h.set("gpus", gpus_json());  // the typed catalog (core/scenario/cluster.cpp)
+    h.set("tiers", tiers_json());
+    o.stdout_text = h.dump() + "\n";
+    return o;
+  }
+  if (cmd == "models") {
+    Json m = Json::object();
+    m.set("models", models_json());
+    o.stdout_text = m.dump() + "\n";
     return o;
   }
   if (cmd == "run") {
@@ -118,7 +156,10 @@ CliOutput run_cli(const std::vector<std::string>& args) {
       if (eq == std::string::npos || eq == 0)
         return usage_error("expected name=value, got \"" + args[i] + "\"");
       // Values stay text: the registry parses them with the input's unit ("70B", "80 GB").
-      inputs.set(args[i].substr(0, eq), args[i].substr(eq + 1));
+      const std::string name = args[i].substr(0, eq);
+      if (inputs.find(name))
+        return usage_error("input " + name + " is given twice; give each input once");
+      inputs.set(name, args[i].substr(eq + 1));
     }
     RunResult r = registry().run(args[1], inputs);
     o.stdout_text = r.to_json(args[1]).dump() + "\n";

@@ -17,4 +17,9 @@ struct CliOutput {
 //        check ID --seed N --answer TEXT | help
 CliOutput run_cli(const std::vector<std::string>& args);
 
+// `napkin batch`: one line of JSON {"id", "inputs"} in, one line of the run's JSON out (its
+// outputs and warnings, or its error). The native half of the property-based parity tests:
+// thousands of runs without a process each.
+std::string run_batch_line(const std::string& line);
+
 }  // namespace napkin

@@ -200,6 +200,10 @@ Result<InferKvOut> infer_kv(const InferKvIn& in, Derivation& d) {
     return Error::inconsistent("rope_dim", in.rope_dim,
                                "is an MLA width: set latent_dim (MLA's d_c) too, or rope_dim = 0");
   const bool mla = in.latent_dim > 0;
+  // Without MLA the cache is the KV heads' K and V: zero KV heads would be a zero-byte cache.
+  if (!mla && in.n_kv_heads < 1)
+    return Error::inconsistent("n_kv_heads", in.n_kv_heads,
+                               "must be at least 1 unless latent_dim (MLA) is given");
   if (!mla && in.n_heads > 0 && in.n_kv_heads > in.n_heads)
     return Error::inconsistent("n_kv_heads", in.n_kv_heads,
                                "must be at most n_heads (" + count_text(in.n_heads) + ")");

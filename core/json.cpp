@@ -213,9 +213,12 @@ struct Parser {
         case 'u': {
           unsigned cp;
           if (!hex4(cp)) return false;
-          if (cp >= 0xD800 && cp < 0xDC00 && lit("\\u")) {
+          // A surrogate must come as a high–low pair; a lone one has no UTF-8 encoding.
+          if (cp >= 0xDC00 && cp < 0xE000) return fail("lone low surrogate");
+          if (cp >= 0xD800 && cp < 0xDC00) {
             unsigned lo;
-            if (!hex4(lo)) return false;
+            if (!lit("\\u") || !hex4(lo) || lo < 0xDC00 || lo >= 0xE000)
+              return fail("lone high surrogate");
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
           }
           put_utf8(s, cp);
@@ -249,6 +252,7 @@ struct Parser {
           ++i;
           Json v;
           if (!value(v)) return false;
+          if (out.has(k)) return fail("duplicate key");  // which one would count is a guess
           out.set(k, std::move(v));
           ws();
           if (i < t.size() && t[i] == ',') {
@@ -296,11 +300,30 @@ struct Parser {
     } else if (lit("null")) {
       out = Json();
     } else if (c == '-' || (c >= '0' && c <= '9')) {
+      // RFC 8259 §6: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? — no "01", "1.",
+      // "-.5" or "+1".
       std::size_t start = i;
+      auto digits = [&] {
+        const std::size_t from = i;
+        while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+        return i > from;
+      };
       if (t[i] == '-') ++i;
-      while (i < t.size() && ((t[i] >= '0' && t[i] <= '9') || t[i] == '.' || t[i] == 'e' ||
-                              t[i] == 'E' || t[i] == '+' || t[i] == '-'))
+      if (i < t.size() && t[i] == '0') {
         ++i;
+      } else if (!digits()) {
+        return fail("bad number");
+      }
+      if (i < t.size() && t[i] == '.') {
+        ++i;
+        if (!digits()) return fail("bad number");
+      }
+      if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+        if (!digits()) return fail("bad number");
+      }
+      if (i < t.size() && t[i] >= '0' && t[i] <= '9') return fail("bad number");
       // A stack copy for strtod (it needs a terminator): no allocation per number.
       char num[64];
       const std::size_t len = i - start;

@@ -8,12 +8,6 @@
 
 namespace napkin {
 
-double ceil_count(double x) {
-  const double r = std::round(x);
-  if (std::fabs(x - r) <= 1e-9 * std::max(1.0, std::fabs(x))) return r;
-  return std::ceil(x);
-}
-
 // Seed 001 §6 (`calculate_memory_per_gpu`) and Rajbhandari et al. 2020 (ZeRO) §5.1–5.3 and
 // Figure 1: TP and PP split every model state by tp·pp; ZeRO-1 (P_os) further shards the
 // optimizer states over dp, ZeRO-2 (P_os+g) also the gradients, ZeRO-3 (P_os+g+p) also the
@@ -165,10 +159,19 @@ Result<MemActivationsOut> mem_activations(const MemActivationsIn& in, Derivation
               : "$s \\cdot $b \\cdot $h \\left(10 + \\frac{24}{$t}\\right)",
            {{"s", "s", s}, {"b", "b", b}, {"h", "h", h}, {"t", "t", t}}, o.per_layer, unit::bytes);
   } else if (in.recompute == "full") {
+    // Korthikanti et al. 2022, Table 2: only the layer input is kept, 2sbh.
     o.per_layer = 2 * sbh;
     d.step("Per layer, full recomputation (only the layer input is kept)", "A",
            "2 \\cdot $s \\cdot $b \\cdot $h", {{"s", "s", s}, {"b", "b", b}, {"h", "h", h}},
            o.per_layer, unit::bytes);
+    // At extreme tensor parallelism with sequence parallelism the sharded activations are
+    // already smaller than one unsharded layer input: nobody would recompute then.
+    if (o.per_layer > o.per_layer_no_recompute) {
+      o.per_layer = o.per_layer_no_recompute;
+      d.warn(
+          "At this tensor parallelism the sharded activations are smaller than the 2sbh "
+          "input full recomputation keeps: it saves nothing, so none is assumed.");
+    }
   } else {
     o.per_layer = o.per_layer_no_recompute;
   }

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "counts.hpp"
 #include "registry.hpp"
 
 namespace napkin {
@@ -132,10 +133,6 @@ struct PipeBubbleOut {
       min_microbatches_approx, efficiency;
 };
 Result<PipeBubbleOut> pipe_bubble(const PipeBubbleIn& in, Derivation& d);
-
-// Rounds up, but a quotient that is an integer up to floating-point noise stays that integer
-// (3520 / 80 is 44 GPUs, not 45).
-double ceil_count(double x);
 
 // pipeline.cpp registers scale.fsdp_tp, parallel.recommend and pipe.bubble.
 void register_pipeline(Registry& r);

@@ -386,7 +386,42 @@ std::string head(const InputSpec& spec, const Json& raw) {
 }
 }  // namespace
 
+namespace {
+constexpr double kSmallestInput = 1e-100;
+
+// Bytes, bandwidths and FLOPs typed without a prefix ("3.35" for an HBM bandwidth, "80B" for a
+// GPU's memory) that fall a million times below the input's own example are almost surely a
+// missing prefix. The suggestion keeps the digits and picks the prefix nearest the example.
+bool implausibly_small(const InputSpec& spec, double v, std::string& suggestion) {
+  const std::string& u = spec.unit;
+  if (!(u == "B" || u == "B/s" || u == "FLOP" || u == "FLOP/s")) return false;
+  const double ex = spec.example.is_number() ? spec.example.as_number() : 0;
+  if (!(ex >= 1e6) || !(v > 0) || v * 1e6 >= ex) return false;
+  static constexpr std::pair<const char*, double> kPrefixes[] = {
+      {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}, {"E", 1e18}};
+  const char* best = "k";
+  double best_gap = 1e300;
+  for (const auto& [p, f] : kPrefixes) {
+    const double gap = std::fabs(std::log10(v * f / ex));
+    if (gap < best_gap) best_gap = gap, best = p;
+  }
+  suggestion = num_text(v) + " " + best + u;
+  return true;
+}
+}  // namespace
+
 bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& err) {
+  // A number with its unit never needs more than a few dozen characters; a list of pipeline
+  // stages a few kilobytes. Longer text is refused unread, and not echoed back whole.
+  const std::size_t limit = spec.kind == InputKind::Text ? 20000 : 64;
+  if (raw.is_string() && raw.as_string().size() > limit) {
+    const std::string& t = raw.as_string();
+    std::size_t cut = 32;
+    while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8
+    return fail(spec, Json(t.substr(0, cut) + "…"), err, "invalid_value",
+                spec.name + " is " + std::to_string(t.size()) + " characters long; at most " +
+                    std::to_string(limit) + " are read");
+  }
   switch (spec.kind) {
     case InputKind::Boolean: {
       if (raw.is_bool()) return clean = raw, true;
@@ -419,6 +454,16 @@ bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& 
     ParsedNumber p = parse_value(raw.as_string(), spec.unit);
     if (!p.ok) return fail(spec, raw, err, "invalid_value", named(spec) + " " + p.error);
     v = p.value;
+    // A fraction typed as a whole percentage ("40" for an MFU of at most 100 %) is 40 %.
+    if (spec.unit == "frac" && !p.scaled && spec.max <= 1 && v > 1 && v <= 100 &&
+        raw.as_string().find('%') == std::string::npos)
+      v /= 100;
+    std::string suggestion;
+    if (!p.scaled && implausibly_small(spec, v, suggestion))
+      return fail(spec, raw, err, "ambiguous",
+                  spec.name + " = \"" + raw.as_string() + "\" reads as " +
+                      format_value(v, spec.unit) + ", far below anything real here: did you mean " +
+                      suggestion + "?");
   } else {
     return fail(spec, raw, err, "invalid_value",
                 head(spec, raw) + "must be " + unit_noun(spec.unit));
@@ -429,6 +474,11 @@ bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& 
   if (!std::isfinite(v))
     return fail(spec, raw, err, "out_of_range",
                 head(spec, raw) + "is too large; allowed: " + spec.allowed());
+  // Magnitudes the arithmetic cannot carry (subnormals: 1/5e-324 is infinite) are refused.
+  if (v != 0 && std::fabs(v) < kSmallestInput)
+    return fail(spec, raw, err, "out_of_range",
+                head(spec, raw) + "is too small to compute with (nonzero values must be at least " +
+                    "1e-100 in size); allowed: " + spec.allowed());
   bool low = spec.min_exclusive ? !(v > spec.min) : !(v >= spec.min);
   if (low || v > spec.max)
     return fail(spec, raw, err, "out_of_range",
@@ -516,10 +566,21 @@ RunResult Registry::run(std::string_view id, const Json& inputs, bool record_ste
   }
   std::string which;
   if (!all_finite(r.outputs, which)) {
-    r.error.code = "not_finite";
+    // Name the inputs that can do this: the ones given as zero (a division by them).
+    std::string zeros;
     r.error.input = "";
-    r.error.message = "these inputs make " + which +
-                      " infinite or undefined; check for a zero where a positive value is needed";
+    for (const auto& spec : est->inputs) {
+      const Json* v = r.inputs.find(spec.name);
+      if (spec.kind != InputKind::Number || !v || !v->is_number() || v->as_number() != 0) continue;
+      if (spec.fallback.is_number() && spec.fallback.as_number() == 0) continue;  // "0 = none"
+      if (r.error.input.empty()) r.error.input = spec.name;
+      zeros += (zeros.empty() ? "" : ", ") + spec.name + " = 0";
+    }
+    r.error.code = "not_finite";
+    r.error.message =
+        zeros.empty()
+            ? "these inputs make " + which + " infinite or undefined; try values nearer the example"
+            : zeros + " makes " + which + " infinite or undefined: give a positive value";
     r.outputs = Json::object();
     return r;
   }

@@ -77,6 +77,10 @@ void put_fixed(std::string& out, double v, int decimals) {
 
 // Significant-digit formatting without exponent, trailing zeros trimmed: 121.7, 0.0425, 2048.
 void put_sig(std::string& out, double v, int digits) {
+  if (!std::isfinite(v)) {  // never a number to show; the registry refuses such outputs
+    out += "—";
+    return;
+  }
   if (v == 0) {
     out += '0';
     return;
@@ -93,8 +97,10 @@ void put_sig(std::string& out, double v, int digits) {
 // `drop_one` (10^{24}).
 void put_sci(std::string& out, double v, int digits, const char* times, const char* close,
              bool drop_one = false) {
+  if (!std::isfinite(v) || v == 0) return put_sig(out, v, digits);
   int exp = static_cast<int>(std::floor(std::log10(std::fabs(v))));
-  double m = v / std::pow(10.0, exp);
+  // In two halves: 10^exp alone underflows to 0 for subnormal v (5e-324 has exp −324).
+  double m = v / std::pow(10.0, exp / 2) / std::pow(10.0, exp - exp / 2);
   double unit = std::pow(10.0, digits - 1);
   // Rounding can carry 9.9996 to 10.
   if (std::fabs(std::round(m * unit) / unit) >= 10) {
@@ -367,6 +373,75 @@ std::string unit_noun(std::string_view u) {
   return "a number";
 }
 
+namespace {
+// "gb/s", "tbps": lowercase prefix and b — bytes or bits? The reader asks.
+bool is_lower_bits_rate(const std::string& suffix) {
+  return suffix.size() >= 3 && std::string("kmgtp").find(suffix[0]) != std::string::npos &&
+         (suffix.substr(1) == "b/s" || suffix.substr(1) == "bps");
+}
+std::string upper_prefix(const std::string& suffix) {
+  return suffix[0] == 'k' ? "k" : std::string(1, static_cast<char>(suffix[0] - 'a' + 'A'));
+}
+
+// The spelling the unit tables know for a suffix typed in another case: "gb" → "GB" for bytes,
+// "G" → "GB", "b" → "B" (billion) for counts, "tflop/s" → "TFLOP/s". Lowercase m reads as mega
+// (milli has no meaning for bytes, FLOPs or counts); "Gb" (bits) is left alone. "" when no
+// rewrite applies.
+std::string canonical_suffix(const std::string& suffix, std::string_view u) {
+  if (suffix.empty() || u == "s" || u == "frac") return "";
+  auto prefix = [](char c) -> std::string {
+    switch (c) {
+      case 'k':
+      case 'K': return "k";
+      case 'm':
+      case 'M': return "M";
+      case 'g':
+      case 'G': return "G";
+      case 't':
+      case 'T': return "T";
+      case 'p':
+      case 'P': return "P";
+      case 'e':
+      case 'E': return "E";
+      default: return "";
+    }
+  };
+  std::string low;
+  for (char c : suffix) low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string p = prefix(suffix[0]);
+  const std::string rest = low.substr(1);
+  if (u == "B") {
+    if (suffix.size() == 1 && !p.empty()) return p + "B";  // "80G"
+    if (!p.empty() && (rest == "b" || rest == "byte" || rest == "bytes")) {
+      if (suffix[0] != 'k' && std::isupper(static_cast<unsigned char>(suffix[0])) &&
+          suffix[1] == 'b')
+        return "";  // "Gb" is gigabits: read as such by the table
+      return p + "B";
+    }
+    if (!p.empty() && rest == "ib") return p == "k" ? "KiB" : p + "iB";
+    return "";
+  }
+  if (u == "B/s") {
+    if (suffix.size() == 1 && !p.empty()) return p + "B/s";  // "3.35T"
+    if (!p.empty() && (rest == "b/s" || rest == "bps") &&
+        std::isupper(static_cast<unsigned char>(suffix[1])))
+      return p + "B/s";
+    return "";
+  }
+  if (u == "FLOP" || u == "FLOP/s") {
+    if (!p.empty() && (suffix.size() == 1 || rest == "flop" || rest == "flops" || rest == "flop/s"))
+      return p + (suffix.size() == 1 ? "" : u == "FLOP" ? "FLOP" : "FLOP/s");
+    return "";
+  }
+  // Counts: one prefix letter, any case; "b" is billion here.
+  if (suffix.size() == 1) {
+    if (low == "b") return "B";
+    if (!p.empty()) return p == "k" ? "k" : p;
+  }
+  return "";
+}
+}  // namespace
+
 ParsedNumber parse_value(std::string_view raw, std::string_view u) {
   ParsedNumber r;
   std::string t = trim(raw);
@@ -374,12 +449,30 @@ ParsedNumber parse_value(std::string_view raw, std::string_view u) {
     r.error = "is empty; enter " + unit_noun(u) + ", e.g. " + example_for(u);
     return r;
   }
-  // Drop digit-group separators and spaces: "1,024", "1 000", "3.35 TB/s".
+  // Drop digit-group separators and spaces: "1,024", "1 000", "3.35 TB/s". A comma separates
+  // groups of three digits only: "2,5" is a decimal comma, not 25, and is refused.
   std::string s;
+  const auto digit = [&](std::size_t i) { return i < t.size() && t[i] >= '0' && t[i] <= '9'; };
   for (std::size_t i = 0; i < t.size(); ++i) {
     char c = t[i];
-    if (c == ',' || c == '_' || c == ' ' || c == '\t') continue;
+    if (c == ',') {
+      if (!(i > 0 && digit(i - 1) && digit(i + 1) && digit(i + 2) && digit(i + 3) &&
+            !digit(i + 4))) {
+        r.error = "\"" + std::string(raw) +
+                  "\": a comma only separates groups of three digits (1,024); write decimals with "
+                  "a point (2.5)";
+        return r;
+      }
+      continue;
+    }
+    if (c == '_' || c == ' ' || c == '\t') continue;
     s += c;
+  }
+  if (u == "$" && !s.empty() && s[0] == '$') s.erase(0, 1);  // "$2" per GPU-hour
+  if (s.empty()) {
+    r.error =
+        "\"" + std::string(raw) + "\" is not " + unit_noun(u) + "; write e.g. " + example_for(u);
+    return r;
   }
   char c0 = s[0];
   bool starts_numeric = (c0 >= '0' && c0 <= '9') || c0 == '.' || c0 == '-' || c0 == '+';
@@ -393,9 +486,10 @@ ParsedNumber parse_value(std::string_view raw, std::string_view u) {
   std::size_t n = 0;
   if (s[n] == '-' || s[n] == '+') ++n;
   std::size_t digits_start = n;
-  while (n < s.size() && ((s[n] >= '0' && s[n] <= '9') || s[n] == '.')) ++n;
-  if (n == digits_start || (n == digits_start + 1 && s[digits_start] == '.')) {
-    r.error = bad;
+  int points = 0;
+  while (n < s.size() && ((s[n] >= '0' && s[n] <= '9') || s[n] == '.')) points += s[n++] == '.';
+  if (n == digits_start || (n == digits_start + 1 && s[digits_start] == '.') || points > 1) {
+    r.error = bad;  // "1.2.3" and "7..0B" are not numbers
     return r;
   }
   if (n < s.size() && (s[n] == 'e' || s[n] == 'E')) {
@@ -452,11 +546,29 @@ ParsedNumber parse_value(std::string_view raw, std::string_view u) {
     std::string own(u);
     known = !own.empty() && match_prefixed(suffix, {own.c_str()}, is_byte_unit(u), factor);
   }
+  if (!known && u == "B/s" && is_lower_bits_rate(suffix)) {
+    r.error = "\"" + std::string(raw) + "\": \"" + suffix +
+              "\" could be bytes or bits per second; write " + num + " " + upper_prefix(suffix) +
+              "B/s (bytes) or " + num + " " + upper_prefix(suffix) + "b/s (bits)";
+    return r;
+  }
+  if (!known) {
+    // Case-insensitive prefixes where that is unambiguous ("80 gb", "80G", "70b", "990 tflop/s").
+    const std::string canon = canonical_suffix(suffix, u);
+    if (!canon.empty() && canon != suffix) {
+      ParsedNumber again = parse_value(num + canon, u);
+      if (again.ok) {
+        again.scaled = true;
+        return again;
+      }
+    }
+  }
   if (!known) {
     r.error = "\"" + std::string(raw) + "\": unknown unit \"" + suffix + "\" for " + unit_noun(u) +
               "; write e.g. " + example_for(u);
     return r;
   }
+  r.scaled = factor != 1 || (!suffix.empty() && suffix != "B");
   v *= factor;
   if (!std::isfinite(v)) {
     r.error = "\"" + std::string(raw) + "\" is too large to represent";

@@ -55,7 +55,8 @@ void append_tex_number(std::string& out, double v, int digits = 4);
 struct ParsedNumber {
   bool ok = false;
   double value = 0;
-  std::string error;  // why it could not be read, with an example of what works
+  std::string error;    // why it could not be read, with an example of what works
+  bool scaled = false;  // a prefix or unit name set the scale ("80 GB"); false for "80" or "80B"
 };
 
 // Reads "70B", "3.35 TB/s", "80 GB", "80GiB", "50 µs", "2e12", "50%", "1,024", "10 Gb/s",

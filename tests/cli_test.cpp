@@ -1,4 +1,6 @@
 // The CLI's commands in-process (main() only prints what run_cli returns).
+#include <algorithm>
+
 #include "cli_commands.hpp"
 #include "helpers.hpp"
 
@@ -42,4 +44,18 @@ TEST_CASE("napkin list and hardware describe the registry") {
   CHECK(l.find("estimators")->size() == registry().estimators().size());
   Json h = parse(run_cli({"hardware"}).stdout_text);
   CHECK(h.find("accelerators")->size() >= 4);
+}
+
+TEST_CASE(
+    "napkin: a duplicated input is an error; no arguments is usage on stderr, one line per error") {
+  CliOutput dup = run_cli({"run", "train.time", "params=70B", "params=7B", "tokens=2T", "gpus=8"});
+  CHECK(dup.exit_code == 2);
+  CHECK(dup.stderr_text.find("params is given twice") != std::string::npos);
+  CliOutput none = run_cli({});
+  CHECK(none.exit_code == 2);
+  CHECK(none.stdout_text.empty());
+  CHECK(none.stderr_text.find("usage:") != std::string::npos);
+  CliOutput bad = run_cli({"frobnicate"});
+  CHECK(std::count(bad.stderr_text.begin(), bad.stderr_text.end(), '\n') == 1);
+  CHECK(run_cli({"help"}).exit_code == 0);
 }

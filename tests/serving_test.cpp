@@ -26,6 +26,20 @@ TEST_CASE("ceil_count is not fooled by floating point") {
   CHECK(floor_count(256 * 0.5) == 128);
 }
 
+// One definition of the count rounding (core/counts.hpp): a second, looser copy in memory.cpp
+// was an ODR violation that the LTO wasm build resolved to the other copy, so this load was
+// 1234567890 GPUs in wasm (utilisation above 100 %) and 1234567891 natively. The doctest
+// suite runs in both, so either build catches a regression.
+TEST_CASE("serve.batching: a fractional count rounds up the same way natively and in wasm") {
+  const auto r = run("serve.batching",
+                     {{"batch_size", 1}, {"inference_time", 10}, {"total_qps", 123456789.04}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "gpus_needed") == 1234567891);
+  CHECK(out(r, "utilization") <= 1.0);
+  // mem.fsdp's device counts go through the same rounding.
+  CHECK(ceil_count(1234567890.4) == 1234567891);
+}
+
 // Seed 000 prints round numbers (ms, whole QPS); its inputs are exact, so results are
 // pinned to 1e-12 except where the seed itself rounds (noted).
 TEST_CASE("serve.batching: 10k QPS, batch 20, 70 ms needs 35 GPUs, not 36") {

@@ -1,34 +1,84 @@
 // The JS API of SPEC §3 over the Embind functions: plain objects in, plain objects out.
 // Appended to the module (--post-js), so `Module` is the instance createNapkin resolves to.
 // Embind registers the underscore functions at start-up, so each wrapper looks them up late.
+//
+// Errors are values here too: whatever a caller passes (BigInt, Symbol, functions, Proxies,
+// circular objects, throwing getters, huge array-likes), a wrapper returns {error: {…}} and
+// never throws.
 (function (M) {
   // Results arrive as UTF-8 bytes in wasm memory (see bindings.cpp), valid until the next call.
   var decoder = new TextDecoder();
   var json = function (bytes) { return JSON.parse(decoder.decode(bytes)); };
-  var str = function (v) { return typeof v === 'string' ? v : String(v); };
-  // NaN and ±Infinity would become null (= "not given"); send them as text so the core
-  // rejects them by name.
-  var keep = function (k, x) { return typeof x === 'number' && !isFinite(x) ? String(x) : x; };
+  var MAX_SWEEP = 100000, MAX_INPUTS = 200, MAX_TEXT = 100000, MAX_SEED = 2147483647;
+
+  function Bad(input, message) { this.input = input; this.message = message; }
+  var fail = function (input, message) { throw new Bad(input, message); };
+  var guard = function (fn) {
+    return function () {
+      try {
+        return fn.apply(null, arguments);
+      } catch (e) {
+        var bad = e instanceof Bad;
+        return { error: { code: bad ? 'invalid_argument' : 'internal', input: bad ? e.input : null,
+                          message: bad ? e.message : 'the call failed: ' + safeText(e) } };
+      }
+    };
+  };
+  function safeText(e) {
+    try { return String(e && e.message !== undefined ? e.message : e).slice(0, 200); } catch (x) { return 'unknown error'; }
+  }
+  var text = function (v, what) {
+    if (typeof v !== 'string') fail(what, what + ' must be a string, not ' + typeof v);
+    if (v.length > MAX_TEXT) fail(what, what + ' is ' + v.length + ' characters long; at most ' + MAX_TEXT);
+    return v;
+  };
+  var seedOf = function (s) {
+    var n = typeof s === 'string' && /^\d{1,10}$/.test(s) ? Number(s) : s;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_SEED)
+      fail('seed', 'seed must be a whole number from 0 to ' + MAX_SEED);
+    return n;
+  };
+  // A plain copy of the inputs: numbers (non-finite ones as text, so the core names them),
+  // strings, booleans, null, and JSON lists/objects for text inputs such as pipeline stages.
   var enc = function (v) {
     if (v === undefined || v === null) return '{}';
-    // A replacer costs a call per key: only use it when there is something to replace.
-    for (var k in v) {
-      var x = v[k];
-      if (typeof x === 'number' && !isFinite(x)) return JSON.stringify(v, keep);
+    if (typeof v !== 'object' || Array.isArray(v)) fail('inputs', 'inputs must be an object of name: value');
+    var keys = Object.keys(v);
+    if (keys.length > MAX_INPUTS) fail('inputs', 'at most ' + MAX_INPUTS + ' inputs');
+    var out = Object.create(null);
+    for (var i = 0; i < keys.length; i++) {
+      var k = keys[i], x = v[k], t = typeof x;
+      if (t === 'number') out[k] = isFinite(x) ? x : String(x);
+      else if (t === 'string' || t === 'boolean' || x === null) out[k] = x;
+      else if (t === 'object') {
+        var s = JSON.stringify(x);  // circular or throwing values land in guard()
+        if (s === undefined || s.length > MAX_TEXT) fail(k, k + ' is not a JSON value of at most ' + MAX_TEXT + ' characters');
+        out[k] = s;
+      } else fail(k, k + ': a ' + t + ' is not an input value (use a number, text or true/false)');
     }
-    return JSON.stringify(v);
+    return JSON.stringify(out);
   };
+
   var listCache = null;
-  M.list = function () {
+  M.list = guard(function () {
     if (!listCache) listCache = json(M._list());
     return JSON.parse(JSON.stringify(listCache));
-  };
-  M.hardware = function () { return json(M._hardware()); };
-  M.run = function (id, inputs) { return json(M._run(str(id), enc(inputs))); };
+  });
+  M.hardware = guard(function () { return json(M._hardware()); });
+  // Model presets with their published configs and derived counts (core/scenario/).
+  M.models = guard(function () { return json(M._models()).models; });
+  M.run = guard(function (id, inputs) { return json(M._run(text(id, 'id'), enc(inputs))); });
   // Columns come back through wasm memory (see bindings.cpp); failed points are null.
-  M.sweep = function (id, inputs, param, values) {
-    var xs = Float64Array.from(values || [], Number);
-    var head = json(M._sweep(str(id), enc(inputs), str(param), xs));
+  M.sweep = guard(function (id, inputs, param, values) {
+    if (!Array.isArray(values) && !ArrayBuffer.isView(values)) fail('values', 'values must be an array of numbers');
+    if (values.length > MAX_SWEEP) fail('values', 'a sweep takes at most ' + MAX_SWEEP + ' values, not ' + values.length);
+    var xs = new Float64Array(values.length);
+    for (var i = 0; i < values.length; i++) {
+      var x = values[i];
+      if (typeof x !== 'number' || !isFinite(x)) fail('values', 'values[' + i + '] is not a finite number');
+      xs[i] = x;
+    }
+    var head = json(M._sweep(text(id, 'id'), enc(inputs), text(param, 'param'), xs));
     if (head.error) return head;
     var data = M._sweep_data().slice();
     var n = head.n;
@@ -44,12 +94,22 @@
     head.columns.forEach(function (name, c) { result.outputs[name] = column(c + 1); });
     Object.keys(head.errors).forEach(function (i) { result.errors[+i] = head.errors[i]; });
     return result;
-  };
+  });
+  // format returns text: '—' for anything that is not a finite number.
   M.format = function (value, unit, opts) {
-    return M._format(Number(value), str(unit || ''), !!(opts && opts.binary), (opts && opts.digits) | 0);
+    try {
+      if (typeof value !== 'number' || !isFinite(value)) return '—';
+      var binary = false, digits = 0;
+      if (opts && typeof opts === 'object') { binary = opts.binary === true; digits = Number.isInteger(opts.digits) ? opts.digits : 0; }
+      return M._format(value, typeof unit === 'string' ? unit : '', binary, Math.max(0, Math.min(17, digits)));
+    } catch (e) {
+      return '—';
+    }
   };
-  M.parse = function (text, unit) { return json(M._parse(str(text), str(unit || ''))); };
-  M.problems = function () { return json(M._problems()); };
-  M.problem = function (id, seed) { return json(M._problem(str(id), Number(seed) | 0)); };
-  M.check = function (id, seed, answer) { return json(M._check(str(id), Number(seed) | 0, str(answer))); };
+  M.parse = guard(function (t, unit) { return json(M._parse(text(t, 'text'), unit === undefined ? '' : text(unit, 'unit'))); });
+  M.problems = guard(function () { return json(M._problems()); });
+  M.problem = guard(function (id, seed) { return json(M._problem(text(id, 'id'), seedOf(seed))); });
+  M.check = guard(function (id, seed, answer) {
+    return json(M._check(text(id, 'id'), seedOf(seed), text(answer, 'answer')));
+  });
 })(Module);

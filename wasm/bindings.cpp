@@ -8,6 +8,7 @@
 
 #include "problems.hpp"
 #include "registry.hpp"
+#include "scenario/catalog_json.hpp"
 #include "units.hpp"
 
 namespace {
@@ -33,7 +34,16 @@ std::string list_json() {
   return napkin::registry().list_json().dump();
 }
 std::string hardware_json() {
-  return napkin::registry().hardware_json().dump();
+  napkin::Json h = napkin::registry().hardware_json();
+  h.set("gpus", napkin::gpus_json());  // the typed catalog, as `napkin hardware` prints it
+  h.set("tiers", napkin::tiers_json());
+  return h.dump();
+}
+
+std::string models_json() {
+  napkin::Json m = napkin::Json::object();
+  m.set("models", napkin::models_json());
+  return m.dump();
 }
 
 std::string run_json(const std::string& id, const std::string& inputs) {
@@ -128,6 +138,7 @@ emscripten::val as_bytes(Args... args) {
 EMSCRIPTEN_BINDINGS(napkin) {
   emscripten::function("_list", &as_bytes<&list_json>);
   emscripten::function("_hardware", &as_bytes<&hardware_json>);
+  emscripten::function("_models", &as_bytes<&models_json>);
   emscripten::function("_run", &as_bytes<&run_json, const std::string&, const std::string&>);
   emscripten::function("_sweep", &as_bytes<&sweep_header, const std::string&, const std::string&,
                                            const std::string&, const emscripten::val&>);

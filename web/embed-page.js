@@ -1,12 +1,26 @@
 // embed.html#problem=ID&seed=N or embed.html#estimator=ID[&input=value…][&origin=https://host]:
 // one element for an iframe, which reports its height to the parent page so the iframe can
-// size itself. With origin=…, height messages go only to that origin.
+// size itself.
+//
+// The hash is hostile input: it becomes attributes only where it names an input of the chosen
+// estimator (or one of the element's documented attributes), never an arbitrary name — an
+// `onmouseover=` or a `style=` in the hash would otherwise run script or restyle the frame.
+// Height messages go to `origin=` when given, else to any parent ('*'): the height is not a
+// secret, and an embedding site that cares names itself.
 import pageCss from './style.css?inline';
 import uplotCss from 'uplot/dist/uPlot.min.css?inline';
 import temmlCss from 'temml/dist/Temml-Local.css?inline';
 import { defineElements } from './elements.js';
 
-const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+const CALCULATOR_ATTRIBUTES = ['charts', 'units'];
+const MAX_VALUE = 200;  // an input's text; longer values are dropped, not echoed
+
+let params;
+try {
+  params = new URLSearchParams(location.hash.replace(/^#/, '').slice(0, 4096));
+} catch {
+  params = new URLSearchParams();
+}
 const api = createNapkin().then((m) => {
   window.napkin = m;
   document.dispatchEvent(new CustomEvent('napkin-ready', { detail: m }));
@@ -14,28 +28,42 @@ const api = createNapkin().then((m) => {
 });
 defineElements(api, [pageCss, uplotCss, temmlCss]);
 
-let el;
-if (params.has('problem')) {
-  el = document.createElement('napkin-problem');
-  el.setAttribute('problem', params.get('problem'));
-  el.setAttribute('seed', params.get('seed') || '0');
-} else {
-  el = document.createElement('napkin-calculator');
-  for (const [k, v] of params) {
-    if (k === 'origin') continue;
-    try {
-      el.setAttribute(k, v);  // a value, never markup; a name that is not an attribute name is skipped
-    } catch {}
+function element(registry) {
+  if (params.has('problem')) {
+    const el = document.createElement('napkin-problem');
+    el.setAttribute('problem', params.get('problem'));
+    const seed = params.get('seed') || '0';
+    el.setAttribute('seed', /^\d{1,10}$/.test(seed) ? seed : '0');
+    return el;
   }
-  if (!params.has('estimator')) el.setAttribute('estimator', 'train.time');
+  const el = document.createElement('napkin-calculator');
+  const id = params.get('estimator') || 'train.time';
+  el.setAttribute('estimator', id);
+  const est = registry.estimators.find((e) => e.id === id);
+  const allowed = new Set([...CALCULATOR_ATTRIBUTES, ...(est ? est.inputs.map((i) => i.name) : [])]);
+  for (const [k, v] of params)
+    if (allowed.has(k) && v.length <= MAX_VALUE) el.setAttribute(k, v);
+  return el;
 }
-document.getElementById('embed').replaceChildren(el);
 
-// Only a parent we were asked to talk to (or any, when no origin was given) hears our height;
-// the height is not secret, the target origin keeps it from going elsewhere when it is set.
-const target = params.get('origin') || '*';
-if (window.parent !== window) {
-  const report = () => window.parent.postMessage({ type: 'napkin-height', height: document.documentElement.scrollHeight }, target);
-  new ResizeObserver(report).observe(document.body);
-  report();
+// '*' when no origin is given; the origin of an http(s) URL; null (no messages) otherwise.
+function targetOrigin(text) {
+  if (text === null) return '*';
+  try {
+    const u = new URL(text);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : null;
+  } catch {
+    return null;
+  }
 }
+
+api.then((m) => {
+  document.getElementById('embed').replaceChildren(element(m.list()));
+  const target = targetOrigin(params.get('origin'));
+  if (window.parent !== window && target) {
+    const report = () =>
+      window.parent.postMessage({ type: 'napkin-height', height: document.documentElement.scrollHeight }, target);
+    new ResizeObserver(report).observe(document.body);
+    report();
+  }
+});

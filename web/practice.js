@@ -30,7 +30,7 @@ export class ProblemView {
     }
     this.p = p;
     const answerId = `answer-${id}-${Math.random().toString(36).slice(2, 8)}`.replace(/[^A-Za-z0-9_-]/g, '-');
-    this.answer = h('input', { type: 'text', id: answerId, name: 'answer', autocomplete: 'off', spellcheck: 'false', placeholder: `e.g. ${this.example()}` });
+    this.answer = h('input', { type: 'text', id: answerId, name: 'answer', maxlength: '200', autocomplete: 'off', spellcheck: 'false', placeholder: `e.g. ${this.example()}` });
     this.verdict = h('div', { class: 'verdict', role: 'status', 'aria-live': 'polite' });
     this.hints = h('ol', { class: 'hints' });
     this.hintButton = h('button', { type: 'button', class: 'hint-button', onclick: () => this.nextHint() });

@@ -3,6 +3,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import { CSP } from './csp.mjs';
 
 const root = path.resolve(process.argv[2] || 'dist');
 const port = Number(process.argv[3] || process.env.PORT || 8080);
@@ -11,22 +12,42 @@ const TYPES = {
   '.wasm': 'application/wasm', '.woff2': 'font/woff2', '.json': 'application/json', '.svg': 'image/svg+xml',
   '.png': 'image/png', '.md': 'text/markdown; charset=utf-8',
 };
-export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; frame-src 'self'; object-src 'none'; base-uri 'none'";
+export { CSP };
+// NAPKIN_NO_CSP=1 serves without the header: how a plain static host serves a copy of dist/
+// (the browser tests check that the pages' own <meta> CSP and code are safe there too).
+const sendCsp = process.env.NAPKIN_NO_CSP !== '1';
+
+function send(res, status, text) {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(text);
+}
 
 const server = http.createServer((req, res) => {
-  let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  // One bad request (a malformed %-escape, a path outside dist/) gets an answer, never a crash.
+  let p;
+  try {
+    p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  } catch {
+    return send(res, 400, 'bad request');
+  }
+  if (p.includes('\0')) return send(res, 400, 'bad request');
   if (p.endsWith('/')) p += 'index.html';
   const file = path.join(root, path.normalize(p));
-  if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-    res.writeHead(404, { 'content-type': 'text/plain' });
-    res.end('not found');
-    return;
-  }
-  res.writeHead(200, {
+  let stat = null;
+  try {
+    stat = file.startsWith(root + path.sep) ? fs.statSync(file) : null;
+  } catch {}
+  if (!stat || stat.isDirectory()) return send(res, 404, 'not found');
+  const headers = {
     'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
-    'content-security-policy': CSP,
     'cache-control': 'no-store',
-  });
-  fs.createReadStream(file).pipe(res);
+    'x-content-type-options': 'nosniff',
+  };
+  if (sendCsp) headers['content-security-policy'] = CSP;
+  res.writeHead(200, headers);
+  const stream = fs.createReadStream(file);
+  stream.on('error', () => res.destroy());
+  stream.pipe(res);
 });
+server.on('clientError', (err, socket) => socket.destroy());
 server.listen(port, '127.0.0.1', () => console.log(`Napkin is served at http://127.0.0.1:${port}/ (dist/napkin.html also works from disk)`));

@@ -43,5 +43,9 @@ const Gpu* find_gpu(std::string_view id);
 const Tier* find_tier(std::string_view id);
 // A GPU's usual cluster: its node size and the NVLink and NIC generation it ships with.
 const Cluster* find_cluster(std::string_view id);
+const Gpu* gpus_begin();
+const Gpu* gpus_end();
+const Tier* tiers_begin();
+const Tier* tiers_end();
 
 }  // namespace napkin

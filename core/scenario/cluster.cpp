@@ -1,0 +1,167 @@
+// Accelerators and network tiers from vendor sheets. Peaks are dense (no 2:4 sparsity);
+// capacities are what the vendor's "80 GB" means: 80 GiB of HBM (nvidia-smi shows 81,920 MiB).
+#include "cluster.hpp"
+
+namespace napkin {
+
+namespace {
+constexpr double GiB = 1073741824.0;
+constexpr double T = 1e12;
+
+const Gpu kGpus[] = {
+    {"a100", "NVIDIA A100 SXM 80GB",
+     "NVIDIA A100 Tensor Core GPU datasheet (2021): 19.5 TF FP32, 156 TF TF32, 312 TF BF16, "
+     "624 TOPS INT8 dense; 80 GB HBM2e, 2,039 GB/s",
+     19.5 * T, 156 * T, 312 * T, 0, 624 * T, 0, 80 * GiB, 2.039e12, 0},
+    {"a100-40gb", "NVIDIA A100 SXM 40GB", "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s", 19.5 * T,
+     156 * T, 312 * T, 0, 624 * T, 0, 40 * GiB, 1.555e12, 0},
+    {"h100", "NVIDIA H100 SXM 80GB",
+     "NVIDIA H100 Tensor Core GPU datasheet: 67 TF FP32, 494.7 TF TF32, 989.4 TF BF16, 1,978.9 "
+     "TF FP8 and TOPS INT8 dense; 80 GB HBM3, 3.35 TB/s",
+     67 * T, 494.7 * T, 989.4 * T, 1978.9 * T, 1978.9 * T, 0, 80 * GiB, 3.35e12, 0},
+    {"h100-pcie", "NVIDIA H100 PCIe 80GB",
+     "NVIDIA H100 datasheet (PCIe): 51 TF FP32, 378 TF TF32, 756 TF BF16, 1,513 TF FP8 dense; "
+     "80 GB HBM2e, 2.0 TB/s",
+     51 * T, 378 * T, 756 * T, 1513 * T, 1513 * T, 0, 80 * GiB, 2.0e12, 0},
+    {"h200", "NVIDIA H200 SXM 141GB",
+     "NVIDIA H200 datasheet: H100's compute; 141 GB HBM3e, 4.8 TB/s", 67 * T, 494.7 * T, 989.4 * T,
+     1978.9 * T, 1978.9 * T, 0, 141 * GiB, 4.8e12, 0},
+    {"b200", "NVIDIA B200 (HGX)",
+     "NVIDIA HGX B200 specifications (per GPU, dense = half the sparse figures): 2.25 PF "
+     "BF16, 4.5 PF FP8, 9 PF FP4; 180 GB HBM3e, 7.7 TB/s",
+     75 * T, 1125 * T, 2250 * T, 4500 * T, 4500 * T, 9000 * T, 180 * GiB, 7.7e12, 0},
+    {"gb200", "NVIDIA GB200 NVL72 (per GPU)",
+     "NVIDIA GB200 NVL72 specifications (per GPU, dense): 2.5 PF BF16, 5 PF FP8, 10 PF FP4; "
+     "186 GB HBM3e, 8 TB/s; 480 GB LPDDR5X per Grace shared by 2 GPUs",
+     80 * T, 1250 * T, 2500 * T, 5000 * T, 5000 * T, 10000 * T, 186 * GiB, 8e12, 240 * GiB},
+    {"mi300x", "AMD Instinct MI300X",
+     "AMD Instinct MI300X datasheet: 163.4 TF FP32, 653.7 TF TF32, 1,307.4 TF BF16, 2,614.9 TF "
+     "FP8 and TOPS INT8 dense; 192 GB HBM3, 5.3 TB/s",
+     163.4 * T, 653.7 * T, 1307.4 * T, 2614.9 * T, 2614.9 * T, 0, 192 * GiB, 5.3e12, 0},
+    {"tpu-v4", "Google TPU v4",
+     "Google Cloud TPU v4 documentation: 275 TF BF16/INT8; 32 GiB HBM2, 1,200 GB/s", 0, 0, 275 * T,
+     0, 275 * T, 0, 32 * GiB, 1.2e12, 0},
+    {"tpu-v5e", "Google TPU v5e",
+     "Google Cloud TPU v5e documentation: 197 TF BF16, 394 TOPS INT8; 16 GB HBM2, 819 GB/s", 0, 0,
+     197 * T, 0, 394 * T, 0, 16 * GiB, 819e9, 0},
+    {"tpu-v5p", "Google TPU v5p",
+     "Google Cloud TPU v5p documentation: 459 TF BF16, 918 TOPS INT8; 95 GB HBM2e, 2,765 GB/s", 0,
+     0, 459 * T, 0, 918 * T, 0, 95 * GiB, 2.765e12, 0},
+    {"l4", "NVIDIA L4",
+     "NVIDIA L4 datasheet (dense = half the sparse figures): 30.3 TF FP32, 60 TF TF32, 121 TF "
+     "BF16, 242.5 TF FP8 and TOPS INT8; 24 GB GDDR6, 300 GB/s",
+     30.3 * T, 60 * T, 121 * T, 242.5 * T, 242.5 * T, 0, 24 * GiB, 300e9, 0},
+    {"rtx4090", "NVIDIA GeForce RTX 4090",
+     "NVIDIA Ada Lovelace architecture whitepaper, Table 2 (dense, FP32 accumulate): 82.6 TF FP32, "
+     "82.6 TF TF32, 165.2 TF BF16, 330.3 TF FP8, 660.6 TOPS INT8; 24 GB GDDR6X, 1,008 GB/s",
+     82.6 * T, 82.6 * T, 165.2 * T, 330.3 * T, 660.6 * T, 0, 24 * GiB, 1.008e12, 0},
+};
+
+// One direction per GPU. Vendors quote NVLink bidirectionally ("900 GB/s"): halved here.
+// Latencies are per step of a collective, order-of-magnitude figures (NCCL tests on such
+// systems); vendors do not publish them.
+const Tier kTiers[] = {
+    {"nvlink3", "NVLink 3 + NVSwitch (A100): 300 GB/s", "NVIDIA A100 datasheet: 600 GB/s total",
+     300e9, 3e-6, false},
+    {"nvlink4", "NVLink 4 + NVSwitch (H100): 450 GB/s, NVLS",
+     "NVIDIA H100 datasheet: 900 GB/s total; third-generation NVSwitch reduces in the switch "
+     "(NVLink SHARP)",
+     450e9, 3e-6, true},
+    {"nvlink5", "NVLink 5 + NVSwitch (B200/GB200): 900 GB/s, NVLS",
+     "NVIDIA HGX B200 / GB200 NVL72: 1.8 TB/s total per GPU", 900e9, 3e-6, true},
+    {"xgmi", "AMD Infinity Fabric (MI300X): 448 GB/s",
+     "AMD MI300X datasheet: 896 GB/s peak aggregate per GPU (7 links)", 448e9, 4e-6, false},
+    {"ici-v4", "TPU v4 ICI: 6 × 50 GB/s",
+     "Jouppi et al. 2023 (TPU v4), §2: six 50 GB/s ICI links per chip", 300e9, 2e-6, false},
+    {"ib-hdr", "InfiniBand HDR 200 Gb/s: 25 GB/s", "NVIDIA ConnectX-6 / Quantum: 200 Gb/s per port",
+     25e9, 5e-6, false},
+    {"ib-ndr", "InfiniBand NDR 400 Gb/s: 50 GB/s",
+     "NVIDIA ConnectX-7 / Quantum-2: 400 Gb/s per port, one per GPU", 50e9, 5e-6, false},
+    {"ib-xdr", "InfiniBand XDR 800 Gb/s: 100 GB/s",
+     "NVIDIA ConnectX-8 / Quantum-X800: 800 Gb/s per port", 100e9, 5e-6, false},
+    {"roce400", "RoCE 400 GbE: 50 GB/s", "IEEE 802.3 400 Gb/s Ethernet, one NIC per GPU", 50e9,
+     8e-6, false},
+    {"eth100", "100 GbE: 12.5 GB/s", "IEEE 802.3 100 Gb/s Ethernet", 12.5e9, 10e-6, false},
+};
+
+const Tier& tier(std::string_view id) {
+  for (const Tier& t : kTiers)
+    if (t.id == id) return t;
+  return kTiers[0];
+}
+
+const Cluster kClusters[] = {
+    {kGpus[0], 8, tier("nvlink3"), tier("ib-hdr")},  // DGX A100: 8 × HDR
+    {kGpus[1], 8, tier("nvlink3"), tier("ib-hdr")},
+    {kGpus[2], 8, tier("nvlink4"), tier("ib-ndr")},  // DGX H100: 8 × NDR
+    {kGpus[3], 8, tier("nvlink4"), tier("ib-ndr")},
+    {kGpus[4], 8, tier("nvlink4"), tier("ib-ndr")},
+    {kGpus[5], 8, tier("nvlink5"), tier("ib-xdr")},
+    {kGpus[6], 72, tier("nvlink5"), tier("ib-xdr")},  // one NVLink domain of 72 GPUs
+    {kGpus[7], 8, tier("xgmi"), tier("roce400")},
+    {kGpus[8], 4096, tier("ici-v4"), tier("eth100")},  // a v4 pod is one ICI torus
+    {kGpus[9], 256, tier("ici-v4"), tier("eth100")},
+    {kGpus[10], 8960, tier("ici-v4"), tier("eth100")},
+    {kGpus[11], 8, tier("eth100"), tier("eth100")},
+    {kGpus[12], 8, tier("eth100"), tier("eth100")},
+};
+}  // namespace
+
+double dtype_bytes(Dtype t) {
+  switch (t) {
+    case Dtype::Fp32:
+    case Dtype::Tf32: return 4;
+    case Dtype::Bf16:
+    case Dtype::Fp16: return 2;
+    case Dtype::Fp8:
+    case Dtype::Int8: return 1;
+    case Dtype::Int4:
+    case Dtype::Fp4: return 0.5;
+  }
+  return 2;
+}
+
+double peak_flops(const Gpu& g, Dtype math) {
+  switch (math) {
+    case Dtype::Fp32: return g.peak_fp32;
+    case Dtype::Tf32: return g.peak_tf32;
+    case Dtype::Bf16:
+    case Dtype::Fp16: return g.peak_bf16;
+    case Dtype::Fp8: return g.peak_fp8;
+    case Dtype::Int8: return g.peak_int8;
+    case Dtype::Int4: return g.peak_int8;  // no 4-bit integer path: int8 kernels dequantize
+    case Dtype::Fp4: return g.peak_fp4;
+  }
+  return g.peak_bf16;
+}
+
+const Gpu* find_gpu(std::string_view id) {
+  for (const Gpu& g : kGpus)
+    if (g.id == id) return &g;
+  return nullptr;
+}
+const Tier* find_tier(std::string_view id) {
+  for (const Tier& t : kTiers)
+    if (t.id == id) return &t;
+  return nullptr;
+}
+const Cluster* find_cluster(std::string_view id) {
+  for (const Cluster& c : kClusters)
+    if (c.gpu.id == id) return &c;
+  return nullptr;
+}
+
+const Gpu* gpus_begin() {
+  return kGpus;
+}
+const Gpu* gpus_end() {
+  return kGpus + sizeof kGpus / sizeof kGpus[0];
+}
+const Tier* tiers_begin() {
+  return kTiers;
+}
+const Tier* tiers_end() {
+  return kTiers + sizeof kTiers / sizeof kTiers[0];
+}
+
+}  // namespace napkin

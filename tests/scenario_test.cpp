@@ -1,0 +1,140 @@
+// The scenario's shared descriptions (SPEC §8): real models from their released configs, with
+// parameter counts pinned exactly where the released weights define them, and the one function
+// per derived quantity that every estimator is to call.
+#include <cmath>
+#include <string>
+
+#include "helpers.hpp"
+#include "scenario/cluster.hpp"
+#include "scenario/model.hpp"
+
+using namespace napkin;
+
+namespace {
+const Model& preset(const char* id) {
+  const ModelPreset* p = find_model(id);
+  REQUIRE_MESSAGE(p != nullptr, id);
+  return p->model;
+}
+}  // namespace
+
+TEST_CASE("model presets: exact parameter counts of the released weights") {
+  // Sums of the tensor sizes in each model's Hugging Face checkpoint (config.json shapes;
+  // e.g. the Llama 2 paper's "7B" is 6,738,415,616 weights).
+  struct Pin {
+    const char* id;
+    double total;
+  };
+  const Pin pins[] = {
+      {"gpt2", 124439808},           {"llama2-7b", 6738415616},    {"llama2-13b", 13015864320},
+      {"llama2-70b", 68976648192},   {"llama3-8b", 8030261248},    {"llama3-70b", 70553706496},
+      {"llama3-405b", 405853388800}, {"mistral-7b", 7241732096},   {"mixtral-8x7b", 46702792704},
+      {"qwen2.5-7b", 7615616512},    {"qwen2.5-72b", 72706203648}, {"gemma2-9b", 9241705984},
+      {"gemma2-27b", 27227128320},
+  };
+  for (const Pin& p : pins) {
+    CAPTURE(p.id);
+    CHECK(model_params(preset(p.id)).total == p.total);
+  }
+}
+
+TEST_CASE("model presets: published sizes where only a rounded figure exists") {
+  // GPT-3 175B (Brown et al. 2020, Table 2.1): 174.6B from its shape, reported as 175.0B.
+  CHECK(model_params(preset("gpt3-175b")).total == doctest::Approx(175e9).epsilon(0.005));
+  // MT-NLG 530B (Smith et al. 2022, Table 1: 105 layers, d = 20480, 128 heads).
+  CHECK(model_params(preset("mt-nlg-530b")).total == doctest::Approx(530e9).epsilon(0.005));
+  // Mixtral 8x22B: "141B total, 39B active" (Mistral AI, April 2024).
+  CHECK(model_params(preset("mixtral-8x22b")).total == doctest::Approx(141e9).epsilon(0.005));
+  CHECK(model_params(preset("mixtral-8x22b")).active == doctest::Approx(39e9).epsilon(0.01));
+  // DeepSeek-V3 (DeepSeek-AI 2024, §1): 671B total, 37B activated per token, without the
+  // 14B multi-token-prediction module.
+  const ModelParams ds = model_params(preset("deepseek-v3"));
+  CHECK(ds.total == doctest::Approx(671e9).epsilon(0.001));
+  CHECK(ds.active == doctest::Approx(37e9).epsilon(0.02));
+}
+
+TEST_CASE("MoE: active parameters count top-k and shared experts only") {
+  // Mixtral 8x7B (Jiang et al. 2024, §2): 47B parameters, 13B active per token.
+  const ModelParams mx = model_params(preset("mixtral-8x7b"));
+  CHECK(mx.active == 12879925248);
+  CHECK(mx.active / mx.total == doctest::Approx(0.2758).epsilon(1e-3));
+  // Dense models: active = total.
+  const ModelParams l3 = model_params(preset("llama3-70b"));
+  CHECK(l3.active == l3.total);
+  // Expected distinct experts at batch B (uniform routing): E·(1 − (1 − k/E)^B).
+  CHECK(expected_experts_touched(preset("mixtral-8x7b"), 1) == doctest::Approx(2));
+  CHECK(expected_experts_touched(preset("mixtral-8x7b"), 16) ==
+        doctest::Approx(8 * (1 - std::pow(0.75, 16))));
+  CHECK(expected_experts_touched(preset("llama3-70b"), 16) == 0);
+}
+
+TEST_CASE("KV bytes per token: GQA, MQA-like and MLA from one function") {
+  // Llama 2 70B, BF16: 2 · 80 layers · 8 KV heads · 128 · 2 B = 327,680 B.
+  CHECK(kv_bytes_per_token(preset("llama2-70b"), 2) == 327680);
+  // DeepSeek-V3 MLA: 61 layers · (512 + 64) · 2 B = 70,272 B (DeepSeek-V2 Table 1's rule).
+  CHECK(kv_bytes_per_token(preset("deepseek-v3"), 2) == 70272);
+  // GPT-3 (MHA): 2 · 96 · 12288 · 2 B = 4.72 MB per token.
+  CHECK(kv_bytes_per_token(preset("gpt3-175b"), 2) == 2.0 * 96 * 12288 * 2);
+  // FP8 cache halves it.
+  CHECK(kv_bytes_per_token(preset("llama3-8b"), 1) == 65536);
+}
+
+TEST_CASE("forward FLOPs per token: 2 per active weight plus causal attention") {
+  // GPT-3 at a 2048 context (Kaplan et al. 2020, Table 1): 2N + 2·L·n_ctx·d_attn per token
+  // forward without the causal halving; with it the attention term halves.
+  const Model& g = preset("gpt3-175b");
+  const ModelParams p = model_params(g);
+  const double n_non_embedding = p.total - 50257.0 * 12288 - 2048.0 * 12288;
+  const double head = 2 * 50257.0 * 12288;
+  CHECK(forward_flops_per_token(g, 2048, false) ==
+        doctest::Approx(2 * n_non_embedding + head + 4 * 96 * 2048.0 * 12288));
+  CHECK(forward_flops_per_token(g, 2048, true) ==
+        doctest::Approx(2 * n_non_embedding + head + 2 * 96 * 2048.0 * 12288));
+  // MoE: Mixtral costs what its 12.9B active weights cost, not 46.7B.
+  const double mx = forward_flops_per_token(preset("mixtral-8x7b"), 1, true);
+  CHECK(
+      mx ==
+      doctest::Approx(2 * model_params(preset("mixtral-8x7b")).non_embedding_active).epsilon(1e-4));
+  // Sliding windows cap the attention term (Mistral 7B: 4,096 tokens).
+  const Model& mi = preset("mistral-7b");
+  CHECK(forward_flops_per_token(mi, 32768, false) == forward_flops_per_token(mi, 4096, false));
+}
+
+TEST_CASE("accelerators: dense peaks per dtype and capacities as vendors mean them") {
+  const Gpu* h100 = find_gpu("h100");
+  REQUIRE(h100);
+  CHECK(peak_flops(*h100, Dtype::Bf16) == 989.4e12);  // H100 SXM datasheet, dense
+  CHECK(peak_flops(*h100, Dtype::Fp8) == 1978.9e12);
+  CHECK(h100->hbm_bytes == 80.0 * 1073741824);  // "80 GB" is 80 GiB (81,920 MiB)
+  const Gpu* a100 = find_gpu("a100");
+  REQUIRE(a100);
+  CHECK(peak_flops(*a100, Dtype::Bf16) == 312e12);
+  CHECK(peak_flops(*a100, Dtype::Fp8) == 0);  // no FP8 path on Ampere
+  for (const char* id : {"a100", "a100-40gb", "h100", "h100-pcie", "h200", "b200", "gb200",
+                         "mi300x", "tpu-v4", "tpu-v5e", "tpu-v5p", "l4", "rtx4090"}) {
+    CAPTURE(id);
+    const Gpu* g = find_gpu(id);
+    REQUIRE(g);
+    CHECK(g->peak_bf16 > 0);
+    CHECK(g->hbm_bytes > 0);
+    CHECK(g->hbm_bandwidth > 0);
+    CHECK_FALSE(g->source.empty());
+    REQUIRE(find_cluster(id));
+  }
+  CHECK(find_cluster("gb200")->gpus_per_node == 72);
+  CHECK(find_tier("nvlink4")->in_switch_reduction);
+  CHECK_FALSE(find_tier("nvlink3")->in_switch_reduction);
+}
+
+TEST_CASE("every model preset has a source, sensible shapes and a published size nearby") {
+  int n = 0;
+  for (const ModelPreset* p = model_presets_begin(); p != model_presets_end(); ++p, ++n) {
+    CAPTURE(p->id);
+    CHECK_FALSE(p->source.empty());
+    CHECK(p->model.heads % p->model.kv_heads == 0);
+    const double total = model_params(p->model).total;
+    // Chinchilla's 70B includes relative-position weights its paper does not detail.
+    CHECK(std::fabs(total / p->published_params - 1) < (p->id == "chinchilla-70b" ? 0.08 : 0.04));
+  }
+  CHECK(n >= 16);
+}
