@@ -6,6 +6,8 @@
 
 #include "areas.hpp"
 #include "registry.hpp"
+#include "scenario/cluster.hpp"
+#include "scenario/model.hpp"
 
 namespace napkin {
 
@@ -18,39 +20,54 @@ Preset make(std::string id, std::string label, std::string kind, std::string sou
 
 // A model preset also fills the names some estimators use for the same quantity
 // (hidden = d_model, layers = n_layers; see seeds 002/003).
-Preset model(std::string id, std::string label, std::string source, double params, double tokens,
-             double d, double layers, double heads, double kv_heads, double head_dim, double dff,
-             double vocab, double seq, const char* ffn, bool tied) {
-  return make(std::move(id), std::move(label), "model", std::move(source),
-              {{"params", params},
-               {"tokens", tokens},
-               {"d_model", d},
-               {"hidden", d},
-               {"n_layers", layers},
-               {"layers", layers},
-               {"n_heads", heads},
-               {"n_kv_heads", kv_heads},
-               {"head_dim", head_dim},
-               {"attention_dim", heads * head_dim},
-               {"d_ff", dff},
-               {"vocab", vocab},
-               {"seq_len", seq},
-               {"ffn", ffn},
-               {"tied_embeddings", tied}});
+// A model preset, generated from the typed description (core/scenario/model_presets.cpp): its
+// shape under every input name the estimators use for it (hidden = d_model, layers =
+// n_layers, as some worked examples name them), and its exact parameter count.
+Preset model_preset(const ModelPreset& p) {
+  const Model& m = p.model;
+  const ModelParams c = model_params(m);
+  Preset out = make(std::string(p.id), std::string(p.label), "model", std::string(p.source),
+                    {{"params", c.total},
+                     {"d_model", m.d_model},
+                     {"hidden", m.d_model},
+                     {"n_layers", m.layers},
+                     {"layers", m.layers},
+                     {"n_heads", m.heads},
+                     {"n_kv_heads", m.kv_heads},
+                     {"head_dim", m.head_dim},
+                     {"attention_dim", m.heads * m.head_dim},
+                     {"d_ff", m.d_ff},
+                     {"vocab", m.vocab},
+                     {"seq_len", p.context},
+                     {"ffn", m.ffn == Ffn::Gated ? "swiglu" : "mlp"},
+                     {"tied_embeddings", m.tied_embeddings}});
+  if (p.trained_tokens > 0) out.values.set("tokens", p.trained_tokens);
+  // The cache per token in BF16, from the one KV function; MLA's widths (0 for other
+  // attention, so choosing a GQA model after an MLA one resets them).
+  const bool mla = m.attention == AttentionKind::Mla;
+  out.values.set("latent_dim", mla ? m.kv_lora_rank : 0);
+  out.values.set("rope_dim", mla ? m.rope_dim : 0);
+  out.values.set("kv_bytes_per_token", kv_bytes_per_token(m, 2));
+  if (m.experts > 0) {  // moe.params' split: shared weights and one expert's weights
+    const double expert = (c.ffn_total - c.ffn_active) / (m.experts - m.top_k);
+    out.values.set("num_experts", m.experts);
+    out.values.set("top_k", m.top_k);
+    out.values.set("expert_params", expert);
+    out.values.set("shared_params", c.total - m.experts * expert);
+  }
+  return out;
 }
 
-// An accelerator preset: dense BF16 peak, HBM bandwidth and capacity under every input name
-// the estimators use for them.
-Preset accelerator(std::string id, std::string label, std::string source, double peak, double bw,
-                   double mem) {
-  return make(
-      std::move(id), std::move(label), "gpu", std::move(source),
-      {{"peak_flops", peak}, {"mem_bandwidth", bw}, {"gpu_memory", mem}, {"device_memory", mem}});
+// An accelerator preset from the typed catalog (core/scenario/cluster.cpp): dense BF16 peak,
+// HBM bandwidth and capacity under every input name the estimators use for them.
+Preset accelerator_preset(const Gpu& g) {
+  return make(std::string(g.id), std::string(g.label), "gpu", std::string(g.source),
+              {{"peak_flops", g.peak_bf16},
+               {"mem_bandwidth", g.hbm_bandwidth},
+               {"gpu_memory", g.hbm_bytes},
+               {"device_memory", g.hbm_bytes}});
 }
 
-// A link preset: per-rank bandwidth in one direction and a per-step latency, under the input
-// names the communication estimators use (comm.collective, comm.parallelism, comm.zero,
-// comm.tp_step, comm.ep_alltoall all read `bandwidth` and `latency`).
 Preset link(std::string id, std::string label, std::string source, double bw, double latency) {
   return make(std::move(id), std::move(label), "link", std::move(source),
               {{"bandwidth", bw}, {"latency", latency}});
@@ -67,52 +84,10 @@ void register_catalog(Registry& r) {
   r.add_question({"How big is the KV cache?", "infer.kv", {"llama2-70b"}});
   r.add_question({"How many tokens for a compute-optimal model?", "train.chinchilla", {}});
 
-  // Models: nominal sizes as their papers name them (LLaMA-2-70B is 70B, not 68.98B), so the
-  // seeds' worked examples come out exactly.
-  r.add_preset(model("gpt3", "GPT-3 175B", "Brown et al. 2020, Table 2.1", 175e9, 300e9, 12288, 96,
-                     96, 96, 128, 49152, 50257, 2048, "mlp", true));
-  r.add_preset(model("llama2-7b", "LLaMA-2 7B", "Touvron et al. 2023, Table 1 and §2.2", 7e9, 2e12,
-                     4096, 32, 32, 32, 128, 11008, 32000, 4096, "swiglu", false));
-  r.add_preset(model("llama2-13b", "LLaMA-2 13B", "Touvron et al. 2023, Table 1 and §2.2", 13e9,
-                     2e12, 5120, 40, 40, 40, 128, 13824, 32000, 4096, "swiglu", false));
-  r.add_preset(model("llama2-70b", "LLaMA-2 70B",
-                     "Touvron et al. 2023, Table 1 and §2.2 (GQA, 8 KV heads)", 70e9, 2e12, 8192,
-                     80, 64, 8, 128, 28672, 32000, 4096, "swiglu", false));
-  r.add_preset(model("chinchilla", "Chinchilla 70B", "Hoffmann et al. 2022, Table 4", 70e9, 1.4e12,
-                     8192, 80, 64, 64, 128, 32768, 32000, 2048, "mlp", true));
-  r.add_preset(model("palm-540b", "PaLM 540B", "Chowdhery et al. 2022, Table 1 and Appendix B",
-                     540.35e9, 780e9, 18432, 118, 48, 1, 256, 73728, 256000, 2048, "swiglu", true));
-
-  // Accelerators: dense BF16 tensor-core peak (no sparsity), HBM bandwidth, capacity.
-  r.add_preset(accelerator("a100", "NVIDIA A100 SXM 80GB",
-                           "NVIDIA A100 datasheet: 312 TFLOP/s BF16, 2,039 GB/s HBM2e, 80 GB",
-                           312e12, 2.039e12, 80e9));
-  r.add_preset(accelerator("h100", "NVIDIA H100 SXM",
-                           "NVIDIA H100 datasheet: 989 TFLOP/s BF16 (seeds round to 990), "
-                           "3.35 TB/s HBM3, 80 GB",
-                           990e12, 3.35e12, 80e9));
-  r.add_preset(accelerator("h200", "NVIDIA H200 SXM",
-                           "NVIDIA H200 datasheet: 989 TFLOP/s BF16, 4.8 TB/s HBM3e, 141 GB",
-                           990e12, 4.8e12, 141e9));
-  r.add_preset(accelerator("tpu-v5p", "Google TPU v5p",
-                           "Google Cloud TPU v5p documentation: 459 TFLOP/s BF16, 2,765 GB/s HBM, "
-                           "95 GB",
-                           459e12, 2.765e12, 95e9));
-  r.add_preset(accelerator("v100", "NVIDIA V100 SXM2 32GB",
-                           "NVIDIA V100 datasheet: 125 TFLOP/s FP16 tensor core (V100 has no "
-                           "BF16), 900 GB/s HBM2, 32 GB",
-                           125e12, 900e9, 32e9));
-  r.add_preset(accelerator("a100-40gb", "NVIDIA A100 SXM 40GB (1,555 GB/s HBM2)",
-                           "NVIDIA A100 datasheet: 312 TFLOP/s BF16, 1,555 GB/s HBM2, 40 GB",
-                           312e12, 1.555e12, 40e9));
-  r.add_preset(accelerator("b200", "NVIDIA B200 (HGX)",
-                           "NVIDIA HGX B200 specifications: FP16/BF16 tensor 4.5 PFLOP/s with "
-                           "sparsity = 2.25 PFLOP/s dense, 180 GB HBM3e, 7.7 TB/s",
-                           2.25e15, 7.7e12, 180e9));
-  r.add_preset(accelerator("tpu-v5e", "Google TPU v5e",
-                           "Google Cloud TPU v5e documentation: 197 TFLOP/s BF16, 819 GB/s HBM2, "
-                           "16 GB",
-                           197e12, 819e9, 16e9));
+  // Models and accelerators: one typed description each, with its source (core/scenario/).
+  for (const ModelPreset* p = model_presets_begin(); p != model_presets_end(); ++p)
+    r.add_preset(model_preset(*p));
+  for (const Gpu* g = gpus_begin(); g != gpus_end(); ++g) r.add_preset(accelerator_preset(*g));
 
   // Links: bandwidth per rank in one direction (what a ring step can push), latency per step.
   // Vendor bandwidths are usually quoted bidirectional ("900 GB/s NVLink"): halve them.

@@ -6,6 +6,7 @@
 #include "areas.hpp"
 #include "counts.hpp"
 #include "rl.hpp"
+#include "scenario/model.hpp"
 #include "serving.hpp"
 #include "units.hpp"
 
@@ -40,9 +41,10 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   if (in.n_kv_heads > 0 && in.n_heads == 0)
     return Error::inconsistent("n_kv_heads", in.n_kv_heads,
                                "needs n_heads (the head width is d_model / n_heads)");
-  if (in.n_heads > 0 && std::fmod(in.d_model, in.n_heads) != 0)
-    return Error::inconsistent("n_heads", in.n_heads,
-                               "must divide d_model (" + count_text(in.d_model) + ")");
+  if (in.n_heads > 0 && in.head_dim == 0 && std::fmod(in.d_model, in.n_heads) != 0)
+    return Error::inconsistent(
+        "n_heads", in.n_heads,
+        "must divide d_model (" + count_text(in.d_model) + ") unless head_dim is given");
   if (in.n_kv_heads > in.n_heads && in.n_heads > 0)
     return Error::inconsistent("n_kv_heads", in.n_kv_heads,
                                "must be at most n_heads (" + count_text(in.n_heads) + ")");
@@ -56,13 +58,24 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   const double n = in.params, b = in.batch, p = in.prompt_len, g = in.gen_len;
   const bool roofline = in.decode_model == "roofline";
 
-  // KV cache per token: K and V, every layer, every KV head of width d/h.
+  // KV cache per token from the scenario's one function (core/scenario/model.cpp), so this
+  // card and infer.kv agree for every model.
   const double kv_heads = in.n_kv_heads > 0 ? in.n_kv_heads : in.n_heads;
-  const double kv_width = in.n_heads > 0 ? kv_heads * (in.d_model / in.n_heads) : in.d_model;
-  o.kv_bytes_per_token = 2 * in.n_layers * kv_width * in.kv_bytes;
+  const double head_dim = in.head_dim > 0  ? in.head_dim
+                          : in.n_heads > 0 ? in.d_model / in.n_heads
+                                           : in.d_model;
+  Model shape;
+  shape.layers = static_cast<int>(in.n_layers);
+  shape.kv_heads = in.n_heads > 0 ? static_cast<int>(kv_heads) : 1;
+  shape.head_dim = head_dim;
   if (in.latent_dim > 0) {
+    shape.attention = AttentionKind::Mla;
+    shape.kv_lora_rank = in.latent_dim;
+    shape.rope_dim = in.rope_dim;
+  }
+  o.kv_bytes_per_token = kv_bytes_per_token(shape, in.kv_bytes);
+  if (in.latent_dim > 0)
     // MLA (DeepSeek-V2 Table 1): one latent plus the decoupled RoPE key per token and layer.
-    o.kv_bytes_per_token = in.n_layers * (in.latent_dim + in.rope_dim) * in.kv_bytes;
     d.step("KV cache per token (MLA: latent + RoPE key, every layer)", "m_{kv}",
            "$L \\cdot ($c + $r) \\cdot $k",
            {{"L", "L", in.n_layers},
@@ -70,13 +83,12 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
             {"r", "d_h^R", in.rope_dim},
             {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
            o.kv_bytes_per_token, unit::bytes_per_token);
-  } else if (in.n_heads > 0 && kv_heads < in.n_heads)
-    d.step("KV cache per token (GQA: only the KV heads are cached)", "m_{kv}",
-           "2 \\cdot $L \\cdot $hkv \\cdot \\frac{$d}{$h} \\cdot $k",
+  else if (in.n_heads > 0)
+    d.step("KV cache per token (K and V of each KV head, every layer)", "m_{kv}",
+           "2 \\cdot $L \\cdot $hkv \\cdot $dh \\cdot $k",
            {{"L", "L", in.n_layers},
             {"hkv", "h_{kv}", kv_heads},
-            {"d", "d", in.d_model},
-            {"h", "h", in.n_heads},
+            {"dh", "d_h", head_dim},
             {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
            o.kv_bytes_per_token, unit::bytes_per_token);
   else
@@ -387,6 +399,10 @@ void register_inference(Registry& r) {
              .range(0, 1e4)
              .integer()
              .help("GQA: LLaMA-2-70B has 64 query heads and 8 KV heads"),
+         num("head_dim", &In::head_dim, "Head width d_h (0 = d_model / heads)")
+             .range(0, 1e5)
+             .integer()
+             .help("Per-head width; Gemma 2 9B uses 256 with 16 heads of a 3,584-wide model"),
          num("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
              .range(0, 1e6)
              .integer()

@@ -20,6 +20,7 @@ struct InferLatencyIn {
   double d_model = 8192;
   double n_heads = 0;     // 0 = unknown: the seed's MHA cache, 2·L·d per token
   double n_kv_heads = 0;  // 0 = n_heads (MHA)
+  double head_dim = 0;    // 0 = d_model / n_heads (Gemma 2 9B: 256, not 3584 / 16)
   double latent_dim = 0;  // MLA: cache L·(latent_dim + rope_dim) elements per token instead
   double rope_dim = 0;
   double weight_bytes = 2;

@@ -162,52 +162,6 @@ void add_charts(Registry& r) {
                .markers = {{"worked example: 1.10× at 512", 512}}});
 }
 
-void add_models(Registry& r) {
-  // Grattafiori et al. 2024 (The Llama 3 Herd of Models), Table 3: 80 layers, model dimension
-  // 8,192, FFN 28,672, 64 heads, 8 KV heads (head 128), vocabulary 128K; nominal 70B.
-  r.add_preset({"llama3-70b",
-                "Llama-3 70B",
-                "model",
-                "Grattafiori et al. 2024, The Llama 3 Herd of Models, Table 3 (GQA, 8 KV heads)",
-                object_of({{"params", 70e9},
-                           {"d_model", 8192},
-                           {"hidden", 8192},
-                           {"n_layers", 80},
-                           {"layers", 80},
-                           {"n_heads", 64},
-                           {"n_kv_heads", 8},
-                           {"head_dim", 128},
-                           {"latent_dim", 0},
-                           {"rope_dim", 0},
-                           {"d_ff", 28672},
-                           {"vocab", 128256},
-                           {"ffn", "swiglu"},
-                           {"tied_embeddings", false},
-                           {"kv_bytes_per_token", 327680}}),
-                {}});
-  // DeepSeek-AI 2024 (DeepSeek-V3 Technical Report) §4.2: 61 layers, hidden 7,168, 128 heads of
-  // 128, KV compression d_c = 512, decoupled RoPE key 64; 671B parameters, 37B active per
-  // token. `params` is the total (what must sit in memory and, at large batch, be read).
-  r.add_preset({"deepseek-v3",
-                "DeepSeek-V3 (671B MoE, MLA)",
-                "model",
-                "DeepSeek-AI 2024, DeepSeek-V3 Technical Report §4.2 (MLA: d_c 512, d_h^R 64; "
-                "671B total, 37B active)",
-                object_of({{"params", 671e9},
-                           {"d_model", 7168},
-                           {"hidden", 7168},
-                           {"n_layers", 61},
-                           {"layers", 61},
-                           {"n_heads", 128},
-                           {"n_kv_heads", 0},
-                           {"head_dim", 128},
-                           {"latent_dim", 512},
-                           {"rope_dim", 64},
-                           {"vocab", 129280},
-                           {"kv_bytes_per_token", 70272}}),
-                {}});
-}
-
 void add_scenarios(Registry& r) {
   const char* s000 = "Worked example (stage 3 example)";
   r.add_preset(scenario("seed000-option-a", "Stage 3, option A: batch 20, 40 ms (60 ms, over)",
@@ -319,7 +273,6 @@ void add_scenarios(Registry& r) {
 
 void register_inference_extras(Registry& r) {
   add_charts(r);
-  add_models(r);
   add_scenarios(r);
 }
 

@@ -501,8 +501,11 @@ const Estimator* Registry::find(std::string_view id) const {
 namespace {
 
 // Unknown id, unknown names, missing required inputs, then each value; fills defaults.
+// `from`, when given, receives one line per scenario preset used: "Llama 3 70B: n_layers = 80,
+// n_kv_heads = 8, …", for the derivation to say where each number came from.
 bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
-                  const Estimator*& est, Json& clean, Error& err) {
+                  const Estimator*& est, Json& clean, Error& err,
+                  std::vector<std::pair<const Preset*, std::string>>* from = nullptr) {
   est = reg.find(id);
   if (!est) {
     err.code = "unknown_estimator";
@@ -515,8 +518,32 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
     err.message = "inputs must be an object of name → value";
     return false;
   }
+  // The scenario (SPEC §8): `model=llama3-70b`, `gpu=h100`, `link=nvlink4` fill every input
+  // whose meaning the preset carries; an input given by name overrides it.
+  std::vector<const Preset*> scenario;
+  for (const char* kind : {"model", "gpu", "link"}) {
+    const Json* v = inputs.is_object() ? inputs.find(kind) : nullptr;
+    if (!v || est->input(kind)) continue;
+    const Preset* found = nullptr;
+    std::string ids;
+    for (const auto& p : reg.presets()) {
+      if (p.kind != kind) continue;
+      if (v->is_string() && p.id == v->as_string()) found = &p;
+      ids += (ids.empty() ? "" : ", ") + p.id;
+    }
+    if (!found) {
+      err.code = "invalid_value";
+      err.input = kind;
+      err.value = *v;
+      err.allowed = ids;
+      err.message = std::string(kind) + " = " + value_text(*v) + " is not a known " + kind +
+                    "; known: " + ids + " (napkin models, napkin hardware)";
+      return false;
+    }
+    scenario.push_back(found);
+  }
   for (const auto& [name, v] : inputs.members()) {
-    if (!est->input(name)) {
+    if (!est->input(name) && !(name == "model" || name == "gpu" || name == "link")) {
       std::string names;
       for (const auto& i : est->inputs) names += (names.empty() ? "" : ", ") + i.name;
       err.code = "unknown_input";
@@ -531,6 +558,18 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
   clean = Json::object();
   for (const auto& spec : est->inputs) {
     const Json* v = inputs.find(spec.name);
+    const Preset* source = nullptr;
+    if (!v || v->is_null())
+      for (const Preset* p : scenario)
+        if (const Json* pv = p->values.find(spec.preset_key.empty() ? spec.name : spec.preset_key))
+          v = pv, source = p;
+    if (source && from) {
+      auto it = from->begin();
+      while (it != from->end() && it->first != source) ++it;
+      if (it == from->end()) it = from->insert(from->end(), {source, ""});
+      it->second += (it->second.empty() ? "" : ", ") + spec.name + " = " +
+                    (v->is_number() ? format_value(v->as_number(), spec.unit) : value_text(*v));
+    }
     if (!v || v->is_null() || (v->is_string() && v->as_string().empty() && spec.required)) {
       if (spec.required) {
         err.code = "missing_input";
@@ -555,8 +594,11 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
 RunResult Registry::run(std::string_view id, const Json& inputs, bool record_steps) const {
   RunResult r;
   const Estimator* est = nullptr;
-  if (!validate_all(*this, id, inputs, est, r.inputs, r.error)) return r;
+  std::vector<std::pair<const Preset*, std::string>> from;
+  if (!validate_all(*this, id, inputs, est, r.inputs, r.error, record_steps ? &from : nullptr))
+    return r;
   Derivation d(record_steps);
+  for (const auto& [p, names] : from) d.note("From " + p->label, names + " (" + p->source + ")");
   if (!est->compute(*est, r.inputs, r.outputs, d, r.error)) {
     // A cross-input check names its input by id ("tp = 3: …"): lead with the label too.
     const InputSpec* spec = r.error.input.empty() ? nullptr : est->input(r.error.input);
