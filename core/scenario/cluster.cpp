@@ -1,6 +1,6 @@
 // Accelerators and network tiers from vendor sheets. Peaks are dense (no 2:4 sparsity);
 // capacities are what the vendor's "80 GB" means: 80 GiB of HBM (nvidia-smi shows 81,920 MiB).
-#include "cluster.hpp"
+#include "scenario/cluster.hpp"
 
 namespace napkin {
 

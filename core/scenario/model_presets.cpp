@@ -1,6 +1,6 @@
 // Real models from their released configurations (Hugging Face config.json of the released
 // weights, or the paper's architecture table). Counts are pinned in tests/scenario_test.cpp.
-#include "model.hpp"
+#include "scenario/model.hpp"
 
 namespace napkin {
 
