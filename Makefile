@@ -111,7 +111,7 @@ test-js: native dist
 test-e2e: dist
 	@npx playwright test --config tests/e2e/playwright.config.mjs
 
-SOURCES = $(wildcard core/*.cpp core/*.hpp core/*/*.cpp core/*/*.hpp cli/*.cpp wasm/*.cpp tests/*.cpp tests/*.hpp tests/fuzz/*.cpp)
+SOURCES = $(wildcard core/*.cpp core/*.hpp core/*/*.cpp core/*/*.hpp cli/*.cpp cli/*.hpp wasm/*.cpp tests/*.cpp tests/*.hpp tests/fuzz/*.cpp)
 
 format:
 	@clang-format -i $(SOURCES)

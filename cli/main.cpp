@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "../core/cli_commands.hpp"
+#include "cli_commands.hpp"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);

@@ -1,6 +1,6 @@
 // Communication and hardware estimators: the seeds' reference cases (SPEC §4), seed 003's test
 // table, and published numbers (nccl-tests bus-bandwidth factors, Megatron's TP volumes).
-#include "comm.hpp"
+#include "comm/comm.hpp"
 
 #include "helpers.hpp"
 

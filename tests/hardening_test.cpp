@@ -5,10 +5,10 @@
 #include <limits>
 #include <string>
 
-#include "answer.hpp"
+#include "base/units.hpp"
 #include "helpers.hpp"
-#include "problems.hpp"
-#include "units.hpp"
+#include "practice/answer.hpp"
+#include "practice/problems.hpp"
 
 using namespace napkin;
 

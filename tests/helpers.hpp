@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "registry.hpp"
+#include "registry/registry.hpp"
 
 namespace napkin::test {
 

@@ -1,6 +1,6 @@
 // Memory, sharding and pipeline estimators: the seeds' reference cases (SPEC §4, seeds 001,
 // 002, 004 — with seed 004's errata corrected) and published numbers.
-#include "memory.hpp"
+#include "memory/memory.hpp"
 
 #include <cmath>
 #include <string>

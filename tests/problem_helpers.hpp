@@ -3,7 +3,7 @@
 #pragma once
 
 #include "helpers.hpp"
-#include "problems.hpp"
+#include "practice/problems.hpp"
 
 namespace napkin::test {
 

@@ -1,13 +1,13 @@
 // The problem bank and the answer checker. The generic cases loop over the whole bank, so a
 // problem added to any area file is covered the moment it is registered.
-#include "problems.hpp"
+#include "practice/problems.hpp"
 
 #include <cmath>
 #include <set>
 
+#include "base/units.hpp"
 #include "cli_commands.hpp"
 #include "helpers.hpp"
-#include "units.hpp"
 
 // True when `text` contains `shown` as a whole number: not preceded by a digit, point or sign.
 static bool contains_number_text(const std::string& text, const std::string& shown) {

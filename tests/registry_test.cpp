@@ -2,8 +2,8 @@
 // estimator is covered the moment it is declared.
 #include <cmath>
 
+#include "base/units.hpp"
 #include "helpers.hpp"
-#include "units.hpp"
 
 using namespace napkin;
 

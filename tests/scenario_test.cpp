@@ -40,7 +40,7 @@ TEST_CASE("model presets: exact parameter counts of the released weights") {
 
 TEST_CASE("model presets: published sizes where only a rounded figure exists") {
   // GPT-3 175B (Brown et al. 2020, Table 2.1): 174.6B from its shape, reported as 175.0B.
-  CHECK(model_params(preset("gpt3-175b")).total == doctest::Approx(175e9).epsilon(0.005));
+  CHECK(model_params(preset("gpt3")).total == doctest::Approx(175e9).epsilon(0.005));
   // MT-NLG 530B (Smith et al. 2022, Table 1: 105 layers, d = 20480, 128 heads).
   CHECK(model_params(preset("mt-nlg-530b")).total == doctest::Approx(530e9).epsilon(0.005));
   // Mixtral 8x22B: "141B total, 39B active" (Mistral AI, April 2024).
@@ -74,7 +74,7 @@ TEST_CASE("KV bytes per token: GQA, MQA-like and MLA from one function") {
   // DeepSeek-V3 MLA: 61 layers · (512 + 64) · 2 B = 70,272 B (DeepSeek-V2 Table 1's rule).
   CHECK(kv_bytes_per_token(preset("deepseek-v3"), 2) == 70272);
   // GPT-3 (MHA): 2 · 96 · 12288 · 2 B = 4.72 MB per token.
-  CHECK(kv_bytes_per_token(preset("gpt3-175b"), 2) == 2.0 * 96 * 12288 * 2);
+  CHECK(kv_bytes_per_token(preset("gpt3"), 2) == 2.0 * 96 * 12288 * 2);
   // FP8 cache halves it.
   CHECK(kv_bytes_per_token(preset("llama3-8b"), 1) == 65536);
 }
@@ -82,7 +82,7 @@ TEST_CASE("KV bytes per token: GQA, MQA-like and MLA from one function") {
 TEST_CASE("forward FLOPs per token: 2 per active weight plus causal attention") {
   // GPT-3 at a 2048 context (Kaplan et al. 2020, Table 1): 2N + 2·L·n_ctx·d_attn per token
   // forward without the causal halving; with it the attention term halves.
-  const Model& g = preset("gpt3-175b");
+  const Model& g = preset("gpt3");
   const ModelParams p = model_params(g);
   const double n_non_embedding = p.total - 50257.0 * 12288 - 2048.0 * 12288;
   const double head = 2 * 50257.0 * 12288;
@@ -134,7 +134,60 @@ TEST_CASE("every model preset has a source, sensible shapes and a published size
     CHECK(p->model.heads % p->model.kv_heads == 0);
     const double total = model_params(p->model).total;
     // Chinchilla's 70B includes relative-position weights its paper does not detail.
-    CHECK(std::fabs(total / p->published_params - 1) < (p->id == "chinchilla-70b" ? 0.08 : 0.04));
+    CHECK(std::fabs(total / p->published_params - 1) < (p->id == "chinchilla" ? 0.08 : 0.04));
   }
   CHECK(n >= 16);
+}
+
+TEST_CASE("consistency: every estimator reports a model preset's KV bytes per token alike") {
+  // Driven by the registry: any estimator with a KV-bytes-per-token output, run on any model
+  // preset through `model=`, must agree with the one function (BF16 cache by default).
+  for (const ModelPreset* p = model_presets_begin(); p != model_presets_end(); ++p) {
+    const double expected = kv_bytes_per_token(p->model, 2);
+    const Preset* values = nullptr;
+    for (const Preset& q : registry().presets())
+      if (q.kind == "model" && q.id == p->id) values = &q;
+    REQUIRE(values);
+    int compared = 0;
+    for (const Estimator& e : registry().estimators()) {
+      for (const OutputSpec& o : e.outputs) {
+        if (o.name != "kv_bytes_per_token" && !(o.name == "bytes_per_token" && o.unit == "B/tok"))
+          continue;
+        Json in = Json::object();
+        for (const InputSpec& i : e.inputs)  // what the preset does not say, from the example
+          if (i.required && !values->values.has(i.preset_key.empty() ? i.name : i.preset_key))
+            in.set(i.name, i.example);
+        in.set("model", std::string(p->id));
+        RunResult r = registry().run(e.info.id, in);
+        CAPTURE(p->id);
+        CAPTURE(e.info.id);
+        REQUIRE_MESSAGE(r.ok, r.error.message);
+        CHECK(r.outputs.find(o.name)->as_number() == expected);
+        ++compared;
+      }
+    }
+    CHECK(compared >= 2);
+  }
+}
+
+TEST_CASE("a model, GPU or link preset fills an estimator's inputs by name; named inputs win") {
+  Json in = Json::object();
+  in.set("model", "llama3-70b");
+  in.set("gpu", "h100");
+  in.set("gpus", 1024);
+  RunResult r = registry().run("train.time", in);
+  REQUIRE(r.ok);
+  CHECK(r.inputs.find("params")->as_number() == 70553706496);
+  CHECK(r.inputs.find("tokens")->as_number() == 15e12);
+  CHECK(r.inputs.find("peak_flops")->as_number() == 989.4e12);
+  // The derivation says where the numbers came from.
+  const std::string text = RunResult(r).to_json("train.time").dump();
+  CHECK(text.find("\"title\":\"From Llama 3 70B\"") != std::string::npos);
+  CHECK(text.find("params = 70.55B") != std::string::npos);
+  in.set("params", "70B");  // an input given by name overrides the preset
+  CHECK(registry().run("train.time", in).inputs.find("params")->as_number() == 70e9);
+  in.set("model", "gpt-5");
+  RunResult bad = registry().run("train.time", in);
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.error.input == "model");
 }

@@ -2,7 +2,7 @@
 // multi-stage pipeline, and seed 001's LLM serving table with its weight-memory bug fixed.
 #include <cmath>
 
-#include "counts.hpp"
+#include "base/counts.hpp"
 #include "helpers.hpp"
 
 using namespace napkin;

@@ -1,5 +1,5 @@
 // Training and model estimators: the seeds' reference cases (SPEC §4) and published numbers.
-#include "training.hpp"
+#include "training/training.hpp"
 
 #include "helpers.hpp"
 

@@ -1,8 +1,8 @@
-#include "units.hpp"
+#include "base/units.hpp"
 
 #include <doctest/doctest.h>
 
-#include "json.hpp"
+#include "base/json.hpp"
 
 using namespace napkin;
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "problems.hpp"
-#include "registry.hpp"
+#include "base/units.hpp"
+#include "practice/problems.hpp"
+#include "registry/registry.hpp"
 #include "scenario/catalog_json.hpp"
-#include "units.hpp"
 
 namespace {
 

@@ -14,7 +14,8 @@ export function readState(hash, known) {
   const state = { tab: null, binary: false, values: dict(), presets: dict(), open: dict(), problem: null, seed: null };
   let params;
   try {
-    params = new URLSearchParams(String(hash || '').replace(/^#/, ''));
+    // A permalink is a few hundred characters; a 2 MB one is hostile and read only in part.
+    params = new URLSearchParams(String(hash || '').slice(0, 65536).replace(/^#/, ''));
   } catch {
     return state;
   }

@@ -1,9 +1,9 @@
-#include "catalog_json.hpp"
+#include "scenario/catalog_json.hpp"
 
 #include <string>
 
-#include "cluster.hpp"
-#include "model.hpp"
+#include "scenario/cluster.hpp"
+#include "scenario/model.hpp"
 
 namespace napkin {
 

@@ -2,7 +2,7 @@
 // models() and hardware(), and the page.
 #pragma once
 
-#include "json.hpp"
+#include "base/json.hpp"
 
 namespace napkin {
 

@@ -1,6 +1,6 @@
 // Accelerators and network tiers from vendor sheets. Peaks are dense (no 2:4 sparsity);
 // capacities are what the vendor's "80 GB" means: 80 GiB of HBM (nvidia-smi shows 81,920 MiB).
-#include "cluster.hpp"
+#include "scenario/cluster.hpp"
 
 namespace napkin {
 
@@ -9,6 +9,10 @@ constexpr double GiB = 1073741824.0;
 constexpr double T = 1e12;
 
 const Gpu kGpus[] = {
+    {"v100", "NVIDIA V100 SXM2 32GB",
+     "NVIDIA V100 datasheet: 15.7 TF FP32, 125 TF FP16 tensor core (no BF16: its FP16 path is "
+     "listed as BF16 here), 32 GB HBM2, 900 GB/s",
+     15.7 * T, 0, 125 * T, 0, 0, 0, 32 * GiB, 900e9, 0},
     {"a100", "NVIDIA A100 SXM 80GB",
      "NVIDIA A100 Tensor Core GPU datasheet (2021): 19.5 TF FP32, 156 TF TF32, 312 TF BF16, "
      "624 TOPS INT8 dense; 80 GB HBM2e, 2,039 GB/s",
@@ -61,6 +65,10 @@ const Gpu kGpus[] = {
 // Latencies are per step of a collective, order-of-magnitude figures (NCCL tests on such
 // systems); vendors do not publish them.
 const Tier kTiers[] = {
+    {"nvlink2", "NVLink 2 + NVSwitch (V100): 150 GB/s", "NVIDIA V100 datasheet: 300 GB/s total",
+     150e9, 3e-6, false},
+    {"ib-edr", "InfiniBand EDR 100 Gb/s: 12.5 GB/s", "NVIDIA ConnectX-5: 100 Gb/s per port", 12.5e9,
+     5e-6, false},
     {"nvlink3", "NVLink 3 + NVSwitch (A100): 300 GB/s", "NVIDIA A100 datasheet: 600 GB/s total",
      300e9, 3e-6, false},
     {"nvlink4", "NVLink 4 + NVSwitch (H100): 450 GB/s, NVLS",
@@ -91,19 +99,20 @@ const Tier& tier(std::string_view id) {
 }
 
 const Cluster kClusters[] = {
-    {kGpus[0], 8, tier("nvlink3"), tier("ib-hdr")},  // DGX A100: 8 × HDR
-    {kGpus[1], 8, tier("nvlink3"), tier("ib-hdr")},
-    {kGpus[2], 8, tier("nvlink4"), tier("ib-ndr")},  // DGX H100: 8 × NDR
-    {kGpus[3], 8, tier("nvlink4"), tier("ib-ndr")},
+    {kGpus[0], 8, tier("nvlink2"), tier("ib-edr")},  // DGX-2 class V100 nodes
+    {kGpus[1], 8, tier("nvlink3"), tier("ib-hdr")},  // DGX A100: 8 × HDR
+    {kGpus[2], 8, tier("nvlink3"), tier("ib-hdr")},
+    {kGpus[3], 8, tier("nvlink4"), tier("ib-ndr")},  // DGX H100: 8 × NDR
     {kGpus[4], 8, tier("nvlink4"), tier("ib-ndr")},
-    {kGpus[5], 8, tier("nvlink5"), tier("ib-xdr")},
-    {kGpus[6], 72, tier("nvlink5"), tier("ib-xdr")},  // one NVLink domain of 72 GPUs
-    {kGpus[7], 8, tier("xgmi"), tier("roce400")},
-    {kGpus[8], 4096, tier("ici-v4"), tier("eth100")},  // a v4 pod is one ICI torus
-    {kGpus[9], 256, tier("ici-v4"), tier("eth100")},
-    {kGpus[10], 8960, tier("ici-v4"), tier("eth100")},
-    {kGpus[11], 8, tier("eth100"), tier("eth100")},
+    {kGpus[5], 8, tier("nvlink4"), tier("ib-ndr")},
+    {kGpus[6], 8, tier("nvlink5"), tier("ib-xdr")},
+    {kGpus[7], 72, tier("nvlink5"), tier("ib-xdr")},  // one NVLink domain of 72 GPUs
+    {kGpus[8], 8, tier("xgmi"), tier("roce400")},
+    {kGpus[9], 4096, tier("ici-v4"), tier("eth100")},  // a v4 pod is one ICI torus
+    {kGpus[10], 256, tier("ici-v4"), tier("eth100")},
+    {kGpus[11], 8960, tier("ici-v4"), tier("eth100")},
     {kGpus[12], 8, tier("eth100"), tier("eth100")},
+    {kGpus[13], 8, tier("eth100"), tier("eth100")},
 };
 }  // namespace
 

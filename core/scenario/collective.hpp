@@ -2,7 +2,7 @@
 // ring, tree, hierarchical (intra-node then inter-node) and in-switch reduction (NVLS/SHARP).
 #pragma once
 
-#include "cluster.hpp"
+#include "scenario/cluster.hpp"
 
 namespace napkin {
 

@@ -1,7 +1,7 @@
 // The layout of SPEC §8: how a training (or serving) job is split over the cluster.
 #pragma once
 
-#include "cluster.hpp"
+#include "scenario/cluster.hpp"
 
 namespace napkin {
 

@@ -1,4 +1,4 @@
-#include "model.hpp"
+#include "scenario/model.hpp"
 
 #include <cmath>
 

@@ -90,6 +90,7 @@ struct ModelPreset {
   Model model;
   double trained_tokens = 0;    // published training set size; 0 = not published
   double published_params = 0;  // the count its authors state (for tests and labels)
+  double context = 0;           // training sequence length
 };
 const ModelPreset* find_model(std::string_view id);
 const ModelPreset* model_presets_begin();

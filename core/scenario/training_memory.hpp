@@ -2,8 +2,8 @@
 // the layout search.
 #pragma once
 
-#include "layout.hpp"
-#include "model.hpp"
+#include "scenario/layout.hpp"
+#include "scenario/model.hpp"
 
 namespace napkin {
 

@@ -29,6 +29,7 @@ test('napkin-ready fires and window.napkin is the JS API', async ({ page }) => {
 });
 
 test('every registry estimator has a form with its inputs and outputs', async ({ page }) => {
+  test.setTimeout(120000);  // ~500 locator checks: on a loaded 2-core machine this takes a while
   await page.goto('/index.html');
   await ready(page);
   const reg = await page.evaluate(() => window.napkin.list());

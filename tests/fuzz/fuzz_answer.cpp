@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "answer.hpp"
-#include "problems.hpp"
+#include "practice/answer.hpp"
+#include "practice/problems.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace napkin;

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "registry.hpp"
+#include "registry/registry.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace napkin;

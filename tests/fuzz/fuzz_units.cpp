@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "units.hpp"
+#include "base/units.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static constexpr std::string_view kUnits[] = {"",  "B",    "B/s",   "FLOP",  "FLOP/s",

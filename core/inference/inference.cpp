@@ -1,0 +1,578 @@
+#include "inference/inference.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/counts.hpp"
+#include "base/units.hpp"
+#include "inference/rl.hpp"
+#include "inference/serving.hpp"
+#include "registry/areas.hpp"
+#include "scenario/model.hpp"
+
+namespace napkin {
+
+namespace {
+
+std::string count_text(double v) {
+  return format_value(v, unit::none);
+}
+
+// Sum over decode steps t = 0..g−1 of max(a + c·t, k): the memory time grows by c per step
+// as the cache grows, the compute time k is constant, so the max switches at most once.
+double sum_of_max_linear(double a, double c, double k, double g) {
+  if (c <= 0) return g * std::max(a, k);
+  double t_star = std::ceil((k - a) / c);  // first step where memory time reaches compute time
+  t_star = std::clamp(t_star, 0.0, g);
+  const double memory_steps = g - t_star;
+  // Σ_{t=t*}^{g−1} (a + c·t) = (g − t*)·a + c·(t* + g − 1)·(g − t*)/2
+  return t_star * k + memory_steps * a + c * (t_star + g - 1) * memory_steps / 2;
+}
+
+}  // namespace
+
+// Seed 001 §9 ("calculate_inference_latency"): prefill = b·p·2N / F (compute-bound), decode =
+// N·2 bytes / BW per token (weight reads only), KV cache 2·L·d·2 bytes per token (MHA).
+// With GQA (Ainslie et al. 2023) only n_kv_heads heads of width d/n_heads are cached.
+// The roofline option follows Pope et al. 2022 §2 (Efficiently Scaling Transformer
+// Inference): a decode step reads the weights once and every sequence's cache, and costs
+// max(bytes / BW, 2N·b / F).
+Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
+  if (in.n_kv_heads > 0 && in.n_heads == 0)
+    return Error::inconsistent("n_kv_heads", in.n_kv_heads,
+                               "needs n_heads (the head width is d_model / n_heads)");
+  if (in.n_heads > 0 && in.head_dim == 0 && std::fmod(in.d_model, in.n_heads) != 0)
+    return Error::inconsistent(
+        "n_heads", in.n_heads,
+        "must divide d_model (" + count_text(in.d_model) + ") unless head_dim is given");
+  if (in.n_kv_heads > in.n_heads && in.n_heads > 0)
+    return Error::inconsistent("n_kv_heads", in.n_kv_heads,
+                               "must be at most n_heads (" + count_text(in.n_heads) + ")");
+  if (in.n_kv_heads > 0 && std::fmod(in.n_heads, in.n_kv_heads) != 0)
+    return Error::inconsistent("n_kv_heads", in.n_kv_heads,
+                               "must divide n_heads (" + count_text(in.n_heads) + ")");
+  if (in.rope_dim > 0 && in.latent_dim == 0)
+    return Error::inconsistent("rope_dim", in.rope_dim,
+                               "is an MLA width: set latent_dim (MLA's d_c) too, or rope_dim = 0");
+  InferLatencyOut o{};
+  const double n = in.params, b = in.batch, p = in.prompt_len, g = in.gen_len;
+  const bool roofline = in.decode_model == "roofline";
+
+  // KV cache per token from the scenario's one function (core/scenario/model.cpp), so this
+  // card and infer.kv agree for every model.
+  const double kv_heads = in.n_kv_heads > 0 ? in.n_kv_heads : in.n_heads;
+  const double head_dim = in.head_dim > 0  ? in.head_dim
+                          : in.n_heads > 0 ? in.d_model / in.n_heads
+                                           : in.d_model;
+  Model shape;
+  shape.layers = static_cast<int>(in.n_layers);
+  shape.kv_heads = in.n_heads > 0 ? static_cast<int>(kv_heads) : 1;
+  shape.head_dim = head_dim;
+  if (in.latent_dim > 0) {
+    shape.attention = AttentionKind::Mla;
+    shape.kv_lora_rank = in.latent_dim;
+    shape.rope_dim = in.rope_dim;
+  }
+  o.kv_bytes_per_token = kv_bytes_per_token(shape, in.kv_bytes);
+  if (in.latent_dim > 0)
+    // MLA (DeepSeek-V2 Table 1): one latent plus the decoupled RoPE key per token and layer.
+    d.step("KV cache per token (MLA: latent + RoPE key, every layer)", "m_{kv}",
+           "$L \\cdot ($c + $r) \\cdot $k",
+           {{"L", "L", in.n_layers},
+            {"c", "d_c", in.latent_dim},
+            {"r", "d_h^R", in.rope_dim},
+            {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
+           o.kv_bytes_per_token, unit::bytes_per_token);
+  else if (in.n_heads > 0)
+    d.step("KV cache per token (K and V of each KV head, every layer)", "m_{kv}",
+           "2 \\cdot $L \\cdot $hkv \\cdot $dh \\cdot $k",
+           {{"L", "L", in.n_layers},
+            {"hkv", "h_{kv}", kv_heads},
+            {"dh", "d_h", head_dim},
+            {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
+           o.kv_bytes_per_token, unit::bytes_per_token);
+  else
+    d.step("KV cache per token (K and V, every layer)", "m_{kv}", "2 \\cdot $L \\cdot $d \\cdot $k",
+           {{"L", "L", in.n_layers},
+            {"d", "d", in.d_model},
+            {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
+           o.kv_bytes_per_token, unit::bytes_per_token);
+
+  o.prefill_flops = b * p * 2 * n;
+  d.step("Prefill FLOPs (2 per parameter per prompt token)", "C_{\\text{prefill}}",
+         "$b \\cdot $p \\cdot 2 \\cdot $N",
+         {{"b", "b", b}, {"p", "p", p, unit::tokens}, {"N", "N", n, unit::params}}, o.prefill_flops,
+         unit::flop);
+  const double prefill_compute = o.prefill_flops / in.peak_flops;
+  o.weights_memory = n * in.weight_bytes;
+  const double weight_read = o.weights_memory / in.mem_bandwidth;
+  o.prefill_time = roofline ? std::max(prefill_compute, weight_read) : prefill_compute;
+  d.step(roofline ? "Prefill time (compute or one read of the weights, whichever is longer)"
+                  : "Prefill time (compute-bound)",
+         "T_{\\text{prefill}}", "\\frac{$C}{$F}",
+         {{"C", "C_{\\text{prefill}}", o.prefill_flops, unit::flop},
+          {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
+         o.prefill_time, unit::seconds);
+
+  d.step("Weight bytes read per decode step", "W", "$N \\cdot $w",
+         {{"N", "N", n, unit::params}, {"w", "b_w", in.weight_bytes, unit::bytes}},
+         o.weights_memory, unit::bytes);
+  if (!roofline) {
+    o.decode_time_per_token = weight_read;
+    d.step("Decode time per token (memory-bound: read every weight once)", "t_{\\text{tok}}",
+           "\\frac{$W}{$B}",
+           {{"W", "W", o.weights_memory, unit::bytes},
+            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+           o.decode_time_per_token, unit::seconds);
+    o.decode_time = g * o.decode_time_per_token;
+    o.decode_bound = "memory";
+    d.note("Assumption (the worked example's model)",
+           "Decode reads only the weights: the KV cache reads and the batch's FLOPs are "
+           "ignored, so batching costs nothing per token. Choose the roofline decode model to "
+           "count them.");
+  } else {
+    // Step t reads W plus the cache of b sequences holding p + t tokens each.
+    const double a = (o.weights_memory + b * p * o.kv_bytes_per_token) / in.mem_bandwidth;
+    const double c = b * o.kv_bytes_per_token / in.mem_bandwidth;
+    const double k = b * 2 * n / in.peak_flops;
+    d.step("First decode step, memory time (weights + cache of the prompt)", "t_{\\text{mem}}",
+           "\\frac{$W + $b \\cdot $p \\cdot $m}{$B}",
+           {{"W", "W", o.weights_memory, unit::bytes},
+            {"b", "b", b},
+            {"p", "p", p, unit::tokens},
+            {"m", "m_{kv}", o.kv_bytes_per_token, unit::bytes_per_token},
+            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+           a, unit::seconds);
+    d.step("Decode step, compute time", "t_{\\text{comp}}", "\\frac{$b \\cdot 2 \\cdot $N}{$F}",
+           {{"b", "b", b},
+            {"N", "N", n, unit::params},
+            {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
+           k, unit::seconds);
+    o.decode_time = sum_of_max_linear(a, c, k, g);
+    d.step(
+        "Decode time, step by step as the cache grows", "T_{\\text{decode}}",
+        "\\sum_{t=0}^{$g - 1} \\max\\left(t_{\\text{mem}} + t \\cdot \\frac{$b \\cdot $m}{$B},\\ "
+        "t_{\\text{comp}}\\right)",
+        {{"g", "g", g},
+         {"b", "b", b},
+         {"m", "m_{kv}", o.kv_bytes_per_token, unit::bytes_per_token},
+         {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+        o.decode_time, unit::seconds);
+    o.decode_time_per_token = o.decode_time / g;
+    d.step("Average time per decode step", "t_{\\text{tok}}", "\\frac{$T}{$g}",
+           {{"T", "T_{\\text{decode}}", o.decode_time, unit::seconds}, {"g", "g", g}},
+           o.decode_time_per_token, unit::seconds);
+    const bool first_memory = a >= k, last_memory = a + c * (g - 1) >= k;
+    o.decode_bound = first_memory ? "memory" : (last_memory ? "compute, then memory" : "compute");
+    d.note("Bound", "Decode is " + o.decode_bound + "-bound: memory time " +
+                        format_value(a, unit::seconds) + " per step at the start vs compute " +
+                        format_value(k, unit::seconds) + ".");
+  }
+  if (!roofline)
+    d.step("Decode time", "T_{\\text{decode}}", "$g \\cdot $t",
+           {{"g", "g", g, unit::tokens},
+            {"t", "t_{\\text{tok}}", o.decode_time_per_token, unit::seconds}},
+           o.decode_time, unit::seconds);
+  o.total_time = o.prefill_time + o.decode_time;
+  d.step("Total latency", "T", "$P + $D",
+         {{"P", "T_{\\text{prefill}}", o.prefill_time, unit::seconds},
+          {"D", "T_{\\text{decode}}", o.decode_time, unit::seconds}},
+         o.total_time, unit::seconds);
+  o.tokens_per_second = b * g / o.total_time;
+  d.step("Throughput (generated tokens)", "\\text{tok/s}", "\\frac{$b \\cdot $g}{$T}",
+         {{"b", "b", b}, {"g", "g", g, unit::tokens}, {"T", "T", o.total_time, unit::seconds}},
+         o.tokens_per_second, unit::tokens_per_s);
+  o.kv_bytes_per_sequence = (p + g) * o.kv_bytes_per_token;
+  d.step("KV cache per sequence", "M_{\\text{seq}}", "($p + $g) \\cdot $m",
+         {{"p", "p", p, unit::tokens},
+          {"g", "g", g, unit::tokens},
+          {"m", "m_{kv}", o.kv_bytes_per_token, unit::bytes_per_token}},
+         o.kv_bytes_per_sequence, unit::bytes);
+  o.kv_bytes_total = b * o.kv_bytes_per_sequence;
+  d.step("KV cache for the batch", "M_{kv}", "$b \\cdot $M",
+         {{"b", "b", b}, {"M", "M_{\\text{seq}}", o.kv_bytes_per_sequence, unit::bytes}},
+         o.kv_bytes_total, unit::bytes);
+  o.memory_needed = o.weights_memory + o.kv_bytes_total;
+  d.step(
+      "Memory needed (weights + cache)", "M", "$W + $K",
+      {{"W", "W", o.weights_memory, unit::bytes}, {"K", "M_{kv}", o.kv_bytes_total, unit::bytes}},
+      o.memory_needed, unit::bytes);
+  if (o.memory_needed > in.gpu_memory)
+    d.warn("Weights and cache (" + format_value(o.memory_needed, unit::bytes) +
+           ") do not fit in one GPU's " + format_value(in.gpu_memory, unit::bytes) +
+           ": the single-GPU latency is a lower bound for a model that needs several GPUs.");
+  return o;
+}
+
+// KV cache size per token (DeepSeek-AI 2024, DeepSeek-V2, Table 1): MHA 2·n_h·d_h·l,
+// GQA 2·n_g·d_h·l, MQA 2·d_h·l elements; MLA caches the compressed latent and the decoupled
+// RoPE key, (d_c + d_h^R)·l elements.
+Result<InferKvOut> infer_kv(const InferKvIn& in, Derivation& d) {
+  if (in.rope_dim > 0 && in.latent_dim == 0)
+    return Error::inconsistent("rope_dim", in.rope_dim,
+                               "is an MLA width: set latent_dim (MLA's d_c) too, or rope_dim = 0");
+  const bool mla = in.latent_dim > 0;
+  // Without MLA the cache is the KV heads' K and V: zero KV heads would be a zero-byte cache.
+  if (!mla && in.n_kv_heads < 1)
+    return Error::inconsistent("n_kv_heads", in.n_kv_heads,
+                               "must be at least 1 unless latent_dim (MLA) is given");
+  if (!mla && in.n_heads > 0 && in.n_kv_heads > in.n_heads)
+    return Error::inconsistent("n_kv_heads", in.n_kv_heads,
+                               "must be at most n_heads (" + count_text(in.n_heads) + ")");
+  InferKvOut o{};
+  if (mla) {
+    o.attention = "MLA";
+    o.elements_per_token_per_layer = in.latent_dim + in.rope_dim;
+    d.step("Cached elements per token per layer (MLA: latent + RoPE key)", "e", "$c + $r",
+           {{"c", "d_c", in.latent_dim}, {"r", "d_h^R", in.rope_dim}},
+           o.elements_per_token_per_layer, unit::none);
+  } else {
+    o.attention = in.n_kv_heads == 1            ? "MQA"
+                  : in.n_heads == 0             ? "MHA or GQA"
+                  : in.n_kv_heads == in.n_heads ? "MHA"
+                                                : "GQA";
+    o.elements_per_token_per_layer = 2 * in.n_kv_heads * in.head_dim;
+    d.step("Cached elements per token per layer (K and V of each KV head)", "e",
+           "2 \\cdot $h \\cdot $dh", {{"h", "h_{kv}", in.n_kv_heads}, {"dh", "d_h", in.head_dim}},
+           o.elements_per_token_per_layer, unit::none);
+  }
+  o.bytes_per_token = o.elements_per_token_per_layer * in.n_layers * in.kv_bytes;
+  d.step("KV cache per token (" + o.attention + ")", "m_{kv}", "$e \\cdot $L \\cdot $k",
+         {{"e", "e", o.elements_per_token_per_layer},
+          {"L", "L", in.n_layers},
+          {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
+         o.bytes_per_token, unit::bytes_per_token);
+  o.bytes_per_sequence = in.seq_len * o.bytes_per_token;
+  d.step("Per sequence", "M_{\\text{seq}}", "$s \\cdot $m",
+         {{"s", "s", in.seq_len, unit::tokens},
+          {"m", "m_{kv}", o.bytes_per_token, unit::bytes_per_token}},
+         o.bytes_per_sequence, unit::bytes);
+  o.bytes_total = in.batch * o.bytes_per_sequence;
+  d.step("For the batch", "M_{kv}", "$b \\cdot $M",
+         {{"b", "b", in.batch}, {"M", "M_{\\text{seq}}", o.bytes_per_sequence, unit::bytes}},
+         o.bytes_total, unit::bytes);
+  if (in.n_heads > 0) {
+    // Full multi-head attention with the same head width: every query head has its own K, V.
+    o.mha_bytes_per_token = 2 * in.n_heads * in.head_dim * in.n_layers * in.kv_bytes;
+    d.step("Same model with full multi-head attention", "m_{\\text{MHA}}",
+           "2 \\cdot $h \\cdot $dh \\cdot $L \\cdot $k",
+           {{"h", "n_h", in.n_heads},
+            {"dh", "d_h", in.head_dim},
+            {"L", "L", in.n_layers},
+            {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
+           o.mha_bytes_per_token, unit::bytes_per_token);
+    o.reduction_vs_mha = o.mha_bytes_per_token / o.bytes_per_token;
+    d.step("Reduction against MHA", "r", "\\frac{$M}{$m}",
+           {{"M", "m_{\\text{MHA}}", o.mha_bytes_per_token, unit::bytes_per_token},
+            {"m", "m_{kv}", o.bytes_per_token, unit::bytes_per_token}},
+           o.reduction_vs_mha, unit::times);
+  }
+  if (mla && in.n_kv_heads > 0)
+    d.note("MLA",
+           "n_kv_heads is not used: MLA caches one latent per token and layer, shared by "
+           "every head.");
+  return o;
+}
+
+// One decode step on `chips` chips holding the weights and cache sharded evenly (Pope et al.
+// 2022 §2–3; Austin et al. 2025, How to Scale Your Model, "All about transformer inference"):
+// memory time = (N·b_w + B·S·m_kv) / (chips·BW), compute time = 2·N·B / (chips·F), and the
+// step costs the larger (perfect overlap, no communication).
+Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
+  InferDecodeOut o{};
+  const double bw = in.chips * in.mem_bandwidth, f = in.chips * in.peak_flops;
+  const double w = in.params * in.weight_bytes;
+  o.weight_time = w / bw;
+  d.step("Weight read time", "t_W", "\\frac{$N \\cdot $w}{$c \\cdot $B}",
+         {{"N", "N", in.params, unit::params},
+          {"w", "b_w", in.weight_bytes, unit::bytes},
+          {"c", "n_{\\text{chips}}", in.chips},
+          {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+         o.weight_time, unit::seconds);
+  const double kv = in.batch * in.context * in.kv_bytes_per_token;
+  o.kv_time = kv / bw;
+  d.step("KV cache read time", "t_{KV}", "\\frac{$b \\cdot $S \\cdot $m}{$c \\cdot $B}",
+         {{"b", "B", in.batch},
+          {"S", "S", in.context, unit::tokens},
+          {"m", "m_{kv}", in.kv_bytes_per_token, unit::bytes_per_token},
+          {"c", "n_{\\text{chips}}", in.chips},
+          {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+         o.kv_time, unit::seconds);
+  o.memory_time = o.weight_time + o.kv_time;
+  o.compute_time = 2 * in.params * in.batch / f;
+  d.step("Compute time", "t_C", "\\frac{2 \\cdot $N \\cdot $b}{$c \\cdot $F}",
+         {{"N", "N", in.params, unit::params},
+          {"b", "B", in.batch},
+          {"c", "n_{\\text{chips}}", in.chips},
+          {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
+         o.compute_time, unit::seconds);
+  o.step_time = std::max(o.memory_time, o.compute_time);
+  d.step("Step time", "t_{\\text{step}}", "\\max($W + $K,\\ $C)",
+         {{"W", "t_W", o.weight_time, unit::seconds},
+          {"K", "t_{KV}", o.kv_time, unit::seconds},
+          {"C", "t_C", o.compute_time, unit::seconds}},
+         o.step_time, unit::seconds);
+  o.bound = o.memory_time >= o.compute_time ? "memory" : "compute";
+  o.tokens_per_second = in.batch / o.step_time;
+  d.step("Tokens per second (one per sequence per step)", "\\text{tok/s}", "\\frac{$b}{$t}",
+         {{"b", "B", in.batch}, {"t", "t_{\\text{step}}", o.step_time, unit::seconds}},
+         o.tokens_per_second, unit::tokens_per_s);
+  // Crossover: 2N·B/F = (W + B·S·m)/BW ⇒ B* = (W/BW) / (2N/F − S·m/BW). When the cache read
+  // per sequence costs more than its FLOPs, more batch never makes the step compute-bound.
+  const double per_seq_compute = 2 * in.params / f,
+               per_seq_kv = in.context * in.kv_bytes_per_token / bw;
+  o.crossover_batch =
+      per_seq_compute > per_seq_kv ? o.weight_time / (per_seq_compute - per_seq_kv) : 0;
+  if (o.crossover_batch > 0)
+    d.step("Batch where compute catches up with memory", "B^*",
+           "\\frac{$W}{\\frac{2 \\cdot $N}{$c \\cdot $F} - \\frac{$S \\cdot $m}{$c \\cdot $B}}",
+           {{"W", "t_W", o.weight_time, unit::seconds},
+            {"N", "N", in.params, unit::params},
+            {"c", "n_{\\text{chips}}", in.chips},
+            {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops},
+            {"S", "S", in.context, unit::tokens},
+            {"m", "m_{kv}", in.kv_bytes_per_token, unit::bytes_per_token},
+            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+           o.crossover_batch, unit::none);
+  else
+    d.note("Crossover",
+           "At this context the cache read per sequence outweighs its FLOPs: no "
+           "batch size makes decode compute-bound (the crossover batch is 0).");
+  d.note("Bound", "The step is " + o.bound + "-bound.");
+  o.memory_per_chip = (w + kv) / in.chips;
+  d.step("Memory per chip (weights + cache)", "M", "\\frac{$W + $K}{$c}",
+         {{"W", "W", w, unit::bytes},
+          {"K", "M_{kv}", kv, unit::bytes},
+          {"c", "n_{\\text{chips}}", in.chips}},
+         o.memory_per_chip, unit::bytes);
+  return o;
+}
+
+void register_inference(Registry& r) {
+  constexpr double kMaxParams = 1e15, kMaxPeak = 1e17, kMaxBw = 1e15, kMaxTokens = 1e8;
+  {
+    using In = InferLatencyIn;
+    using Out = InferLatencyOut;
+    r.add(declare<In, Out>(
+        {"infer.latency", "Inference latency: prefill and decode", "inference",
+         "Time to process a prompt (compute-bound prefill) and generate tokens (memory-bound "
+         "decode), throughput, and the KV cache the requests hold.",
+         "Pope et al. 2022 §2 (roofline option); Ainslie et al. 2023 (GQA)",
+         "docs/inference.md#inferlatency"},
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
+         num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+             .help("Tokens in the prompt")
+             .positive(kMaxTokens)
+             .integer()
+             .required(),
+         num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+             .help("Tokens to generate")
+             .positive(kMaxTokens)
+             .integer()
+             .required(),
+         num("batch", &In::batch, "Batch (sequences)")
+             .help("Sequences served together")
+             .positive(1e6)
+             .integer(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
+             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+             .positive(kMaxPeak),
+         num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+             .help("HBM bandwidth of one accelerator, from its datasheet")
+             .positive(kMaxBw),
+         num("n_layers", &In::n_layers, "Layers L")
+             .help("Transformer blocks, for the KV cache")
+             .positive(1e4)
+             .integer(),
+         num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size, for the KV cache")
+             .positive(1e6)
+             .integer(),
+         num("n_heads", &In::n_heads, "Attention heads (0 = MHA cache 2·L·d)")
+             .help("Attention heads; 0 assumes a full multi-head cache of 2·L·d")
+             .range(0, 1e4)
+             .integer(),
+         num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = as many as query heads)")
+             .range(0, 1e4)
+             .integer()
+             .help("GQA: LLaMA-2-70B has 64 query heads and 8 KV heads"),
+         num("head_dim", &In::head_dim, "Head width d_h (0 = d_model / heads)")
+             .range(0, 1e5)
+             .integer()
+             .help("Per-head width; Gemma 2 9B uses 256 with 16 heads of a 3,584-wide model"),
+         num("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
+             .range(0, 1e6)
+             .integer()
+             .help("DeepSeek-V2/V3: 512; replaces the per-head cache"),
+         num("rope_dim", &In::rope_dim, "MLA RoPE key width")
+             .help("MLA's decoupled RoPE key width (0 = not MLA)")
+             .range(0, 1e5)
+             .integer(),
+         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+             .help("2 for BF16 weights, 1 for FP8")
+             .positive(8),
+         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+             .help("2 for a BF16 cache")
+             .positive(8),
+         choice("decode_model", &In::decode_model, "Decode model", {"weights", "roofline"})
+             .labels({"Weights only (bandwidth)", "Roofline (weights, KV cache and FLOPs)"})
+             .help("weights: the worked example's N·2 bytes / BW per token; roofline: also reads "
+                   "the KV "
+                   "cache and takes the batch's FLOPs into account"),
+         num("gpu_memory", &In::gpu_memory, "GPU memory (for the fit warning)", unit::bytes)
+             .help("Memory of one accelerator, for the fit warning")
+             .positive(1e13)},
+        {out("prefill_time", &Out::prefill_time, "Prefill", unit::seconds)
+             .help("2N FLOPs per prompt token at peak"),
+         out("decode_time_per_token", &Out::decode_time_per_token, "Decode per token",
+             unit::seconds)
+             .help("Reading the weights (and cache) once per token"),
+         out("decode_time", &Out::decode_time, "Decode, all tokens", unit::seconds)
+             .help("Per token × generated tokens"),
+         out("total_time", &Out::total_time, "Total latency", unit::seconds)
+             .help("Prefill + decode"),
+         out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s)
+             .help("Generated tokens per second for the batch"),
+         out("kv_bytes_per_token", &Out::kv_bytes_per_token, "KV cache per token",
+             unit::bytes_per_token)
+             .help("Cache bytes one token adds"),
+         out("kv_bytes_per_sequence", &Out::kv_bytes_per_sequence, "KV cache per sequence",
+             unit::bytes)
+             .help("Per token × (prompt + generated)"),
+         out("kv_bytes_total", &Out::kv_bytes_total, "KV cache, batch", unit::bytes)
+             .help("Per sequence × batch"),
+         out("prefill_flops", &Out::prefill_flops, "Prefill FLOPs", unit::flop)
+             .help("2N × prompt tokens × batch"),
+         out("weights_memory", &Out::weights_memory, "Weights", unit::bytes)
+             .help("Parameters × bytes per weight"),
+         out("memory_needed", &Out::memory_needed, "Weights + cache", unit::bytes)
+             .help("Weights + KV cache of the batch"),
+         out("decode_bound", &Out::decode_bound, "Decode bound")
+             .help("Whether decode is memory- or compute-bound")},
+        &infer_latency));
+  }
+  {
+    using In = InferKvIn;
+    using Out = InferKvOut;
+    r.add(declare<In, Out>(
+        {"infer.kv", "KV cache size (MHA, GQA, MQA, MLA)", "inference",
+         "Bytes of keys and values cached per token, per sequence and per batch, for multi-head, "
+         "grouped-query, multi-query and multi-head latent attention.",
+         "DeepSeek-AI 2024 (DeepSeek-V2), Table 1; Ainslie et al. 2023 (GQA); Shazeer 2019 (MQA)",
+         "docs/inference.md#inferkv"},
+        {num("n_layers", &In::n_layers, "Layers L")
+             .help("Transformer blocks; each caches its own keys and values")
+             .positive(1e4)
+             .integer()
+             .required(),
+         num("n_kv_heads", &In::n_kv_heads, "KV heads")
+             .range(0, 1e4)
+             .integer()
+             .help("= heads for MHA, groups for GQA, 1 for MQA; unused with MLA"),
+         num("head_dim", &In::head_dim, "Head dimension")
+             .help("Size of one attention head")
+             .positive(1e5)
+             .integer(),
+         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+             .help("2 for a BF16 cache, 1 for FP8")
+             .positive(8),
+         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+             .help("Tokens held in the cache per sequence (prompt + generated)")
+             .positive(1e8)
+             .integer(),
+         num("batch", &In::batch, "Batch (sequences)")
+             .help("Sequences cached at once")
+             .positive(1e7)
+             .integer(),
+         num("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
+             .range(0, 1e6)
+             .integer()
+             .help("DeepSeek-V2/V3: 512"),
+         num("rope_dim", &In::rope_dim, "MLA RoPE key width")
+             .range(0, 1e5)
+             .integer()
+             .help("DeepSeek-V2/V3: 64"),
+         num("n_heads", &In::n_heads, "Query heads (0 = no MHA comparison)")
+             .help("Query heads, to compare with a full multi-head cache")
+             .range(0, 1e5)
+             .integer()},
+        {out("bytes_per_token", &Out::bytes_per_token, "Per token", unit::bytes_per_token)
+             .help("Cache bytes one token adds over all layers"),
+         out("bytes_per_sequence", &Out::bytes_per_sequence, "Per sequence", unit::bytes)
+             .help("Per token × sequence length"),
+         out("bytes_total", &Out::bytes_total, "Batch", unit::bytes).help("Per sequence × batch"),
+         out("elements_per_token_per_layer", &Out::elements_per_token_per_layer,
+             "Elements per token per layer")
+             .help("Numbers cached per token in one layer"),
+         out("mha_bytes_per_token", &Out::mha_bytes_per_token, "MHA per token (same heads)",
+             unit::bytes_per_token)
+             .help("The cache per token if every query head had its own keys and values"),
+         out("reduction_vs_mha", &Out::reduction_vs_mha, "Reduction vs MHA", unit::times)
+             .help("How many times smaller than a full multi-head cache"),
+         out("attention", &Out::attention, "Attention type")
+             .help("Multi-head, grouped-query, multi-query or multi-head latent attention")},
+        &infer_kv));
+  }
+  {
+    using In = InferDecodeIn;
+    using Out = InferDecodeOut;
+    r.add(declare<In, Out>(
+        {"infer.decode", "Decode step roofline", "inference",
+         "One decode step: time to read the weights and the KV cache versus the batch's FLOPs, "
+         "tokens per second, and the batch where decode turns compute-bound.",
+         "Pope et al. 2022 §2–3; Austin et al. 2025, How to Scale Your Model (inference chapter)",
+         "docs/inference.md#inferdecode"},
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
+         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+             .help("2 for BF16 weights, 1 for FP8")
+             .positive(8),
+         num("batch", &In::batch, "Batch (sequences)")
+             .help("Sequences decoded together")
+             .positive(1e6)
+             .integer(),
+         num("context", &In::context, "Context per sequence", unit::tokens)
+             .help("Tokens in each sequence's KV cache")
+             .range(0, kMaxTokens)
+             .integer(),
+         num("kv_bytes_per_token", &In::kv_bytes_per_token, "KV cache per token",
+             unit::bytes_per_token)
+             .range(0, 1e9)
+             .help("from infer.kv; LLaMA-2-70B: 327,680 B"),
+         num("chips", &In::chips, "Chips (weights and cache split evenly)")
+             .help("Accelerators the weights and cache are split over")
+             .positive(1e5)
+             .integer(),
+         num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth per chip", unit::bytes_per_s)
+             .help("HBM bandwidth of one chip")
+             .positive(kMaxBw),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s per chip", unit::flops)
+             .help("Peak FLOP/s of one chip")
+             .positive(kMaxPeak)},
+        {out("step_time", &Out::step_time, "Step time", unit::seconds)
+             .help("The larger of memory and compute time: one token for every sequence"),
+         out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s)
+             .help("Batch ÷ step time"),
+         out("bound", &Out::bound, "Bound").help("Whether memory or compute sets the step time"),
+         out("weight_time", &Out::weight_time, "Weight read", unit::seconds)
+             .help("Weights ÷ (chips × bandwidth)"),
+         out("kv_time", &Out::kv_time, "KV cache read", unit::seconds)
+             .help("Cache of the batch ÷ (chips × bandwidth)"),
+         out("compute_time", &Out::compute_time, "Compute", unit::seconds)
+             .help("2N × batch ÷ (chips × peak)"),
+         out("memory_time", &Out::memory_time, "Memory (weights + cache)", unit::seconds)
+             .help("Weight read + cache read"),
+         out("crossover_batch", &Out::crossover_batch, "Compute-bound from batch")
+             .help("Batch from which compute outweighs memory (0: never at this context)"),
+         out("memory_per_chip", &Out::memory_per_chip, "Memory per chip", unit::bytes)
+             .help("Weights + cache on one chip")},
+        &infer_decode));
+  }
+}
+
+}  // namespace napkin

@@ -1,0 +1,77 @@
+// LLM inference: end-to-end latency (seed 001), KV-cache size (MHA/GQA/MQA/MLA) and the
+// roofline of one decode step. Sources are cited above each formula in inference.cpp and in
+// docs/inference.md.
+#pragma once
+
+#include <string>
+
+#include "registry/registry.hpp"
+
+namespace napkin {
+
+struct InferLatencyIn {
+  double params = 70e9;
+  double prompt_len = 100;
+  double gen_len = 50;
+  double batch = 1;
+  double peak_flops = 990e12;
+  double mem_bandwidth = 3.35e12;
+  double n_layers = 80;
+  double d_model = 8192;
+  double n_heads = 0;     // 0 = unknown: the seed's MHA cache, 2·L·d per token
+  double n_kv_heads = 0;  // 0 = n_heads (MHA)
+  double head_dim = 0;    // 0 = d_model / n_heads (Gemma 2 9B: 256, not 3584 / 16)
+  double latent_dim = 0;  // MLA: cache L·(latent_dim + rope_dim) elements per token instead
+  double rope_dim = 0;
+  double weight_bytes = 2;
+  double kv_bytes = 2;
+  std::string decode_model = "weights";  // weights (seed) | roofline
+  double gpu_memory = 80e9;              // only for the "does it fit" warning
+};
+struct InferLatencyOut {
+  double prefill_time, decode_time_per_token, decode_time, total_time, tokens_per_second,
+      kv_bytes_per_token, kv_bytes_per_sequence, kv_bytes_total, prefill_flops, weights_memory,
+      memory_needed;
+  std::string decode_bound;
+};
+Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d);
+
+struct InferKvIn {
+  double n_layers = 80;
+  double n_kv_heads = 8;
+  double head_dim = 128;
+  double kv_bytes = 2;
+  double seq_len = 4096;
+  double batch = 1;
+  double latent_dim = 0;  // MLA compressed KV width d_c; 0 = not MLA
+  double rope_dim = 0;    // MLA decoupled RoPE key width d_h^R
+  double n_heads = 0;     // query heads, for the comparison with MHA; 0 = unknown
+};
+struct InferKvOut {
+  double bytes_per_token, bytes_per_sequence, bytes_total, elements_per_token_per_layer,
+      mha_bytes_per_token, reduction_vs_mha;
+  std::string attention;
+};
+Result<InferKvOut> infer_kv(const InferKvIn& in, Derivation& d);
+
+struct InferDecodeIn {
+  double params = 70e9;
+  double weight_bytes = 2;
+  double batch = 1;
+  double context = 4096;
+  double kv_bytes_per_token = 327680;  // LLaMA-2-70B: 2·80·8·128·2
+  double chips = 1;
+  double mem_bandwidth = 3.35e12;
+  double peak_flops = 990e12;
+};
+struct InferDecodeOut {
+  double step_time, tokens_per_second, weight_time, kv_time, compute_time, memory_time,
+      crossover_batch, memory_per_chip;
+  std::string bound;
+};
+Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d);
+
+// Charts and presets of the inference, serving and RL estimators (inference_presets.cpp).
+void register_inference_extras(Registry& r);
+
+}  // namespace napkin

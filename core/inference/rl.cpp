@@ -1,0 +1,225 @@
+#include "inference/rl.hpp"
+
+#include <algorithm>
+
+#include "base/counts.hpp"
+#include "base/units.hpp"
+#include "inference/inference.hpp"
+
+namespace napkin {
+
+// Seed 001 §10 ("estimate_rl_throughput"), as SPEC §4 states it:
+//   generate = infer.latency of the batch on one replica (the seed's single-GPU model),
+//   score    = prefill of a reward model reward_model_fraction·N over prompt + generation,
+//   train    = epochs · 6·N·B·(p + g) / (GPUs · peak · MFU)  (Kaplan et al. 2020, 6N per token),
+//   sync     = generate + score + train on all GPUs,
+//   async    = max(generate + score, train on async_train_fraction of the GPUs).
+Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
+  if (in.generation_replicas > in.batch)
+    return Error::inconsistent("generation_replicas", in.generation_replicas,
+                               "must be at most batch (" + format_value(in.batch, unit::none) +
+                                   "): each replica needs at least one sequence");
+  RlThroughputOut o{};
+  o.train_gpus_sync = in.total_gpus;
+  o.train_gpus_async = floor_count(in.total_gpus * in.async_train_fraction);
+  if (o.train_gpus_async < 1)
+    return Error::inconsistent("async_train_fraction", in.async_train_fraction,
+                               "leaves no GPU for training in async mode (total_gpus = " +
+                                   format_value(in.total_gpus, unit::none) + ")");
+  if (o.train_gpus_async >= in.total_gpus)
+    return Error::inconsistent("async_train_fraction", in.async_train_fraction,
+                               "leaves no GPU for generation in async mode");
+  o.sequences_per_replica = ceil_count(in.batch / in.generation_replicas);
+
+  InferLatencyIn g;
+  g.params = in.params;
+  g.prompt_len = in.prompt_len;
+  g.gen_len = in.gen_len;
+  g.batch = o.sequences_per_replica;
+  g.peak_flops = in.peak_flops;
+  g.mem_bandwidth = in.mem_bandwidth;
+  g.weight_bytes = in.weight_bytes;
+  Derivation quiet(false);
+  Result<InferLatencyOut> gen = infer_latency(g, quiet);
+  if (!gen.ok()) return gen.error();
+  o.generate_time = gen->total_time;
+  d.step("Generation (infer.latency: prefill + decode, sequences per replica)", "T_{\\text{gen}}",
+         "\\frac{$b \\cdot $p \\cdot 2 $N}{$F} + $g \\cdot \\frac{$N \\cdot $w}{$B}",
+         {{"b", "b_{\\text{rep}}", o.sequences_per_replica},
+          {"p", "p", in.prompt_len, unit::tokens},
+          {"N", "N", in.params, unit::params},
+          {"F", "F", in.peak_flops, unit::flops},
+          {"g", "g", in.gen_len, unit::tokens},
+          {"w", "b_w", in.weight_bytes, unit::bytes},
+          {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+         o.generate_time, unit::seconds);
+
+  const double reward_params = in.params * in.reward_model_fraction;
+  o.score_time = in.batch * (in.prompt_len + in.gen_len) * 2 * reward_params / in.peak_flops;
+  d.step("Scoring (reward-model prefill over prompt + generation)", "T_{\\text{score}}",
+         "\\frac{$b \\cdot ($p + $g) \\cdot 2 \\cdot $R}{$F}",
+         {{"b", "b", in.batch},
+          {"p", "p", in.prompt_len, unit::tokens},
+          {"g", "g", in.gen_len, unit::tokens},
+          {"R", "N_{\\text{RM}}", reward_params, unit::params},
+          {"F", "F", in.peak_flops, unit::flops}},
+         o.score_time, unit::seconds);
+
+  const double train_flops =
+      in.ppo_epochs * 6 * in.params * in.batch * (in.prompt_len + in.gen_len);
+  o.train_time_sync = train_flops / (o.train_gpus_sync * in.peak_flops * in.mfu);
+  d.step("Training, synchronous (all GPUs)", "T_{\\text{train}}",
+         "\\frac{$e \\cdot 6 \\cdot $N \\cdot $b \\cdot ($p + $g)}{$G \\cdot $F \\cdot $u}",
+         {{"e", "e", in.ppo_epochs},
+          {"N", "N", in.params, unit::params},
+          {"b", "b", in.batch},
+          {"p", "p", in.prompt_len, unit::tokens},
+          {"g", "g", in.gen_len, unit::tokens},
+          {"G", "G", o.train_gpus_sync},
+          {"F", "F", in.peak_flops, unit::flops},
+          {"u", "\\text{MFU}", in.mfu, unit::fraction}},
+         o.train_time_sync, unit::seconds);
+  o.train_time_async = train_flops / (o.train_gpus_async * in.peak_flops * in.mfu);
+  d.step("Training, asynchronous (its share of the GPUs)", "T'_{\\text{train}}",
+         "$T \\cdot \\frac{$G}{$Ga}",
+         {{"T", "T_{\\text{train}}", o.train_time_sync, unit::seconds},
+          {"G", "G", o.train_gpus_sync},
+          {"Ga", "G_{\\text{train}}", o.train_gpus_async}},
+         o.train_time_async, unit::seconds);
+
+  o.sync_iteration_time = o.generate_time + o.score_time + o.train_time_sync;
+  d.step("Synchronous iteration: generate, then score, then train", "T_{\\text{sync}}",
+         "$G + $S + $T",
+         {{"G", "T_{\\text{gen}}", o.generate_time, unit::seconds},
+          {"S", "T_{\\text{score}}", o.score_time, unit::seconds},
+          {"T", "T_{\\text{train}}", o.train_time_sync, unit::seconds}},
+         o.sync_iteration_time, unit::seconds);
+  o.async_iteration_time = std::max(o.generate_time + o.score_time, o.train_time_async);
+  d.step("Asynchronous iteration: training overlaps the next generation", "T_{\\text{async}}",
+         "\\max($G + $S,\\ $T)",
+         {{"G", "T_{\\text{gen}}", o.generate_time, unit::seconds},
+          {"S", "T_{\\text{score}}", o.score_time, unit::seconds},
+          {"T", "T'_{\\text{train}}", o.train_time_async, unit::seconds}},
+         o.async_iteration_time, unit::seconds);
+  o.sync_samples_per_second = in.batch / o.sync_iteration_time;
+  o.async_samples_per_second = in.batch / o.async_iteration_time;
+  d.step("Synchronous throughput", "S_{\\text{sync}}", "\\frac{$b}{$T}",
+         {{"b", "b", in.batch}, {"T", "T_{\\text{sync}}", o.sync_iteration_time, unit::seconds}},
+         o.sync_samples_per_second, unit::samples_per_s);
+  d.step("Asynchronous throughput", "S_{\\text{async}}", "\\frac{$b}{$T}",
+         {{"b", "b", in.batch}, {"T", "T_{\\text{async}}", o.async_iteration_time, unit::seconds}},
+         o.async_samples_per_second, unit::samples_per_s);
+  // The seed counts generated tokens only.
+  o.sync_tokens_per_second = o.sync_samples_per_second * in.gen_len;
+  o.async_tokens_per_second = o.async_samples_per_second * in.gen_len;
+  o.speedup = o.sync_iteration_time / o.async_iteration_time;
+  d.step("Speedup of async over sync", "s", "\\frac{$S}{$A}",
+         {{"S", "T_{\\text{sync}}", o.sync_iteration_time, unit::seconds},
+          {"A", "T_{\\text{async}}", o.async_iteration_time, unit::seconds}},
+         o.speedup, unit::times);
+  const bool gen_dominates = o.generate_time + o.score_time >= o.train_time_async;
+  d.note("What limits async",
+         gen_dominates ? "Generation + scoring is the longer branch: async hides training "
+                         "entirely, and only faster generation (more replicas) helps further."
+                       : "Training on its share of the GPUs is the longer branch: give training "
+                         "more GPUs (the async training fraction) to go faster.");
+  if (in.generation_replicas == 1 && in.total_gpus > 1)
+    d.note("Assumption (the worked example's)",
+           "Generation and scoring run on one replica with one GPU's FLOP/s and bandwidth while "
+           "training uses every GPU; raise the generation replicas to spread generation.");
+  return o;
+}
+
+void register_rl(Registry& r) {
+  using In = RlThroughputIn;
+  using Out = RlThroughputOut;
+  r.add(declare<In, Out>(
+      {"rl.throughput", "RL training: sync vs async", "inference",
+       "Iteration time and throughput of RLHF/PPO when generation, scoring and training run one "
+       "after another on the same GPUs, or overlap on separate GPU sets.",
+       "Kaplan et al. 2020 §2.1 (6N per token)", "docs/rl.md#rlthroughput"},
+      {num("params", &In::params, "Policy parameters", unit::params)
+           .help("Parameters of the policy model")
+           .positive(1e15)
+           .required(),
+       num("batch", &In::batch, "Batch (prompts per iteration)")
+           .help("Prompts per iteration")
+           .positive(1e7)
+           .integer()
+           .required(),
+       num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+           .help("Tokens per prompt")
+           .positive(1e7)
+           .integer(),
+       num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+           .help("Tokens generated per prompt")
+           .positive(1e7)
+           .integer(),
+       num("ppo_epochs", &In::ppo_epochs, "PPO epochs")
+           .help("Passes over each batch in training")
+           .positive(1000)
+           .integer(),
+       num("total_gpus", &In::total_gpus, "Total GPUs", unit::gpus)
+           .help("Accelerators for generation, scoring and training")
+           .positive(1e7)
+           .integer()
+           .required(),
+       num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+           .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+           .positive(1e17),
+       num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+           .help("HBM bandwidth of one accelerator, from its datasheet")
+           .positive(1e15),
+       num("mfu", &In::mfu, "Training MFU", unit::fraction)
+           .help("Share of peak the training step reaches")
+           .positive(1),
+       num("reward_model_fraction", &In::reward_model_fraction, "Reward model size / policy size")
+           .help("Reward-model size as a fraction of the policy")
+           .positive(10),
+       num("async_train_fraction", &In::async_train_fraction, "Async: share of GPUs training",
+           unit::fraction)
+           .help("Async: share of GPUs that train while the rest generate")
+           .positive(1),
+       num("generation_replicas", &In::generation_replicas, "Generation replicas")
+           .positive(1e6)
+           .integer()
+           .help("1 = the worked example's single replica; the batch is split evenly across "
+                 "replicas"),
+       num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+           .help("2 for BF16 weights")
+           .positive(8)},
+      {out("generate_time", &Out::generate_time, "Generation", unit::seconds)
+           .help("Decoding the batch's responses"),
+       out("score_time", &Out::score_time, "Scoring", unit::seconds)
+           .help("Reward model over prompts and responses"),
+       out("train_time_sync", &Out::train_time_sync, "Training (sync)", unit::seconds)
+           .help("PPO update on every GPU"),
+       out("train_time_async", &Out::train_time_async, "Training (async)", unit::seconds)
+           .help("PPO update on the training share of GPUs"),
+       out("sync_iteration_time", &Out::sync_iteration_time, "Iteration (sync)", unit::seconds)
+           .help("Generate + score + train, one after another"),
+       out("async_iteration_time", &Out::async_iteration_time, "Iteration (async)", unit::seconds)
+           .help("The slower of generation and training, overlapped"),
+       out("sync_samples_per_second", &Out::sync_samples_per_second, "Samples/s (sync)",
+           unit::samples_per_s)
+           .help("Prompts per second, synchronous"),
+       out("async_samples_per_second", &Out::async_samples_per_second, "Samples/s (async)",
+           unit::samples_per_s)
+           .help("Prompts per second, asynchronous"),
+       out("sync_tokens_per_second", &Out::sync_tokens_per_second, "Generated tok/s (sync)",
+           unit::tokens_per_s)
+           .help("Generated tokens per second, synchronous"),
+       out("async_tokens_per_second", &Out::async_tokens_per_second, "Generated tok/s (async)",
+           unit::tokens_per_s)
+           .help("Generated tokens per second, asynchronous"),
+       out("speedup", &Out::speedup, "Async speedup", unit::times).help("Async ÷ sync throughput"),
+       out("train_gpus_sync", &Out::train_gpus_sync, "Training GPUs (sync)", unit::gpus)
+           .help("GPUs training in the synchronous loop"),
+       out("train_gpus_async", &Out::train_gpus_async, "Training GPUs (async)", unit::gpus)
+           .help("GPUs training in the asynchronous loop"),
+       out("sequences_per_replica", &Out::sequences_per_replica, "Sequences per replica")
+           .help("Prompts each generation replica decodes")},
+      &rl_throughput));
+}
+
+}  // namespace napkin

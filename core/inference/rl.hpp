@@ -1,0 +1,33 @@
+// RL (RLHF/PPO) iteration time and throughput, synchronous vs asynchronous (seed 001 §10).
+#pragma once
+
+#include "registry/registry.hpp"
+
+namespace napkin {
+
+struct RlThroughputIn {
+  double params = 70e9;
+  double batch = 512;
+  double prompt_len = 100;
+  double gen_len = 50;
+  double ppo_epochs = 4;
+  double total_gpus = 256;
+  double peak_flops = 990e12;
+  double mem_bandwidth = 3.35e12;
+  double mfu = 0.5;
+  double reward_model_fraction = 0.1;
+  double async_train_fraction = 0.5;
+  double generation_replicas = 1;
+  double weight_bytes = 2;
+};
+struct RlThroughputOut {
+  double generate_time, score_time, train_time_sync, train_time_async, sync_iteration_time,
+      async_iteration_time, sync_samples_per_second, async_samples_per_second,
+      sync_tokens_per_second, async_tokens_per_second, speedup, train_gpus_sync, train_gpus_async,
+      sequences_per_replica;
+};
+Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d);
+
+void register_rl(Registry& r);
+
+}  // namespace napkin

@@ -1,0 +1,529 @@
+#include "inference/serving.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/counts.hpp"
+#include "base/units.hpp"
+#include "inference/inference.hpp"
+
+namespace napkin {
+
+namespace {
+
+std::string count_text(double v) {
+  return format_value(v, unit::none);
+}
+
+// Seed 000 §2 and §5 ("QPS and Latency"), one GPU queue after load balancing.
+struct Batching {
+  double qps_per_gpu, gpus_needed, gpus_used, per_gpu_qps, collection_time, avg_wait, avg_latency,
+      cold_start_latency, utilization;
+};
+
+Result<Batching> batching(double batch, double inference, double total_qps, double gpus,
+                          Derivation& d, const std::string& who) {
+  Batching b{};
+  // QPS per GPU = batch size / inference time: throughput counts GPU time only, never the wait.
+  b.qps_per_gpu = batch / inference;
+  d.step(who + "Throughput of one GPU (inference time only, no waiting)", "Q_{\\text{gpu}}",
+         "\\frac{$b}{$t}", {{"b", "b", batch}, {"t", "t_{\\text{inf}}", inference, unit::seconds}},
+         b.qps_per_gpu, unit::requests_per_s);
+  const double exact = total_qps / b.qps_per_gpu;
+  b.gpus_needed = std::max(1.0, ceil_count(exact));  // a trickle of load still needs a GPU
+  d.step(who + "GPUs needed (rounded up)", "G", "\\left\\lceil \\frac{$Q}{$q} \\right\\rceil",
+         {{"Q", "Q_{\\text{total}}", total_qps, unit::requests_per_s},
+          {"q", "Q_{\\text{gpu}}", b.qps_per_gpu, unit::requests_per_s}},
+         b.gpus_needed, unit::gpus);
+  if (gpus > 0 && gpus < b.gpus_needed)
+    return Error::inconsistent("gpus", gpus,
+                               "too few for total_qps: at least " + count_text(b.gpus_needed) +
+                                   " are needed, otherwise the queues grow without bound");
+  b.gpus_used = gpus > 0 ? gpus : b.gpus_needed;
+  // Collection time uses the arrival rate at ONE GPU (seed 000, mistake 2).
+  b.per_gpu_qps = total_qps / b.gpus_used;
+  d.step(who + "Arrival rate per GPU", "q", "\\frac{$Q}{$G}",
+         {{"Q", "Q_{\\text{total}}", total_qps, unit::requests_per_s}, {"G", "G", b.gpus_used}},
+         b.per_gpu_qps, unit::requests_per_s);
+  b.collection_time = batch / b.per_gpu_qps;
+  d.step(who + "Time to collect a batch", "t_{\\text{collect}}", "\\frac{$b}{$q}",
+         {{"b", "b", batch}, {"q", "q", b.per_gpu_qps, unit::requests_per_s}}, b.collection_time,
+         unit::seconds);
+  // A request arrives on average halfway through the collection window.
+  b.avg_wait = b.collection_time / 2;
+  b.avg_latency = b.avg_wait + inference;
+  d.step(who + "Average latency (half the collection window, then inference)", "T",
+         "\\frac{$c}{2} + $t",
+         {{"c", "t_{\\text{collect}}", b.collection_time, unit::seconds},
+          {"t", "t_{\\text{inf}}", inference, unit::seconds}},
+         b.avg_latency, unit::seconds);
+  b.cold_start_latency = b.collection_time + inference;
+  b.utilization = b.per_gpu_qps / b.qps_per_gpu;
+  return b;
+}
+
+Error stage_error(std::size_t i, const std::string& name, const std::string& what) {
+  Error e;
+  e.code = "inconsistent";
+  e.input = "stages";
+  e.value = static_cast<double>(i + 1);
+  e.message = "stages: stage " + std::to_string(i + 1) +
+              (name.empty() ? "" : " (\"" + name + "\")") + ": " + what;
+  e.allowed = R"(a JSON array of {"name", "latency"} or {"name", "batch", "inference"}; times in )"
+              R"(seconds or with a unit ("20 ms"))";
+  return e;
+}
+
+// A stage number: a JSON number in base units or text with a unit ("20 ms").
+bool stage_number(const Json& v, const char* unit_name, double& out, std::string& why) {
+  if (v.is_number()) {
+    out = v.as_number();
+  } else if (v.is_string()) {
+    ParsedNumber p = parse_value(v.as_string(), unit_name);
+    if (!p.ok) return why = p.error, false;
+    out = p.value;
+  } else {
+    return why = "must be a number", false;
+  }
+  if (!std::isfinite(out)) return why = "must be a finite number", false;
+  return true;
+}
+
+}  // namespace
+
+// Seed 001 §9 ("estimate_serving_gpus"): each GPU serves single-request throughput
+// (tokens/s ÷ tokens per request); concurrency is limited by the memory left for KV cache and
+// by target latency ÷ single-request latency. Fixed here: weights take N·2 bytes (the seed
+// divides by 1e9 a second time), so a 70B model needs a replica of several GPUs.
+Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
+  ServeLlmOut o{};
+  o.total_rps = in.users * in.rps_per_user;
+  d.step("Total request rate", "R", "$u \\cdot $r",
+         {{"u", "U", in.users}, {"r", "r_{\\text{user}}", in.rps_per_user, unit::requests_per_s}},
+         o.total_rps, unit::requests_per_s);
+  InferLatencyIn li;
+  li.params = in.params;
+  li.prompt_len = in.prompt_len;
+  li.gen_len = in.gen_len;
+  li.batch = 1;
+  li.peak_flops = in.peak_flops;
+  li.mem_bandwidth = in.mem_bandwidth;
+  li.n_layers = in.n_layers;
+  li.d_model = in.d_model;
+  li.weight_bytes = in.weight_bytes;
+  li.kv_bytes = in.kv_bytes;
+  Derivation quiet(false);
+  Result<InferLatencyOut> single = infer_latency(li, quiet);
+  if (!single.ok()) return single.error();
+  o.single_request_latency = single->total_time;
+  d.step("One request alone (infer.latency, batch 1)", "T_1", "$P + $g \\cdot $t",
+         {{"P", "T_{\\text{prefill}}", single->prefill_time, unit::seconds},
+          {"g", "g", in.gen_len},
+          {"t", "t_{\\text{tok}}", single->decode_time_per_token, unit::seconds}},
+         o.single_request_latency, unit::seconds);
+  o.requests_per_gpu = single->tokens_per_second / in.gen_len;
+  d.step("Requests per GPU per second (the worked example's single-stream throughput)",
+         "r_{\\text{gpu}}", "\\frac{$s}{$g}",
+         {{"s", "\\text{tok/s}", single->tokens_per_second, unit::tokens_per_s},
+          {"g", "g", in.gen_len, unit::tokens}},
+         o.requests_per_gpu, unit::requests_per_s);
+  o.gpus_needed_seed = std::max(1.0, ceil_count(o.total_rps / o.requests_per_gpu));
+  d.step("GPUs for the load (the worked example's count)", "G_{\\text{seed}}",
+         "\\left\\lceil \\frac{$R}{$r} \\right\\rceil",
+         {{"R", "R", o.total_rps, unit::requests_per_s},
+          {"r", "r_{\\text{gpu}}", o.requests_per_gpu, unit::requests_per_s}},
+         o.gpus_needed_seed, unit::gpus);
+
+  o.kv_per_request = single->kv_bytes_per_sequence;
+  o.weight_memory = in.params * in.weight_bytes;
+  d.step("Weight memory", "W", "$N \\cdot $w",
+         {{"N", "N", in.params, unit::params}, {"w", "b_w", in.weight_bytes, unit::bytes}},
+         o.weight_memory, unit::bytes);
+  // The seed's `params_b * 2 / 1e9` GB, i.e. N·2 / 1e9 bytes (140 B for a 70B model).
+  o.weight_memory_seed = o.weight_memory / 1e9;
+  const double need = o.weight_memory + o.kv_per_request;
+  if (in.gpus_per_replica > 0 && in.gpus_per_replica * in.gpu_memory < need)
+    return Error::inconsistent("gpus_per_replica", in.gpus_per_replica,
+                               "cannot hold the weights (" +
+                                   format_value(o.weight_memory, unit::bytes) +
+                                   ") and one request's KV cache: at least " +
+                                   count_text(ceil_count(need / in.gpu_memory)) + " GPUs of " +
+                                   format_value(in.gpu_memory, unit::bytes) + " are needed");
+  o.gpus_per_replica = in.gpus_per_replica > 0 ? in.gpus_per_replica
+                                               : std::max(1.0, ceil_count(need / in.gpu_memory));
+  d.step("GPUs per model replica (weights + one request's cache must fit)", "k",
+         "\\left\\lceil \\frac{$W + $m}{$M} \\right\\rceil",
+         {{"W", "W", o.weight_memory, unit::bytes},
+          {"m", "M_{\\text{seq}}", o.kv_per_request, unit::bytes},
+          {"M", "M_{\\text{gpu}}", in.gpu_memory, unit::bytes}},
+         o.gpus_per_replica, unit::gpus);
+  o.max_concurrent_memory =
+      (o.gpus_per_replica * in.gpu_memory - o.weight_memory) / o.kv_per_request;
+  d.step("Requests whose cache fits beside the weights, per replica", "C_{\\text{mem}}",
+         "\\frac{$k \\cdot $M - $W}{$m}",
+         {{"k", "k", o.gpus_per_replica},
+          {"M", "M_{\\text{gpu}}", in.gpu_memory, unit::bytes},
+          {"W", "W", o.weight_memory, unit::bytes},
+          {"m", "M_{\\text{seq}}", o.kv_per_request, unit::bytes}},
+         o.max_concurrent_memory, unit::none);
+  o.max_concurrent_latency = in.target_latency / o.single_request_latency;
+  d.step("Latency limit (the worked example's ratio)", "C_{\\text{lat}}", "\\frac{$T}{$T1}",
+         {{"T", "T_{\\text{target}}", in.target_latency, unit::seconds},
+          {"T1", "T_1", o.single_request_latency, unit::seconds}},
+         o.max_concurrent_latency, unit::none);
+  o.max_concurrent = std::min(o.max_concurrent_memory, o.max_concurrent_latency);
+  o.max_concurrent_seed =
+      std::min((in.gpu_memory - o.weight_memory_seed) / o.kv_per_request, o.max_concurrent_latency);
+  // With k GPUs per replica (ideal tensor parallelism) a replica is k× faster, so the
+  // throughput per GPU is unchanged; only whole replicas can be deployed.
+  o.replicas = std::max(1.0, ceil_count(o.total_rps / (o.gpus_per_replica * o.requests_per_gpu)));
+  d.step("Replicas for the load", "n", "\\left\\lceil \\frac{$R}{$k \\cdot $r} \\right\\rceil",
+         {{"R", "R", o.total_rps, unit::requests_per_s},
+          {"k", "k", o.gpus_per_replica},
+          {"r", "r_{\\text{gpu}}", o.requests_per_gpu, unit::requests_per_s}},
+         o.replicas, unit::none);
+  o.gpus_needed = o.replicas * o.gpus_per_replica;
+  d.step("GPUs needed (whole replicas)", "G", "$n \\cdot $k",
+         {{"n", "n", o.replicas}, {"k", "k", o.gpus_per_replica}}, o.gpus_needed, unit::gpus);
+  if (o.weight_memory > in.gpu_memory)
+    d.note("Worked-example erratum",
+           "The worked example computes weight memory as (parameters in billions) × 2 / 10⁹ GB (" +
+               format_value(o.weight_memory_seed, unit::bytes) +
+               " here) and so believes the "
+               "model fits on one GPU; it needs " +
+               format_value(o.weight_memory, unit::bytes) + ".");
+  if (o.single_request_latency > in.target_latency)
+    d.warn("One request alone takes " + format_value(o.single_request_latency, unit::seconds) +
+           ", longer than the target latency (" + format_value(in.target_latency, unit::seconds) +
+           "): no amount of batching meets the target in this model.");
+  return o;
+}
+
+Result<ServeBatchingOut> serve_batching(const ServeBatchingIn& in, Derivation& d) {
+  Result<Batching> b = batching(in.batch_size, in.inference_time, in.total_qps, in.gpus, d, "");
+  if (!b.ok()) return b.error();
+  ServeBatchingOut o{};
+  o.qps_per_gpu = b->qps_per_gpu;
+  o.gpus_needed = b->gpus_needed;
+  o.gpus_used = b->gpus_used;
+  o.per_gpu_qps = b->per_gpu_qps;
+  o.collection_time = b->collection_time;
+  o.avg_wait = b->avg_wait;
+  o.avg_latency = b->avg_latency;
+  o.cold_start_latency = b->cold_start_latency;
+  o.utilization = b->utilization;
+  d.step("Cold start: the first request waits the whole window", "T_{\\text{cold}}", "$c + $t",
+         {{"c", "t_{\\text{collect}}", o.collection_time, unit::seconds},
+          {"t", "t_{\\text{inf}}", in.inference_time, unit::seconds}},
+         o.cold_start_latency, unit::seconds);
+  o.within_budget = in.latency_budget == 0 || o.avg_latency <= in.latency_budget * (1 + 1e-12);
+  if (in.latency_budget > 0)
+    d.note("Budget", format_value(o.avg_latency, unit::seconds) +
+                         (o.within_budget ? " is within " : " exceeds ") + "the budget of " +
+                         format_value(in.latency_budget, unit::seconds) + ".");
+  if (o.utilization < 0.999)
+    d.note("Idle time", "Rounding up to whole GPUs leaves each GPU busy " +
+                            format_value(o.utilization, unit::fraction) +
+                            " of the time: batches take longer to fill than to run.");
+  return o;
+}
+
+// Seed 000 §3 ("Progressive Ranking Architecture"): stages run one after another, so
+// latencies add; each batched stage is sized like serve.batching at the full request rate.
+Result<ServePipelineOut> serve_pipeline(const ServePipelineIn& in, Derivation& d) {
+  Json parsed;
+  std::string why;
+  if (!Json::parse(in.stages, parsed, why)) {
+    Error e = stage_error(0, "", "");
+    e.message = "stages: not valid JSON (" + why + ")";
+    return e;
+  }
+  if (!parsed.is_array()) {
+    Error e = stage_error(0, "", "");
+    e.message = "stages: must be a JSON array of stages";
+    return e;
+  }
+  if (parsed.size() == 0) {
+    Error e = stage_error(0, "", "");
+    e.message =
+        R"(stages: the pipeline is empty; give at least one stage, e.g. [{"name": "rank", "latency": 0.02}])";
+    return e;
+  }
+  if (parsed.size() > 100) return stage_error(100, "", "at most 100 stages are supported");
+  ServePipelineOut o{};
+  o.stages = Json::array();
+  std::string sum_text, gpu_text;
+  for (std::size_t i = 0; i < parsed.size(); ++i) {
+    const Json& s = parsed[i];
+    if (!s.is_object())
+      return stage_error(i, "",
+                         "must be an object such as {\"name\": \"rank\", \"latency\": 0.02}");
+    std::string name = "Stage " + std::to_string(i + 1);
+    if (const Json* n = s.find("name")) {
+      if (!n->is_string()) return stage_error(i, "", "name must be text");
+      name = n->as_string();
+    }
+    for (const auto& [k, v] : s.members())
+      if (k != "name" && k != "latency" && k != "batch" && k != "inference")
+        return stage_error(i, name,
+                           "unknown field \"" + k + "\" (use name, latency, batch, inference)");
+    const Json* lat = s.find("latency");
+    const Json* batch = s.find("batch");
+    const Json* inf = s.find("inference");
+    Json row = Json::object();
+    row.set("name", name);
+    double latency = 0;
+    if (lat) {
+      if (batch || inf)
+        return stage_error(i, name, "give either latency or batch + inference, not both");
+      double v = 0;
+      if (!stage_number(*lat, unit::seconds, v, why))
+        return stage_error(i, name, "latency: " + why);
+      if (v < 0 || v > 3600)
+        return stage_error(
+            i, name, "latency = " + format_value(v, unit::seconds) + ": must be between 0 and 1 h");
+      latency = v;
+      row.set("kind", "fixed");
+      row.set("latency", latency);
+      row.set("gpus", 0.0);
+      row.set("collection_time", 0.0);
+      d.step(name + ": fixed latency", "T_{" + std::to_string(i + 1) + "}", "$t",
+             {{"t", "t", latency, unit::seconds}}, latency, unit::seconds);
+    } else {
+      if (!batch || !inf) return stage_error(i, name, "needs latency, or both batch and inference");
+      double b = 0, t = 0;
+      if (!stage_number(*batch, unit::none, b, why)) return stage_error(i, name, "batch: " + why);
+      if (b < 1 || b > 1e6 || b != std::floor(b))
+        return stage_error(i, name,
+                           "batch = " + count_text(b) + ": must be a whole number from 1 to 1e6");
+      if (!stage_number(*inf, unit::seconds, t, why))
+        return stage_error(i, name, "inference: " + why);
+      if (t <= 0 || t > 3600)
+        return stage_error(
+            i, name,
+            "inference = " + format_value(t, unit::seconds) + ": must be > 0 and at most 1 h");
+      Result<Batching> r = batching(b, t, in.total_qps, 0, d, name + ": ");
+      if (!r.ok()) return stage_error(i, name, r.error().message);
+      latency = r->avg_latency;
+      row.set("kind", "batched");
+      row.set("batch", b);
+      row.set("inference", t);
+      row.set("qps_per_gpu", r->qps_per_gpu);
+      row.set("gpus", r->gpus_needed);
+      row.set("per_gpu_qps", r->per_gpu_qps);
+      row.set("collection_time", r->collection_time);
+      row.set("avg_wait", r->avg_wait);
+      row.set("latency", latency);
+      o.total_gpus += r->gpus_needed;
+    }
+    o.total_latency += latency;
+    sum_text += (i ? " + " : "") + format_value(latency, unit::seconds);
+    if (row.find("gpus")->as_number() > 0)
+      gpu_text += (gpu_text.empty() ? "" : " + ") + count_text(row.find("gpus")->as_number());
+    o.stages.push(std::move(row));
+  }
+  o.stage_count = static_cast<double>(parsed.size());
+  d.step("End-to-end latency (stages in sequence)", "T", "\\sum_i T_i", {}, o.total_latency,
+         unit::seconds);
+  d.note("Latencies added", sum_text + " = " + format_value(o.total_latency, unit::seconds));
+  d.step("GPUs for the batched stages", "G", "\\sum_i G_i", {}, o.total_gpus, unit::gpus);
+  if (!gpu_text.empty())
+    d.note("GPUs added", gpu_text + " = " + count_text(o.total_gpus) + " GPUs");
+  if (in.budget > 0) {
+    o.remaining_budget = in.budget - o.total_latency;
+    d.step("Budget left", "T_{\\text{left}}", "$B - $T",
+           {{"B", "T_{\\text{budget}}", in.budget, unit::seconds},
+            {"T", "T", o.total_latency, unit::seconds}},
+           o.remaining_budget, unit::seconds);
+    o.within_budget = o.total_latency <= in.budget * (1 + 1e-12);
+    d.note("Budget", o.within_budget ? "The pipeline fits the latency budget."
+                                     : "The pipeline exceeds the latency budget.");
+  } else {
+    o.within_budget = true;
+    d.note("Budget", "No budget given (budget = 0).");
+  }
+  return o;
+}
+
+void register_serving(Registry& r) {
+  constexpr double kMaxQps = 1e9;
+  {
+    using In = ServeLlmIn;
+    using Out = ServeLlmOut;
+    r.add(declare<In, Out>(
+        {"serve.llm_gpus", "GPUs to serve an LLM", "inference",
+         "How many GPUs a request load needs with a single-stream model (one request at a time per "
+         "GPU), how many "
+         "requests fit in memory beside the weights, and the replica size the weights demand.",
+         "Pope et al. 2022 §2 (weights read once per token); weight memory corrected, see "
+         "docs/errata.md",
+         "docs/serving.md#servellm_gpus"},
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(1e15)
+             .required(),
+         num("users", &In::users, "Users")
+             .help("Users sending requests")
+             .positive(1e10)
+             .integer()
+             .required(),
+         num("rps_per_user", &In::rps_per_user, "Requests/s per user", unit::requests_per_s)
+             .help("Requests per second from one user")
+             .positive(1e4)
+             .required(),
+         num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+             .help("Tokens in a request's prompt")
+             .positive(1e8)
+             .integer(),
+         num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+             .help("Tokens generated per request")
+             .positive(1e8)
+             .integer(),
+         num("target_latency", &In::target_latency, "Target latency", unit::seconds)
+             .help("Longest acceptable time for one request")
+             .positive(1e5),
+         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+             .help("Memory of one accelerator")
+             .positive(1e13),
+         num("n_layers", &In::n_layers, "Layers L")
+             .help("Transformer blocks, for the KV cache")
+             .positive(1e4)
+             .integer(),
+         num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size, for the KV cache")
+             .positive(1e6)
+             .integer(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
+             .help("Dense BF16 peak of one accelerator")
+             .positive(1e17),
+         num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+             .help("HBM bandwidth of one accelerator")
+             .positive(1e15),
+         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+             .help("2 for BF16 weights, 1 for FP8")
+             .positive(8),
+         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+             .help("2 for a BF16 cache")
+             .positive(8),
+         num("gpus_per_replica", &In::gpus_per_replica, "GPUs per replica (0 = fewest that fit)")
+             .help("GPUs holding one copy of the model; 0 picks the fewest that fit")
+             .range(0, 1e4)
+             .integer()},
+        {out("total_rps", &Out::total_rps, "Total request rate", unit::requests_per_s)
+             .help("Users × requests per user"),
+         out("requests_per_gpu", &Out::requests_per_gpu, "Requests/s per GPU", unit::requests_per_s)
+             .help("Requests one GPU finishes per second, one at a time"),
+         out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus)
+             .help("Whole replicas for the load × GPUs per replica"),
+         out("max_concurrent", &Out::max_concurrent, "Max concurrent requests per replica")
+             .help(
+                 "Requests one replica holds at once: the lower of the memory and latency limits"),
+         out("single_request_latency", &Out::single_request_latency, "Single-request latency",
+             unit::seconds)
+             .help("Prefill plus decode of one request alone"),
+         out("weight_memory", &Out::weight_memory, "Weight memory", unit::bytes)
+             .help("Parameters × bytes per weight"),
+         out("weight_memory_seed", &Out::weight_memory_seed,
+             "Weight memory as the worked example computes it (its erratum)", unit::bytes)
+             .hidden(),
+         out("kv_per_request", &Out::kv_per_request, "KV cache per request", unit::bytes)
+             .help("KV cache of one request's prompt and generated tokens"),
+         out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus)
+             .help("GPUs holding one copy of the model"),
+         out("replicas", &Out::replicas, "Replicas").help("Copies of the model the load needs"),
+         out("max_concurrent_memory", &Out::max_concurrent_memory, "Concurrency, memory limit")
+             .help("Requests whose KV cache fits beside the weights"),
+         out("max_concurrent_latency", &Out::max_concurrent_latency, "Concurrency, latency limit")
+             .help("Requests that can share a replica within the target latency"),
+         out("max_concurrent_seed", &Out::max_concurrent_seed,
+             "Max concurrent from the worked example's weight memory")
+             .hidden(),
+         out("gpus_needed_seed", &Out::gpus_needed_seed, "GPUs as the worked example counts them",
+             unit::gpus)
+             .hidden()},
+        &serve_llm_gpus));
+  }
+  {
+    using In = ServeBatchingIn;
+    using Out = ServeBatchingOut;
+    r.add(declare<In, Out>(
+        {"serve.batching", "Dynamic batching: QPS vs latency", "inference",
+         "GPUs needed for a request rate with batched inference, and the latency a request sees: "
+         "half the batch-collection window plus the inference time.",
+         "Little 1961 (L = λW); Crankshaw et al. 2017 (Clipper) §4.3 (adaptive batching)",
+         "docs/serving.md#servebatching"},
+        {num("batch_size", &In::batch_size, "Batch size")
+             .help("Requests per batch")
+             .positive(1e6)
+             .integer()
+             .required(),
+         num("inference_time", &In::inference_time, "Inference time per batch", unit::seconds)
+             .help("Time for a GPU to run one batch")
+             .positive(3600)
+             .required(),
+         num("total_qps", &In::total_qps, "Total QPS", unit::requests_per_s)
+             .help("Requests per second arriving")
+             .positive(kMaxQps)
+             .required(),
+         num("gpus", &In::gpus, "GPUs (0 = as many as needed)")
+             .help("GPUs serving; 0 takes as many as the load needs")
+             .range(0, 1e7)
+             .integer(),
+         num("latency_budget", &In::latency_budget, "Latency budget (0 = none)", unit::seconds)
+             .help("Longest acceptable latency; 0 = none")
+             .range(0, 3600)},
+        {out("qps_per_gpu", &Out::qps_per_gpu, "QPS one GPU sustains", unit::requests_per_s)
+             .help("Batch ÷ inference time"),
+         out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus)
+             .help("Total QPS ÷ QPS per GPU, rounded up"),
+         out("gpus_used", &Out::gpus_used, "GPUs used", unit::gpus)
+             .help("GPUs the figures below are for"),
+         out("per_gpu_qps", &Out::per_gpu_qps, "Arrivals per GPU", unit::requests_per_s)
+             .help("Arrivals per GPU per second"),
+         out("collection_time", &Out::collection_time, "Batch collection time", unit::seconds)
+             .help("Time to fill a batch at that arrival rate"),
+         out("avg_wait", &Out::avg_wait, "Average wait", unit::seconds)
+             .help("Average time a request waits for its batch to fill"),
+         out("avg_latency", &Out::avg_latency, "Average latency", unit::seconds)
+             .help("Average wait + inference time"),
+         out("cold_start_latency", &Out::cold_start_latency, "Cold-start latency", unit::seconds)
+             .help("The first request's wait for a full batch + inference"),
+         out("utilization", &Out::utilization, "GPU busy fraction", unit::fraction)
+             .help("Share of time a GPU is busy"),
+         out("within_budget", &Out::within_budget, "Within budget")
+             .help("Whether the average latency is within the budget")},
+        &serve_batching));
+  }
+  {
+    using In = ServePipelineIn;
+    using Out = ServePipelineOut;
+    r.add(declare<In, Out>(
+        {"serve.pipeline", "Multi-stage ranking pipeline", "inference",
+         "Latency and GPUs of a pipeline of stages (fixed latency or batched inference) against "
+         "a latency budget.",
+         "Covington et al. 2016 (deep networks for YouTube recommendations): candidate generation, "
+         "then ranking",
+         "docs/serving.md#servepipeline"},
+        {num("total_qps", &In::total_qps, "Total QPS", unit::requests_per_s)
+             .help("Requests per second entering the pipeline")
+             .positive(kMaxQps),
+         num("budget", &In::budget, "Latency budget (0 = none)", unit::seconds)
+             .help("End-to-end latency budget; 0 = none")
+             .range(0, 3600),
+         text("stages", &In::stages, "Stages (JSON)")
+             .help(
+                 R"(array of {"name", "latency"} or {"name", "batch", "inference"}; times in seconds or "20 ms")")},
+        {out("total_latency", &Out::total_latency, "End-to-end latency", unit::seconds)
+             .help("Sum of the stages' latencies"),
+         out("remaining_budget", &Out::remaining_budget, "Budget left", unit::seconds)
+             .help("Budget − total latency"),
+         out("within_budget", &Out::within_budget, "Within budget")
+             .help("Whether the total is within the budget"),
+         out("total_gpus", &Out::total_gpus, "GPUs", unit::gpus).help("GPUs over all stages"),
+         out("stage_count", &Out::stage_count, "Stages").help("Stages in the pipeline"),
+         out("stages", &Out::stages, "Per stage").help("Latency and GPUs of each stage")},
+        &serve_pipeline));
+  }
+}
+
+}  // namespace napkin

@@ -1,0 +1,65 @@
+// Serving capacity: seed 001's LLM GPU estimate (weight-memory bug fixed), seed 000's dynamic
+// batching (QPS vs latency) and multi-stage ranking pipelines. Sources in serving.cpp and
+// docs/serving.md.
+#pragma once
+
+#include <string>
+
+#include "registry/registry.hpp"
+
+namespace napkin {
+
+struct ServeLlmIn {
+  double params = 70e9;
+  double users = 10000;
+  double rps_per_user = 0.05;
+  double prompt_len = 100;
+  double gen_len = 50;
+  double target_latency = 1.0;
+  double gpu_memory = 80e9;
+  double n_layers = 80;
+  double d_model = 8192;
+  double peak_flops = 990e12;
+  double mem_bandwidth = 3.35e12;
+  double weight_bytes = 2;
+  double kv_bytes = 2;
+  double gpus_per_replica = 0;  // 0 = the fewest GPUs whose memory holds the weights + 1 request
+};
+struct ServeLlmOut {
+  double total_rps, requests_per_gpu, gpus_needed, max_concurrent, single_request_latency,
+      weight_memory, weight_memory_seed, kv_per_request, gpus_per_replica, replicas,
+      max_concurrent_memory, max_concurrent_latency, max_concurrent_seed, gpus_needed_seed;
+};
+Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d);
+
+struct ServeBatchingIn {
+  double batch_size = 50;
+  double inference_time = 0.08;
+  double total_qps = 50000;
+  double gpus = 0;              // 0 = as many as needed
+  double latency_budget = 0.2;  // 0 = none; default: seed 000 problem 3's 200 ms
+};
+struct ServeBatchingOut {
+  double qps_per_gpu, gpus_needed, gpus_used, per_gpu_qps, collection_time, avg_wait, avg_latency,
+      cold_start_latency, utilization;
+  bool within_budget;
+};
+Result<ServeBatchingOut> serve_batching(const ServeBatchingIn& in, Derivation& d);
+
+struct ServePipelineIn {
+  double total_qps = 30000;
+  double budget = 0.2;
+  std::string stages = R"([{"name": "Candidate generation", "latency": 0.02},)"
+                       R"( {"name": "Light ranking", "batch": 50, "inference": 0.05},)"
+                       R"( {"name": "Heavy ranking", "batch": 20, "inference": 0.04}])";
+};
+struct ServePipelineOut {
+  double total_latency, remaining_budget, total_gpus, stage_count;
+  bool within_budget;
+  Json stages;
+};
+Result<ServePipelineOut> serve_pipeline(const ServePipelineIn& in, Derivation& d);
+
+void register_serving(Registry& r);
+
+}  // namespace napkin

@@ -1,0 +1,142 @@
+// Memory, sharding and pipelines: per-GPU training memory under TP/PP/DP/ZeRO, activation
+// memory (Korthikanti et al. 2022), FSDP sizing and mixed FSDP + TP scaling (seed 004),
+// the seed's parallelism rule of thumb, and pipeline bubbles (Narayanan et al. 2021).
+// Sources are cited above each formula in memory.cpp / pipeline.cpp and in docs/memory.md.
+#pragma once
+
+#include <string>
+
+#include "base/counts.hpp"
+#include "registry/registry.hpp"
+
+namespace napkin {
+
+// mem.training — seed 001 §6 `calculate_memory_per_gpu`, generalised to any bytes per
+// parameter (ZeRO paper, Rajbhandari et al. 2020 §3.1 and Figure 1).
+struct MemTrainingIn {
+  double params = 70e9;
+  int tp = 1;
+  int pp = 1;
+  int dp = 1;
+  int zero_stage = 0;
+  double weight_bytes = 2;
+  double grad_bytes = 2;
+  double optimizer_bytes = 8;  // seed: 2 Adam moments × fp32; 12 adds an fp32 master copy
+  std::string activations = "rule_of_thumb";
+  double activation_bytes = 0;  // per GPU, used when activations = explicit
+  bool checkpointing = false;
+  double gpu_memory = 80e9;
+  double activation_factor = 10;  // seed: activations ≈ 10 × (params / (tp·pp)) × weight_bytes
+  double checkpoint_factor = 3;   // … and 3 × with gradient checkpointing
+};
+struct MemTrainingOut {
+  double weights, gradients, optimizer, activations, model_states, total;
+  bool fits;
+  double max_params, headroom, bytes_per_param;
+};
+Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d);
+
+// mem.activations — Korthikanti et al. 2022, Table 2 and §4.2.3.
+struct MemActivationsIn {
+  double seq_len = 2048;
+  double micro_batch = 1;
+  double d_model = 12288;
+  double n_heads = 96;
+  double n_layers = 96;
+  int tp = 1;
+  bool sequence_parallel = false;
+  std::string recompute = "none";
+  int pp = 1;
+  double microbatches = 0;  // in flight on the first stage; 0 = at least pp (steady 1F1B)
+};
+struct MemActivationsOut {
+  double per_layer, total, saved_fraction, per_layer_no_recompute, attention_term, layers_per_stage,
+      in_flight_microbatches;
+};
+Result<MemActivationsOut> mem_activations(const MemActivationsIn& in, Derivation& d);
+
+// mem.fsdp — seed 004 (a) and (b): the FFN-only XXL model sharded over N_FSDP devices.
+struct MemFsdpIn {
+  double params = 219848638464;  // 126 × 2 × 16384 × 53248 (seed 004)
+  double master_bytes = 4;
+  double grad_bytes = 4;
+  double optimizer_bytes = 8;
+  double n_layers = 126;
+  double batch = 4;
+  double seq_len = 2048;
+  double d_model = 16384;
+  double d_ff = 53248;
+  double activation_bytes = 2;
+  double activation_sharded_fraction = 0.5;
+  double n_fsdp = 1;
+  double device_memory = 95e9;
+  double reference_gpu_memory = 80e9;
+  double backward_grad_bytes = 2;  // the seed's reading of (a): BF16 gradients in backward
+};
+struct MemFsdpOut {
+  double model_states, activations, per_device;
+  bool fits;
+  double min_devices, min_devices_model_states_only, reference_gpus, backward_activations,
+      bf16_grad_saving;
+};
+Result<MemFsdpOut> mem_fsdp(const MemFsdpIn& in, Derivation& d);
+
+// scale.fsdp_tp — How to Scale Your Model (Austin et al. 2025), "Training", mixed FSDP + TP.
+struct ScaleFsdpTpIn {
+  double d_model = 16384;
+  double d_ff = 53248;
+  double fsdp = 16;
+  double tp = 4;
+  double peak_flops = 4.6e14;
+  double ici_bandwidth = 1.8e11;
+  double fsdp_axes = 2;
+  double tp_axes = 1;
+  double seq_len = 2048;
+  double batch_tokens = 0;  // 0 = evaluate the times at the smallest compute-bound batch
+  double n_layers = 126;
+  double bytes = 2;  // BF16 weights and activations on the wire
+};
+struct ScaleFsdpTpOut {
+  double alpha, min_batch_tokens, min_tokens_per_device, min_sequences, optimal_fsdp,
+      min_tokens_per_device_optimal, compute_time, fsdp_comm_time, tp_comm_time, eval_batch_tokens;
+  bool compute_bound;
+};
+Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d);
+
+// parallel.recommend — seed 001 §8 `recommend_parallelism`.
+struct ParallelRecommendIn {
+  double params = 70e9;
+  double gpus = 512;
+  double gpus_per_node = 8;
+  double gpu_memory = 80e9;
+  double fit_factor = 20;  // seed: the model "fits" one GPU if 2 bytes × params × 20 < memory
+};
+struct ParallelRecommendOut {
+  double tp, pp, dp, zero_stage;
+  bool checkpointing;
+  std::string rationale;
+  double nodes, memory_per_gpu;
+  bool fits;
+};
+Result<ParallelRecommendOut> parallel_recommend(const ParallelRecommendIn& in, Derivation& d);
+
+// pipe.bubble — GPipe (Huang et al. 2019) and 1F1B / interleaved 1F1B (Narayanan et al. 2021).
+struct PipeBubbleIn {
+  double stages = 4;
+  double microbatches = 16;
+  double batch = 0;
+  double interleave = 1;
+  double target = 0;
+};
+struct PipeBubbleOut {
+  double bubble_fraction, bubble_approx, microbatch_size, p2p_ops, min_microbatches,
+      min_microbatches_approx, efficiency;
+};
+Result<PipeBubbleOut> pipe_bubble(const PipeBubbleIn& in, Derivation& d);
+
+// pipeline.cpp registers scale.fsdp_tp, parallel.recommend and pipe.bubble.
+void register_pipeline(Registry& r);
+// memory_charts.cpp registers the area's charts and scenario presets.
+void register_memory_charts(Registry& r);
+
+}  // namespace napkin

@@ -1,0 +1,415 @@
+// Scaling and pipelines: mixed FSDP + TP compute-bound batch (seed 004 (c)), the seed's
+// parallelism rule of thumb, and pipeline bubbles. Declarations in memory.hpp.
+#include <algorithm>
+#include <cmath>
+
+#include "base/units.hpp"
+#include "memory/memory.hpp"
+
+namespace napkin {
+
+// How to Scale Your Model (Austin et al. 2025), "How to Parallelize a Transformer for
+// Training", mixed FSDP + TP. Per layer of the FFN (two D×F matmuls), forward pass, with
+// X-way FSDP and Y-way TP on N = X·Y chips:
+//   T_math = 4·B·D·F / (N·C)
+//   T_FSDP = 2·p·D·F / (Y·W·M_X)   (all-gather of this TP shard's weights over X)
+//   T_TP   = 2·p·B·D / (X·W·M_Y)   (all-gather in + reduce-scatter out of activations)
+// with p = 2 bytes (BF16). Compute-bound iff T_math > T_FSDP + T_TP, i.e. with α = C/W
+//   B·F/(N·α) > F/(Y·M_X) + B/(X·M_Y)   (p = 2),
+// so B > (F/(Y·M_X)) / (F/(N·α) − 1/(X·M_Y)). Minimising the communication over X·Y = N
+// gives X_opt = √(B·N·M_X/(F·M_Y)) and then B/N > 4α²/(F·M_X·M_Y) (p = 2).
+Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
+  ScaleFsdpTpOut o{};
+  const double D = in.d_model, F = in.d_ff, X = in.fsdp, Y = in.tp, MX = in.fsdp_axes,
+               MY = in.tp_axes, W = in.ici_bandwidth, C = in.peak_flops, p = in.bytes;
+  const double N = X * Y;
+  if (std::fmod(F, Y) != 0)
+    return Error::inconsistent("tp", Y, "must divide d_ff (" + format_value(F, "") + ")");
+  o.alpha = C / W;
+  d.step("Critical intensity of the ICI", "\\alpha", "\\frac{$C}{$W}",
+         {{"C", "C", C, unit::flops}, {"W", "W_{\\text{ici}}", W, unit::bytes_per_s}}, o.alpha,
+         unit::flop_per_byte);
+  // Coefficients of the condition, in units of p·D/W: per-token compute vs TP comm, and the
+  // batch-independent FSDP comm.
+  const double compute_coef = 2 * F / (p * N * o.alpha), tp_coef = 1 / (X * MY),
+               fsdp_term = F / (Y * MX);
+  if (compute_coef <= tp_coef)
+    return Error::inconsistent(
+        "tp", Y,
+        "too large: the TP activation collectives alone outlast the matmuls at any batch "
+        "(need tp < " +
+            format_value(2 * F * MY / (p * o.alpha), "") + "); move devices to fsdp");
+  o.min_batch_tokens = fsdp_term / (compute_coef - tp_coef);
+  d.step(
+      "Smallest compute-bound batch (tokens)", "B_{\\min}",
+      "\\frac{$F / ($Y \\cdot $MX)}{2 \\cdot $F / ($p \\cdot $N \\cdot $a) - 1 / ($X \\cdot $MY)}",
+      {{"F", "F", F},
+       {"Y", "Y", Y},
+       {"MX", "M_X", MX},
+       {"p", "p", p},
+       {"N", "N", N},
+       {"a", "\\alpha", o.alpha},
+       {"X", "X", X},
+       {"MY", "M_Y", MY}},
+      o.min_batch_tokens, unit::tokens);
+  o.min_tokens_per_device = o.min_batch_tokens / N;
+  d.step("Per device", "B_{\\min}/N", "\\frac{$B}{$N}",
+         {{"B", "B_{\\min}", o.min_batch_tokens, unit::tokens}, {"N", "N", N}},
+         o.min_tokens_per_device, unit::tokens);
+  // Each FSDP (data) shard needs whole sequences; TP ranks share theirs.
+  o.min_sequences = X * ceil_count(o.min_batch_tokens / (in.seq_len * X));
+  d.step(
+      "Whole sequences, a multiple of the FSDP degree", "n_{\\text{seq}}",
+      "$X \\cdot \\left\\lceil \\frac{$B}{$s \\cdot $X} \\right\\rceil",
+      {{"X", "X", X}, {"B", "B_{\\min}", o.min_batch_tokens, unit::tokens}, {"s", "s", in.seq_len}},
+      o.min_sequences, unit::none);
+  o.eval_batch_tokens = in.batch_tokens > 0 ? in.batch_tokens : o.min_sequences * in.seq_len;
+  if (in.batch_tokens > 0 && in.batch_tokens < X)
+    return Error::inconsistent(
+        "batch_tokens", in.batch_tokens,
+        "must give each of the fsdp = " + format_value(X, "") + " shards at least one token");
+  const double B = o.eval_batch_tokens, L = in.n_layers;
+  o.optimal_fsdp = std::sqrt(B * N * MX / (F * MY));
+  d.step("FSDP degree that minimises communication at this batch", "X_{\\text{opt}}",
+         "\\sqrt{\\frac{$B \\cdot $N \\cdot $MX}{$F \\cdot $MY}}",
+         {{"B", "B", B, unit::tokens},
+          {"N", "N", N},
+          {"MX", "M_X", MX},
+          {"F", "F", F},
+          {"MY", "M_Y", MY}},
+         o.optimal_fsdp, unit::none);
+  o.min_tokens_per_device_optimal = p * p * o.alpha * o.alpha / (F * MX * MY);
+  d.step("Per-device threshold at X_opt", "\\frac{B}{N}",
+         "\\frac{$p^2 \\cdot $a^2}{$F \\cdot $MX \\cdot $MY}",
+         {{"p", "p", p},
+          {"a", "\\alpha", o.alpha},
+          {"F", "F", F},
+          {"MX", "M_X", MX},
+          {"MY", "M_Y", MY}},
+         o.min_tokens_per_device_optimal, unit::tokens);
+  o.compute_time = L * 4 * B * D * F / (N * C);
+  d.step("Forward matmuls, all layers", "T_{\\text{math}}",
+         "$L \\cdot \\frac{4 \\cdot $B \\cdot $D \\cdot $F}{$N \\cdot $C}",
+         {{"L", "L", L},
+          {"B", "B", B, unit::tokens},
+          {"D", "D", D},
+          {"F", "F", F},
+          {"N", "N", N},
+          {"C", "C", C, unit::flops}},
+         o.compute_time, unit::seconds);
+  o.fsdp_comm_time = L * 2 * p * D * F / (Y * W * MX);
+  d.step("FSDP weight all-gathers", "T_{\\text{FSDP}}",
+         "$L \\cdot \\frac{2 \\cdot $p \\cdot $D \\cdot $F}{$Y \\cdot $W \\cdot $MX}",
+         {{"L", "L", L},
+          {"p", "p", p},
+          {"D", "D", D},
+          {"F", "F", F},
+          {"Y", "Y", Y},
+          {"W", "W_{\\text{ici}}", W, unit::bytes_per_s},
+          {"MX", "M_X", MX}},
+         o.fsdp_comm_time, unit::seconds);
+  o.tp_comm_time = L * 2 * p * B * D / (X * W * MY);
+  d.step("TP activation collectives", "T_{\\text{TP}}",
+         "$L \\cdot \\frac{2 \\cdot $p \\cdot $B \\cdot $D}{$X \\cdot $W \\cdot $MY}",
+         {{"L", "L", L},
+          {"p", "p", p},
+          {"B", "B", B, unit::tokens},
+          {"D", "D", D},
+          {"X", "X", X},
+          {"W", "W_{\\text{ici}}", W, unit::bytes_per_s},
+          {"MY", "M_Y", MY}},
+         o.tp_comm_time, unit::seconds);
+  o.compute_bound = o.compute_time >= o.fsdp_comm_time + o.tp_comm_time;
+  // docs/errata.md, seed 004 (c): shown where a student reproduces that problem.
+  d.note("Where a worked example went wrong",
+         "The worked example counts 3.488e12·b·s FLOPs per block, 1000× too many (2·2·D·F = "
+         "3.488e9 per "
+         "token), and so finds a 1,956 s step. With the right count the question is the Scaling "
+         "Book's: the batch at which compute hides both collectives, B_min above.");
+  d.note("Verdict", o.compute_bound
+                        ? "Compute-bound at this batch: the collectives can hide under the matmuls."
+                        : "Communication-bound at this batch: raise it to at least B_min tokens.");
+  return o;
+}
+
+// Seed 001 §8 `recommend_parallelism`: a model "needs model parallelism" when 2 bytes ×
+// params × 20 exceeds one GPU; then TP fills a node, PP is 2 above 50B and min(4, nodes/2)
+// above 100B, DP takes the rest, with ZeRO-2 and checkpointing (ZeRO-1 on a single node).
+Result<ParallelRecommendOut> parallel_recommend(const ParallelRecommendIn& in, Derivation& d) {
+  ParallelRecommendOut o{};
+  const double G = in.gpus, gpn = in.gpus_per_node;
+  const double model_bytes = 2 * in.params;
+  const bool needs_mp = model_bytes * in.fit_factor > in.gpu_memory;
+  d.step("Worked example's fit test: BF16 weights × factor", "M_{\\text{est}}",
+         "2 \\cdot $N \\cdot $f", {{"N", "N", in.params, unit::params}, {"f", "f", in.fit_factor}},
+         model_bytes * in.fit_factor, unit::bytes);
+  if (G > gpn && std::fmod(G, gpn) != 0)
+    return Error::inconsistent("gpus", G,
+                               "must be a multiple of gpus_per_node (" + format_value(gpn, "") +
+                                   ") when it spans several nodes");
+  o.nodes = std::max(1.0, G / gpn);
+  std::string why;
+  if (!needs_mp) {
+    o.tp = 1, o.pp = 1, o.dp = G, o.zero_stage = 2, o.checkpointing = false;
+    why = "Model fits on a single GPU (2 bytes × params × " + format_value(in.fit_factor, "") +
+          " < " + format_value(in.gpu_memory, unit::bytes) + "): pure DP with ZeRO-2";
+  } else if (G <= gpn) {
+    // Largest power of two up to 8 that divides the GPU count: TP within the node.
+    double tp = 1;
+    while (tp * 2 <= std::min(G, 8.0) && std::fmod(G, tp * 2) == 0) tp *= 2;
+    o.tp = tp, o.pp = 1, o.dp = G / tp, o.zero_stage = 1, o.checkpointing = true;
+    why = "Single node: TP = " + format_value(tp, "") +
+          " within the node over NVLink, DP = " + format_value(o.dp, "") +
+          " with ZeRO-1 and gradient checkpointing";
+  } else {
+    double pp = 1;
+    if (in.params > 100e9)
+      pp = std::max(1.0, std::min(4.0, std::floor(o.nodes / 2)));
+    else if (in.params > 50e9)
+      pp = 2;
+    while (pp > 1 && std::fmod(o.nodes, pp) != 0) pp -= 1;  // whole nodes per stage
+    o.tp = gpn, o.pp = pp, o.dp = G / (gpn * pp), o.zero_stage = 2, o.checkpointing = true;
+    why = "Multi-node 3D parallelism: TP = " + format_value(o.tp, "") +
+          " (within node), PP = " + format_value(pp, "") +
+          " (across nodes), DP = " + format_value(o.dp, "") + ", ZeRO-2 and gradient checkpointing";
+  }
+  o.rationale = why;
+  d.note("Recommendation", why + ".");
+  d.step("GPUs used", "G", "$t \\cdot $p \\cdot $d",
+         {{"t", "t", o.tp}, {"p", "p", o.pp}, {"d", "d", o.dp}}, o.tp * o.pp * o.dp, unit::gpus);
+  // Check the recommendation with mem.training's model (seed rule-of-thumb activations).
+  MemTrainingIn m;
+  m.params = in.params, m.tp = int(o.tp), m.pp = int(o.pp), m.dp = int(o.dp);
+  m.zero_stage = int(o.zero_stage), m.checkpointing = o.checkpointing, m.gpu_memory = in.gpu_memory;
+  Derivation quiet(false);
+  Result<MemTrainingOut> mem = mem_training(m, quiet);
+  if (!mem.ok()) return mem.error();
+  o.memory_per_gpu = mem->total, o.fits = mem->fits;
+  d.step("Memory per GPU (mem.training, rule-of-thumb activations)", "M", "$w + $g + $o + $a",
+         {{"w", "M_w", mem->weights, unit::bytes},
+          {"g", "M_g", mem->gradients, unit::bytes},
+          {"o", "M_o", mem->optimizer, unit::bytes},
+          {"a", "M_a", mem->activations, unit::bytes}},
+         o.memory_per_gpu, unit::bytes);
+  if (!o.fits)
+    d.warn("The rule of thumb's configuration does not fit in " +
+           format_value(in.gpu_memory, unit::bytes) + " per GPU by mem.training's estimate.");
+  return o;
+}
+
+// Huang et al. 2019 (GPipe) §2.3 and Narayanan et al. 2021 §2.2: with N stages and M
+// microbatches the pipeline idles (N−1) microbatch-slots out of M+N−1, so the bubble is
+// (N−1)/(M+N−1) of the step; Narayanan's "bubble time fraction" divides by the ideal time
+// instead, (N−1)/M. The interleaved schedule with v chunks per device divides the bubble by
+// v (§2.2.2). Each microbatch crosses N−1 boundaries forward and backward: 2M(N−1) p2p ops
+// (seed 002), 2M(vN−1) with v chunks per device.
+Result<PipeBubbleOut> pipe_bubble(const PipeBubbleIn& in, Derivation& d) {
+  PipeBubbleOut o{};
+  const double N = in.stages, M = in.microbatches, v = in.interleave;
+  if (in.batch > 0 && std::fmod(in.batch, M) != 0)
+    return Error::inconsistent("batch", in.batch,
+                               "must be a multiple of microbatches (" + format_value(M, "") + ")");
+  if (v > 1 && std::fmod(M, N) != 0)
+    d.warn("Megatron's interleaved schedule needs microbatches to be a multiple of stages.");
+  if (v > 1 && N == 1) d.warn("Interleaving needs more than one stage to change anything.");
+  o.bubble_fraction = (N - 1) / (v * M + N - 1);
+  d.step("Bubble, fraction of the step (exact)", "\\beta", "\\frac{$N - 1}{$v \\cdot $M + $N - 1}",
+         {{"N", "N", N}, {"M", "M", M}, {"v", "v", v}}, o.bubble_fraction, unit::fraction);
+  o.bubble_approx = (N - 1) / (v * M);
+  d.step("Bubble relative to useful work (≈ for M ≫ N)", "\\beta_{\\approx}",
+         "\\frac{$N - 1}{$v \\cdot $M}", {{"N", "N", N}, {"M", "M", M}, {"v", "v", v}},
+         o.bubble_approx, unit::fraction);
+  o.efficiency = 1 - o.bubble_fraction;
+  o.microbatch_size = in.batch > 0 ? in.batch / M : not_given;
+  o.min_microbatches = o.min_microbatches_approx = not_given;  // set below when a target is
+  if (in.batch > 0)
+    d.step("Microbatch size", "b", "\\frac{$B}{$M}", {{"B", "B", in.batch}, {"M", "M", M}},
+           o.microbatch_size, unit::none);
+  o.p2p_ops = 2 * M * (v * N - 1);
+  d.step("Point-to-point sends per step", "n_{\\text{p2p}}",
+         "2 \\cdot $M \\cdot ($v \\cdot $N - 1)", {{"M", "M", M}, {"v", "v", v}, {"N", "N", N}},
+         o.p2p_ops, unit::none);
+  if (in.target > 0) {
+    o.min_microbatches = std::max(1.0, ceil_count((N - 1) * (1 - in.target) / (in.target * v)));
+    d.step("Fewest microbatches for the target (exact)", "M_{\\min}",
+           "\\left\\lceil \\frac{($N - 1)(1 - $t)}{$t \\cdot $v} \\right\\rceil",
+           {{"N", "N", N}, {"t", "\\beta^*", in.target, unit::fraction}, {"v", "v", v}},
+           o.min_microbatches, unit::none);
+    o.min_microbatches_approx = std::max(1.0, ceil_count((N - 1) / (in.target * v)));
+    d.step("… with the approximation", "M_{\\min,\\approx}",
+           "\\left\\lceil \\frac{$N - 1}{$t \\cdot $v} \\right\\rceil",
+           {{"N", "N", N}, {"t", "\\beta^*", in.target, unit::fraction}, {"v", "v", v}},
+           o.min_microbatches_approx, unit::none);
+  }
+  if (M < N) d.warn("Fewer microbatches than stages: some stages never work at the same time.");
+  return o;
+}
+
+void register_pipeline(Registry& r) {
+  {
+    using In = ScaleFsdpTpIn;
+    using Out = ScaleFsdpTpOut;
+    r.add(declare<In, Out>(
+        {"scale.fsdp_tp", "Compute-bound batch with FSDP + TP", "memory",
+         "The smallest batch at which a mixed FSDP × TP forward pass is compute-bound, per "
+         "device and in whole sequences, the communication-optimal FSDP degree, and the times.",
+         "Austin et al. 2025, How to Scale Your Model, “Training” (mixed FSDP and TP)",
+         "docs/memory.md#scalefsdp_tp"},
+        {num("d_model", &In::d_model, "Model width D")
+             .help("Hidden size D")
+             .positive(1e6)
+             .integer()
+             .required(),
+         num("d_ff", &In::d_ff, "FFN width F")
+             .help("Feed-forward width F")
+             .positive(1e7)
+             .integer()
+             .required(),
+         num("fsdp", &In::fsdp, "FSDP degree X").help("FSDP degree X").positive(1e6).integer(),
+         num("tp", &In::tp, "TP degree Y").help("Tensor-parallel degree Y").positive(1e4).integer(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s per chip C", unit::flops)
+             .help("Peak FLOP/s of one chip")
+             .positive(1e17),
+         num("ici_bandwidth", &In::ici_bandwidth, "ICI bandwidth per axis W", unit::bytes_per_s)
+             .help("Inter-chip bandwidth per mesh axis, one direction")
+             .positive(1e14),
+         num("fsdp_axes", &In::fsdp_axes, "Mesh axes for FSDP M_X")
+             .help("Mesh axes FSDP communicates over")
+             .positive(3)
+             .integer(),
+         num("tp_axes", &In::tp_axes, "Mesh axes for TP M_Y")
+             .help("Mesh axes TP communicates over")
+             .positive(3)
+             .integer(),
+         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+             .help("Tokens per sequence")
+             .positive(1e7)
+             .integer(),
+         num("batch_tokens", &In::batch_tokens, "Batch (tokens; 0 = smallest compute-bound)",
+             unit::tokens)
+             .help("Tokens per batch to evaluate; 0 takes the smallest compute-bound batch")
+             .range(0, 1e10),
+         num("n_layers", &In::n_layers, "Blocks L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer(),
+         num("bytes", &In::bytes, "Bytes per value on the wire")
+             .help("Bytes per value sent between chips")
+             .positive(8)},
+        {out("alpha", &Out::alpha, "α = C/W", unit::flop_per_byte)
+             .help("C ÷ W: FLOPs a chip does while one byte crosses a link"),
+         out("min_batch_tokens", &Out::min_batch_tokens, "Min batch", unit::tokens)
+             .help("Smallest batch in tokens that keeps the chips compute-bound"),
+         out("min_tokens_per_device", &Out::min_tokens_per_device, "Min per device", unit::tokens)
+             .help("The same per device"),
+         out("min_sequences", &Out::min_sequences, "Min sequences")
+             .help("The smallest batch in whole sequences"),
+         out("optimal_fsdp", &Out::optimal_fsdp, "Optimal FSDP degree")
+             .help("The FSDP degree that minimises the compute-bound batch"),
+         out("min_tokens_per_device_optimal", &Out::min_tokens_per_device_optimal,
+             "Min per device at X_opt", unit::tokens)
+             .help("Per-device batch at the optimal FSDP degree"),
+         out("compute_time", &Out::compute_time, "Forward compute", unit::seconds)
+             .help("Forward compute of the evaluated batch"),
+         out("fsdp_comm_time", &Out::fsdp_comm_time, "FSDP comm", unit::seconds)
+             .help("Time of FSDP's weight all-gathers"),
+         out("tp_comm_time", &Out::tp_comm_time, "TP comm", unit::seconds)
+             .help("Time of TP's activation collectives"),
+         out("eval_batch_tokens", &Out::eval_batch_tokens, "Batch evaluated", unit::tokens)
+             .help("The batch the times are for"),
+         out("compute_bound", &Out::compute_bound, "Compute-bound")
+             .help("Whether compute takes longer than either communication")},
+        &scale_fsdp_tp));
+  }
+  {
+    using In = ParallelRecommendIn;
+    using Out = ParallelRecommendOut;
+    r.add(declare<In, Out>(
+        {"parallel.recommend", "Parallelism rule of thumb", "memory",
+         "TP within a node, PP across nodes for big models, DP for the rest — the worked example's "
+         "rule "
+         "of thumb with its rationale, checked against mem.training.",
+         "Narayanan et al. 2021 §3 (TP within a node)", "docs/memory.md#parallelrecommend"},
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(1e15)
+             .required(),
+         num("gpus", &In::gpus, "GPUs", unit::gpus)
+             .help("Accelerators available")
+             .positive(1e7)
+             .integer()
+             .required(),
+         num("gpus_per_node", &In::gpus_per_node, "GPUs per node", unit::gpus)
+             .help("Accelerators joined by NVLink in one node")
+             .positive(64)
+             .integer(),
+         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+             .help("Memory of one accelerator")
+             .positive(1e13),
+         num("fit_factor", &In::fit_factor, "Fit factor (× BF16 weights)")
+             .help("Training memory as a multiple of the BF16 weights (about 8 with Adam)")
+             .positive(1000)},
+        {out("tp", &Out::tp, "TP").help("Tensor-parallel degree (within a node)"),
+         out("pp", &Out::pp, "PP").help("Pipeline stages (across nodes)"),
+         out("dp", &Out::dp, "DP").help("Data-parallel replicas: the GPUs left"),
+         out("zero_stage", &Out::zero_stage, "ZeRO stage").help("ZeRO stage the rule picks"),
+         out("checkpointing", &Out::checkpointing, "Gradient checkpointing")
+             .help("Whether to recompute activations"),
+         out("rationale", &Out::rationale, "Rationale").help("Why the rule picked this layout"),
+         out("nodes", &Out::nodes, "Nodes").help("Nodes used"),
+         out("memory_per_gpu", &Out::memory_per_gpu, "Memory per GPU", unit::bytes)
+             .help("Estimated training memory on one GPU"),
+         out("fits", &Out::fits, "Fits").help("Whether that is within GPU memory")},
+        &parallel_recommend));
+  }
+  {
+    using In = PipeBubbleIn;
+    using Out = PipeBubbleOut;
+    r.add(declare<In, Out>(
+        {"pipe.bubble", "Pipeline bubble", "memory",
+         "Idle fraction of a pipeline-parallel step (exact and approximate), interleaving, "
+         "point-to-point sends, and the microbatches needed for a target bubble.",
+         "Narayanan et al. 2021 §2.2; Huang et al. 2019 (GPipe) §2.3", "docs/memory.md#pipebubble"},
+        {num("stages", &In::stages, "Stages N")
+             .help("Pipeline stages N")
+             .positive(1e4)
+             .integer()
+             .required(),
+         num("microbatches", &In::microbatches, "Microbatches M")
+             .help("Micro-batches M per step")
+             .positive(1e6)
+             .integer()
+             .required(),
+         num("batch", &In::batch, "Batch (0 = not given)")
+             .help("Global batch in sequences, for the micro-batch size")
+             .range(0, 1e8)
+             .integer(),
+         num("interleave", &In::interleave, "Chunks per device v")
+             .help("Model chunks per device (Megatron interleaving)")
+             .positive(64)
+             .integer(),
+         num("target", &In::target, "Target bubble (0 = none)", unit::fraction)
+             .help("A bubble fraction to stay under")
+             .range(0, 0.99)},
+        {out("bubble_fraction", &Out::bubble_fraction, "Bubble (exact)", unit::fraction)
+             .help("(N − 1) ÷ (vM + N − 1): idle share of the step"),
+         out("bubble_approx", &Out::bubble_approx, "Bubble ≈ (N−1)/M", unit::fraction)
+             .help("(N − 1) ÷ vM: the usual approximation"),
+         out("microbatch_size", &Out::microbatch_size, "Microbatch size")
+             .optional()
+             .help("Batch ÷ microbatches; shown when the batch is given"),
+         out("p2p_ops", &Out::p2p_ops, "P2P sends per step")
+             .help("Point-to-point sends between stages per step"),
+         out("min_microbatches", &Out::min_microbatches, "Min microbatches for target")
+             .optional()
+             .help("Fewest microbatches that keep the bubble under the target; needs a target"),
+         out("min_microbatches_approx", &Out::min_microbatches_approx, "Min microbatches (approx.)")
+             .optional()
+             .help("The same from the (N−1)/M approximation; needs a target"),
+         out("efficiency", &Out::efficiency, "Pipeline efficiency", unit::fraction)
+             .help("1 − bubble")},
+        &pipe_bubble));
+  }
+}
+
+}  // namespace napkin

@@ -1,0 +1,400 @@
+#include "practice/answer.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "base/units.hpp"
+
+namespace napkin {
+
+namespace answer_in {
+AnswerUnit output() {
+  return {};
+}
+AnswerUnit days() {
+  return {unit::seconds, "days", 86400};
+}
+AnswerUnit hours() {
+  return {unit::seconds, "hours", 3600};
+}
+AnswerUnit seconds() {
+  return {unit::seconds, "s", 1};
+}
+AnswerUnit ms() {
+  return {unit::seconds, "ms", 1e-3};
+}
+AnswerUnit us() {
+  return {unit::seconds, "µs", 1e-6};
+}
+AnswerUnit gb() {
+  return {unit::bytes, "GB", 1e9};
+}
+AnswerUnit tb() {
+  return {unit::bytes, "TB", 1e12};
+}
+AnswerUnit mb() {
+  return {unit::bytes, "MB", 1e6};
+}
+AnswerUnit gb_per_s() {
+  return {unit::bytes_per_s, "GB/s", 1e9};
+}
+AnswerUnit percent() {
+  return {unit::fraction, "%", 0.01};
+}
+AnswerUnit gpus() {
+  return {unit::gpus, "GPUs", 1};
+}
+AnswerUnit billion_params() {
+  return {unit::params, "billion parameters", 1e9};
+}
+AnswerUnit billion_tokens() {
+  return {unit::tokens, "billion tokens", 1e9};
+}
+AnswerUnit zettaflop() {
+  return {unit::flop, "ZFLOP", 1e21};
+}
+AnswerUnit count(std::string u, std::string name) {
+  return {std::move(u), std::move(name), 1};
+}
+AnswerUnit yes_no() {
+  return {kYesNo, "yes/no", 1};
+}
+}  // namespace answer_in
+
+namespace {
+
+std::string trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// "≈ 1.5 GB", "~120ms", "= 80 GPUs", "about 3 days": the marks say nothing about the value.
+// One pass over the text (an answer of 50,000 "~" took 19 s when each mark copied the rest).
+std::string drop_approximation(std::string_view s) {
+  static constexpr std::string_view kMarks[] = {
+      "≈", "~", "=", "about", "approx.", "approximately", "approx"};
+  std::size_t at = 0;
+  for (bool again = true; again;) {
+    again = false;
+    while (at < s.size() && std::isspace(static_cast<unsigned char>(s[at]))) ++at;
+    for (std::string_view mark : kMarks) {
+      if (s.size() - at < mark.size()) continue;
+      bool same = true;
+      for (std::size_t i = 0; i < mark.size() && same; ++i)
+        same = std::tolower(static_cast<unsigned char>(s[at + i])) ==
+               static_cast<unsigned char>(mark[i]);
+      if (same) {
+        at += mark.size();
+        again = true;
+        break;
+      }
+    }
+  }
+  return trim(s.substr(at));
+}
+
+// Without spaces, digit separators or underscores: "1,495,726 GPU-hours" → "1495726GPU-hours".
+std::string compact(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ' && c != ',' && c != '_' && c != '\t') out += c;
+  return out;
+}
+
+// A leading decimal number (sign, digits, point, exponent) and what follows it.
+bool split_number(const std::string& s, double& v, std::string& number, std::string& suffix) {
+  std::size_t n = 0;
+  if (n < s.size() && (s[n] == '-' || s[n] == '+')) ++n;
+  std::size_t start = n;
+  while (n < s.size() && (std::isdigit(static_cast<unsigned char>(s[n])) || s[n] == '.')) ++n;
+  if (n == start || (n == start + 1 && s[start] == '.')) return false;
+  if (std::count(s.begin() + start, s.begin() + n, '.') > 1) return false;
+  if (n < s.size() && (s[n] == 'e' || s[n] == 'E')) {
+    std::size_t m = n + 1;
+    if (m < s.size() && (s[m] == '-' || s[m] == '+')) ++m;
+    std::size_t exp_start = m;
+    while (m < s.size() && std::isdigit(static_cast<unsigned char>(s[m]))) ++m;
+    if (m > exp_start) n = m;
+  }
+  number = s.substr(0, n);
+  suffix = s.substr(n);
+  v = std::strtod(number.c_str(), nullptr);
+  return std::isfinite(v);
+}
+
+// Long unit words people type, mapped to what parse_value reads.
+std::string normalize_words(std::string suffix) {
+  static const std::pair<const char*, const char*> words[] = {
+      {"milliseconds", "ms"}, {"millisecond", "ms"}, {"msec", "ms"},  {"microseconds", "us"},
+      {"microsecond", "us"},  {"nanoseconds", "ns"}, {"second", "s"}, {"hour", "h"},
+      {"day", "d"},           {"zetta", "Z"},        {"exa", "E"},    {"peta", "P"},
+      {"tera", "T"},          {"giga", "G"},         {"mega", "M"},   {"kilo", "k"},
+      {"gibi", "Gi"},         {"tebi", "Ti"},        {"mebi", "Mi"},  {"percent", "%"}};
+  std::string l = lower(suffix);
+  for (const auto& [w, r] : words) {
+    auto at = l.find(w);
+    if (at == std::string::npos) continue;
+    std::string rest = suffix.substr(at + std::string_view(w).size());
+    // "seconds" → "s", not "ss"; "hours" → "h".
+    if (std::string_view(r).size() <= 2 && !rest.empty() && rest[0] == 's' &&
+        (std::string_view(w) == "second" || std::string_view(w) == "hour" ||
+         std::string_view(w) == "day"))
+      rest = rest.substr(1);
+    suffix = suffix.substr(0, at) + r + rest;
+    l = lower(suffix);
+  }
+  return suffix;
+}
+
+bool read_with_unit(const std::string& number, const std::string& suffix, const std::string& unit,
+                    double& v) {
+  ParsedNumber p = parse_value(number + suffix, unit);
+  if (p.ok) return v = p.value, true;
+  std::string norm = normalize_words(suffix);
+  if (norm != suffix) {
+    p = parse_value(number + norm, unit);
+    if (p.ok) return v = p.value, true;
+  }
+  // Zetta and yotta, which units.cpp does not know: "3675 ZFLOPs", "3.7 ZettaFLOP".
+  for (const auto& [pre, f] : {std::pair<char, double>{'Z', 1e21}, {'Y', 1e24}})
+    if (!norm.empty() && norm[0] == pre) {
+      p = parse_value(number + norm.substr(1), unit);
+      if (p.ok && !norm.substr(1).empty()) return v = p.value * f, true;
+    }
+  return false;
+}
+
+// The asked unit's own name after the number: "80 GPUs", "121.7 days" (when parse_value does
+// not know the word), "28.6 tokens per parameter".
+bool read_with_name(double number_value, const std::string& suffix, const AnswerUnit& u,
+                    double& v) {
+  if (u.name.empty() || suffix.empty()) return false;
+  std::string s = lower(suffix), n = lower(compact(u.name));
+  std::vector<std::string> forms = {n, n + "s"};
+  if (n.size() > 1 && n.back() == 's') forms.push_back(n.substr(0, n.size() - 1));
+  for (const auto& f : forms)
+    if (s == f) return v = number_value * u.scale, true;
+  return false;
+}
+
+bool is_byte_unit(std::string_view u) {
+  return u == unit::bytes || u == unit::bytes_per_s;
+}
+
+// A number to put before a unit name: no letter suffixes ("26.83K ZFLOP" would not read
+// back), digit groups for large whole numbers, an exponent beyond them.
+std::string plain_number(double x) {
+  if (!std::isfinite(x)) return "—";  // never reached by a checked answer; never formatted
+  const double a = std::fabs(x);
+  if (a == 0 || (a >= 1e-3 && a < 1e4)) return format_value(x, unit::none);
+  char buf[64];
+  if (a >= 1e4 && a < 1e9) {
+    std::snprintf(buf, sizeof buf, "%.0f", a);
+    std::string digits(buf), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+      out += digits[i];
+      if ((digits.size() - 1 - i) % 3 == 0 && i + 1 != digits.size()) out += ',';
+    }
+    return x < 0 ? "-" + out : out;
+  }
+  std::snprintf(buf, sizeof buf, "%.3e", x);
+  std::string s(buf);
+  auto e = s.find('e');
+  std::string mant = s.substr(0, e);
+  while (mant.back() == '0') mant.pop_back();
+  if (mant.back() == '.') mant.pop_back();
+  if (e == std::string::npos) return s;
+  int exp = std::atoi(s.c_str() + e + 1);
+  return mant + "e" + std::to_string(exp);
+}
+
+}  // namespace
+
+std::string answer_text(double value, const AnswerUnit& u) {
+  if (u.unit == kYesNo) return value >= 0.5 ? "yes" : "no";
+  if (u.name.empty()) return format_value(value, u.unit);
+  std::string n = plain_number(value / u.scale);
+  return u.name == "%" ? n + "%" : n + " " + u.name;
+}
+
+namespace {
+ParsedAnswer parse_answer_text(std::string_view raw, const AnswerUnit& u);
+}
+
+// The checker's entry: bounded length, and only finite readings ("1e300 YFLOP" is not an
+// answer a formula can be compared with).
+ParsedAnswer parse_answer(std::string_view raw, const AnswerUnit& u) {
+  if (raw.size() > kMaxAnswerLength) {
+    ParsedAnswer r;
+    r.error = "the answer is " + std::to_string(raw.size()) + " characters long; at most " +
+              std::to_string(kMaxAnswerLength) + " are read";
+    return r;
+  }
+  ParsedAnswer r = parse_answer_text(raw, u);
+  for (double v : r.readings)
+    if (!std::isfinite(v)) {
+      ParsedAnswer bad;
+      bad.error = "\"" + std::string(raw) + "\" is not a finite number";
+      return bad;
+    }
+  return r;
+}
+
+namespace {
+ParsedAnswer parse_answer_text(std::string_view raw, const AnswerUnit& u) {
+  ParsedAnswer r;
+  std::string t = drop_approximation(raw);
+  if (u.unit == kYesNo) {
+    std::string w = lower(compact(t));
+    while (!w.empty() && (w.back() == '.' || w.back() == '!')) w.pop_back();
+    for (const char* y : {"yes", "y", "true", "1"})
+      if (w == y) return r.ok = true, r.readings = {1}, r;
+    for (const char* n : {"no", "n", "false", "0"})
+      if (w == n) return r.ok = true, r.readings = {0}, r;
+    r.error = "\"" + std::string(raw) + "\" is not yes or no";
+    return r;
+  }
+  std::string s = compact(t);
+  auto bare = [&](double v) {
+    r.ok = true;
+    r.readings.push_back(v * u.scale);
+    if (u.scale != 1) r.readings.push_back(v);
+    return r;
+  };
+  double v = 0;
+  std::string number, suffix;
+  if (!s.empty() && split_number(s, v, number, suffix)) {
+    if (suffix.empty()) return bare(v);
+    // A fraction of two plain numbers: "3/19".
+    if (suffix[0] == '/') {
+      double d = 0;
+      std::string dn, ds;
+      if (split_number(suffix.substr(1), d, dn, ds) && ds.empty()) {
+        if (d == 0) {
+          r.error = "\"" + std::string(raw) + "\" divides by zero";
+          return r;
+        }
+        return bare(v / d);
+      }
+    }
+    double w = 0;
+    if (read_with_unit(number, suffix, u.unit, w) || read_with_name(v, suffix, u, w)) {
+      r.ok = true;
+      r.readings.push_back(w);
+      return r;
+    }
+  }
+  ParsedNumber p = parse_value(t, u.unit);
+  r.error = p.ok ? "\"" + std::string(raw) + "\" could not be read" : p.error;
+  std::string example = answer_text(1.5 * u.scale, u);
+  r.error += " (the question asks in " + (u.name.empty() ? unit_noun(u.unit) : u.name) +
+             ", e.g. \"" + example + "\")";
+  return r;
+}
+}  // namespace
+
+double relative_error(double given, double expected) {
+  if (expected == 0) return std::fabs(given);
+  return std::fabs(given - expected) / std::fabs(expected);
+}
+
+std::vector<Alternative> automatic_mistakes(const Expected& e) {
+  std::vector<Alternative> out;
+  if (!is_byte_unit(e.unit.unit) || e.value == 0 || !std::isfinite(e.value)) return out;
+  int k = static_cast<int>(std::floor(std::log10(std::fabs(e.value)) / 3));
+  k = std::clamp(k, 1, 5);
+  const double f = std::pow(1.024, k);
+  if (f - 1 <= 2 * e.tolerance) return out;
+  static const char* pairs[] = {"",           "kB and KiB", "MB and MiB",
+                                "GB and GiB", "TB and TiB", "PB and PiB"};
+  static const char* exps[] = {"", "3", "6", "9", "12", "15"};
+  static const char* bins[] = {"", "10", "20", "30", "40", "50"};
+  std::string fb = std::string("You mixed ") + pairs[k] + ": the decimal unit is 10^" + exps[k] +
+                   " bytes, the binary one 2^" + bins[k] + " bytes (" +
+                   format_value((f - 1) * 100, unit::none, {false, 2}) + "% more).";
+  out.push_back({"gb_vs_gib", fb, e.value * f});
+  out.push_back({"gb_vs_gib", fb, e.value / f});
+  return out;
+}
+
+Judgement judge(const std::vector<double>& readings, const Expected& e,
+                const std::vector<Alternative>& mistakes) {
+  std::vector<Alternative> alts = mistakes;
+  for (auto& a : automatic_mistakes(e)) alts.push_back(std::move(a));
+
+  auto exact = [&](double r) {
+    return e.integer ? std::fabs(r - e.value) <= 1e-9 * std::max(1.0, std::fabs(e.value))
+                     : relative_error(r, e.value) <= e.tolerance;
+  };
+  auto near = [&](double r) {
+    if (e.unit.unit == kYesNo) return false;  // yes or no: nothing in between
+    return relative_error(r, e.value) <= e.close ||
+           (e.integer && std::fabs(r - e.value) <= 1 + 1e-9);
+  };
+  auto matches = [&](double r, const Alternative& a) {
+    if (!std::isfinite(a.value)) return false;
+    if (e.integer && std::fabs(r - a.value) <= 0.5) return true;
+    return a.value != 0 && relative_error(r, a.value) <= e.tolerance;
+  };
+
+  Judgement best;
+  int best_rank = -1;
+  for (double r : readings) {
+    Judgement j;
+    j.given = r;
+    j.relative_error = relative_error(r, e.value);
+    int rank = 0;
+    if (exact(r)) {
+      rank = 3;
+      j.verdict = "correct";
+    } else {
+      const Alternative* hit = nullptr;
+      for (const auto& a : alts)
+        if (matches(r, a) && (!hit || relative_error(r, a.value) < relative_error(r, hit->value)))
+          hit = &a;
+      if (hit) {
+        rank = 2;
+        j.verdict = near(r) ? "close" : "wrong";
+        j.mistake = hit->id;
+        j.feedback = hit->feedback;
+      } else if (near(r)) {
+        rank = 1;
+        j.verdict = "close";
+      } else {
+        j.verdict = "wrong";
+      }
+    }
+    if (rank > best_rank) {
+      best = j;
+      best_rank = rank;
+    }
+  }
+  const std::string want = answer_text(e.value, e.unit);
+  const std::string got = answer_text(best.given, e.unit);
+  if (best.verdict == "correct") {
+    best.feedback = "Correct: " + want + ".";
+  } else if (best.mistake.empty() && best.verdict == "close") {
+    // The expected value stays out of the feedback so the student can try again; the
+    // reply carries it separately for a "show answer" button.
+    best.feedback = "Close: " + got + " is " +
+                    format_value(best.relative_error * 100, unit::none, {false, 2}) + "% too " +
+                    (best.given > e.value ? "high" : "low") +
+                    ". Check your rounding and the constants you used.";
+  } else if (best.mistake.empty()) {
+    best.feedback = "Not what we expected: " + got +
+                    " is off by more than rounding. Try a hint, or open the worked solution.";
+  }
+  return best;
+}
+
+}  // namespace napkin

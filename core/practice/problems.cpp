@@ -1,0 +1,447 @@
+#include "practice/problems.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "base/units.hpp"
+
+namespace napkin {
+
+// ----------------------------------------------------------------------------------------------
+double Values::operator[](std::string_view name) const {
+  for (const auto& [k, v] : items_)
+    if (k == name) return v;
+  return std::nan("");
+}
+
+void Values::set(std::string_view name, double v) {
+  for (auto& [k, x] : items_)
+    if (k == name) {
+      x = v;
+      return;
+    }
+  items_.emplace_back(std::string(name), v);
+}
+
+bool Values::has(std::string_view name) const {
+  return std::any_of(items_.begin(), items_.end(),
+                     [&](const auto& kv) { return kv.first == name; });
+}
+
+Json Values::to_json() const {
+  Json j = Json::object();
+  for (const auto& [k, v] : items_) j.set(k, v);
+  return j;
+}
+
+Mistake times(std::string id, double factor, std::string feedback) {
+  Mistake m;
+  m.id = std::move(id);
+  m.feedback = std::move(feedback);
+  m.factor = factor;
+  return m;
+}
+
+namespace {
+
+const char* const kAreas[] = {"training", "memory", "comm", "inference"};
+
+// splitmix64 (Steele, Lea & Flood 2014): tiny, portable, the same stream on every platform,
+// unlike <random>'s distributions.
+struct Rng {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
+};
+
+std::uint64_t fnv1a(std::string_view s) {
+  std::uint64_t h = 0xCBF29CE484222325ull;
+  for (char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001B3ull;
+  }
+  return h;
+}
+
+// Counts read better bare in a sentence ("512 GPUs", "70B parameters").
+bool shown_bare(std::string_view u) {
+  return u.empty() || u == unit::params || u == unit::tokens || u == unit::gpus ||
+         u == unit::gpu_hours || u == unit::tokens_per_s || u == unit::requests_per_s ||
+         u == unit::samples_per_s;
+}
+
+std::string fill_statement(const std::string& tmpl, const Problem& p, const Values& v) {
+  std::string out;
+  for (std::size_t i = 0; i < tmpl.size(); ++i) {
+    std::size_t close = tmpl.find('}', i);
+    if (tmpl[i] != '{' || close == std::string::npos) {
+      out += tmpl[i];
+      continue;
+    }
+    std::string key = tmpl.substr(i + 1, close - i - 1);
+    bool raw = false;
+    if (auto colon = key.find(':'); colon != std::string::npos) {
+      raw = key.substr(colon + 1) == "raw";
+      key = key.substr(0, colon);
+    }
+    const Param* param = nullptr;
+    for (const auto& q : p.params)
+      if (q.name == key) param = &q;
+    if (!param && !v.has(key)) {  // unknown: left visible, and the bank's tests catch it
+      out += tmpl[i];
+      continue;
+    }
+    std::string u = param ? param->unit : "";
+    out += (raw || shown_bare(u)) ? format_value(v[key], unit::none) : format_value(v[key], u);
+    i = close;
+  }
+  return out;
+}
+
+bool mistake_coincides(double alt, double answer, const Problem& p) {
+  if (!std::isfinite(alt)) return false;
+  if (p.integer) return std::fabs(alt - answer) <= 0.5;
+  return relative_error(alt, answer) <= 2 * p.tolerance;
+}
+
+Error unknown_problem(std::string_view id) {
+  return {"unknown_problem", "",
+          "unknown problem \"" + std::string(id) + "\"; `napkin problems` lists them",
+          Json(std::string(id)), ""};
+}
+
+Json error_json(const Error& e) {
+  Json j = Json::object();
+  j.set("error", e.to_json());
+  return j;
+}
+
+Reply fail(const Error& e) {
+  return {false, error_json(e), e.message};
+}
+
+Json strings(const std::vector<std::string>& v) {
+  Json a = Json::array();
+  for (const auto& s : v) a.push(s);
+  return a;
+}
+
+Json mistake_ids(const Problem& p) {
+  Json a = Json::array();
+  for (const auto& m : p.mistakes) a.push(m.id);
+  if (p.unit.unit == unit::bytes || p.unit.unit == unit::bytes_per_s) a.push("gb_vs_gib");
+  return a;
+}
+
+Json answer_json(double value, const AnswerUnit& u) {
+  Json a = Json::object();
+  a.set("value", value);
+  a.set("unit", u.unit);
+  a.set("name", u.name);
+  a.set("scale", u.scale);
+  a.set("text", answer_text(value, u));
+  return a;
+}
+
+}  // namespace
+
+// ----------------------------------------------------------------------------------------------
+void ProblemBank::add(Problem p) {
+  auto defect = [&](const std::string& what) { defects_.push_back(p.id + ": " + what); };
+  if (p.id.empty()) defect("empty id");
+  if (find(p.id)) defect("duplicate id");
+  if (std::none_of(std::begin(kAreas), std::end(kAreas),
+                   [&](const char* a) { return p.area == a; }))
+    defect("area \"" + p.area + "\" is not training, memory, comm or inference");
+  if (p.title.empty() || p.statement.empty()) defect("needs a title and a statement");
+  if (p.hints.empty()) defect("needs at least one hint");
+  const Estimator* est = registry().find(p.estimator);
+  if (!est) {
+    defect("unknown estimator \"" + p.estimator + "\"");
+  } else {
+    const OutputSpec* out = nullptr;
+    for (const auto& o : est->outputs)
+      if (o.name == p.output) out = &o;
+    if (!out) {
+      defect("\"" + p.output + "\" is not an output of " + p.estimator);
+    } else {
+      if (p.unit.unit.empty() && p.unit.name.empty()) p.unit.unit = out->unit;
+      bool same = p.unit.unit == out->unit || (out->unit.empty() && p.unit.unit == unit::times) ||
+                  (out->kind == OutputKind::Boolean && p.unit.unit == kYesNo);
+      if (p.unit.unit == kYesNo) p.integer = true;
+      if (!same && !p.answer)
+        defect("answer unit \"" + p.unit.unit + "\" differs from " + p.output + "'s unit \"" +
+               out->unit + "\": give an answer function that converts");
+    }
+    for (auto& q : p.params)
+      if (q.unit == "?") {
+        const InputSpec* in = est->input(q.name);
+        q.unit = in ? in->unit : "";
+      }
+  }
+  for (std::size_t i = 0; i < p.mistakes.size(); ++i) {
+    const Mistake& m = p.mistakes[i];
+    if (m.id.empty() || m.feedback.empty()) defect("a mistake needs an id and feedback");
+    if (!m.value && m.factor == 0) defect("mistake " + m.id + " has no value and no factor");
+    if (m.id == "gb_vs_gib") defect("gb_vs_gib is automatic; do not declare it");
+    for (std::size_t j = 0; j < i; ++j)
+      if (p.mistakes[j].id == m.id) defect("duplicate mistake " + m.id);
+  }
+  if (p.close == 0) p.close = std::max(3 * p.tolerance, 0.10);
+  problems_.push_back(std::move(p));
+}
+
+const Problem* ProblemBank::find(std::string_view id) const {
+  for (const auto& p : problems_)
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
+const ProblemBank& problem_bank() {
+  static const ProblemBank bank = [] {
+    ProblemBank b;
+    register_training_problems(b);
+    register_memory_problems(b);
+    register_comm_problems(b);
+    register_inference_problems(b);
+    return b;
+  }();
+  return bank;
+}
+
+Expected Variant::expected() const {
+  return {answer, problem->unit, problem->tolerance, problem->close, problem->integer};
+}
+
+// ----------------------------------------------------------------------------------------------
+namespace {
+
+// Seeds ≥ 1 walk the combinations of the parameters' choices in a fixed pseudo-random order
+// (offset and stride from splitmix64 on the problem id). When there are few enough
+// combinations, the walk keeps only those `valid` accepts and that differ from the seed text,
+// so consecutive seeds give different variants until the combinations run out.
+class Draws {
+ public:
+  explicit Draws(const Problem& p) : p_(p), rng_{fnv1a(p.id)} {
+    total_ = 1;
+    for (const auto& q : p.params) {
+      const std::uint64_t n = std::max<std::size_t>(1, q.choices.size());
+      total_ = total_ > (1ull << 31) / n ? 0 : total_ * n;  // 0: too many, draw at random
+      if (total_ == 0) break;
+    }
+    if (total_ == 0) return;
+    offset_ = rng_.next() % total_;
+    stride_ = rng_.next() % total_;
+    while (total_ > 1 && std::gcd(stride_, total_) != 1) stride_ = (stride_ + 1) % total_;
+    if (total_ > kEnumerate) return;
+    for (std::uint64_t k = 0; k < total_; ++k) {
+      const std::uint64_t index = at(k);
+      Values v = decode(index);
+      if (acceptable(v)) order_.push_back(index);
+    }
+  }
+
+  // The parameters of attempt `attempt` for `seed` ≥ 1; false when the draw is refused.
+  bool draw(std::int64_t seed, int attempt, Values& v) {
+    const auto k = static_cast<std::uint64_t>(seed - 1 + attempt);
+    if (!order_.empty()) {
+      v = decode(order_[k % order_.size()]);
+      return true;
+    }
+    if (total_ > 0 && total_ <= kEnumerate) return false;  // nothing acceptable
+    if (total_ > 0) {
+      v = decode(at(k % total_));
+    } else {
+      if (attempt == 0) rng_.state ^= static_cast<std::uint64_t>(seed) * 0xD1B54A32D192ED03ull;
+      for (const auto& q : p_.params)
+        v.set(q.name, q.choices.empty() ? q.fixed : q.choices[rng_.below(q.choices.size())]);
+      if (p_.derive) p_.derive(v);
+    }
+    return acceptable(v);
+  }
+
+  Values fixed() const {
+    Values v;
+    for (const auto& q : p_.params) v.set(q.name, q.fixed);
+    if (p_.derive) p_.derive(v);
+    return v;
+  }
+
+ private:
+  static constexpr std::uint64_t kEnumerate = 4096;
+
+  std::uint64_t at(std::uint64_t k) const { return (offset_ + k * stride_) % total_; }
+
+  Values decode(std::uint64_t index) const {
+    Values v;
+    for (const auto& q : p_.params) {
+      if (q.choices.empty()) {
+        v.set(q.name, q.fixed);
+        continue;
+      }
+      v.set(q.name, q.choices[index % q.choices.size()]);
+      index /= q.choices.size();
+    }
+    if (p_.derive) p_.derive(v);
+    return v;
+  }
+
+  bool acceptable(const Values& v) const {
+    if (p_.valid && !p_.valid(v)) return false;
+    if (total_ == 1) return true;
+    const Values seed_text = fixed();
+    for (const auto& q : p_.params)
+      if (v[q.name] != seed_text[q.name]) return true;
+    return false;  // a random seed is not the seed text
+  }
+
+  const Problem& p_;
+  Rng rng_;
+  std::uint64_t total_ = 1, offset_ = 0, stride_ = 1;
+  std::vector<std::uint64_t> order_;
+};
+
+}  // namespace
+
+Result<Variant> make_variant(const Problem& p, std::int64_t seed) {
+  if (seed < 0 || seed > kMaxSeed)
+    return Error{"invalid_value", "seed",
+                 "seed = " + std::to_string(seed) + ": must be an integer from 0 to 2147483647",
+                 Json(static_cast<double>(seed)), "0 ≤ seed ≤ 2147483647"};
+  const Estimator* est = registry().find(p.estimator);
+  if (!est) return unknown_problem(p.id);
+  Draws draws(p);
+
+  // Seed 0 takes the fixed values; a random seed draws until every mistake is distinguishable
+  // from the answer (and falls back to the fixed values if 64 draws are not enough).
+  std::string why;
+  for (int attempt = 0; attempt <= 64; ++attempt) {
+    const bool fixed = seed == 0 || attempt == 64;
+    Variant v;
+    v.problem = &p;
+    v.seed = seed;
+    if (fixed)
+      v.params = draws.fixed();
+    else if (!draws.draw(seed, attempt, v.params))
+      continue;
+
+    Json inputs = Json::object();
+    if (p.inputs) {
+      inputs = p.inputs(v.params);
+    } else {
+      for (const auto& [name, value] : v.params.items())
+        if (est->input(name)) inputs.set(name, value);
+    }
+    v.run = registry().run(p.estimator, inputs);
+    if (!v.run.ok) {
+      why = v.run.error.message;
+      if (fixed) break;
+      continue;
+    }
+    for (const auto& [name, value] : v.run.outputs.members())
+      if (value.is_number())
+        v.outputs.set(name, value.as_number());
+      else if (value.is_bool())
+        v.outputs.set(name, value.as_bool() ? 1 : 0);
+    v.answer = p.answer ? p.answer(v.params, v.outputs) : v.outputs[p.output];
+    if (!std::isfinite(v.answer)) {
+      why = "the answer is not a finite number";
+      if (fixed) break;
+      continue;
+    }
+    bool distinct = true;
+    for (const auto& m : p.mistakes) {
+      double alt = m.value ? m.value(v.params, v.outputs) : v.answer * m.factor;
+      v.mistakes.push_back({m.id, m.feedback, alt});
+      if (mistake_coincides(alt, v.answer, p)) distinct = false;
+    }
+    if (!fixed && !distinct) continue;
+    v.statement = fill_statement(
+        seed == 0 && !p.fixed_statement.empty() ? p.fixed_statement : p.statement, p, v.params);
+    return v;
+  }
+  return Error{"internal", "", "problem " + p.id + " cannot be built: " + why, Json(p.id), ""};
+}
+
+// ----------------------------------------------------------------------------------------------
+Reply problems_reply() {
+  Json list = Json::array();
+  for (const auto& p : problem_bank().problems()) {
+    Json j = Json::object();
+    j.set("id", p.id);
+    j.set("area", p.area);
+    j.set("title", p.title);
+    j.set("group", p.group);
+    j.set("source", p.source);
+    j.set("estimator", p.estimator);
+    j.set("output", p.output);
+    j.set("mistakes", mistake_ids(p));
+    list.push(std::move(j));
+  }
+  Json j = Json::object();
+  j.set("problems", std::move(list));
+  return {true, std::move(j), ""};
+}
+
+Reply problem_reply(std::string_view id, std::int64_t seed) {
+  const Problem* p = problem_bank().find(id);
+  if (!p) return fail(unknown_problem(id));
+  Result<Variant> r = make_variant(*p, seed);
+  if (!r.ok()) return fail(r.error());
+  const Variant& v = r.value();
+  Json j = Json::object();
+  j.set("id", p->id);
+  j.set("area", p->area);
+  j.set("title", p->title);
+  j.set("group", p->group);
+  j.set("source", p->source);
+  j.set("seed", static_cast<double>(seed));
+  j.set("params", v.params.to_json());
+  j.set("statement", v.statement);
+  j.set("estimator", p->estimator);
+  j.set("inputs", v.run.inputs);
+  j.set("output", p->output);
+  j.set("answer", answer_json(v.answer, p->unit));
+  j.set("tolerance", p->tolerance);
+  j.set("close", p->close);
+  j.set("integer", p->integer);
+  j.set("hints", strings(p->hints));
+  j.set("mistakes", mistake_ids(*p));
+  j.set("solution", v.run.steps);
+  j.set("warnings", v.run.warnings);
+  return {true, std::move(j), ""};
+}
+
+Reply check_reply(std::string_view id, std::int64_t seed, std::string_view answer) {
+  const Problem* p = problem_bank().find(id);
+  if (!p) return fail(unknown_problem(id));
+  Result<Variant> r = make_variant(*p, seed);
+  if (!r.ok()) return fail(r.error());
+  const Variant& v = r.value();
+  ParsedAnswer parsed = parse_answer(answer, p->unit);
+  if (!parsed.ok)
+    return fail(
+        {"invalid_value", "answer", "answer " + parsed.error, Json(std::string(answer)), ""});
+  Judgement g = judge(parsed.readings, v.expected(), v.mistakes);
+  Json j = Json::object();
+  j.set("id", p->id);
+  j.set("seed", static_cast<double>(seed));
+  j.set("verdict", g.verdict);
+  j.set("mistake", g.mistake.empty() ? Json() : Json(g.mistake));
+  j.set("feedback", g.feedback);
+  Json given = Json::object();
+  given.set("text", std::string(answer));
+  given.set("value", g.given);
+  j.set("given", std::move(given));
+  j.set("expected", answer_json(v.answer, p->unit));
+  j.set("relative_error", g.relative_error);
+  return {true, std::move(j), ""};
+}
+
+}  // namespace napkin

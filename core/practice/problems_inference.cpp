@@ -1,0 +1,794 @@
+// Practice problems of the inference area: dynamic batching and multi-stage ranking (seed 000),
+// LLM latency, KV cache, serving and RL (seed 001), and the decode roofline. Seed 0 of each is
+// the seed's worked example or practice problem, as `source` says; the mistakes are the seeds'
+// "Common mistakes" and "Red flags".
+#include <cmath>
+#include <string>
+
+#include "base/counts.hpp"
+#include "base/units.hpp"
+#include "practice/problems.hpp"
+
+namespace napkin {
+
+namespace {
+
+const std::vector<double> kQps = {10000, 20000, 30000, 50000, 100000};
+const std::vector<double> kBatches = {10, 20, 25, 50, 100};
+const std::vector<double> kInference = {0.02, 0.03, 0.04, 0.05, 0.08, 0.1};
+
+const char* kQpsHint =
+    "One GPU serves batch_size / inference_time requests per second: only GPU "
+    "time counts, never the wait to fill a batch.";
+const char* kPerGpuHint =
+    "Each GPU has its own queue after load balancing: its arrival rate is "
+    "total QPS / number of GPUs.";
+const char* kLatencyHint =
+    "Average latency = collection time / 2 + inference time: a request "
+    "arrives, on average, halfway through the collection window.";
+
+// Seed 000 mistake 2: the batch fills from the whole load instead of one GPU's share.
+Mistake total_qps_for_collection() {
+  return {"total_qps_for_collection",
+          "You used the total QPS instead of the per-GPU QPS for the collection time: each GPU "
+          "has its own queue and receives total / GPUs requests per second.",
+          [](const Values& p, const Values&) {
+            return p["batch_size"] / p["total_qps"] / 2 + p["inference_time"];
+          },
+          0};
+}
+
+Mistake full_window() {
+  return {"full_collection_window",
+          "That counts the whole collection window; a request arrives on average halfway "
+          "through it, so it waits half the window (the full window is the cold-start case).",
+          [](const Values&, const Values& out) {
+            return out["collection_time"] + out["avg_latency"] - out["avg_wait"];
+          },
+          0};
+}
+
+// Seed 000 mistake 1 and red flag "QPS = 1 / total_latency": GPU count from a rate that
+// counts waiting or ignores the batch.
+Mistake gpus_from_latency() {
+  return {"wait_time_in_qps",
+          "You counted the wait in the throughput: QPS per GPU is batch / inference time (GPU "
+          "time only), not batch / latency.",
+          [](const Values& p, const Values& out) {
+            return ceil_count(p["total_qps"] / (p["batch_size"] / out["avg_latency"]));
+          },
+          0};
+}
+
+Mistake gpus_qps_one_over_latency() {
+  return {"qps_is_one_over_latency",
+          "QPS is not 1 / latency: a GPU finishes a whole batch per inference time, so it "
+          "serves batch / inference time requests per second.",
+          [](const Values& p, const Values&) {
+            return ceil_count(p["total_qps"] * p["inference_time"]);
+          },
+          0};
+}
+
+bool sensible_gpus(const Values& p) {
+  double g = p["total_qps"] * p["inference_time"] / p["batch_size"];
+  return g >= 2 && g <= 5000;
+}
+
+// "How many GPUs does this batched stage need?": seed 000 asks it three times (problem 2 (a),
+// options B and C) with other numbers.
+Problem gpus_problem(const char* id, const char* title, const char* source, const char* group,
+                     const char* statement, double qps, double batch, double inference,
+                     const char* rounding_hint) {
+  return {.id = id,
+          .area = "inference",
+          .title = title,
+          .source = source,
+          .group = group,
+          .statement = statement,
+          .params = {{"total_qps", qps, kQps},
+                     {"batch_size", batch, kBatches},
+                     {"inference_time", inference, kInference}},
+          .valid = sensible_gpus,
+          .estimator = "serve.batching",
+          .output = "gpus_needed",
+          .unit = answer_in::gpus(),
+          .integer = true,
+          .hints = {kQpsHint, rounding_hint},
+          .mistakes = {gpus_from_latency(), gpus_qps_one_over_latency()}};
+}
+
+void batching(ProblemBank& bank) {
+  const char* gpus_statement =
+      "A ranking stage receives {total_qps} QPS in total. It runs batches of {batch_size} requests "
+      "and each batch takes {inference_time} on a GPU. How many GPUs are needed?";
+  bank.add(gpus_problem("serve.batching.gpus", "GPUs for a batched serving stage",
+                        "seed 000 §8, practice problem 2 (a): 625 QPS per GPU, 80 GPUs",
+                        "seed000.p2", gpus_statement, 50000, 50, 0.08,
+                        "GPUs = total QPS / QPS per GPU, rounded up."));
+
+  bank.add({
+      .id = "serve.batching.latency",
+      .area = "inference",
+      .title = "Average latency with dynamic batching",
+      .source = "seed 000 §8, practice problem 2 (b): 80 ms collection, 120 ms",
+      .group = "seed000.p2",
+      .statement = "A stage receives {total_qps} QPS in total, runs batches of {batch_size} with "
+                   "{inference_time} per batch, and has just enough GPUs for the load. What is "
+                   "the average latency of a request?",
+      .params = {{"total_qps", 50000, kQps},
+                 {"batch_size", 50, kBatches},
+                 {"inference_time", 0.08, kInference}},
+      .valid = sensible_gpus,
+      .estimator = "serve.batching",
+      .output = "avg_latency",
+      .unit = answer_in::ms(),
+      .hints = {"First the GPUs: total QPS / (batch / inference time), rounded up.", kPerGpuHint,
+                "Collection time = batch / per-GPU QPS.", kLatencyHint},
+      .mistakes = {total_qps_for_collection(), full_window()},
+  });
+
+  bank.add({
+      .id = "serve.batching.qps_per_gpu",
+      .area = "inference",
+      .title = "Throughput of one GPU with batching",
+      .source = "seed 000 §2: batch 50 in 100 ms → 500 QPS (mistake 1: not 5 QPS)",
+      .statement = "A GPU runs batches of {batch_size} requests; each batch takes "
+                   "{inference_time}. Under continuous load, how many queries per second does "
+                   "it serve?",
+      .params = {{"batch_size", 50, kBatches},
+                 {"inference_time", 0.1, kInference},
+                 {"total_qps", 30000, {}}},
+      .estimator = "serve.batching",
+      .output = "qps_per_gpu",
+      .unit = answer_in::count(unit::requests_per_s, "QPS"),
+      .hints = {kQpsHint},
+      .mistakes = {{"wait_time_in_qps",
+                    "You added the wait to fill the batch to the time: throughput counts GPU "
+                    "time only (at steady state the next batch is already waiting).",
+                    [](const Values& p, const Values&) {
+                      return p["batch_size"] / (2 * p["inference_time"]);
+                    },
+                    0},
+                   {"qps_is_one_over_latency",
+                    "QPS = 1 / latency confuses throughput with latency (seed 000's red flag): "
+                    "100 ms wait + 100 ms inference is not 5 QPS.",
+                    [](const Values& p, const Values&) { return 1 / (2 * p["inference_time"]); },
+                    0},
+                   {"ignored_batch", "Each inference serves a whole batch, not one request.",
+                    [](const Values& p, const Values&) { return 1 / p["inference_time"]; }, 0}},
+  });
+
+  bank.add({
+      .id = "serve.batching.collection",
+      .area = "inference",
+      .title = "Batch collection time",
+      .source = "seed 000 §2: 30,000 QPS over 60 GPUs, batch 50 → 100 ms (mistake 2: not 1.7 ms)",
+      .statement =
+          "{total_qps} QPS are spread evenly over {gpus:raw} GPUs, each collecting batches "
+          "of {batch_size} requests. How long does one GPU take to collect a batch?",
+      .params = {{"total_qps", 30000, kQps},
+                 {"gpus", 60, {20, 40, 50, 60, 100, 200}},
+                 {"batch_size", 50, kBatches}},
+      // The GPUs just keep up: each batch runs in the time the next one takes to fill.
+      .derive =
+          [](Values& p) { p.set("inference_time", p["batch_size"] * p["gpus"] / p["total_qps"]); },
+      .valid = [](const Values& p) { return p["inference_time"] <= 1; },
+      .estimator = "serve.batching",
+      .output = "collection_time",
+      .unit = answer_in::ms(),
+      .hints = {kPerGpuHint, "Collection time = batch / per-GPU QPS."},
+      .mistakes = {{"total_qps_for_collection",
+                    "You used the total QPS instead of the per-GPU QPS: each GPU has its own "
+                    "queue, fed total / GPUs requests per second.",
+                    [](const Values& p, const Values&) { return p["batch_size"] / p["total_qps"]; },
+                    0},
+                   times("halved_window", 0.5,
+                         "Half the window is the average wait, not the collection time.")},
+  });
+
+  bank.add({
+      .id = "serve.batching.bigger_batch",
+      .area = "inference",
+      .title = "Does a bigger batch lower latency?",
+      .source = "seed 000 §4, mistake 4 (bigger batch: higher throughput, longer wait)",
+      .statement = "A stage serves {total_qps} QPS. To save GPUs the team raises the batch to "
+                   "{batch_size} requests, which take {inference_time} per batch, on just "
+                   "enough GPUs. What is the average latency now?",
+      .params = {{"total_qps", 30000, kQps},
+                 {"batch_size", 100, {50, 100, 200}},
+                 {"inference_time", 0.15, {0.1, 0.15, 0.2}}},
+      .valid = sensible_gpus,
+      .estimator = "serve.batching",
+      .output = "avg_latency",
+      .unit = answer_in::ms(),
+      .hints = {"A bigger batch raises throughput per GPU, so fewer GPUs are needed — and each "
+                "GPU's queue fills a batch more slowly.",
+                kLatencyHint},
+      .mistakes =
+          {{"per_request_time",
+            "Inference time / batch is the GPU time per request (the inverse of "
+            "throughput), not anyone's latency: a bigger batch does not make a request "
+            "faster, it makes it wait longer.",
+            [](const Values& p, const Values&) { return p["inference_time"] / p["batch_size"]; },
+            0},
+           {"ignored_collection", "The batch has to fill first: add half the collection window.",
+            [](const Values& p, const Values&) { return p["inference_time"]; }, 0}},
+  });
+
+  const std::vector<Param> stage3 = {{"total_qps", 30000, kQps},
+                                     {"batch_size", 20, kBatches},
+                                     {"inference_time", 0.04, kInference}};
+  bank.add({
+      .id = "serve.batching.option_a",
+      .area = "inference",
+      .title = "Does a batched stage meet its latency budget?",
+      .source = "seed 000 §3, stage 3 option A: 60 GPUs, 40 ms collection, 60 ms (over 50 ms)",
+      .statement = "Stage 3 of a ranking system receives {total_qps} QPS, batches {batch_size} "
+                   "requests and needs {inference_time} per batch, on just enough GPUs. What is "
+                   "its average latency (is it within a 50 ms budget)?",
+      .params = stage3,
+      .valid = sensible_gpus,
+      .estimator = "serve.batching",
+      .output = "avg_latency",
+      .unit = answer_in::ms(),
+      .hints = {kQpsHint, kPerGpuHint, kLatencyHint},
+      .mistakes = {total_qps_for_collection(), full_window()},
+  });
+
+  bank.add(
+      gpus_problem("serve.batching.option_b", "GPUs after optimizing the model",
+                   "seed 000 §3, stage 3 option B: 30,000 / (20 / 0.03) = 45 GPUs", "",
+                   "A TensorRT-optimized stage runs batches of {batch_size} in {inference_time} "
+                   "and must serve {total_qps} QPS. How many GPUs does it need?",
+                   30000, 20, 0.03,
+                   "GPUs = total QPS / QPS per GPU; round up only a real fraction "
+                   "(30,000 / 666.67 is exactly 45)."));
+
+  bank.add(gpus_problem("serve.batching.option_c", "GPUs for a heavier stage 2 (skip stage 3)",
+                        "seed 000 §3, option C: batch 50 at 80 ms → 625 QPS per GPU, 48 GPUs", "",
+                        gpus_statement, 30000, 50, 0.08,
+                        "GPUs = total QPS / QPS per GPU, rounded up."));
+}
+
+std::string stages_json(const Values& p, bool stage2_batched) {
+  auto num = [](double v) {
+    std::string s;
+    append_number(s, v);
+    return s;
+  };
+  std::string s2 = stage2_batched
+                       ? R"({"name": "Stage 2", "batch": )" + num(p["s2_batch"]) +
+                             R"(, "inference": )" + num(p["s2_inference"]) + "}"
+                       : R"({"name": "Stage 2", "latency": )" + num(p["s2_inference"]) + "}";
+  return R"([{"name": "Stage 1", "latency": )" + num(p["s1_latency"]) + "}, " + s2 +
+         R"(, {"name": "Stage 3", "batch": )" + num(p["s3_batch"]) + R"(, "inference": )" +
+         num(p["s3_inference"]) + "}]";
+}
+
+// One batched stage with just enough GPUs, by hand (seed 000 §5): collection time.
+double collection(double total_qps, double batch, double inference) {
+  const double gpus = ceil_count(total_qps * inference / batch);
+  return batch / (total_qps / gpus);
+}
+double stage2_collection(const Values& p) {
+  return collection(p["total_qps"], p["s2_batch"], p["s2_inference"]);
+}
+// Budget left of 200 ms with stage 2 and stage 3 batched.
+double remaining(const Values& p) {
+  const double c3 = collection(p["total_qps"], p["s3_batch"], p["s3_inference"]);
+  return 0.2 - p["s1_latency"] - (stage2_collection(p) / 2 + p["s2_inference"]) -
+         (c3 / 2 + p["s3_inference"]);
+}
+
+void pipeline(ProblemBank& bank) {
+  const std::vector<Param> ranking = {{"total_qps", 30000, {10000, 20000, 30000, 50000}},
+                                      {"s1_latency", 0.02, {0.01, 0.02, 0.03}, unit::seconds},
+                                      {"s2_batch", 50, {20, 50, 100}, unit::none},
+                                      {"s2_inference", 0.05, {0.03, 0.05, 0.08}, unit::seconds},
+                                      {"s3_batch", 20, {10, 20, 30}, unit::none},
+                                      {"s3_inference", 0.04, {0.03, 0.04, 0.05}, unit::seconds}};
+  const char* ranking_statement =
+      "A ranking pipeline serves {total_qps} QPS. Stage 1 (ANN retrieval) takes {s1_latency} with "
+      "no batching. Stage 2 batches {s2_batch} requests with {s2_inference} per batch; stage 3 "
+      "batches {s3_batch} with {s3_inference} per batch; each batched stage has just enough "
+      "GPUs. ";
+  auto inputs = [](const Values& p) {
+    Json j = Json::object();
+    j.set("total_qps", p["total_qps"]);
+    j.set("budget", 0.2);
+    j.set("stages", stages_json(p, true));
+    return j;
+  };
+  bank.add({
+      .id = "serve.pipeline.latency",
+      .area = "inference",
+      .title = "End-to-end latency of a ranking pipeline",
+      .source = "seed 000 §3, progressive ranking: 20 + 75 + 60 = 155 ms",
+      .group = "seed000.ranking",
+      .statement = std::string(ranking_statement) + "What is the average end-to-end latency?",
+      .params = ranking,
+      .estimator = "serve.pipeline",
+      .inputs = inputs,
+      .output = "total_latency",
+      .unit = answer_in::ms(),
+      .hints = {"Stages run one after another: their latencies add.", kLatencyHint,
+                "A batched stage with just enough GPUs collects a batch in about its inference "
+                "time."},
+      .mistakes = {{"inference_only",
+                    "You added inference times only: each batched stage also makes a request "
+                    "wait, on average, half its collection window.",
+                    [](const Values& p, const Values&) {
+                      return p["s1_latency"] + p["s2_inference"] + p["s3_inference"];
+                    },
+                    0},
+                   {"full_collection_window",
+                    "That counts the whole collection window of each batched stage; the "
+                    "average request waits half of it.",
+                    [](const Values& p, const Values& out) {
+                      return 2 * out["total_latency"] - p["s1_latency"] - p["s2_inference"] -
+                             p["s3_inference"];
+                    },
+                    0}},
+  });
+  bank.add({
+      .id = "serve.pipeline.gpus",
+      .area = "inference",
+      .title = "GPUs of a ranking pipeline",
+      .source = "seed 000 §3, progressive ranking: 30 + 60 = 90 GPUs",
+      .group = "seed000.ranking",
+      .statement = std::string(ranking_statement) + "How many GPUs do the batched stages need?",
+      .params = ranking,
+      .estimator = "serve.pipeline",
+      .inputs = inputs,
+      .output = "total_gpus",
+      .unit = answer_in::gpus(),
+      .integer = true,
+      .hints = {kQpsHint,
+                "Every request goes through every stage: size each batched stage for "
+                "the full QPS, then add."},
+      .mistakes = {{"qps_is_one_over_latency",
+                    "A GPU serves batch / inference time requests per second, not "
+                    "1 / inference time.",
+                    [](const Values& p, const Values&) {
+                      return ceil_count(p["total_qps"] * p["s2_inference"]) +
+                             ceil_count(p["total_qps"] * p["s3_inference"]);
+                    },
+                    0}},
+  });
+
+  const std::vector<Param> p3 = {{"total_qps", 50000, {20000, 30000, 50000}},
+                                 {"s1_latency", 0.02, {0.01, 0.02}, unit::seconds},
+                                 {"s2_batch", 50, {20, 50}, unit::none},
+                                 {"s2_inference", 0.08, {0.04, 0.05, 0.08}, unit::seconds},
+                                 {"s3_batch", 30, {10, 20, 30}, unit::none},
+                                 {"s3_inference", 0.05, {0.02, 0.03, 0.05}, unit::seconds}};
+  bank.add({
+      .id = "serve.pipeline.stage3",
+      .area = "inference",
+      .title = "Latency of a batched stage under a budget",
+      .source = "seed 000 §8, practice problem 3: batch 30, 50 ms at 50k QPS → 84 GPUs, 75 ms",
+      .group = "seed000.p3",
+      .statement =
+          "At {total_qps} QPS, stage 3 batches {s3_batch} requests with {s3_inference} per "
+          "batch, on just enough GPUs. What is its average latency?",
+      .params = p3,
+      .estimator = "serve.batching",
+      .inputs =
+          [](const Values& p) {
+            Json j = Json::object();
+            j.set("total_qps", p["total_qps"]);
+            j.set("batch_size", p["s3_batch"]);
+            j.set("inference_time", p["s3_inference"]);
+            return j;
+          },
+      .output = "avg_latency",
+      .unit = answer_in::ms(),
+      .hints = {kQpsHint, "GPUs: round up; then per-GPU QPS = total / GPUs.", kLatencyHint},
+      .mistakes = {{"total_qps_for_collection",
+                    "You used the total QPS instead of the per-GPU QPS for the collection time.",
+                    [](const Values& p, const Values&) {
+                      return p["s3_batch"] / p["total_qps"] / 2 + p["s3_inference"];
+                    },
+                    0},
+                   full_window()},
+  });
+  bank.add({
+      .id = "serve.pipeline.remaining",
+      .area = "inference",
+      .title = "Latency budget left for stage 3",
+      .source = "seed 000 §8, practice problem 3 (with stage 2 batched as in problem 2: 60 ms "
+                "left, not the seed's 100 ms; see docs/errata.md)",
+      .group = "seed000.p3",
+      .statement = "A 200 ms budget covers three stages at {total_qps} QPS. Stage 1 takes "
+                   "{s1_latency}; stage 2 batches {s2_batch} requests with {s2_inference} per "
+                   "batch on just enough GPUs; stage 3 batches {s3_batch} with {s3_inference}. "
+                   "How much of the budget is left after stages 1, 2 and 3 (negative if over)?",
+      .params = p3,
+      .valid = [](const Values& p) { return std::fabs(remaining(p)) >= 0.01; },
+      .estimator = "serve.pipeline",
+      .inputs =
+          [](const Values& p) {
+            Json j = Json::object();
+            j.set("total_qps", p["total_qps"]);
+            j.set("budget", 0.2);
+            j.set("stages", stages_json(p, true));
+            return j;
+          },
+      .output = "remaining_budget",
+      .unit = answer_in::ms(),
+      .hints = {"Stage latencies add; a batched stage's latency is half its collection window "
+                "plus its inference time.",
+                "Stage 2 is problem 2's stage: batch 50 at 80 ms averages 120 ms, not 80 ms."},
+      .mistakes = {{"stage2_inference_only",
+                    "Stage 2 is batched: its requests also wait half a collection window, so it "
+                    "takes more than its inference time (seed 000 problem 3 makes this slip).",
+                    [](const Values& p, const Values& out) {
+                      return 0.2 - out["total_latency"] + stage2_collection(p) / 2;
+                    },
+                    0}},
+  });
+}
+
+const char* kDecodeHint =
+    "Decode is memory-bound at small batch: every step reads every weight once, N × bytes per "
+    "weight, at the memory bandwidth.";
+const char* kPrefillHint =
+    "Prefill is compute-bound: 2 FLOPs per parameter per prompt token, at peak FLOP/s.";
+
+std::vector<Param> latency_params() {
+  return {{"params", 70e9, {7e9, 13e9, 34e9, 70e9}},
+          {"prompt_len", 100, {100, 500, 1000, 2000}},
+          {"gen_len", 50, {50, 100, 200, 500}},
+          {"peak_flops", 990e12, {312e12, 990e12}},
+          {"mem_bandwidth", 3.35e12, {2.039e12, 3.35e12}}};
+}
+
+void llm(ProblemBank& bank) {
+  const char* setup =
+      "A {params}-parameter dense model in BF16 serves one request ({prompt_len} prompt tokens, "
+      "{gen_len} generated) on an accelerator with {peak_flops} and {mem_bandwidth}. ";
+  const char* setup_fixed =
+      "LLaMA-2-70B ({params} parameters, BF16) serves one request ({prompt_len} prompt tokens, "
+      "{gen_len} generated) on an H100 ({peak_flops}, {mem_bandwidth}). ";
+  bank.add({
+      .id = "infer.latency.decode",
+      .area = "inference",
+      .title = "Time per generated token",
+      .source = "seed 001 §9 (LLaMA-2-70B on H100: 41.8 ms per token)",
+      .group = "seed001.latency",
+      .statement = std::string(setup) + "How long does each decode step take?",
+      .fixed_statement = std::string(setup_fixed) + "How long does each decode step take?",
+      .params = latency_params(),
+      .estimator = "infer.latency",
+      .output = "decode_time_per_token",
+      .unit = answer_in::ms(),
+      .hints = {kDecodeHint, "t = N · 2 bytes / bandwidth."},
+      .mistakes =
+          {times("forgot_bytes_per_weight", 0.5,
+                 "A BF16 weight is 2 bytes: the step reads 2·N bytes, not N."),
+           {"compute_bound_decode",
+            "2·N / peak FLOP/s is the compute time; at batch 1 decode waits on memory, "
+            "reading every weight per token.",
+            [](const Values& p, const Values&) { return 2 * p["params"] / p["peak_flops"]; }, 0}},
+  });
+  bank.add({
+      .id = "infer.latency.prefill",
+      .area = "inference",
+      .title = "Prefill time of a prompt",
+      .source = "seed 001 §9 (LLaMA-2-70B on H100, 100 tokens: 14.1 ms)",
+      .group = "seed001.latency",
+      .statement = std::string(setup) + "How long does the prefill take?",
+      .fixed_statement = std::string(setup_fixed) + "How long does the prefill take?",
+      .params = latency_params(),
+      .estimator = "infer.latency",
+      .output = "prefill_time",
+      .unit = answer_in::ms(),
+      .hints = {kPrefillHint, "T = prompt_len · 2N / peak."},
+      .mistakes =
+          {times("training_6n", 3,
+                 "6·N per token is training (forward + backward); inference runs the "
+                 "forward pass only, 2·N."),
+           {"one_token_only", "That is one token's prefill; the prompt has many tokens.",
+            [](const Values& p, const Values&) { return 2 * p["params"] / p["peak_flops"]; }, 0}},
+  });
+  bank.add({
+      .id = "infer.latency.total",
+      .area = "inference",
+      .title = "End-to-end latency of a request",
+      .source = "seed 001 §9 (LLaMA-2-70B on H100: 14.1 + 50 × 41.8 = 2,103.7 ms)",
+      .group = "seed001.latency",
+      .statement = std::string(setup) + "What is the end-to-end latency?",
+      .fixed_statement = std::string(setup_fixed) + "What is the end-to-end latency?",
+      .params = latency_params(),
+      .estimator = "infer.latency",
+      .output = "total_time",
+      .unit = answer_in::ms(),
+      .hints = {kPrefillHint, kDecodeHint, "Total = prefill + generated tokens × decode step."},
+      .mistakes = {{"one_decode_step",
+                    "Each generated token needs its own decode step: multiply the step time by "
+                    "the generated tokens.",
+                    [](const Values&, const Values& out) {
+                      return out["prefill_time"] + out["decode_time_per_token"];
+                    },
+                    0},
+                   {"compute_bound_decode",
+                    "Decode at batch 1 is memory-bound: each step reads all the weights.",
+                    [](const Values& p, const Values& out) {
+                      return out["prefill_time"] + p["gen_len"] * 2 * p["params"] / p["peak_flops"];
+                    },
+                    0}},
+  });
+
+  bank.add({
+      .id = "infer.kv.gqa",
+      .area = "inference",
+      .title = "KV cache of a GQA model",
+      .source = "Touvron et al. 2023 (LLaMA 2) §2.2: 80 layers, 8 KV heads of 128 → 327,680 B "
+                "per token; seed 001 §9 counts it as MHA",
+      .statement = "A model has {n_layers} layers, {n_heads} query heads and {n_kv_heads} KV "
+                   "heads of dimension {head_dim} (grouped-query attention). How much BF16 KV "
+                   "cache does one sequence of {seq_len} tokens hold?",
+      .fixed_statement = "LLaMA-2-70B has {n_layers} layers, {n_heads} query heads and "
+                         "{n_kv_heads} KV heads of dimension {head_dim} (GQA). How much BF16 KV "
+                         "cache does one sequence of {seq_len} tokens hold?",
+      .params = {{"n_layers", 80, {32, 40, 80}},
+                 {"n_heads", 64, {32, 64}},
+                 {"n_kv_heads", 8, {1, 4, 8}},
+                 {"head_dim", 128, {64, 128}},
+                 {"seq_len", 4096, {2048, 4096, 8192, 32768}}},
+      .estimator = "infer.kv",
+      .output = "bytes_per_sequence",
+      .unit = answer_in::gb(),
+      .hints = {"Per token and layer the cache holds a key and a value for each KV head.",
+                "Bytes per token = 2 · layers · KV heads · head dim · 2 bytes; times the "
+                "tokens."},
+      .mistakes = {{"mha_cache",
+                    "That is the cache of full multi-head attention: with GQA only the KV heads "
+                    "are cached, not every query head.",
+                    [](const Values& p, const Values& out) {
+                      return out["bytes_per_sequence"] * p["n_heads"] / p["n_kv_heads"];
+                    },
+                    0},
+                   times("forgot_k_and_v", 0.5,
+                         "Both keys and values are cached: the factor 2 in 2 · L · h_kv · d_h.")},
+  });
+  bank.add({
+      .id = "infer.kv.mla",
+      .area = "inference",
+      .title = "KV cache with multi-head latent attention",
+      .source = "DeepSeek-V2 Table 1: (d_c + d_h^R) · l elements per token; DeepSeek-V3 "
+                "(61 layers, 512 + 64): 70,272 B per token (Zhao et al. 2025, Table 1)",
+      .statement = "A model with {n_layers} layers uses MLA with a KV latent of {latent_dim} and "
+                   "a decoupled RoPE key of {rope_dim} per token and layer ({n_heads} heads of "
+                   "{head_dim}). How much BF16 cache does one sequence of {seq_len} tokens hold?",
+      .fixed_statement = "DeepSeek-V3 has {n_layers} layers and MLA with a KV latent of "
+                         "{latent_dim} and a decoupled RoPE key of {rope_dim} ({n_heads} heads of "
+                         "{head_dim}). How much BF16 cache does one sequence of {seq_len} tokens "
+                         "hold?",
+      .params = {{"n_layers", 61, {27, 60, 61}},
+                 {"latent_dim", 512, {256, 512}},
+                 {"rope_dim", 64, {32, 64}},
+                 {"n_heads", 128, {}},
+                 {"head_dim", 128, {}},
+                 {"seq_len", 131072, {4096, 32768, 131072}}},
+      .estimator = "infer.kv",
+      .output = "bytes_per_sequence",
+      .unit = answer_in::gb(),
+      .hints = {"MLA caches one compressed latent per token and layer, shared by keys and values "
+                "of every head, plus the small RoPE key.",
+                "Bytes = layers · (latent + rope) · 2 bytes · tokens."},
+      .mistakes = {{"mha_cache",
+                    "That is multi-head attention's cache (2 · heads · head dim per layer); MLA "
+                    "caches only the latent and the RoPE key.",
+                    [](const Values& p, const Values& out) {
+                      return out["mha_bytes_per_token"] * p["seq_len"];
+                    },
+                    0},
+                   {"forgot_rope_key", "The decoupled RoPE key is cached too: d_c + d_h^R.",
+                    [](const Values& p, const Values&) {
+                      return p["n_layers"] * p["latent_dim"] * 2 * p["seq_len"];
+                    },
+                    0},
+                   times("latent_for_k_and_v", 2,
+                         "One latent serves both keys and values: there is no factor 2 in MLA.")},
+  });
+
+  bank.add({
+      .id = "serve.llm_gpus.replica",
+      .area = "inference",
+      .title = "GPUs for one replica of an LLM",
+      .source = "seed 001 §9 estimate_serving_gpus, with its weight-memory bug fixed "
+                "(70B in BF16 = 140 GB: two 80 GB GPUs)",
+      .statement = "How many GPUs of {gpu_memory} does one replica of a {params}-parameter model "
+                   "in BF16 need, to hold its weights and one request's KV cache ({prompt_len} + "
+                   "{gen_len} tokens, {n_layers} layers, d = {d_model}, MHA)?",
+      .params = {{"params", 70e9, {13e9, 34e9, 70e9, 175e9, 405e9}},
+                 {"gpu_memory", 80e9, {40e9, 80e9, 141e9}},
+                 {"prompt_len", 100, {}},
+                 {"gen_len", 50, {}},
+                 {"n_layers", 80, {}},
+                 {"d_model", 8192, {}},
+                 {"users", 1000, {}},
+                 {"rps_per_user", 0.01, {}}},
+      .estimator = "serve.llm_gpus",
+      .output = "gpus_per_replica",
+      .unit = answer_in::gpus(),
+      .integer = true,
+      .hints = {"Weights: parameters × 2 bytes (params in billions × 2 = GB).",
+                "Add one request's KV cache, divide by one GPU's memory, round up."},
+      .mistakes = {{"params_b_over_1e9",
+                    "Seed 001's bug: params_b × 2 / 1e9 'GB' is bytes, not GB. A 70B model's "
+                    "BF16 weights take 140 GB.",
+                    [](const Values&, const Values&) { return 1.0; }, 0}},
+  });
+  bank.add({
+      .id = "serve.llm_gpus.gpus",
+      .area = "inference",
+      .title = "GPUs for an LLM request load (single-stream)",
+      .source = "seed 001 §9 (5,000 users × 0.02 req/s = 100 req/s → 211 GPUs)",
+      .statement = "{users:raw} users each send {rps_per_user} requests/s to a {params}-parameter "
+                   "BF16 model "
+                   "({prompt_len} prompt tokens, {gen_len} generated) on H100s (990 TFLOP/s, "
+                   "3.35 TB/s). If each GPU streams one request at a time at single-request "
+                   "speed, how many GPUs are needed (count GPUs individually)?",
+      .params = {{"users", 5000, {1000, 5000, 10000}},
+                 {"rps_per_user", 0.02, {0.01, 0.02, 0.05}},
+                 {"params", 70e9, {7e9, 13e9, 70e9}},
+                 {"prompt_len", 100, {}},
+                 {"gen_len", 50, {50, 100}}},
+      .estimator = "serve.llm_gpus",
+      .output = "gpus_needed_seed",
+      .unit = answer_in::gpus(),
+      .integer = true,
+      .hints = {"One request takes prefill + gen_len decode steps (infer.latency at batch 1).",
+                "Requests per GPU per second = 1 / that latency; GPUs = load / that, rounded "
+                "up."},
+      .mistakes = {{"tokens_not_requests",
+                    "Tokens per second is not requests per second: each request generates "
+                    "gen_len tokens, so divide the GPU's tokens/s by gen_len.",
+                    [](const Values& p, const Values& out) {
+                      return ceil_count(out["total_rps"] * out["single_request_latency"] /
+                                        p["gen_len"]);
+                    },
+                    0},
+                   {"decode_only", "The prefill is part of each request's time on the GPU too.",
+                    [](const Values& p, const Values& out) {
+                      return ceil_count(out["total_rps"] * p["gen_len"] * 2 * p["params"] /
+                                        3.35e12);
+                    },
+                    0}},
+  });
+}
+
+std::vector<Param> rl_params() {
+  return {{"params", 70e9, {7e9, 13e9, 70e9}},
+          {"batch", 512, {128, 256, 512, 1024}},
+          {"prompt_len", 100, {}},
+          {"gen_len", 50, {}},
+          {"ppo_epochs", 4, {1, 2, 4}},
+          {"total_gpus", 256, {64, 128, 256, 512}}};
+}
+
+void rl(ProblemBank& bank) {
+  const char* setup =
+      "PPO on a {params}-parameter policy: each iteration generates {gen_len} tokens for "
+      "{batch:raw} prompts of {prompt_len} tokens on one replica (prefill at 990 TFLOP/s, decode "
+      "reading the BF16 weights at 3.35 TB/s per token), scores them with a reward model 1/10 "
+      "the size (a prefill over prompt + generation), and trains {ppo_epochs:raw} epochs at "
+      "6·N FLOPs per token on {total_gpus:raw} GPUs at 50% MFU. ";
+  bank.add({
+      .id = "rl.throughput.sync",
+      .area = "inference",
+      .title = "Synchronous RL iteration time",
+      .source = "seed 001 §10 (70B, batch 512, 256 GPUs: 11,434 ms)",
+      .group = "seed001.rl",
+      .statement = std::string(setup) + "How long is one synchronous iteration (generate, then "
+                                        "score, then train on all GPUs)?",
+      .params = rl_params(),
+      .estimator = "rl.throughput",
+      .output = "sync_iteration_time",
+      .unit = answer_in::seconds(),
+      .hints = {"Generation = prefill (batch · prompt · 2N / F) + gen_len decode steps (2N bytes "
+                "/ BW each).",
+                "Scoring = batch · (prompt + gen) · 2 · N/10 / F.",
+                "Training = epochs · 6N · batch · (prompt + gen) / (GPUs · F · MFU); sync adds "
+                "all three."},
+      .mistakes = {{"forgot_scoring",
+                    "The reward model's scoring pass is on the critical path "
+                    "too in synchronous RL.",
+                    [](const Values&, const Values& out) {
+                      return out["generate_time"] + out["train_time_sync"];
+                    },
+                    0},
+                   {"one_epoch",
+                    "PPO trains several epochs on each batch: multiply the "
+                    "training time by the epochs.",
+                    [](const Values& p, const Values& out) {
+                      return out["generate_time"] + out["score_time"] +
+                             out["train_time_sync"] / p["ppo_epochs"];
+                    },
+                    0}},
+  });
+  bank.add({
+      .id = "rl.throughput.speedup",
+      .area = "inference",
+      .title = "Async RL speedup",
+      .source = "seed 001 §10 (1.10×; the seed's summary promises 1.5–2×)",
+      .group = "seed001.rl",
+      .statement = std::string(setup) +
+                   "Asynchronous RL trains on half the GPUs while the next batch is generated "
+                   "and scored. What is the speedup of async over sync per iteration?",
+      .params = rl_params(),
+      .estimator = "rl.throughput",
+      .output = "speedup",
+      .unit = answer_in::count(unit::times, "×"),
+      .hints = {"Async iteration = max(generation + scoring, training on its half of the GPUs).",
+                "Speedup = sync iteration / async iteration."},
+      .mistakes = {{"async_without_scoring",
+                    "Scoring runs on the generation side: async = max(generate + score, "
+                    "train), not max(generate, train).",
+                    [](const Values&, const Values& out) {
+                      return out["sync_iteration_time"] /
+                             std::fmax(out["generate_time"], out["train_time_async"]);
+                    },
+                    0},
+                   {"async_adds_up",
+                    "In async mode training overlaps generation: take the max of the two "
+                    "branches, not the sum.",
+                    [](const Values&, const Values& out) {
+                      return out["sync_iteration_time"] /
+                             (out["generate_time"] + out["score_time"] + out["train_time_async"]);
+                    },
+                    0}},
+  });
+
+  bank.add({
+      .id = "infer.decode.crossover",
+      .area = "inference",
+      .title = "Batch where decode turns compute-bound",
+      .source = "Pope et al. 2022 §3; H100 (990 TFLOP/s, 3.35 TB/s) in BF16: ≈ 296 sequences",
+      .statement = "A dense model with {weight_bytes:raw}-byte weights decodes on an accelerator "
+                   "with {peak_flops} and {mem_bandwidth}. Ignoring the KV cache, from what batch "
+                   "size does a decode step become compute-bound?",
+      .params = {{"weight_bytes", 2, {1, 2}},
+                 {"peak_flops", 990e12, {312e12, 459e12, 990e12}},
+                 {"mem_bandwidth", 3.35e12, {2.039e12, 2.765e12, 3.35e12}}},
+      .estimator = "infer.decode",
+      .inputs =
+          [](const Values& p) {
+            Json j = Json::object();
+            j.set("params", 70e9);
+            j.set("context", 0);
+            j.set("weight_bytes", p["weight_bytes"]);
+            j.set("peak_flops", p["peak_flops"]);
+            j.set("mem_bandwidth", p["mem_bandwidth"]);
+            return j;
+          },
+      .output = "crossover_batch",
+      .unit = answer_in::count("", "sequences"),
+      .hints = {"A step reads N · bytes per weight once for the whole batch and does 2N FLOPs "
+                "per sequence.",
+                "Compute-bound when B · 2N / F > N · b / BW, i.e. B > (F / BW) · (b / 2)."},
+      .mistakes =
+          {{"one_flop_per_weight", "Each weight costs 2 FLOPs per token (a multiply and an add).",
+            [](const Values& p, const Values&) {
+              return p["peak_flops"] / p["mem_bandwidth"] * p["weight_bytes"];
+            },
+            0},
+           {"one_byte_per_weight", "Count the bytes of each weight: BF16 is 2 bytes.",
+            [](const Values& p, const Values&) { return p["peak_flops"] / p["mem_bandwidth"] / 2; },
+            0}},
+  });
+}
+
+}  // namespace
+
+void register_inference_problems(ProblemBank& bank) {
+  batching(bank);
+  pipeline(bank);
+  llm(bank);
+  rl(bank);
+}
+
+}  // namespace napkin

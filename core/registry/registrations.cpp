@@ -1,0 +1,21 @@
+// The one registration list: every area's estimators, charts and presets, in the order the
+// page shows them. Adding an estimator file means adding its line here, and nowhere else.
+#include "registry/areas.hpp"
+
+namespace napkin {
+
+void register_all(Registry& r) {
+  register_catalog(r);
+  register_training(r);
+  register_memory(r);
+  register_pipeline(r);
+  register_memory_charts(r);
+  register_comm(r);
+  register_comm_tp(r);
+  register_inference(r);
+  register_inference_extras(r);
+  register_serving(r);
+  register_rl(r);
+}
+
+}  // namespace napkin

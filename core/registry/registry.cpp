@@ -1,0 +1,719 @@
+#include "registry/registry.hpp"
+
+#include <cmath>
+
+#include "base/units.hpp"
+#include "registry/areas.hpp"
+
+namespace napkin {
+
+namespace {
+
+std::string num_text(double v) {
+  std::string s;
+  append_number(s, v);
+  return s;
+}
+
+std::string value_text(const Json& v) {
+  if (v.is_string()) return "\"" + v.as_string() + "\"";
+  return v.dump();
+}
+
+const char* kind_name(InputKind k) {
+  switch (k) {
+    case InputKind::Number: return "number";
+    case InputKind::Boolean: return "boolean";
+    case InputKind::Choice: return "choice";
+    case InputKind::Text: return "text";
+  }
+  return "number";
+}
+
+const char* kind_name(OutputKind k) {
+  switch (k) {
+    case OutputKind::Number: return "number";
+    case OutputKind::Boolean: return "boolean";
+    case OutputKind::Text: return "text";
+    case OutputKind::Array: return "array";
+  }
+  return "number";
+}
+
+Json strings(const std::vector<std::string>& v) {
+  Json a = Json::array();
+  for (const auto& s : v) a.push(s);
+  return a;
+}
+
+}  // namespace
+
+Json Error::to_json() const {
+  Json j = Json::object();
+  j.set("code", code);
+  j.set("input", input.empty() ? Json() : Json(input));
+  j.set("value", value);
+  j.set("message", message);
+  j.set("allowed", allowed.empty() ? Json() : Json(allowed));
+  return j;
+}
+
+Error Error::inconsistent(std::string input, double value, std::string what) {
+  Error e;
+  e.code = "inconsistent";
+  e.message = input + " = " + num_text(value) + ": " + what;
+  e.value = value;
+  e.allowed = what;
+  e.input = std::move(input);
+  return e;
+}
+
+std::string InputSpec::allowed() const {
+  switch (kind) {
+    case InputKind::Boolean: return "true or false";
+    case InputKind::Text: return "text";
+    case InputKind::Choice: {
+      std::string s = "one of ";
+      bool labelled = choice_labels.size() == choices.size();
+      for (std::size_t i = 0; i < choices.size(); ++i)
+        s += (i ? ", " : "") + choices[i] + (labelled ? " (" + choice_labels[i] + ")" : "");
+      return s;
+    }
+    case InputKind::Number: break;
+  }
+  std::string s = format_value(min, unit) + (min_exclusive ? " < " : " ≤ ") + name + " ≤ " +
+                  format_value(max, unit);
+  if (integer) s += ", a whole number";
+  return s;
+}
+
+Json InputSpec::to_json() const {
+  Json j = Json::object();
+  j.set("name", name);
+  j.set("label", label);
+  j.set("kind", kind_name(kind));
+  j.set("unit", unit);
+  if (kind == InputKind::Number) {
+    j.set("min", min);
+    j.set("max", max);
+    j.set("min_exclusive", min_exclusive);
+    j.set("integer", integer);
+  }
+  if (kind == InputKind::Choice) {
+    j.set("choices", strings(choices));
+    j.set("choice_labels",
+          strings(choice_labels.size() == choices.size() ? choice_labels : choices));
+  }
+  j.set("preset_key", preset_key.empty() ? name : preset_key);
+  j.set("required", required);
+  j.set("default", required ? Json() : fallback);
+  j.set("example", example);
+  j.set("allowed", allowed());
+  j.set("help", help);
+  return j;
+}
+
+Json OutputSpec::to_json() const {
+  Json j = Json::object();
+  j.set("name", name);
+  j.set("label", label);
+  j.set("kind", kind_name(kind));
+  j.set("unit", unit);
+  j.set("help", help);
+  if (optional) j.set("optional", true);
+  if (hidden) j.set("hidden", true);
+  return j;
+}
+
+namespace {
+template <class T>
+T& member(void* obj, FieldRef f) {
+  return *reinterpret_cast<T*>(static_cast<unsigned char*>(obj) + f.offset);
+}
+template <class T>
+const T& member(const void* obj, FieldRef f) {
+  return *reinterpret_cast<const T*>(static_cast<const unsigned char*>(obj) + f.offset);
+}
+}  // namespace
+
+void field_set_number(void* obj, FieldRef f, double v) {
+  switch (f.type) {
+    case FieldType::Double: member<double>(obj, f) = v; break;
+    case FieldType::Int: member<int>(obj, f) = static_cast<int>(v); break;
+    case FieldType::Long: member<long long>(obj, f) = static_cast<long long>(v); break;
+    case FieldType::Bool: member<bool>(obj, f) = v != 0; break;
+    default: break;
+  }
+}
+
+void field_assign(void* obj, FieldRef f, const Json& v) {
+  switch (f.type) {
+    case FieldType::Bool: member<bool>(obj, f) = v.as_bool(); break;
+    case FieldType::String: member<std::string>(obj, f) = v.as_string(); break;
+    case FieldType::Json: member<Json>(obj, f) = v; break;
+    default: field_set_number(obj, f, v.as_number());
+  }
+}
+
+double field_number(const void* obj, FieldRef f) {
+  switch (f.type) {
+    case FieldType::Double: return member<double>(obj, f);
+    case FieldType::Int: return member<int>(obj, f);
+    case FieldType::Long: return static_cast<double>(member<long long>(obj, f));
+    case FieldType::Bool: return member<bool>(obj, f) ? 1 : 0;
+    default: return 0.0 / 0.0;
+  }
+}
+
+Json field_read(const void* obj, FieldRef f) {
+  switch (f.type) {
+    case FieldType::Bool: return Json(member<bool>(obj, f));
+    case FieldType::String: return Json(member<std::string>(obj, f));
+    case FieldType::Json: return member<Json>(obj, f);
+    default: return Json(field_number(obj, f));
+  }
+}
+
+void Estimator::fill(void* typed, const Json& in) const {
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    if (const Json* v = in.find(inputs[i].name)) field_assign(typed, input_fields[i], *v);
+}
+
+void Estimator::write(const void* typed, Json& out) const {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    // An optional output left `not_given` is absent: "not asked for" is never a number.
+    if (outputs[i].optional && outputs[i].kind == OutputKind::Number &&
+        std::isnan(field_number(typed, output_fields[i])))
+      continue;
+    out.add(outputs[i].name, field_read(typed, output_fields[i]));
+  }
+}
+
+SweepResult sweep_loop(const Estimator& e, void* typed, const std::string& param,
+                       const std::vector<double>& values,
+                       const void* (*point)(const Estimator&, const void*, std::string& error,
+                                            void* scratch),
+                       void* scratch) {
+  SweepResult s;
+  const FieldRef* target = nullptr;
+  for (std::size_t i = 0; i < e.inputs.size(); ++i)
+    if (e.inputs[i].name == param && e.inputs[i].kind == InputKind::Number)
+      target = &e.input_fields[i];
+  if (!target) {
+    s.error = {
+        "unknown_input", param, "cannot sweep \"" + param + "\": not a numeric input", {}, ""};
+    return s;
+  }
+  std::vector<std::size_t> numeric;
+  for (std::size_t i = 0; i < e.outputs.size(); ++i)
+    if (e.outputs[i].kind == OutputKind::Number) {
+      numeric.push_back(i);
+      s.columns.emplace_back(e.outputs[i].name, std::vector<double>{});
+    }
+  for (double x : values) {
+    field_set_number(typed, *target, x);
+    std::string error;
+    const void* result = point(e, typed, error, scratch);
+    s.x.push_back(x);
+    for (std::size_t c = 0; c < numeric.size(); ++c)
+      s.columns[c].second.push_back(result ? field_number(result, e.output_fields[numeric[c]])
+                                           : 0.0 / 0.0);
+    s.point_errors.push_back(error);
+  }
+  s.ok = true;
+  return s;
+}
+
+const InputSpec* Estimator::input(std::string_view name) const {
+  for (const auto& i : inputs)
+    if (i.name == name) return &i;
+  return nullptr;
+}
+
+Json Estimator::to_json() const {
+  Json j = Json::object();
+  j.set("id", info.id);
+  j.set("title", info.title);
+  j.set("area", info.area);
+  j.set("summary", info.summary);
+  j.set("citation", info.citation);
+  j.set("doc", info.doc);
+  Json ins = Json::array(), outs = Json::array();
+  for (const auto& i : inputs) ins.push(i.to_json());
+  for (const auto& o : outputs) outs.push(o.to_json());
+  j.set("inputs", std::move(ins));
+  j.set("outputs", std::move(outs));
+  return j;
+}
+
+Json RunResult::to_json(const std::string& id) const& {
+  return RunResult(*this).to_json(id);
+}
+
+Json RunResult::to_json(const std::string& id) && {
+  Json j = Json::object();
+  if (!ok) {
+    Json e = error.to_json();
+    e.set("id", id);
+    j.add("error", std::move(e));
+    return j;
+  }
+  j.add("id", id);
+  j.add("inputs", std::move(inputs));
+  j.add("outputs", std::move(outputs));
+  j.add("steps", std::move(steps));
+  j.add("warnings", std::move(warnings));
+  return j;
+}
+
+Json SweepResult::to_json() const {
+  Json j = Json::object();
+  if (!ok) {
+    j.set("error", error.to_json());
+    return j;
+  }
+  Json xs = Json::array();
+  for (double v : x) xs.push(v);
+  j.set("x", std::move(xs));
+  Json cols = Json::object();
+  for (const auto& [name, vals] : columns) {
+    Json a = Json::array();
+    for (double v : vals) a.push(std::isfinite(v) ? Json(v) : Json());
+    cols.set(name, std::move(a));
+  }
+  j.set("outputs", std::move(cols));
+  Json errs = Json::array();
+  for (const auto& e : point_errors) errs.push(e.empty() ? Json() : Json(e));
+  j.set("errors", std::move(errs));
+  return j;
+}
+
+Json ChartSpec::to_json() const {
+  Json j = Json::object();
+  j.set("id", id);
+  j.set("title", title);
+  j.set("estimator", estimator);
+  j.set("kind", kind);
+  j.set("x", x);
+  j.set("x_label", x_label);
+  j.set("y_label", y_label);
+  j.set("y_unit", y_unit);
+  j.set("x_min", x_min);
+  j.set("x_max", x_max);
+  j.set("points", points);
+  j.set("log_x", log_x);
+  j.set("log_y", log_y);
+  j.set("integer_x", integer_x);
+  j.set("y", strings(y));
+  Json ss = Json::array();
+  for (const auto& s : series) {
+    Json o = Json::object();
+    o.set("label", s.label);
+    o.set("overrides", s.overrides);
+    ss.push(std::move(o));
+  }
+  j.set("series", std::move(ss));
+  Json ms = Json::array();
+  for (const auto& m : markers) {
+    Json o = Json::object();
+    o.set("label", m.label);
+    o.set("x", m.x);
+    ms.push(std::move(o));
+  }
+  j.set("markers", std::move(ms));
+  j.set("mark_current", mark_current);
+  j.set("hline_input", hline_input);
+  return j;
+}
+
+Json Preset::to_json() const {
+  Json j = Json::object();
+  j.set("id", id);
+  j.set("label", label);
+  j.set("kind", kind);
+  j.set("source", source);
+  j.set("values", values);
+  j.set("estimators", strings(estimators));
+  return j;
+}
+
+Json Question::to_json() const {
+  Json j = Json::object();
+  j.set("text", text);
+  j.set("estimator", estimator);
+  j.set("presets", strings(presets));
+  return j;
+}
+
+Json object_of(Fields f) {
+  Json j = Json::object();
+  for (const auto& [k, v] : f) j.set(k, v);
+  return j;
+}
+
+Preset scenario(std::string id, std::string label, std::string source,
+                std::vector<std::string> estimators, Fields f) {
+  return Preset{std::move(id),     std::move(label), "scenario",
+                std::move(source), object_of(f),     std::move(estimators)};
+}
+
+bool all_finite(const Json& outputs, std::string& which) {
+  for (const auto& [k, v] : outputs.members()) {
+    if (v.is_number() && !std::isfinite(v.as_number())) {
+      which = k;
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+// The success path builds no strings: sweeps validate every point.
+bool fail(const InputSpec& spec, const Json& raw, Error& err, const char* code, std::string msg) {
+  err.code = code;
+  err.input = spec.name;
+  err.value = raw;
+  err.allowed = spec.allowed();
+  err.message = std::move(msg);
+  return false;
+}
+// An input as a person reads it: its label, then the id the CLI and the JS API take.
+std::string named(const InputSpec& spec) {
+  return spec.label + " (" + spec.name + ")";
+}
+std::string head(const InputSpec& spec, const Json& raw) {
+  return named(spec) + " = " + value_text(raw) + ": ";
+}
+}  // namespace
+
+namespace {
+constexpr double kSmallestInput = 1e-100;
+
+// Bytes, bandwidths and FLOPs typed without a prefix ("3.35" for an HBM bandwidth, "80B" for a
+// GPU's memory) that fall a million times below the input's own example are almost surely a
+// missing prefix. The suggestion keeps the digits and picks the prefix nearest the example.
+bool implausibly_small(const InputSpec& spec, double v, std::string& suggestion) {
+  const std::string& u = spec.unit;
+  if (!(u == "B" || u == "B/s" || u == "FLOP" || u == "FLOP/s")) return false;
+  const double ex = spec.example.is_number() ? spec.example.as_number() : 0;
+  if (!(ex >= 1e6) || !(v > 0) || v * 1e6 >= ex) return false;
+  static constexpr std::pair<const char*, double> kPrefixes[] = {
+      {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}, {"E", 1e18}};
+  const char* best = "k";
+  double best_gap = 1e300;
+  for (const auto& [p, f] : kPrefixes) {
+    const double gap = std::fabs(std::log10(v * f / ex));
+    if (gap < best_gap) best_gap = gap, best = p;
+  }
+  suggestion = num_text(v) + " " + best + u;
+  return true;
+}
+}  // namespace
+
+bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& err) {
+  // A number with its unit never needs more than a few dozen characters; a list of pipeline
+  // stages a few kilobytes. Longer text is refused unread, and not echoed back whole.
+  const std::size_t limit = spec.kind == InputKind::Text ? 20000 : 64;
+  if (raw.is_string() && raw.as_string().size() > limit) {
+    const std::string& t = raw.as_string();
+    std::size_t cut = 32;
+    while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8
+    return fail(spec, Json(t.substr(0, cut) + "…"), err, "invalid_value",
+                spec.name + " is " + std::to_string(t.size()) + " characters long; at most " +
+                    std::to_string(limit) + " are read");
+  }
+  switch (spec.kind) {
+    case InputKind::Boolean: {
+      if (raw.is_bool()) return clean = raw, true;
+      if (raw.is_number() && (raw.as_number() == 0 || raw.as_number() == 1))
+        return clean = Json(raw.as_number() == 1), true;
+      if (raw.is_string()) {
+        const std::string& s = raw.as_string();
+        if (s == "true" || s == "yes" || s == "1" || s == "on") return clean = Json(true), true;
+        if (s == "false" || s == "no" || s == "0" || s == "off") return clean = Json(false), true;
+      }
+      return fail(spec, raw, err, "invalid_value", head(spec, raw) + "must be true or false");
+    }
+    case InputKind::Choice: {
+      if (raw.is_string())
+        for (const auto& c : spec.choices)
+          if (c == raw.as_string()) return clean = raw, true;
+      return fail(spec, raw, err, "invalid_value", head(spec, raw) + "must be " + spec.allowed());
+    }
+    case InputKind::Text: {
+      if (raw.is_string()) return clean = raw, true;
+      if (raw.is_array() || raw.is_object()) return clean = Json(raw.dump()), true;
+      return fail(spec, raw, err, "invalid_value", head(spec, raw) + "must be text");
+    }
+    case InputKind::Number: break;
+  }
+  double v = 0;
+  if (raw.is_number()) {
+    v = raw.as_number();
+  } else if (raw.is_string()) {
+    ParsedNumber p = parse_value(raw.as_string(), spec.unit);
+    if (!p.ok) return fail(spec, raw, err, "invalid_value", named(spec) + " " + p.error);
+    v = p.value;
+    // A fraction typed as a whole percentage ("40" for an MFU of at most 100 %) is 40 %.
+    if (spec.unit == "frac" && !p.scaled && spec.max <= 1 && v > 1 && v <= 100 &&
+        raw.as_string().find('%') == std::string::npos)
+      v /= 100;
+    std::string suggestion;
+    if (!p.scaled && implausibly_small(spec, v, suggestion))
+      return fail(spec, raw, err, "ambiguous",
+                  spec.name + " = \"" + raw.as_string() + "\" reads as " +
+                      format_value(v, spec.unit) + ", far below anything real here: did you mean " +
+                      suggestion + "?");
+  } else {
+    return fail(spec, raw, err, "invalid_value",
+                head(spec, raw) + "must be " + unit_noun(spec.unit));
+  }
+  if (std::isnan(v))
+    return fail(spec, raw, err, "invalid_value",
+                head(spec, raw) + "is not a number; allowed: " + spec.allowed());
+  if (!std::isfinite(v))
+    return fail(spec, raw, err, "out_of_range",
+                head(spec, raw) + "is too large; allowed: " + spec.allowed());
+  // Magnitudes the arithmetic cannot carry (subnormals: 1/5e-324 is infinite) are refused.
+  if (v != 0 && std::fabs(v) < kSmallestInput)
+    return fail(spec, raw, err, "out_of_range",
+                head(spec, raw) + "is too small to compute with (nonzero values must be at least " +
+                    "1e-100 in size); allowed: " + spec.allowed());
+  bool low = spec.min_exclusive ? !(v > spec.min) : !(v >= spec.min);
+  if (low || v > spec.max)
+    return fail(spec, raw, err, "out_of_range",
+                named(spec) + " = " + format_value(v, spec.unit) +
+                    " is out of range; allowed: " + spec.allowed());
+  if (spec.integer && v != std::floor(v))
+    return fail(
+        spec, raw, err, "not_integer",
+        named(spec) + " = " + num_text(v) + " must be a whole number; allowed: " + spec.allowed());
+  clean = Json(v);
+  return true;
+}
+
+const Estimator* Registry::find(std::string_view id) const {
+  for (const auto& e : estimators_)
+    if (e.info.id == id) return &e;
+  return nullptr;
+}
+
+namespace {
+
+// Unknown id, unknown names, missing required inputs, then each value; fills defaults.
+// `from`, when given, receives one line per scenario preset used: "Llama 3 70B: n_layers = 80,
+// n_kv_heads = 8, …", for the derivation to say where each number came from.
+bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
+                  const Estimator*& est, Json& clean, Error& err,
+                  std::vector<std::pair<const Preset*, std::string>>* from = nullptr) {
+  est = reg.find(id);
+  if (!est) {
+    err.code = "unknown_estimator";
+    err.message = "unknown estimator \"" + std::string(id) + "\"; run `napkin list` for the ids";
+    err.value = Json(std::string(id));
+    return false;
+  }
+  if (!inputs.is_object() && !inputs.is_null()) {
+    err.code = "invalid_value";
+    err.message = "inputs must be an object of name → value";
+    return false;
+  }
+  // The scenario (SPEC §8): `model=llama3-70b`, `gpu=h100`, `link=nvlink4` fill every input
+  // whose meaning the preset carries; an input given by name overrides it.
+  std::vector<const Preset*> scenario;
+  for (const char* kind : {"model", "gpu", "link"}) {
+    const Json* v = inputs.is_object() ? inputs.find(kind) : nullptr;
+    if (!v || est->input(kind)) continue;
+    const Preset* found = nullptr;
+    std::string ids;
+    for (const auto& p : reg.presets()) {
+      if (p.kind != kind) continue;
+      if (v->is_string() && p.id == v->as_string()) found = &p;
+      ids += (ids.empty() ? "" : ", ") + p.id;
+    }
+    if (!found) {
+      err.code = "invalid_value";
+      err.input = kind;
+      err.value = *v;
+      err.allowed = ids;
+      err.message = std::string(kind) + " = " + value_text(*v) + " is not a known " + kind +
+                    "; known: " + ids + " (napkin models, napkin hardware)";
+      return false;
+    }
+    scenario.push_back(found);
+  }
+  for (const auto& [name, v] : inputs.members()) {
+    if (!est->input(name) && !(name == "model" || name == "gpu" || name == "link")) {
+      std::string names;
+      for (const auto& i : est->inputs) names += (names.empty() ? "" : ", ") + i.name;
+      err.code = "unknown_input";
+      err.input = name;
+      err.value = v;
+      err.message = "unknown input \"" + name + "\" for " + std::string(est->info.id) +
+                    "; inputs are: " + names;
+      err.allowed = names;
+      return false;
+    }
+  }
+  clean = Json::object();
+  for (const auto& spec : est->inputs) {
+    const Json* v = inputs.find(spec.name);
+    const Preset* source = nullptr;
+    if (!v || v->is_null())
+      for (const Preset* p : scenario)
+        if (const Json* pv = p->values.find(spec.preset_key.empty() ? spec.name : spec.preset_key))
+          v = pv, source = p;
+    if (source && from) {
+      auto it = from->begin();
+      while (it != from->end() && it->first != source) ++it;
+      if (it == from->end()) it = from->insert(from->end(), {source, ""});
+      it->second += (it->second.empty() ? "" : ", ") + spec.name + " = " +
+                    (v->is_number() ? format_value(v->as_number(), spec.unit) : value_text(*v));
+    }
+    if (!v || v->is_null() || (v->is_string() && v->as_string().empty() && spec.required)) {
+      if (spec.required) {
+        err.code = "missing_input";
+        err.input = spec.name;
+        err.allowed = spec.allowed();
+        err.message = "missing required input " + spec.label + " (" + spec.name +
+                      "); allowed: " + spec.allowed();
+        return false;
+      }
+      clean.add(spec.name, spec.fallback);  // spec names are unique: no search needed
+      continue;
+    }
+    Json c;
+    if (!validate_input(spec, *v, c, err)) return false;
+    clean.add(spec.name, std::move(c));
+  }
+  return true;
+}
+
+}  // namespace
+
+RunResult Registry::run(std::string_view id, const Json& inputs, bool record_steps) const {
+  RunResult r;
+  const Estimator* est = nullptr;
+  std::vector<std::pair<const Preset*, std::string>> from;
+  if (!validate_all(*this, id, inputs, est, r.inputs, r.error, record_steps ? &from : nullptr))
+    return r;
+  Derivation d(record_steps);
+  for (const auto& [p, names] : from) d.note("From " + p->label, names + " (" + p->source + ")");
+  if (!est->compute(*est, r.inputs, r.outputs, d, r.error)) {
+    // A cross-input check names its input by id ("tp = 3: …"): lead with the label too.
+    const InputSpec* spec = r.error.input.empty() ? nullptr : est->input(r.error.input);
+    if (spec && r.error.message.rfind(spec->name + " = ", 0) == 0)
+      r.error.message = named(*spec) + r.error.message.substr(spec->name.size());
+    return r;
+  }
+  std::string which;
+  if (!all_finite(r.outputs, which)) {
+    // Name the inputs that can do this: the ones given as zero (a division by them).
+    std::string zeros;
+    r.error.input = "";
+    for (const auto& spec : est->inputs) {
+      const Json* v = r.inputs.find(spec.name);
+      if (spec.kind != InputKind::Number || !v || !v->is_number() || v->as_number() != 0) continue;
+      if (spec.fallback.is_number() && spec.fallback.as_number() == 0) continue;  // "0 = none"
+      if (r.error.input.empty()) r.error.input = spec.name;
+      zeros += (zeros.empty() ? "" : ", ") + spec.name + " = 0";
+    }
+    r.error.code = "not_finite";
+    r.error.message =
+        zeros.empty()
+            ? "these inputs make " + which + " infinite or undefined; try values nearer the example"
+            : zeros + " makes " + which + " infinite or undefined: give a positive value";
+    r.outputs = Json::object();
+    return r;
+  }
+  r.steps = d.take_steps();
+  r.warnings = d.take_warnings();
+  r.ok = true;
+  return r;
+}
+
+SweepResult Registry::sweep(std::string_view id, const Json& inputs, const std::string& param,
+                            const std::vector<double>& values) const {
+  SweepResult s;
+  const Estimator* est = nullptr;
+  Json clean;
+  if (!validate_all(*this, id, inputs, est, clean, s.error)) return s;
+  const InputSpec* spec = est->input(param);
+  if (!spec || spec->kind != InputKind::Number) {
+    s.error.code = "unknown_input";
+    s.error.input = param;
+    s.error.message =
+        "cannot sweep \"" + param + "\": not a numeric input of " + std::string(est->info.id);
+    return s;
+  }
+  if (values.size() > 100000) {
+    s.error.code = "out_of_range";
+    s.error.message = "a sweep takes at most 100000 values";
+    return s;
+  }
+  // Only values the input accepts reach the estimator; the others are reported per point.
+  std::vector<double> valid;
+  std::vector<std::string> why(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    Json c;
+    Error e;
+    if (validate_input(*spec, Json(values[i]), c, e))
+      valid.push_back(values[i]);
+    else
+      why[i] = e.message;
+  }
+  SweepResult inner = est->sweep(*est, clean, param, valid);
+  if (!inner.ok) return inner;
+  s.ok = true;
+  s.x = values;
+  for (const auto& [name, col] : inner.columns) s.columns.emplace_back(name, std::vector<double>{});
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    bool ok = why[i].empty();
+    for (std::size_t c = 0; c < s.columns.size(); ++c) {
+      double v = ok ? inner.columns[c].second[k] : 0.0 / 0.0;
+      s.columns[c].second.push_back(std::isfinite(v) ? v : 0.0 / 0.0);
+    }
+    s.point_errors.push_back(ok ? inner.point_errors[k] : why[i]);
+    if (ok) ++k;
+  }
+  return s;
+}
+
+Json Registry::list_json() const {
+  Json j = Json::object();
+  Json es = Json::array(), cs = Json::array(), ps = Json::array();
+  for (const auto& e : estimators_) es.push(e.to_json());
+  for (const auto& c : charts_) cs.push(c.to_json());
+  for (const auto& p : presets_) ps.push(p.to_json());
+  j.set("estimators", std::move(es));
+  j.set("charts", std::move(cs));
+  j.set("presets", std::move(ps));
+  Json qs = Json::array();
+  for (const auto& q : questions_) qs.push(q.to_json());
+  j.set("questions", std::move(qs));
+  return j;
+}
+
+Json Registry::hardware_json() const {
+  Json j = Json::object();
+  Json gpus = Json::array(), links = Json::array();
+  for (const auto& p : presets_) {
+    if (p.kind == "gpu") gpus.push(p.to_json());
+    if (p.kind == "link") links.push(p.to_json());
+  }
+  j.set("accelerators", std::move(gpus));
+  j.set("links", std::move(links));
+  return j;
+}
+
+const Registry& registry() {
+  static const Registry reg = [] {
+    Registry r;
+    register_all(r);
+    return r;
+  }();
+  return reg;
+}
+
+}  // namespace napkin

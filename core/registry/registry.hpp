@@ -1,0 +1,438 @@
+// The estimator registry: every estimator is declared once (metadata + pure function) and
+// the CLI, the wasm API, the page's forms, the problem bank and the tests all read it.
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/derivation.hpp"
+#include "base/json.hpp"
+
+namespace napkin {
+
+// ---------------------------------------------------------------------------------------
+// Errors are values. `input` names the offending input ("" when the estimator id or the
+// request itself is wrong); `allowed` says what would be accepted.
+struct Error {
+  std::string code;  // unknown_estimator | unknown_input | missing_input | invalid_value |
+                     // out_of_range | not_integer | inconsistent
+  std::string input;
+  std::string message;
+  Json value;
+  std::string allowed;
+
+  Json to_json() const;
+  // Cross-input check failed inside an estimator: "tp = 3: must divide n_heads (64)".
+  static Error inconsistent(std::string input, double value, std::string what);
+};
+
+template <class T>
+class Result {
+ public:
+  Result(T v) : value_(std::move(v)) {}
+  Result(Error e) : error_(std::move(e)) {}
+  bool ok() const { return value_.has_value(); }
+  const T& value() const { return *value_; }
+  const T* operator->() const { return &*value_; }
+  const Error& error() const { return error_; }
+
+ private:
+  std::optional<T> value_;
+  Error error_;
+};
+
+// ---------------------------------------------------------------------------------------
+enum class InputKind { Number, Boolean, Choice, Text };
+enum class OutputKind { Number, Boolean, Text, Array };
+
+struct InputSpec {
+  std::string name, label, unit, help;
+  InputKind kind = InputKind::Number;
+  double min = 0, max = 1e30;
+  bool min_exclusive = false;  // "> min" rather than ">= min"
+  bool integer = false;
+  bool required = false;  // must be given to the CLI / JS; the page starts from `example`
+  std::vector<std::string> choices;
+  std::vector<std::string> choice_labels;  // parallel to choices: what the page shows
+  // The name a model / accelerator / link preset fills this input under. Usually the input's
+  // own name; an input whose name collides with another quantity (comm.tp_step's `tokens`
+  // is the tokens in one step, not a model's training tokens) declares its own, so a preset
+  // only sets inputs whose meaning it knows.
+  std::string preset_key;
+  Json fallback;  // the declared struct's default: used when the input is not given
+  Json example;   // the page's starting value: the fallback unless declared with .example()
+  std::string allowed() const;  // "0 < params ≤ 1e15", "one of none, selective, full"
+  Json to_json() const;
+};
+
+struct OutputSpec {
+  std::string name, label, unit, help;
+  OutputKind kind = OutputKind::Number;
+  // Computed only when the inputs ask for it (e.g. a cost needs a price): the estimator
+  // leaves the field NaN (`not_given`) and the output is absent from the result, never 0.
+  bool optional = false;
+  // Kept for tests and the errata (a worked example's own, mistaken figure): in the result,
+  // but not shown on the page's card.
+  bool hidden = false;
+  Json to_json() const;
+};
+
+// The value an optional output's field holds when the inputs did not ask for it.
+inline constexpr double not_given = __builtin_nan("");
+
+// Literals only (static storage): views keep the per-estimator construction code small.
+struct EstimatorInfo {
+  std::string_view id, title, area, summary, citation, doc;
+};
+
+struct RunResult {
+  bool ok = false;
+  Error error;
+  Json inputs = Json::object();
+  Json outputs = Json::object();
+  Json steps = Json::array();
+  Json warnings = Json::array();
+  Json to_json(const std::string& id) const&;
+  Json to_json(const std::string& id) &&;  // moves the parts: no copy of the derivation
+};
+
+// Columns of a sweep: one array of numbers per numeric output (null where the point failed).
+struct SweepResult {
+  bool ok = false;
+  Error error;
+  Json to_json() const;
+  std::vector<double> x;
+  std::vector<std::pair<std::string, std::vector<double>>> columns;
+  std::vector<std::string> point_errors;  // first error message per failed point ("" if ok)
+};
+
+// Where a struct member lives and what it holds. Estimators are declared over typed structs;
+// the registry reaches their members through these (offset, type) pairs, so the glue is a few
+// non-template functions rather than a std::function per field (which cost most of the wasm).
+enum class FieldType : unsigned char { Double, Int, Long, Bool, String, Json };
+struct FieldRef {
+  std::size_t offset = 0;
+  FieldType type = FieldType::Double;
+};
+
+void field_assign(void* obj, FieldRef f, const Json& v);
+void field_set_number(void* obj, FieldRef f, double v);
+Json field_read(const void* obj, FieldRef f);
+double field_number(const void* obj, FieldRef f);
+
+template <class T>
+constexpr FieldType field_type() {
+  if constexpr (std::is_same_v<T, bool>)
+    return FieldType::Bool;
+  else if constexpr (std::is_same_v<T, int>)
+    return FieldType::Int;
+  else if constexpr (std::is_same_v<T, long> || std::is_same_v<T, long long>) {
+    static_assert(sizeof(T) == sizeof(long long), "long fields must be 64-bit");
+    return FieldType::Long;
+  } else if constexpr (std::is_same_v<T, double>)
+    return FieldType::Double;
+  else if constexpr (std::is_same_v<T, std::string>)
+    return FieldType::String;
+  else {
+    static_assert(std::is_same_v<T, Json>,
+                  "fields are double, int, long long, bool, string or Json");
+    return FieldType::Json;
+  }
+}
+
+// The member's offset, as offsetof computes it, without constructing an S: constructing one
+// per field inlined each struct's whole constructor at every declaration.
+template <class S, class T>
+FieldRef field_ref(T S::*member) {
+  alignas(S) static unsigned char storage[sizeof(S)];
+  const S* probe = reinterpret_cast<const S*>(storage);
+  const auto* at = reinterpret_cast<const unsigned char*>(&(probe->*member));
+  return {static_cast<std::size_t>(at - storage), field_type<T>()};
+}
+
+struct Estimator;
+using AnyFn = void (*)();
+using ComputeFn = bool (*)(const Estimator& e, const Json& in, Json& out, Derivation& d,
+                           Error& err);
+using SweepFn = SweepResult (*)(const Estimator& e, const Json& in, const std::string& param,
+                                const std::vector<double>& values);
+
+struct Estimator {
+  EstimatorInfo info;
+  std::vector<InputSpec> inputs;
+  std::vector<OutputSpec> outputs;
+  std::vector<FieldRef> input_fields, output_fields;  // parallel to inputs / outputs
+  AnyFn fn = nullptr;  // the typed Result<Out> (*)(const In&, Derivation&)
+  // Typed call behind the generic edge: inputs already validated and complete.
+  ComputeFn compute = nullptr;
+  // Repeated runs varying one numeric input, without derivations.
+  SweepFn sweep = nullptr;
+
+  const InputSpec* input(std::string_view name) const;
+  Json to_json() const;
+  // The generic halves of a typed call: fill a struct from validated inputs, and write a
+  // result struct's members as JSON outputs.
+  void fill(void* typed, const Json& in) const;
+  void write(const void* typed, Json& out) const;
+};
+
+// ---------------------------------------------------------------------------------------
+// Typed declaration helpers. A field binds an input name to a member of the estimator's
+// input struct; the struct's default member initializer is the input's example/default.
+template <class In>
+struct InputDecl {
+  InputSpec spec;
+  FieldRef field;
+
+  InputDecl& min(double v) { return spec.min = v, spec.min_exclusive = false, *this; }
+  InputDecl& above(double v) { return spec.min = v, spec.min_exclusive = true, *this; }
+  InputDecl& max(double v) { return spec.max = v, *this; }
+  InputDecl& range(double lo, double hi) { return min(lo).max(hi); }
+  InputDecl& positive(double hi) { return above(0).max(hi); }
+  InputDecl& integer() { return spec.integer = true, *this; }
+  InputDecl& required() { return spec.required = true, *this; }
+  InputDecl& help(const char* h) { return spec.help = h, *this; }
+  InputDecl& meaning(const char* key) { return spec.preset_key = key, *this; }
+  // What the page shows for each choice, in the order the choices were declared.
+  InputDecl& labels(std::initializer_list<const char*> l) {
+    return spec.choice_labels.assign(l.begin(), l.end()), *this;
+  }
+  // Where the page starts when the API default (0 = "not given") would show nothing.
+  InputDecl& example(double v) { return spec.example = Json(v), has_example = true, *this; }
+  bool has_example = false;
+};
+
+// Builders take literals: building std::strings at every call site was most of registry()'s
+// code in wasm. They are noinline so each struct type shares one copy.
+template <class In, class T>
+[[gnu::noinline]] InputDecl<In> num(const char* name, T In::*field, const char* label,
+                                    const char* unit = "") {
+  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "num() binds a number");
+  InputDecl<In> d;
+  d.spec.name = name;
+  d.spec.label = label;
+  d.spec.unit = unit;
+  d.spec.kind = InputKind::Number;
+  d.spec.integer = std::is_integral_v<T>;
+  d.field = field_ref(field);
+  return d;
+}
+
+template <class In>
+[[gnu::noinline]] InputDecl<In> flag(const char* name, bool In::*field, const char* label) {
+  InputDecl<In> d;
+  d.spec.name = name;
+  d.spec.label = label;
+  d.spec.kind = InputKind::Boolean;
+  d.field = field_ref(field);
+  return d;
+}
+
+template <class In>
+[[gnu::noinline]] InputDecl<In> choice(const char* name, std::string In::*field, const char* label,
+                                       std::initializer_list<const char*> choices) {
+  InputDecl<In> d;
+  d.spec.name = name;
+  d.spec.label = label;
+  d.spec.kind = InputKind::Choice;
+  d.spec.choices.assign(choices.begin(), choices.end());
+  d.field = field_ref(field);
+  return d;
+}
+
+// Free text the estimator parses itself (e.g. a JSON list of pipeline stages).
+template <class In>
+InputDecl<In> text(const char* name, std::string In::*field, const char* label) {
+  InputDecl<In> d;
+  d.spec.name = name;
+  d.spec.label = label;
+  d.spec.kind = InputKind::Text;
+  d.field = field_ref(field);
+  return d;
+}
+
+template <class Out>
+struct OutputDecl {
+  OutputSpec spec;
+  FieldRef field;
+  OutputDecl& help(const char* h) { return spec.help = h, *this; }
+  OutputDecl& optional() { return spec.optional = true, *this; }
+  OutputDecl& hidden() { return spec.hidden = true, *this; }
+};
+
+template <class Out, class T>
+[[gnu::noinline]] OutputDecl<Out> out(const char* name, T Out::*field, const char* label,
+                                      const char* unit = "") {
+  OutputDecl<Out> d;
+  d.spec.name = name;
+  d.spec.label = label;
+  d.spec.unit = unit;
+  d.field = field_ref(field);
+  switch (d.field.type) {
+    case FieldType::Bool: d.spec.kind = OutputKind::Boolean; break;
+    case FieldType::String: d.spec.kind = OutputKind::Text; break;
+    case FieldType::Json: d.spec.kind = OutputKind::Array; break;
+    default: d.spec.kind = OutputKind::Number;
+  }
+  return d;
+}
+
+// Numbers that are not finite are a bug in an estimator, never a result to show.
+bool all_finite(const Json& outputs, std::string& which);
+
+template <class In, class Out>
+using TypedFn = Result<Out> (*)(const In&, Derivation&);
+
+template <class In, class Out>
+bool compute_typed(const Estimator& e, const Json& in, Json& result, Derivation& d, Error& err) {
+  In typed{};
+  e.fill(&typed, in);
+  Result<Out> r = reinterpret_cast<TypedFn<In, Out>>(e.fn)(typed, d);
+  if (!r.ok()) {
+    err = r.error();
+    return false;
+  }
+  e.write(&r.value(), result);
+  return true;
+}
+
+// Shared loop of every sweep; `point` runs the typed function once and reports its outputs.
+SweepResult sweep_loop(const Estimator& e, void* typed, const std::string& param,
+                       const std::vector<double>& values,
+                       const void* (*point)(const Estimator&, const void*, std::string& error,
+                                            void* scratch),
+                       void* scratch);
+
+template <class In, class Out>
+SweepResult sweep_typed(const Estimator& e, const Json& in, const std::string& param,
+                        const std::vector<double>& values) {
+  In typed{};
+  e.fill(&typed, in);
+  std::optional<Result<Out>> last;
+  auto point = [](const Estimator& est, const void* t, std::string& error,
+                  void* scratch) -> const void* {
+    auto& slot = *static_cast<std::optional<Result<Out>>*>(scratch);
+    Derivation quiet(false);
+    slot.emplace(reinterpret_cast<TypedFn<In, Out>>(est.fn)(*static_cast<const In*>(t), quiet));
+    if (!slot->ok()) {
+      error = slot->error().message;
+      return nullptr;
+    }
+    return &slot->value();
+  };
+  return sweep_loop(e, &typed, param, values, point, &last);
+}
+
+template <class In, class Out>
+Estimator declare(EstimatorInfo info, std::vector<InputDecl<In>> ins,
+                  std::vector<OutputDecl<Out>> outs, TypedFn<In, Out> fn) {
+  Estimator e;
+  e.info = std::move(info);
+  const In defaults{};
+  for (auto& d : ins) {
+    d.spec.fallback = field_read(&defaults, d.field);
+    if (!d.has_example) d.spec.example = d.spec.fallback;
+    e.inputs.push_back(std::move(d.spec));
+    e.input_fields.push_back(d.field);
+  }
+  for (auto& d : outs) {
+    e.outputs.push_back(std::move(d.spec));
+    e.output_fields.push_back(d.field);
+  }
+  e.fn = reinterpret_cast<AnyFn>(fn);
+  e.compute = &compute_typed<In, Out>;
+  e.sweep = &sweep_typed<In, Out>;
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------
+// Charts and presets are data too: the page draws every chart from these specs with sweep.
+struct ChartSeries {
+  std::string label;
+  Json overrides = Json::object();  // inputs set on top of the user's current inputs
+};
+
+struct ChartMarker {
+  std::string label;
+  double x;
+};
+
+struct ChartSpec {
+  std::string id, title, estimator, x, x_label, y_label, y_unit;
+  double x_min = 0, x_max = 1;
+  int points = 60;
+  bool log_x = false, log_y = false, integer_x = false;
+  std::string kind = "line";         // line | bar (stacked bars over integer x)
+  std::vector<std::string> y;        // output names (one line per output when a single series)
+  std::vector<ChartSeries> series;   // empty: one series, the user's inputs
+  std::vector<ChartMarker> markers;  // labelled points computed at these x
+  bool mark_current = true;          // a dot at the user's current x
+  std::string hline_input;           // an input drawn as a horizontal line (e.g. GPU memory)
+  Json to_json() const;
+};
+
+// A question a newcomer asks, as an entry point on the page's first screen: the card that
+// answers it and the presets that set it up.
+struct Question {
+  std::string text, estimator;
+  std::vector<std::string> presets;
+  Json to_json() const;
+};
+
+struct Preset {
+  std::string id, label, kind, source;  // kind: model | gpu | link | scenario
+  Json values = Json::object();         // input name -> value (base units)
+  std::vector<std::string> estimators;  // for scenarios: where it applies; empty = anywhere
+  Json to_json() const;
+};
+
+// Presets and chart overrides are written as {"name", value} lists.
+using Fields = std::initializer_list<std::pair<const char*, Json>>;
+Json object_of(Fields f);
+
+// A named set of inputs for the given estimators: a seed's worked example, a paper's setup.
+Preset scenario(std::string id, std::string label, std::string source,
+                std::vector<std::string> estimators, Fields f);
+inline Preset scenario(std::string id, std::string label, std::string source, const char* estimator,
+                       Fields f) {
+  return scenario(std::move(id), std::move(label), std::move(source),
+                  std::vector<std::string>{estimator}, f);
+}
+
+class Registry {
+ public:
+  void add(Estimator e) { estimators_.push_back(std::move(e)); }
+  void add_chart(ChartSpec c) { charts_.push_back(std::move(c)); }
+  void add_preset(Preset p) { presets_.push_back(std::move(p)); }
+  void add_question(Question q) { questions_.push_back(std::move(q)); }
+
+  const std::vector<Estimator>& estimators() const { return estimators_; }
+  const std::vector<ChartSpec>& charts() const { return charts_; }
+  const std::vector<Preset>& presets() const { return presets_; }
+  const Estimator* find(std::string_view id) const;
+
+  // Validates (names, presence, parse with units, range, integer, choices) and runs.
+  RunResult run(std::string_view id, const Json& inputs, bool record_steps = true) const;
+  SweepResult sweep(std::string_view id, const Json& inputs, const std::string& param,
+                    const std::vector<double>& values) const;
+
+  Json list_json() const;      // estimators with inputs/outputs, charts, presets
+  Json hardware_json() const;  // presets of kind gpu and link, with sources
+
+ private:
+  std::vector<Estimator> estimators_;
+  std::vector<ChartSpec> charts_;
+  std::vector<Preset> presets_;
+  std::vector<Question> questions_;
+};
+
+// The registry with every area registered (built once, on first use).
+const Registry& registry();
+
+// Validates one raw value against its spec: number / text with units / bool / choice.
+bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& err);
+
+}  // namespace napkin

@@ -1,0 +1,155 @@
+// Hardware and model presets. Each preset is a set of input values (base units) that the
+// page applies to any estimator with inputs of those names; `napkin hardware` lists the
+// accelerators and links. Every figure carries its source.
+#include <initializer_list>
+#include <utility>
+
+#include "registry/areas.hpp"
+#include "registry/registry.hpp"
+#include "scenario/cluster.hpp"
+#include "scenario/model.hpp"
+
+namespace napkin {
+
+namespace {
+
+Preset make(std::string id, std::string label, std::string kind, std::string source, Fields f) {
+  return Preset{std::move(id),     std::move(label), std::move(kind),
+                std::move(source), object_of(f),     {}};
+}
+
+// A model preset also fills the names some estimators use for the same quantity
+// (hidden = d_model, layers = n_layers; see seeds 002/003).
+// A model preset, generated from the typed description (core/scenario/model_presets.cpp): its
+// shape under every input name the estimators use for it (hidden = d_model, layers =
+// n_layers, as some worked examples name them), and its exact parameter count.
+Preset model_preset(const ModelPreset& p) {
+  const Model& m = p.model;
+  const ModelParams c = model_params(m);
+  Preset out = make(std::string(p.id), std::string(p.label), "model", std::string(p.source),
+                    {{"params", c.total},
+                     {"d_model", m.d_model},
+                     {"hidden", m.d_model},
+                     {"n_layers", m.layers},
+                     {"layers", m.layers},
+                     {"n_heads", m.heads},
+                     {"n_kv_heads", m.kv_heads},
+                     {"head_dim", m.head_dim},
+                     {"attention_dim", m.heads * m.head_dim},
+                     {"d_ff", m.d_ff},
+                     {"vocab", m.vocab},
+                     {"seq_len", p.context},
+                     {"ffn", m.ffn == Ffn::Gated ? "swiglu" : "mlp"},
+                     {"tied_embeddings", m.tied_embeddings}});
+  if (p.trained_tokens > 0) out.values.set("tokens", p.trained_tokens);
+  // The cache per token in BF16, from the one KV function; MLA's widths (0 for other
+  // attention, so choosing a GQA model after an MLA one resets them).
+  const bool mla = m.attention == AttentionKind::Mla;
+  out.values.set("latent_dim", mla ? m.kv_lora_rank : 0);
+  out.values.set("rope_dim", mla ? m.rope_dim : 0);
+  out.values.set("kv_bytes_per_token", kv_bytes_per_token(m, 2));
+  if (m.experts > 0) {  // moe.params' split: shared weights and one expert's weights
+    const double expert = (c.ffn_total - c.ffn_active) / (m.experts - m.top_k);
+    out.values.set("num_experts", m.experts);
+    out.values.set("top_k", m.top_k);
+    out.values.set("expert_params", expert);
+    out.values.set("shared_params", c.total - m.experts * expert);
+  }
+  return out;
+}
+
+// An accelerator preset from the typed catalog (core/scenario/cluster.cpp): dense BF16 peak,
+// HBM bandwidth and capacity under every input name the estimators use for them.
+Preset accelerator_preset(const Gpu& g) {
+  return make(std::string(g.id), std::string(g.label), "gpu", std::string(g.source),
+              {{"peak_flops", g.peak_bf16},
+               {"mem_bandwidth", g.hbm_bandwidth},
+               {"gpu_memory", g.hbm_bytes},
+               {"device_memory", g.hbm_bytes}});
+}
+
+Preset link(std::string id, std::string label, std::string source, double bw, double latency) {
+  return make(std::move(id), std::move(label), "link", std::move(source),
+              {{"bandwidth", bw}, {"latency", latency}});
+}
+
+}  // namespace
+
+void register_catalog(Registry& r) {
+  // The first screen's entry points: the questions people bring, each with a worked setup.
+  r.add_question({"How long will training take?", "train.time", {"llama2-70b", "a100"}});
+  r.add_question({"Will the model fit in GPU memory?", "mem.training", {}});
+  r.add_question({"What does the all-reduce cost?", "comm.collective", {"nvlink4"}});
+  r.add_question({"How many GPUs to serve this?", "serve.llm_gpus", {}});
+  r.add_question({"How big is the KV cache?", "infer.kv", {"llama2-70b"}});
+  r.add_question({"How many tokens for a compute-optimal model?", "train.chinchilla", {}});
+
+  // Models and accelerators: one typed description each, with its source (core/scenario/).
+  for (const ModelPreset* p = model_presets_begin(); p != model_presets_end(); ++p)
+    r.add_preset(model_preset(*p));
+  for (const Gpu* g = gpus_begin(); g != gpus_end(); ++g) r.add_preset(accelerator_preset(*g));
+
+  // Links: bandwidth per rank in one direction (what a ring step can push), latency per step.
+  // Vendor bandwidths are usually quoted bidirectional ("900 GB/s NVLink"): halve them.
+  // Latencies are order-of-magnitude end-to-end figures for one step of a collective; the
+  // vendors do not publish them, so each says where it comes from.
+  r.add_preset(link("nvlink3", "NVLink 3 (A100): 300 GB/s, 3 µs",
+                    "NVIDIA A100 datasheet: 600 GB/s NVLink total (bidirectional) = 300 GB/s per "
+                    "direction; 3 µs per hop from a worked example",
+                    300e9, 3e-6));
+  r.add_preset(link("nvlink4", "NVLink 4 (H100): 450 GB/s, 3 µs",
+                    "NVIDIA H100 datasheet: 900 GB/s NVLink total (bidirectional) = 450 GB/s per "
+                    "direction; 3 µs per hop from a worked example",
+                    450e9, 3e-6));
+  r.add_preset(link("nvlink5", "NVLink 5 (B200): 900 GB/s, 3 µs",
+                    "NVIDIA HGX B200 specifications: 1.8 TB/s NVLink per GPU (bidirectional) = "
+                    "900 GB/s per direction; 3 µs per hop from a worked example",
+                    900e9, 3e-6));
+  r.add_preset(link("ib-ndr", "InfiniBand NDR 400 Gb/s: 50 GB/s, 5 µs",
+                    "NVIDIA Quantum-2 / ConnectX-7: 400 Gb/s per port = 50 GB/s per direction "
+                    "(one NIC per GPU); 5 µs from the “~2–5 µs” range a worked example gives",
+                    50e9, 5e-6));
+  r.add_preset(link("ib-hdr", "InfiniBand HDR 200 Gb/s: 25 GB/s, 5 µs",
+                    "NVIDIA Quantum / ConnectX-6: 200 Gb/s per port = 25 GB/s per direction; "
+                    "5 µs from the ~2–5 µs range a worked example gives",
+                    25e9, 5e-6));
+  r.add_preset(link("eth100", "100 GbE: 12.5 GB/s, 10 µs",
+                    "IEEE 802.3 100 Gb/s = 12.5 GB/s per direction; 10 µs from a worked example "
+                    "(ETHERNET_LATENCY)",
+                    12.5e9, 10e-6));
+  r.add_preset(
+      link("eth10", "10 GbE: 1.25 GB/s, 50 µs",
+           "IEEE 802.3 10 Gb/s = 1.25 GB/s per direction; 50 µs round trip from a worked example",
+           1.25e9, 50e-6));
+  // The seeds' own link numbers, kept as they wrote them so their examples reproduce
+  // (docs/errata.md, Communication).
+  r.add_preset(link("seed001-nvlink", "NVLink as a worked example states it: 600 GB/s, 1 µs",
+                    "Worked example (600 GB/s, “NVLink 4.0 (H100)”; H100 "
+                    "is 450 GB/s per direction, 600 is A100's bidirectional total)",
+                    600e9, 1e-6));
+  r.add_preset(link("seed001-infiniband",
+                    "InfiniBand as a worked example states it: 400 GB/s, 2 µs",
+                    "Worked example (400 GB/s, “NDR”: NDR is 400 Gb/s "
+                    "= 50 GB/s per port)",
+                    400e9, 2e-6));
+  r.add_preset(link("seed001-ethernet", "Ethernet as a worked example states it: 100 GB/s, 10 µs",
+                    "Worked example (100 GB/s, “100GbE”: 100 Gb/s is "
+                    "12.5 GB/s)",
+                    100e9, 10e-6));
+  r.add_preset(link("seed002-nvlink", "NVLink (A100 total, 600 GB/s) — worked example's figure",
+                    "Worked example (“NVLink ~600 GB/s”, A100's bidirectional total); "
+                    "latency not given, 1 µs as the other worked example",
+                    600e9, 1e-6));
+  r.add_preset(link("seed002-infiniband", "InfiniBand 200 GB/s — worked example's figure",
+                    "Worked example (“InfiniBand ~200 GB/s”, the DP 3.5 s "
+                    "example); latency not given, 2 µs as the other worked example",
+                    200e9, 2e-6));
+  r.add_preset(link("seed003-nvlink", "NVLink hop, 3 µs — worked example's figure",
+                    "Worked example (“a 3 µs NVLink hop”; bandwidth not given: "
+                    "A100 NVLink 3, 300 GB/s)",
+                    300e9, 3e-6));
+  r.add_preset(link("seed003-10gbe", "10 GbE, 50 µs round trip — worked example's figure",
+                    "Worked example (“a 50 µs Ethernet round-trip”, 10 GbE)", 1.25e9, 50e-6));
+}
+
+}  // namespace napkin

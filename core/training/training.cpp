@@ -1,0 +1,631 @@
+#include "training/training.hpp"
+
+#include <cmath>
+
+#include "base/units.hpp"
+#include "registry/areas.hpp"
+
+namespace napkin {
+
+// Hoffmann et al. 2022 ("Chinchilla"), Table 3 and §3: compute-optimal D ≈ 20·N, and
+// C ≈ 6·N·D (Kaplan et al. 2020, §2.1). Inverting C = 6·N·(r·N) gives N = √(C / 6r).
+Result<ChinchillaOut> train_chinchilla(const ChinchillaIn& in, Derivation& d) {
+  ChinchillaOut o{};
+  o.tokens_per_param_actual = o.optimal_params_for_budget = o.optimal_tokens_for_budget = not_given;
+  const double n = in.params, r = in.tokens_per_param;
+  o.optimal_tokens = r * n;
+  d.step("Compute-optimal tokens", "D_{\\text{opt}}", "$r \\cdot $N",
+         {{"r", "r", r}, {"N", "N", n, unit::params}}, o.optimal_tokens, unit::tokens);
+  o.compute_flops = 6 * n * o.optimal_tokens;
+  d.step("Training compute at the optimum", "C", "6 \\cdot $N \\cdot $D",
+         {{"N", "N", n, unit::params}, {"D", "D_{\\text{opt}}", o.optimal_tokens, unit::tokens}},
+         o.compute_flops, unit::flop);
+  if (in.tokens > 0) {
+    o.tokens_per_param_actual = in.tokens / n;
+    d.step("Tokens per parameter actually trained", "D/N", "\\frac{$D}{$N}",
+           {{"D", "D", in.tokens, unit::tokens}, {"N", "N", n, unit::params}},
+           o.tokens_per_param_actual, unit::none);
+    if (o.tokens_per_param_actual < r)
+      d.note("Verdict",
+             "Fewer tokens per parameter than the compute-optimal ratio: undertrained "
+             "for its size (GPT-3: 300B tokens for 175B parameters, 1.7 per parameter).");
+    else
+      d.note("Verdict",
+             "At or beyond the compute-optimal ratio: more tokens than Chinchilla "
+             "would spend, which buys a smaller model that is cheaper to serve.");
+  }
+  if (in.compute_flops > 0) {
+    o.optimal_params_for_budget = std::sqrt(in.compute_flops / (6 * r));
+    d.step("Compute-optimal size for the budget", "N_{\\text{opt}}",
+           "\\sqrt{\\frac{$C}{6 \\cdot $r}}",
+           {{"C", "C", in.compute_flops, unit::flop}, {"r", "r", r}}, o.optimal_params_for_budget,
+           unit::params);
+    o.optimal_tokens_for_budget = r * o.optimal_params_for_budget;
+    d.step("Tokens for that size", "D_{\\text{opt}}", "$r \\cdot $N",
+           {{"r", "r", r}, {"N", "N_{\\text{opt}}", o.optimal_params_for_budget, unit::params}},
+           o.optimal_tokens_for_budget, unit::tokens);
+  }
+  return o;
+}
+
+// Kaplan et al. 2020 §2.1: training costs ≈ 6 FLOPs per parameter per token (2 forward,
+// 4 backward); full activation recomputation adds one forward pass, 8 in all
+// (Narayanan et al. 2021, eq. 3 and its derivation).
+Result<TrainTimeOut> train_time(const TrainTimeIn& in, Derivation& d) {
+  TrainTimeOut o{};
+  const double k = in.flops_per_param_token;
+  o.total_flops = k * in.params * in.tokens;
+  d.step("Total training compute", "C", "$k \\cdot $N \\cdot $D",
+         {{"k", "k", k}, {"N", "N", in.params, unit::params}, {"D", "D", in.tokens, unit::tokens}},
+         o.total_flops, unit::flop);
+  o.cluster_flops = in.gpus * in.peak_flops * in.mfu;
+  d.step("Sustained cluster throughput", "R", "$G \\cdot $P \\cdot $u",
+         {{"G", "G", in.gpus},
+          {"P", "P_{\\text{peak}}", in.peak_flops, unit::flops},
+          {"u", "\\text{MFU}", in.mfu, unit::fraction}},
+         o.cluster_flops, unit::flops);
+  o.seconds = o.total_flops / o.cluster_flops;
+  d.step("Wall-clock time", "T", "\\frac{$C}{$R}",
+         {{"C", "C", o.total_flops, unit::flop}, {"R", "R", o.cluster_flops, unit::flops}},
+         o.seconds, unit::seconds);
+  o.hours = o.seconds / 3600;
+  o.days = o.hours / 24;
+  d.step("In days", "T_{\\text{days}}", "\\frac{$T}{86400}", {{"T", "T", o.seconds}}, o.days,
+         unit::none);
+  o.gpu_hours = o.hours * in.gpus;
+  d.step("GPU-hours", "H", "$T \\cdot $G", {{"T", "T_{\\text{h}}", o.hours}, {"G", "G", in.gpus}},
+         o.gpu_hours, unit::gpu_hours);
+  o.cost = in.price_per_gpu_hour > 0 ? o.gpu_hours * in.price_per_gpu_hour : not_given;
+  if (in.price_per_gpu_hour > 0)
+    d.step("Cost", "\\$", "$H \\cdot $p",
+           {{"H", "H", o.gpu_hours}, {"p", "p", in.price_per_gpu_hour, unit::dollars}}, o.cost,
+           unit::dollars);
+  if (in.mfu > 0.7)
+    d.warn("MFU above 70% is beyond what published large runs report (PaLM: 46.2%).");
+  return o;
+}
+
+// Chowdhery et al. 2022 (PaLM), Appendix B: model FLOPs per token = 6N + 12·L·H·Q·T, where
+// H·Q is the attention width and T the sequence length. Hardware FLOPs add what is
+// recomputed: full recomputation repeats the forward pass (2N + 4·L·H·Q·T); selective
+// recomputation (Korthikanti et al. 2022, §5) repeats only the attention score/value
+// products (4·L·H·Q·T).
+Result<TrainMfuOut> train_mfu(const TrainMfuIn& in, Derivation& d) {
+  TrainMfuOut o{};
+  const double a = in.attention_dim > 0 ? in.attention_dim : in.d_model;
+  const double attn = 12 * in.n_layers * a * in.seq_len;
+  o.flops_per_token = 6 * in.params + attn;
+  d.step("Model FLOPs per token", "F", "6 \\cdot $N + 12 \\cdot $L \\cdot $a \\cdot $s",
+         {{"N", "N", in.params, unit::params},
+          {"L", "L", in.n_layers},
+          {"a", "d_{\\text{attn}}", a},
+          {"s", "s", in.seq_len}},
+         o.flops_per_token, unit::flop_per_token);
+  double extra = 0;
+  if (in.recompute == "full") extra = 2 * in.params + attn / 3;
+  if (in.recompute == "selective") extra = attn / 3;
+  o.hardware_flops_per_token = o.flops_per_token + extra;
+  if (extra > 0)
+    d.step("Hardware FLOPs per token (with recomputation)", "F_{\\text{hw}}", "$F + $x",
+           {{"F", "F", o.flops_per_token, unit::flop_per_token},
+            {"x", "F_{\\text{recompute}}", extra, unit::flop_per_token}},
+           o.hardware_flops_per_token, unit::flop_per_token);
+  o.achieved_flops = in.tokens_per_second * o.flops_per_token;
+  d.step("Achieved model FLOP/s", "R", "$t \\cdot $F",
+         {{"t", "\\text{tok/s}", in.tokens_per_second, unit::tokens_per_s},
+          {"F", "F", o.flops_per_token, unit::flop_per_token}},
+         o.achieved_flops, unit::flops);
+  const double peak = in.gpus * in.peak_flops;
+  o.mfu = o.achieved_flops / peak;
+  d.step("Model FLOPs utilization", "\\text{MFU}", "\\frac{$R}{$G \\cdot $P}",
+         {{"R", "R", o.achieved_flops, unit::flops},
+          {"G", "G", in.gpus},
+          {"P", "P_{\\text{peak}}", in.peak_flops, unit::flops}},
+         o.mfu, unit::fraction);
+  o.hfu = in.tokens_per_second * o.hardware_flops_per_token / peak;
+  d.step("Hardware FLOPs utilization", "\\text{HFU}", "\\frac{$t \\cdot $F}{$G \\cdot $P}",
+         {{"t", "\\text{tok/s}", in.tokens_per_second, unit::tokens_per_s},
+          {"F", "F_{\\text{hw}}", o.hardware_flops_per_token, unit::flop_per_token},
+          {"G", "G", in.gpus},
+          {"P", "P_{\\text{peak}}", in.peak_flops, unit::flops}},
+         o.hfu, unit::fraction);
+  if (o.hfu > 1)
+    return Error::inconsistent("tokens_per_second", in.tokens_per_second,
+                               "implies more than 100% of peak FLOP/s; lower the throughput or "
+                               "raise gpus / peak_flops");
+  return o;
+}
+
+// Parameter count of a decoder-only transformer, one labelled term per line.
+// Attention (Vaswani et al. 2017, with GQA from Ainslie et al. 2023): Q and O are d×(h·dh),
+// K and V are d×(h_kv·dh). FFN: 2·d·d_ff (GELU MLP) or 3·d·d_ff (SwiGLU, Shazeer 2020).
+// Embeddings: V·d, doubled when input and output embeddings are untied.
+Result<ModelParamsOut> model_params(const ModelParamsIn& in, Derivation& d) {
+  ModelParamsOut o{};
+  const double dm = in.d_model;
+  const bool swiglu = in.ffn == "swiglu";
+  double dff = in.d_ff;
+  if (dff == 0) dff = swiglu ? 256 * std::ceil(8 * dm / 3 / 256) : 4 * dm;
+  o.d_ff = dff;
+  if (in.attention) {
+    if (in.head_dim == 0 && std::fmod(dm, in.n_heads) != 0)
+      return Error::inconsistent(
+          "n_heads", in.n_heads,
+          "must divide d_model (" + format_value(dm, "") + ") unless head_dim is given");
+    const double hd = in.head_dim > 0 ? in.head_dim : dm / in.n_heads;
+    const double kv = in.n_kv_heads > 0 ? in.n_kv_heads : in.n_heads;
+    if (in.n_kv_heads > in.n_heads)
+      return Error::inconsistent("n_kv_heads", in.n_kv_heads, "must be at most n_heads");
+    double attn = 2 * dm * in.n_heads * hd + 2 * dm * kv * hd;
+    if (in.biases) attn += in.n_heads * hd + 2 * kv * hd + dm;
+    o.attention_params = attn;
+    d.step("Attention weights per block", "P_{\\text{attn}}",
+           "2 \\cdot $d \\cdot $h \\cdot $dh + 2 \\cdot $d \\cdot $kv \\cdot $dh",
+           {{"d", "d", dm}, {"h", "h", in.n_heads}, {"dh", "d_h", hd}, {"kv", "h_{kv}", kv}}, attn,
+           unit::params);
+  }
+  double ffn = (swiglu ? 3 : 2) * dm * dff;
+  if (in.biases) ffn += (swiglu ? 2 : 1) * dff + dm;
+  o.ffn_params = ffn;
+  d.step("Feed-forward weights per block", "P_{\\text{ffn}}",
+         swiglu ? "3 \\cdot $d \\cdot $f" : "2 \\cdot $d \\cdot $f",
+         {{"d", "d", dm}, {"f", "d_{ff}", dff}}, ffn, unit::params);
+  double norms = in.norms ? (in.attention ? 2 : 1) * dm : 0;
+  o.per_layer_params = o.attention_params + ffn + norms;
+  o.non_embedding_params = in.n_layers * o.per_layer_params + (in.norms ? dm : 0);
+  d.step("All blocks", "P_{\\text{blocks}}", "$L \\cdot $p",
+         {{"L", "L", in.n_layers}, {"p", "P_{\\text{block}}", o.per_layer_params, unit::params}},
+         o.non_embedding_params, unit::params);
+  o.embedding_params = in.vocab * dm * (in.tied_embeddings ? 1 : 2) + in.positions * dm;
+  d.step(
+      "Embeddings", "P_{\\text{emb}}",
+      in.tied_embeddings ? "$V \\cdot $d + $T \\cdot $d" : "2 \\cdot $V \\cdot $d + $T \\cdot $d",
+      {{"V", "V", in.vocab}, {"d", "d", dm}, {"T", "T_{\\text{pos}}", in.positions}},
+      o.embedding_params, unit::params);
+  o.params = o.non_embedding_params + o.embedding_params;
+  d.step("Total parameters", "N", "$B + $E",
+         {{"B", "P_{\\text{blocks}}", o.non_embedding_params, unit::params},
+          {"E", "P_{\\text{emb}}", o.embedding_params, unit::params}},
+         o.params, unit::params);
+  return o;
+}
+
+// Forward FLOPs per token (seed 001 §5; Kaplan et al. 2020 Table 1): 2 FLOPs per weight,
+// per block 8d² (Q,K,V,O) + 4·d·d_ff (FFN), and with attention the score and value
+// products, 4·s·d per layer (PaLM Appendix B counts 12·L·d·s for forward + backward).
+// Backward ≈ 2× forward, so a training step per token is 3× forward.
+Result<ModelFlopsOut> model_flops(const ModelFlopsIn& in, Derivation& d) {
+  ModelFlopsOut o{};
+  const double dm = in.d_model, dff = in.d_ff > 0 ? in.d_ff : 4 * dm;
+  const double proj = 8 * dm * dm, ffn = 4 * dm * dff;
+  const double attn = in.include_attention ? 4 * in.seq_len * dm : 0;
+  o.fwd_flops_per_layer = proj + ffn + attn;
+  if (in.include_attention)
+    d.step("Forward FLOPs per block per token", "F_{\\text{layer}}",
+           "8 \\cdot $d^2 + 4 \\cdot $d \\cdot $f + 4 \\cdot $s \\cdot $d",
+           {{"d", "d", dm}, {"f", "d_{ff}", dff}, {"s", "s", in.seq_len}}, o.fwd_flops_per_layer,
+           unit::flop);
+  else
+    d.step("Forward FLOPs per block per token", "F_{\\text{layer}}",
+           "8 \\cdot $d^2 + 4 \\cdot $d \\cdot $f", {{"d", "d", dm}, {"f", "d_{ff}", dff}},
+           o.fwd_flops_per_layer, unit::flop);
+  const double embed = 2 * in.vocab * dm;
+  o.fwd_flops = in.n_layers * o.fwd_flops_per_layer + embed;
+  d.step("Forward FLOPs per token", "F_{\\text{fwd}}", "$L \\cdot $F + 2 \\cdot $V \\cdot $d",
+         {{"L", "L", in.n_layers},
+          {"F", "F_{\\text{layer}}", o.fwd_flops_per_layer, unit::flop},
+          {"V", "V", in.vocab},
+          {"d", "d", dm}},
+         o.fwd_flops, unit::flop);
+  o.bwd_flops = 2 * o.fwd_flops;
+  d.step("Backward FLOPs per token", "F_{\\text{bwd}}", "2 \\cdot $F",
+         {{"F", "F_{\\text{fwd}}", o.fwd_flops, unit::flop}}, o.bwd_flops, unit::flop);
+  o.step_flops = o.fwd_flops + o.bwd_flops;
+  d.step("Training FLOPs per token", "F_{\\text{step}}", "$F + $B",
+         {{"F", "F_{\\text{fwd}}", o.fwd_flops, unit::flop},
+          {"B", "F_{\\text{bwd}}", o.bwd_flops, unit::flop}},
+         o.step_flops, unit::flop);
+  o.params_used =
+      in.params > 0 ? in.params : in.n_layers * (4 * dm * dm + 2 * dm * dff) + in.vocab * dm;
+  o.ratio_to_6n = o.step_flops / (6 * o.params_used);
+  d.step("Against the 6N rule", "\\rho", "\\frac{$S}{6 \\cdot $N}",
+         {{"S", "F_{\\text{step}}", o.step_flops, unit::flop},
+          {"N", "N", o.params_used, unit::params}},
+         o.ratio_to_6n, unit::none);
+  return o;
+}
+
+// Seed 001 §3: total = shared + E·expert, active = shared + k·expert; Chinchilla tokens
+// are counted on active parameters (compute per token follows the active set).
+Result<MoeParamsOut> moe_params(const MoeParamsIn& in, Derivation& d) {
+  if (in.top_k > in.num_experts)
+    return Error::inconsistent(
+        "top_k", in.top_k,
+        "must be at most num_experts (" + format_value(in.num_experts, "") + ")");
+  MoeParamsOut o{};
+  o.total_params = in.shared_params + in.num_experts * in.expert_params;
+  d.step("Total parameters (all experts)", "N_{\\text{total}}", "$S + $E \\cdot $X",
+         {{"S", "N_{\\text{shared}}", in.shared_params, unit::params},
+          {"E", "E", in.num_experts},
+          {"X", "N_{\\text{expert}}", in.expert_params, unit::params}},
+         o.total_params, unit::params);
+  o.active_params = in.shared_params + in.top_k * in.expert_params;
+  d.step("Active parameters per token", "N_{\\text{active}}", "$S + $k \\cdot $X",
+         {{"S", "N_{\\text{shared}}", in.shared_params, unit::params},
+          {"k", "k", in.top_k},
+          {"X", "N_{\\text{expert}}", in.expert_params, unit::params}},
+         o.active_params, unit::params);
+  o.active_fraction = o.active_params / o.total_params;
+  d.step("Active fraction", "f", "\\frac{$A}{$T}",
+         {{"A", "N_{\\text{active}}", o.active_params, unit::params},
+          {"T", "N_{\\text{total}}", o.total_params, unit::params}},
+         o.active_fraction, unit::fraction);
+  o.optimal_tokens = in.tokens_per_param * o.active_params;
+  d.step(
+      "Compute-optimal tokens (on active parameters)", "D_{\\text{opt}}", "$r \\cdot $A",
+      {{"r", "r", in.tokens_per_param}, {"A", "N_{\\text{active}}", o.active_params, unit::params}},
+      o.optimal_tokens, unit::tokens);
+  return o;
+}
+
+void register_training(Registry& r) {
+  constexpr double kMaxParams = 1e15, kMaxTokens = 1e17, kMaxFlops = 1e32, kMaxGpus = 1e7;
+  constexpr double kMaxPeak = 1e17;  // per device FLOP/s
+  {
+    using In = ChinchillaIn;
+    using Out = ChinchillaOut;
+    r.add(declare<In, Out>(
+        {"train.chinchilla", "Chinchilla-optimal tokens", "training",
+         "How many tokens a model of a given size should see, the compute that takes, and the "
+         "optimal size for a compute budget.",
+         "Hoffmann et al. 2022, Training Compute-Optimal Large Language Models, Table 3",
+         "docs/training.md#trainchinchilla"},
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
+         num("tokens_per_param", &In::tokens_per_param, "Tokens per parameter")
+             .help("Compute-optimal tokens per parameter r; Chinchilla's fits give about 20")
+             .positive(1e4),
+         num("tokens", &In::tokens, "Tokens trained (0 = none)", unit::tokens)
+             .help("Tokens the model was actually trained on, to compare with the optimum")
+             .range(0, kMaxTokens),
+         num("compute_flops", &In::compute_flops, "Compute budget (0 = none)", unit::flop)
+             .help("A training budget C in FLOP, to find the model size it buys")
+             .range(0, kMaxFlops)},
+        {out("optimal_tokens", &Out::optimal_tokens, "Compute-optimal tokens", unit::tokens)
+             .help("D = r × N: the tokens a model of this size should see"),
+         out("compute_flops", &Out::compute_flops, "Compute at the optimum", unit::flop)
+             .help("C = 6 × N × D: training compute at the optimum"),
+         out("tokens_per_param_actual", &Out::tokens_per_param_actual,
+             "Actual tokens per parameter")
+             .optional()
+             .help("Training tokens ÷ parameters; shown when training tokens are given"),
+         out("optimal_params_for_budget", &Out::optimal_params_for_budget,
+             "Optimal size for the budget", unit::params)
+             .optional()
+             .help("√(C / 6r): the compute-optimal model size; shown when a budget is given"),
+         out("optimal_tokens_for_budget", &Out::optimal_tokens_for_budget,
+             "Optimal tokens for the budget", unit::tokens)
+             .optional()
+             .help("r × the optimal size; shown when a compute budget is given")},
+        &train_chinchilla));
+  }
+  {
+    using In = TrainTimeIn;
+    using Out = TrainTimeOut;
+    r.add(declare<In, Out>(
+        {"train.time", "Training time and cost", "training",
+         "Wall-clock days, GPU-hours and cost of a training run from 6·N·D FLOPs and a sustained "
+         "fraction of peak.",
+         "Kaplan et al. 2020 §2.1 (6ND); Narayanan et al. 2021 eq. 3 (8ND with recomputation)",
+         "docs/training.md#traintime"},
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
+         num("tokens", &In::tokens, "Training tokens", unit::tokens)
+             .help("Tokens D seen in training (LLaMA-2: 2T)")
+             .positive(kMaxTokens)
+             .required(),
+         num("gpus", &In::gpus, "GPUs", unit::gpus)
+             .help("Accelerators training together")
+             .positive(kMaxGpus)
+             .integer()
+             .required(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+             .positive(kMaxPeak),
+         num("mfu", &In::mfu, "MFU", unit::fraction)
+             .help("Model FLOPs utilization: the share of peak that does model math (large runs: "
+                   "35–55 %)")
+             .positive(1),
+         num("flops_per_param_token", &In::flops_per_param_token, "FLOPs per parameter per token")
+             .positive(100)
+             .help("6 without recomputation; 8 with full activation recomputation"),
+         num("price_per_gpu_hour", &In::price_per_gpu_hour, "Price per GPU-hour", unit::dollars)
+             .help("Cloud or amortised price of one accelerator for one hour")
+             .range(0, 1e4)},
+        {out("total_flops", &Out::total_flops, "Total compute", unit::flop)
+             .help("C = k × N × D: all the arithmetic of the run"),
+         out("cluster_flops", &Out::cluster_flops, "Sustained cluster FLOP/s", unit::flops)
+             .help("GPUs × peak × MFU: model FLOP/s the cluster sustains"),
+         out("seconds", &Out::seconds, "Time", unit::seconds)
+             .help("Wall-clock time: total compute ÷ sustained FLOP/s"),
+         out("hours", &Out::hours, "Hours").help("Wall-clock time in hours"),
+         out("days", &Out::days, "Days").help("Wall-clock time in days"),
+         out("gpu_hours", &Out::gpu_hours, "GPU-hours", unit::gpu_hours)
+             .help("GPUs × hours: what a cloud bill counts"),
+         out("cost", &Out::cost, "Cost", unit::dollars)
+             .optional()
+             .help("GPU-hours × price; shown when a price per GPU-hour is given")},
+        &train_time));
+  }
+  {
+    using In = TrainMfuIn;
+    using Out = TrainMfuOut;
+    r.add(declare<In, Out>(
+        {"train.mfu", "Model and hardware FLOPs utilization", "training",
+         "MFU from measured tokens/s with PaLM's 6N + 12·L·d·s FLOPs per token; HFU adds the "
+         "FLOPs spent recomputing activations.",
+         "Chowdhery et al. 2022 (PaLM), Appendix B; Korthikanti et al. 2022 §5",
+         "docs/training.md#trainmfu"},
+        {num("params", &In::params, "Parameters", unit::params)
+             .help("Model size N: the number of trainable parameters")
+             .positive(kMaxParams)
+             .required(),
+         num("tokens_per_second", &In::tokens_per_second, "Throughput", unit::tokens_per_s)
+             .help("Training throughput of the whole cluster, in tokens per second")
+             .positive(1e12)
+             .required(),
+         num("gpus", &In::gpus, "GPUs", unit::gpus)
+             .help("Accelerators training together")
+             .positive(kMaxGpus)
+             .integer()
+             .required(),
+         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+             .positive(kMaxPeak),
+         num("n_layers", &In::n_layers, "Layers")
+             .help("Transformer blocks, for the attention FLOPs")
+             .positive(1e5)
+             .integer(),
+         num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size of the residual stream")
+             .positive(1e7)
+             .integer(),
+         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+             .help("Tokens per training sequence; attention FLOPs grow with it")
+             .positive(1e8)
+             .integer(),
+         num("attention_dim", &In::attention_dim,
+             "Attention width, heads × head dim (0 = model width)")
+             .help("Query heads × head size; 0 takes the model width")
+             .range(0, 1e7)
+             .integer(),
+         choice("recompute", &In::recompute, "Activation recomputation",
+                {"none", "selective", "full"})
+             .help("Recomputed activations add forward FLOPs the hardware does but the model does "
+                   "not count")
+             .labels({"None", "Selective (attention only)", "Full (per layer)"})},
+        {out("flops_per_token", &Out::flops_per_token, "Model FLOPs per token",
+             unit::flop_per_token)
+             .help("6N plus attention: the FLOPs the model needs per token"),
+         out("hardware_flops_per_token", &Out::hardware_flops_per_token, "Hardware FLOPs per token",
+             unit::flop_per_token)
+             .help("Model FLOPs plus recomputation: what the hardware executes per token"),
+         out("achieved_flops", &Out::achieved_flops, "Achieved model FLOP/s", unit::flops)
+             .help("Throughput × model FLOPs per token"),
+         out("mfu", &Out::mfu, "MFU", unit::fraction).help("Achieved model FLOP/s ÷ (GPUs × peak)"),
+         out("hfu", &Out::hfu, "HFU", unit::fraction)
+             .help("Hardware FLOPs utilization: like MFU, counting recomputed work too")},
+        &train_mfu));
+  }
+  {
+    using In = ModelParamsIn;
+    using Out = ModelParamsOut;
+    r.add(declare<In, Out>(
+        {"model.params", "Parameter count", "training",
+         "Parameters of a decoder-only transformer from its shapes: attention (MHA/GQA/MQA), "
+         "MLP or SwiGLU feed-forward, embeddings.",
+         "Kaplan et al. 2020 Table 1; Touvron et al. 2023 (LLaMA-2) Table 1",
+         "docs/training.md#modelparams"},
+        {num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer()
+             .required(),
+         num("n_layers", &In::n_layers, "Blocks L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("d_ff", &In::d_ff, "FFN width (0 = default)")
+             .help("Inner width of the feed-forward; 0 takes 4d (MLP) or 8d/3 (SwiGLU)")
+             .range(0, 1e7)
+             .integer(),
+         num("vocab", &In::vocab, "Vocabulary")
+             .help("Tokens in the vocabulary (embedding rows)")
+             .range(0, 1e8)
+             .integer(),
+         num("n_heads", &In::n_heads, "Attention heads")
+             .help("Query heads per block")
+             .positive(1e5)
+             .integer(),
+         num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = as many as query heads)")
+             .help("Key/value heads: fewer than query heads for grouped-query attention")
+             .range(0, 1e5)
+             .integer(),
+         num("head_dim", &In::head_dim, "Head dimension (0 = d/heads)")
+             .help("Size of one head; 0 takes d ÷ heads")
+             .range(0, 1e5)
+             .integer(),
+         choice("ffn", &In::ffn, "Feed-forward", {"mlp", "swiglu"})
+             .help("MLP has two matrices, SwiGLU three")
+             .labels({"MLP (2 matrices)", "SwiGLU (3 matrices)"}),
+         flag("attention", &In::attention, "Attention in each block")
+             .help("Count the attention projections (off: FFN-only blocks)"),
+         flag("tied_embeddings", &In::tied_embeddings, "Tied input/output embeddings")
+             .help("Input and output embeddings share one matrix"),
+         flag("biases", &In::biases, "Bias vectors").help("Count bias vectors in the projections"),
+         flag("norms", &In::norms, "Count norm gains")
+             .help("Count the gains of the normalisation layers"),
+         num("positions", &In::positions, "Learned positions")
+             .help("Count a learned position-embedding table")
+             .range(0, 1e8)
+             .integer()},
+        {out("params", &Out::params, "Parameters", unit::params).help("All parameters"),
+         out("non_embedding_params", &Out::non_embedding_params, "Non-embedding", unit::params)
+             .help("Parameters outside the embeddings (Kaplan's N)"),
+         out("attention_params", &Out::attention_params, "Attention per block", unit::params)
+             .help("Q, K, V and output projections of one block"),
+         out("ffn_params", &Out::ffn_params, "FFN per block", unit::params)
+             .help("Feed-forward matrices of one block"),
+         out("embedding_params", &Out::embedding_params, "Embeddings", unit::params)
+             .help("Token (and position) embeddings"),
+         out("per_layer_params", &Out::per_layer_params, "Per block", unit::params)
+             .help("Attention + feed-forward of one block"),
+         out("d_ff", &Out::d_ff, "FFN width used")
+             .help("The feed-forward width after the default is applied")},
+        &model_params));
+  }
+  {
+    using In = ModelFlopsIn;
+    using Out = ModelFlopsOut;
+    r.add(declare<In, Out>(
+        {"model.flops", "FLOPs per token of a transformer", "training",
+         "Forward, backward and training-step FLOPs per token, block by block, against the 6N "
+         "rule.",
+         "Kaplan et al. 2020 Table 1; Chowdhery et al. 2022 Appendix B (attention term)",
+         "docs/training.md#modelflops"},
+        {num("d_model", &In::d_model, "Model width d")
+             .help("Hidden size of the residual stream")
+             .positive(1e6)
+             .integer()
+             .required(),
+         num("n_layers", &In::n_layers, "Blocks L")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+             .help("Tokens per sequence; attention scores grow with it")
+             .positive(1e8)
+             .integer(),
+         num("vocab", &In::vocab, "Vocabulary")
+             .help("Tokens in the vocabulary, for the output layer")
+             .range(0, 1e8)
+             .integer(),
+         num("d_ff", &In::d_ff, "FFN width (0 = 4d)")
+             .help("Inner width of the feed-forward; 0 takes 4d")
+             .range(0, 1e7)
+             .integer(),
+         flag("include_attention", &In::include_attention, "Count attention scores")
+             .help("Add the QKᵀ and attention-times-V products"),
+         num("params", &In::params, "Parameters for 6N (0 = from shapes)", unit::params)
+             .help("N for the 6N rule; 0 counts it from the shapes")
+             .range(0, kMaxParams)},
+        {out("fwd_flops_per_layer", &Out::fwd_flops_per_layer, "Forward per block", unit::flop)
+             .help("Forward FLOPs of one block per token"),
+         out("fwd_flops", &Out::fwd_flops, "Forward", unit::flop)
+             .help("Forward FLOPs per token, all blocks and the output layer"),
+         out("bwd_flops", &Out::bwd_flops, "Backward", unit::flop).help("Backward ≈ 2 × forward"),
+         out("step_flops", &Out::step_flops, "Training step", unit::flop)
+             .help("Forward + backward per token"),
+         out("ratio_to_6n", &Out::ratio_to_6n, "Ratio to 6N")
+             .help("The exact count ÷ 6N: how far the rule is off"),
+         out("params_used", &Out::params_used, "N used for 6N", unit::params)
+             .help("The N the 6N rule used")},
+        &model_flops));
+  }
+  {
+    using In = MoeParamsIn;
+    using Out = MoeParamsOut;
+    r.add(declare<In, Out>(
+        {"moe.params", "Mixture-of-experts parameters", "training",
+         "Total versus active parameters of an MoE model and the compute-optimal tokens on the "
+         "active ones.",
+         "Jiang et al. 2024 (Mixtral of Experts) §2", "docs/training.md#moeparams"},
+        {num("shared_params", &In::shared_params, "Shared parameters", unit::params)
+             .help("Parameters every token uses: attention, embeddings, shared experts")
+             .range(0, kMaxParams)
+             .required(),
+         num("num_experts", &In::num_experts, "Experts")
+             .help("Experts per MoE layer")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("expert_params", &In::expert_params, "Parameters per expert", unit::params)
+             .help("Parameters of one expert, summed over layers")
+             .positive(kMaxParams)
+             .required(),
+         num("top_k", &In::top_k, "Experts per token (top-k)")
+             .help("Experts each token is routed to")
+             .positive(1e5)
+             .integer()
+             .required(),
+         num("tokens_per_param", &In::tokens_per_param, "Tokens per parameter")
+             .help("Compute-optimal tokens per active parameter (about 20)")
+             .positive(1e4)},
+        {out("total_params", &Out::total_params, "Total", unit::params)
+             .help("Shared + all experts: what memory must hold"),
+         out("active_params", &Out::active_params, "Active", unit::params)
+             .help("Shared + top-k experts: what each token computes with"),
+         out("active_fraction", &Out::active_fraction, "Active fraction", unit::fraction)
+             .help("Active ÷ total"),
+         out("optimal_tokens", &Out::optimal_tokens, "Compute-optimal tokens", unit::tokens)
+             .help("Tokens per parameter × active parameters")},
+        &moe_params));
+  }
+
+  // Charts for this area (SPEC §4): every one is a sweep of a registered estimator.
+  r.add_chart({.id = "chinchilla-tokens",
+               .title = "Compute-optimal tokens vs parameters",
+               .estimator = "train.chinchilla",
+               .x = "params",
+               .x_label = "Parameters",
+               .y_label = "Tokens",
+               .y_unit = unit::tokens,
+               .x_min = 1e8,
+               .x_max = 2e12,
+               .points = 60,
+               .log_x = true,
+               .log_y = true,
+               .y = {"optimal_tokens"},
+               .markers = {{"LLaMA-2-7B", 7e9},
+                           {"LLaMA-2-13B", 13e9},
+                           {"Chinchilla", 70e9},
+                           {"GPT-3", 175e9},
+                           {"PaLM", 540e9}}});
+  Json a100 = Json::object(), h100 = Json::object();
+  a100.set("peak_flops", 312e12);
+  h100.set("peak_flops", 990e12);
+  r.add_chart({.id = "train-days-gpus",
+               .title = "Training days vs GPU count",
+               .estimator = "train.time",
+               .x = "gpus",
+               .x_label = "GPUs",
+               .y_label = "Days",
+               .y_unit = "",
+               .x_min = 64,
+               .x_max = 8192,
+               .points = 40,
+               .log_x = true,
+               .log_y = true,
+               .integer_x = true,
+               .y = {"days"},
+               .series = {{"A100 (312 TFLOP/s)", a100}, {"H100 (990 TFLOP/s)", h100}}});
+  r.add_chart({.id = "train-days-mfu",
+               .title = "Training days vs MFU",
+               .estimator = "train.time",
+               .x = "mfu",
+               .x_label = "MFU",
+               .y_label = "Days",
+               .y_unit = "",
+               .x_min = 0.2,
+               .x_max = 0.7,
+               .points = 51,
+               .y = {"days"}});
+}
+
+}  // namespace napkin
