@@ -1,0 +1,112 @@
+// One optimizer step (SPEC §9): Narayanan et al. 2021 ("Efficient Large-Scale Language Model
+// Training on GPU Clusters Using Megatron-LM") §3 for the pipeline bubble (p−1)/v of a
+// microbatch's time per stage and §3.2 for the TP and PP volumes; Korthikanti et al. 2022 for
+// recomputation; collectives and memory from the shared scenario functions.
+#include "train_step.hpp"
+
+#include <algorithm>
+
+#include "scenario/collective.hpp"
+
+namespace napkin {
+
+StepModel step_model(const Model& m, double seq_len) {
+  StepModel sm;
+  sm.model = m;
+  sm.forward_flops_per_token = forward_flops_per_token(m, seq_len, true);
+  // Scores and values: 4·ctx·heads·head_dim per layer, causal-halved (model.hpp's definition).
+  sm.attention_score_flops = 2.0 * seq_len * m.heads * m.head_dim * m.layers;
+  sm.params_total = model_params(m).total;
+  return sm;
+}
+
+namespace {
+const Tier& tier_for(const Cluster& c, long long span) {
+  return span <= c.gpus_per_node ? c.intra : c.inter;
+}
+}  // namespace
+
+StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, const StepJob& job) {
+  StepTimes r;
+  const Model& m = sm.model;
+  Layout l = in;
+  const double seqs_per_pipe = job.global_batch / l.dp;
+  l.microbatches = std::max(1, static_cast<int>(seqs_per_pipe / l.microbatch));
+  const double peak = peak_flops(c.gpu, job.math) * job.compute_efficiency;
+  const double s = job.seq_len, b = l.microbatch, h = m.d_model;
+  const double shard = static_cast<double>(l.tp) * l.cp * l.pp;
+  // Forward of one microbatch on one stage; backward is twice the forward.
+  const double fwd = sm.forward_flops_per_token * s * b / shard / peak;
+  const double mb = l.microbatches;
+  r.compute = 3 * fwd * mb;
+  const double recompute_one = l.recompute == Recompute::Full ? fwd
+                               : l.recompute == Recompute::Selective
+                                   ? sm.attention_score_flops * s * b / shard / peak
+                                   : 0;
+  r.recompute = recompute_one * mb;
+  r.bubble = (l.pp - 1.0) / l.vpp * (3 * fwd + recompute_one);
+
+  // TP: 2 all-reduces forward and 2 backward per layer of s·b·h activations (Narayanan §3.2);
+  // sequence parallelism turns each into a reduce-scatter + all-gather of the same volume.
+  const double act_bytes = s / l.cp * b * h * dtype_bytes(l.activations);
+  const double layers_here = static_cast<double>(m.layers) / l.pp;
+  if (l.tp > 1) {
+    const Tier& t = tier_for(c, l.tp);
+    const double one = collective_time(Collective::AllReduce, act_bytes, l.tp, t).time;
+    const double per_mb = 4 * one * layers_here * (l.recompute == Recompute::Full ? 1.5 : 1);
+    r.tp_comm = per_mb * mb * (l.tp_overlap ? 0.3 : 1);  // overlap hides ~70 % (see docs)
+  }
+  // CP: ring exchange of K and V per layer, overlapped with attention.
+  if (l.cp > 1) {
+    const double kv = 2 * s / l.cp * b * m.kv_heads * m.head_dim * dtype_bytes(l.activations);
+    const Tier& t = tier_for(c, static_cast<long long>(l.tp) * l.cp);
+    const double x = collective_time(Collective::AllGather, kv * l.cp, l.cp, t).time;
+    r.cp_comm = std::max(0.0, 3 * x * layers_here * mb - r.compute / 2);
+  }
+  // EP: dispatch and combine all-to-alls, forward and backward, per MoE layer.
+  if (m.experts > 0 && l.ep > 1) {
+    const double tokens = act_bytes / l.tp * std::max(1, m.top_k);
+    const Tier& t = tier_for(c, static_cast<long long>(l.tp) * l.ep);
+    r.ep_comm = 4 * collective_time(Collective::AllToAll, tokens, l.ep, t).time * layers_here * mb;
+  }
+  // PP: one send per microbatch each way on the critical path's p−1 hops.
+  if (l.pp > 1) {
+    const double bytes = act_bytes / (l.sequence_parallel ? l.tp : 1);
+    const Tier& t = tier_for(c, static_cast<long long>(l.tp) * l.cp * l.pp);
+    r.pp_comm = 2 * (l.pp - 1.0) * l.vpp * collective_time(Collective::P2p, bytes, 2, t).time;
+  }
+  r.memory = training_memory(m, l, s);
+  // DP: gradients reduced over dp·cp ranks (ZeRO ≥ 2: reduce-scatter + all-gather, the same
+  // bytes); ZeRO-3 gathers parameters again forward and backward (×1.5, ZeRO §7).
+  const int dpr = l.dp * l.cp;
+  if (dpr > 1) {
+    const double grad_bytes =
+        sm.params_total / (static_cast<double>(l.tp) * l.pp) * dtype_bytes(l.grads);
+    const int per_node =
+        std::max(1, static_cast<int>(c.gpus_per_node / (static_cast<long long>(l.tp) * 1)));
+    double t =
+        hierarchical_time(Collective::AllReduce, grad_bytes, dpr, std::min(per_node, dpr), c).time;
+    if (l.zero_stage >= 3) t *= 1.5;
+    // Overlapped with the backward pass of the last microbatch round (bucketed, PyTorch DDP).
+    r.dp_comm = l.dp_overlap ? std::max(0.0, t - 2 * fwd * std::min(mb, 1.0 * l.pp)) : t;
+  }
+  if (l.optimizer_offload) {
+    // Optimizer state over PCIe both ways each step, not overlapped (ZeRO-Offload).
+    r.dp_comm += 2 * r.memory.weights / 2 * l.optimizer_bytes_per_param / 25e9;
+  }
+  r.step = r.compute + r.recompute + r.bubble + r.tp_comm + r.cp_comm + r.ep_comm + r.pp_comm +
+           r.dp_comm;
+  const double gpus = static_cast<double>(layout_gpus(l));
+  const double model_flops = 3 * sm.forward_flops_per_token * s * job.global_batch;
+  // Hardware FLOPs add what recomputation repeats (Korthikanti §6: HFU vs MFU).
+  const double hw_flops = model_flops * (1 + r.recompute / std::max(r.compute, 1e-30));
+  r.tokens_per_second = s * job.global_batch / r.step;
+  r.model_flops_per_gpu = model_flops / r.step / gpus;
+  const double raw_peak = peak_flops(c.gpu, job.math);
+  r.mfu = r.model_flops_per_gpu / raw_peak;
+  r.hfu = hw_flops / r.step / gpus / raw_peak;
+  r.fits = r.memory.total <= c.gpu.hbm_bytes;
+  return r;
+}
+
+}  // namespace napkin
