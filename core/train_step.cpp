@@ -16,7 +16,7 @@ StepModel step_model(const Model& m, double seq_len) {
   sm.forward_flops_per_token = forward_flops_per_token(m, seq_len, true);
   // Scores and values: 4·ctx·heads·head_dim per layer, causal-halved (model.hpp's definition).
   sm.attention_score_flops = 2.0 * seq_len * m.heads * m.head_dim * m.layers;
-  sm.params_total = model_params(m).total;
+  sm.params = model_params(m);
   return sm;
 }
 
@@ -75,13 +75,13 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
     const Tier& t = tier_for(c, static_cast<long long>(l.tp) * l.cp * l.pp);
     r.pp_comm = 2 * (l.pp - 1.0) * l.vpp * collective_time(Collective::P2p, bytes, 2, t).time;
   }
-  r.memory = training_memory(m, l, s);
+  r.memory = training_memory(m, sm.params, l, s);
   // DP: gradients reduced over dp·cp ranks (ZeRO ≥ 2: reduce-scatter + all-gather, the same
   // bytes); ZeRO-3 gathers parameters again forward and backward (×1.5, ZeRO §7).
   const int dpr = l.dp * l.cp;
   if (dpr > 1) {
     const double grad_bytes =
-        sm.params_total / (static_cast<double>(l.tp) * l.pp) * dtype_bytes(l.grads);
+        sm.params.total / (static_cast<double>(l.tp) * l.pp) * dtype_bytes(l.grads);
     const int per_node =
         std::max(1, static_cast<int>(c.gpus_per_node / (static_cast<long long>(l.tp) * 1)));
     double t =

@@ -29,7 +29,7 @@ struct StepModel {
   Model model;
   double forward_flops_per_token = 0;  // causal attention at the job's sequence length
   double attention_score_flops = 0;    // the part selective recomputation repeats
-  double params_total = 0;
+  ModelParams params;
 };
 StepModel step_model(const Model& m, double seq_len);
 

@@ -21,7 +21,11 @@ double expert_params(const Model& m) {
 }  // namespace
 
 TrainingMemory training_memory(const Model& m, const Layout& l, double seq_len) {
-  const ModelParams p = model_params(m);
+  return training_memory(m, model_params(m), l, seq_len);
+}
+
+TrainingMemory training_memory(const Model& m, const ModelParams& p, const Layout& l,
+                               double seq_len) {
   const double experts = expert_params(m);
   // The busiest GPU is the first stage: its layers' share plus the input embedding (and the
   // output head when tied); Megatron splits both over TP.
