@@ -37,3 +37,8 @@ StepModel step_model(const Model& m, double seq_len);
 StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& l, const StepJob& job);
 
 }  // namespace napkin
+
+namespace napkin {
+class Registry;
+void register_train_step(Registry& r);  // the train.step estimator
+}  // namespace napkin
