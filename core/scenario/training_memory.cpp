@@ -27,10 +27,11 @@ TrainingMemory training_memory(const Model& m, const Layout& l, double seq_len) 
 TrainingMemory training_memory(const Model& m, const ModelParams& p, const Layout& l,
                                double seq_len) {
   const double experts = expert_params(m);
-  // The busiest GPU is the first stage: its layers' share plus the input embedding (and the
-  // output head when tied); Megatron splits both over TP.
+  // The busiest GPU is the first stage: its layers' share plus the input (and position)
+  // embedding; the output head too when tied or when there is one stage. Split over TP.
   const double layer_params = p.total - p.embedding - experts;
-  const double embed_first = p.embedding / (m.tied_embeddings ? 1 : 2);
+  const double embed_first =
+      l.pp == 1 || m.tied_embeddings ? p.embedding : p.embedding - m.vocab * m.d_model;
   const double dense = (layer_params / l.pp + embed_first) / l.tp;
   const double sharded = experts / (static_cast<double>(l.pp) * l.tp * l.ep);
   const double n_dense = static_cast<double>(l.dp) * l.cp;
