@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 
 #include "train_step.hpp"
 
@@ -58,4 +59,20 @@ using SearchProgress = bool (*)(void* ctx, long long done, long long total);
 SearchResult search_layouts(const SearchSpec& spec, SearchProgress progress = nullptr,
                             void* ctx = nullptr);
 
+}  // namespace napkin
+
+namespace napkin {
+class Json;
+// The search's JSON (SPEC §9): evaluated, valid, rejected {reason: count}, seconds,
+// configs_per_second, best, top, pareto; each layout with its train.step outputs.
+Json search_json(const SearchSpec& spec, const SearchResult& r);
+}  // namespace napkin
+
+namespace napkin {
+// `napkin search name=value …`: the job from names and plain numbers (train.step's model and
+// cluster names, plus gpus, global_batch, seq_len, compute_efficiency, max_memory_fraction,
+// top). Defaults: GPT-3 175B on 512 A100 80 GB, batch 1536, s = 2048. Returns false with a
+// message naming the input when a name is unknown or a value is not a positive number.
+bool search_spec_from_args(const char* const* names, const char* const* values, int n,
+                           SearchSpec& spec, std::string& error);
 }  // namespace napkin
