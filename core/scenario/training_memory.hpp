@@ -20,5 +20,9 @@ double activation_bytes_per_layer(const Model& m, const Layout& l, double seq_le
 // Weights, gradients, optimizer state (ZeRO stage over dp·cp ranks; EP shards experts) and
 // activations (in-flight microbatches of 1F1B on the first stage) on the busiest GPU.
 TrainingMemory training_memory(const Model& m, const Layout& l, double seq_len);
+// The same with the model's parameter counts already computed (the layout search's inner loop
+// hoists model_params out of it).
+TrainingMemory training_memory(const Model& m, const ModelParams& p, const Layout& l,
+                               double seq_len);
 
 }  // namespace napkin

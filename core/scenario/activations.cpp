@@ -1,0 +1,33 @@
+// Activation bytes per layer (SPEC §8): Korthikanti et al. 2022, "Reducing Activation
+// Recomputation in Large Transformer Models", §4 and Table 2, generalized from the GPT block
+// (MHA, 4h MLP) to GQA and any FFN width, term by term.
+#include <algorithm>
+
+#include "training_memory.hpp"
+
+namespace napkin {
+
+double activation_bytes_per_layer(const Model& m, const Layout& l, double seq_len) {
+  const double t = l.tp, s = seq_len / l.cp, b = l.microbatch, h = m.d_model;
+  const double sbh = s * b * h;
+  if (l.recompute == Recompute::Full) return 2 * sbh / (l.sequence_parallel ? t : 1);
+  // Width of Q and of K (= V) relative to h: 1 and 1 for MHA at head_dim = h/heads.
+  const double q = m.heads * m.head_dim / h, kv = m.kv_heads * m.head_dim / h;
+  // FFN: the MLP keeps its activation's input and output (2·2·d_ff); a gated FFN keeps gate,
+  // up and their product (3·2·d_ff). MoE layers: each token's top_k (+ shared) experts.
+  const bool moe = m.experts > 0;
+  const double dff = moe && m.expert_d_ff > 0 ? m.expert_d_ff : m.d_ff;
+  const double width = moe ? std::max(1, m.top_k + m.shared_experts) : 1;
+  const double ffn = (m.ffn == Ffn::Gated ? 6 : 4) * dff / h * width;
+  // Table 2's 10 (layer norms 4, QKV input 2, MLP input 2, two dropout masks 2): never split
+  // by TP, split by t under sequence parallelism. Its 24 (Q, K 4; V 2; attention output 2;
+  // MLP 16): split by t. Its 5·a·s/h (scores 2, dropout mask 1, dropout output 2, per head
+  // and key): split by t, dropped by selective recomputation.
+  const double replicated = 10;
+  const double split = 2 * q + 2 * kv + 2 * kv + 2 * q + ffn;
+  double per_sbh = replicated / (l.sequence_parallel ? t : 1) + split / t;
+  if (l.recompute == Recompute::None) per_sbh += 5.0 * m.heads * seq_len / (h * t);
+  return sbh * per_sbh;
+}
+
+}  // namespace napkin
