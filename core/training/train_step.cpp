@@ -2,7 +2,7 @@
 // Training on GPU Clusters Using Megatron-LM") §3 for the pipeline bubble (p−1)/v of a
 // microbatch's time per stage and §3.2 for the TP and PP volumes; Korthikanti et al. 2022 for
 // recomputation; collectives and memory from the shared scenario functions.
-#include "train_step.hpp"
+#include "training/train_step.hpp"
 
 #include <algorithm>
 
@@ -124,8 +124,8 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
 // ---------------------------------------------------------------------------------------
 // The train.step estimator: explicit model, cluster and layout fields (named as the scenario
 // contract's members) until the scenario's presets fill them.
-#include "registry.hpp"
-#include "units.hpp"
+#include "registry/registry.hpp"
+#include "base/units.hpp"
 
 namespace napkin {
 namespace {

@@ -1,8 +1,8 @@
 // The search result as JSON, built once after the typed loop (SPEC §9).
 #include <algorithm>
 
-#include "json.hpp"
-#include "search.hpp"
+#include "base/json.hpp"
+#include "training/search.hpp"
 
 namespace napkin {
 namespace {

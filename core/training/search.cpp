@@ -10,7 +10,7 @@
 // every stage below it and every overlap combination does not fit either: they are counted as
 // "does not fit" without calling train_step. A layout that does not fit is never in best, top
 // or pareto, so the answer is the same; tests compare against `prune = false`.
-#include "search.hpp"
+#include "training/search.hpp"
 
 #include <chrono>
 

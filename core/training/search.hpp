@@ -6,7 +6,7 @@
 #include <array>
 #include <string>
 
-#include "train_step.hpp"
+#include "training/train_step.hpp"
 
 namespace napkin {
 
