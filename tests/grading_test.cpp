@@ -1,0 +1,71 @@
+// Grading defects of issue #14 (3, 4, 5 and the close-feedback half of 2), each reproduced on
+// the grader alone so the test names the rule it pins down.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "answer.hpp"
+#include "problems.hpp"
+
+using namespace napkin;
+
+namespace {
+Judgement grade_text(const char* text, const Expected& e, const std::vector<Alternative>& m = {}) {
+  ParsedAnswer a = parse_answer(text, e.unit);
+  CAPTURE(text);
+  REQUIRE(a.ok);
+  return grade(a, e, m);
+}
+}  // namespace
+
+TEST_CASE("close feedback says high or low without any number (#14.2)") {
+  Expected e{0.120, answer_in::ms()};
+  Judgement j = grade_text("124 ms", e);
+  CHECK(j.verdict == "close");
+  CHECK(j.feedback.find("a little high") != std::string::npos);
+  CHECK(j.feedback.find_first_of("0123456789") == std::string::npos);
+  CHECK(grade_text("116 ms", e).feedback.find("a little low") != std::string::npos);
+}
+
+TEST_CASE("one rule for mistakes: whole numbers match only when they round alike (#14.3)") {
+  // Answer 213; a mistake worth 212.4 (2 % band would swallow 212 and 213's neighbours).
+  Expected e{213, answer_in::gpus(), 0.02, 0.1, true};
+  std::vector<Alternative> m = {{"rounded_down", "Round up.", 210}};
+  CHECK(grade_text("212", e, m).mistake.empty());
+  CHECK(grade_text("214", e, m).mistake.empty());
+  CHECK(grade_text("210", e, m).mistake == "rounded_down");
+  CHECK(mistake_matches(212, 210, e) == false);
+  CHECK(mistake_matches(210.4, 210, e));
+}
+
+TEST_CASE("GB/GiB is named only for a binary unit or an exact match (#14.3)") {
+  Expected e{107.374e9, answer_in::gb()};  // 100 GiB
+  // "110 GB" is a rounded decimal answer: 2.4 % over, no GiB confusion suspected.
+  Judgement rounded = grade_text("110 GB", e);
+  CHECK(rounded.mistake.empty());
+  CHECK(rounded.verdict == "close");
+  CHECK(grade_text("100 GB", e).mistake == "gb_vs_gib");     // exactly the binary value
+  CHECK(grade_text("107.4 GiB", e).mistake == "gb_vs_gib");  // binary unit written
+}
+
+TEST_CASE("a count that breaks its constraint is wrong, not close (#14.4)") {
+  Expected e{80, answer_in::gpus(), 0.02, 0.1, true};
+  CHECK(grade_text("72", e).verdict == "wrong");
+  CHECK(grade_text("87", e).verdict == "wrong");
+  CHECK(grade_text("79", e).verdict == "wrong");        // does not fit
+  CHECK(grade_text("81", e).verdict == "close");        // fits, one spare
+  Expected two{2, answer_in::gpus(), 0.02, 0.1, true};  // 140 GB of weights on 80 GB GPUs
+  CHECK(grade_text("1", two).verdict == "wrong");
+}
+
+TEST_CASE("a bare number read two ways 1000x apart asks for its unit (#14.5)") {
+  Expected e{0.120, answer_in::ms()};
+  Judgement j = grade_text("0.12", e);
+  CHECK(j.verdict == "unit");
+  CHECK(j.feedback.find("unit") != std::string::npos);
+  CHECK(grade_text("120", e).verdict == "correct");
+  CHECK(grade_text("0.12 s", e).verdict == "correct");
+  // Percent: 0.158 for 15.8 % is one reading only, a fraction.
+  Expected pct{0.158, answer_in::percent()};
+  CHECK(grade_text("0.158", pct).verdict == "correct");
+}
