@@ -39,13 +39,13 @@ TEST_CASE("one rule for mistakes: whole numbers match only when they round alike
 }
 
 TEST_CASE("GB/GiB is named only for a binary unit or an exact match (#14.3)") {
-  Expected e{107.374e9, answer_in::gb()};  // 100 GiB
-  // "110 GB" is a rounded decimal answer: 2.4 % over, no GiB confusion suspected.
-  Judgement rounded = grade_text("110 GB", e);
+  Expected e{107e6, answer_in::mb()};
+  // "110 MB" is a rounded decimal answer (2.8 % over), 1.96 % from 107 MiB: not a GiB mix-up.
+  Judgement rounded = grade_text("110 MB", e);
   CHECK(rounded.mistake.empty());
   CHECK(rounded.verdict == "close");
-  CHECK(grade_text("100 GB", e).mistake == "gb_vs_gib");     // exactly the binary value
-  CHECK(grade_text("107.4 GiB", e).mistake == "gb_vs_gib");  // binary unit written
+  CHECK(grade_text("102.04 MB", e).mistake == "gb_vs_gib");  // exactly 107e6 / 2^20 * 1e6
+  CHECK(grade_text("107 MiB", e).mistake == "gb_vs_gib");    // binary unit written
 }
 
 TEST_CASE("a count that breaks its constraint is wrong, not close (#14.4)") {
