@@ -180,6 +180,32 @@ bool read_with_name(double number_value, const std::string& suffix, const Answer
   return false;
 }
 
+// What a student adds that the question already says: "per GPU", "/token" after a value
+// asked per GPU or per token, and the GPU's own name or a synonym for the count noun
+// ("44 H100s", "44 devices"). Returns the suffix without them ("" when only they were there).
+std::string drop_qualifiers(const std::string& suffix, const AnswerUnit& u) {
+  std::string s = suffix, l = lower(suffix);
+  for (std::string_view q : {"pergpu", "/gpu", "pertoken", "/token", "/tok", "perdevice", "/device",
+                             "perrank", "/rank", "perstep", "/step", "perrequest"})
+    if (l.size() > q.size() && l.ends_with(q)) {
+      s = s.substr(0, s.size() - q.size());
+      l = lower(s);
+      break;
+    }
+  if (u.unit == unit::gpus) {
+    // "H100s", "A100", "B200s", "MI300Xs", "devices", "accelerators", "chips", "cards".
+    static const char* nouns[] = {"device", "accelerator", "chip", "card", "gpu"};
+    std::string w = l;
+    if (!w.empty() && w.back() == 's') w.pop_back();
+    bool model_name = w.size() >= 3 && std::isalpha(static_cast<unsigned char>(w[0])) &&
+                      std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(c); });
+    for (const char* n : nouns)
+      if (w == n) model_name = true;
+    if (model_name) return "";
+  }
+  return s;
+}
+
 bool is_byte_unit(std::string_view u) {
   return u == unit::bytes || u == unit::bytes_per_s;
 }
@@ -263,6 +289,19 @@ ParsedAnswer parse_answer(std::string_view raw, const AnswerUnit& u) {
       r.ok = true;
       r.readings.push_back(w);
       return r;
+    }
+    const std::string plain = drop_qualifiers(suffix, u);
+    if (plain != suffix) {
+      if (plain.empty()) {  // "44 H100s": the count in the asked unit, not a bare guess
+        r.ok = true;
+        r.readings.push_back(v * u.scale);
+        return r;
+      }
+      if (read_with_unit(number, plain, u.unit, w) || read_with_name(v, plain, u, w)) {
+        r.ok = true;
+        r.readings.push_back(w);
+        return r;
+      }
     }
   }
   ParsedNumber p = parse_value(t, u.unit);

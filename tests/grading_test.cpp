@@ -6,6 +6,7 @@
 
 #include "answer.hpp"
 #include "problems.hpp"
+#include "units.hpp"
 
 using namespace napkin;
 
@@ -68,4 +69,28 @@ TEST_CASE("a bare number read two ways 1000x apart asks for its unit (#14.5)") {
   // Percent: 0.158 for 15.8 % is one reading only, a fraction.
   Expected pct{0.158, answer_in::percent()};
   CHECK(grade_text("0.158", pct).verdict == "correct");
+}
+
+TEST_CASE("units a student writes are read (#14.9)") {
+  struct Case {
+    const char* text;
+    AnswerUnit unit;
+    double base;
+  };
+  const double year = 365.25 * 86400;
+  for (const Case& c :
+       {Case{"0.33 years", answer_in::days(), 0.33 * year},
+        Case{"4 months", answer_in::days(), 4 * year / 12},
+        Case{"3.6 billion", answer_in::billion_params(), 3.6e9},
+        Case{"3.6 billion", answer_in::count(unit::none, "billion"), 3.6e9},
+        Case{"44 H100s", answer_in::gpus(), 44}, Case{"44 devices", answer_in::gpus(), 44},
+        Case{"295.5 FLOPs/byte", answer_in::count(unit::flop_per_byte, "FLOP/B"), 295.5},
+        Case{"41.8 ms/token", answer_in::ms(), 0.0418},
+        Case{"1.875 GB per GPU", answer_in::gb(), 1.875e9}}) {
+    CAPTURE(c.text);
+    ParsedAnswer a = parse_answer(c.text, c.unit);
+    CAPTURE(a.error);
+    REQUIRE(a.ok);
+    CHECK(a.readings[0] == doctest::Approx(c.base).epsilon(1e-9));
+  }
 }
