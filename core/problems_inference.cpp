@@ -2,6 +2,7 @@
 // LLM latency, KV cache, serving and RL (seed 001), and the decode roofline. Seed 0 of each is
 // the seed's worked example or practice problem, as `source` says; the mistakes are the seeds'
 // "Common mistakes" and "Red flags".
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -434,7 +435,18 @@ const char* kDecodeHint =
     "Decode is memory-bound at small batch: every step reads every weight once, N × bytes per "
     "weight, at the memory bandwidth.";
 const char* kPrefillHint =
-    "Prefill is compute-bound: 2 FLOPs per parameter per prompt token, at peak FLOP/s.";
+    "Prefill does two things at once: the FLOPs of every prompt token, and one read of every "
+    "weight. Which takes longer for this prompt?";
+const char* kPrefillFormula =
+    "T = max(prompt_len · 2N / peak, N · 2 bytes / bandwidth): a short prompt is memory-bound.";
+
+// Prefill time by the roofline (Pope et al. 2022 §3; Kaplan et al. 2020 for 2N FLOPs per
+// token): the prompt's FLOPs at peak, or one read of the BF16 weights, whichever is longer.
+// Stated here, not taken from the estimator's output, so the key holds for short prompts.
+double prefill_roofline(const Values& p) {
+  return std::max(p["prompt_len"] * 2 * p["params"] / p["peak_flops"],
+                  2 * p["params"] / p["mem_bandwidth"]);
+}
 
 std::vector<Param> latency_params() {
   return {{"params", 70e9, {7e9, 13e9, 34e9, 70e9}},
@@ -476,19 +488,26 @@ void llm(ProblemBank& bank) {
       .id = "infer.latency.prefill",
       .area = "inference",
       .title = "Prefill time of a prompt",
-      .source = "seed 001 §9 (LLaMA-2-70B on H100, 100 tokens: 14.1 ms)",
+      .source = "seed 001 §9 (LLaMA-2-70B on H100, 100 tokens: the seed's 14.1 ms is compute "
+                "only; reading 140 GB at 3.35 TB/s takes 41.8 ms)",
       .group = "seed001.latency",
       .statement = std::string(setup) + "How long does the prefill take?",
       .fixed_statement = std::string(setup_fixed) + "How long does the prefill take?",
       .params = latency_params(),
       .estimator = "infer.latency",
       .output = "prefill_time",
+      .answer = [](const Values& p, const Values&) { return prefill_roofline(p); },
       .unit = answer_in::ms(),
-      .hints = {kPrefillHint, "T = prompt_len · 2N / peak."},
+      .hints = {kPrefillHint, kPrefillFormula},
       .mistakes =
-          {times("training_6n", 3,
-                 "6·N per token is training (forward + backward); inference runs the "
-                 "forward pass only, 2·N."),
+          {{"one_side_of_roofline",
+            "Prefill needs both the prompt's FLOPs at peak and one read of every weight; the "
+            "time is the longer of the two, and for a short prompt that is the weight read.",
+            [](const Values& p, const Values&) {
+              return std::min(p["prompt_len"] * 2 * p["params"] / p["peak_flops"],
+                              2 * p["params"] / p["mem_bandwidth"]);
+            },
+            0},
            {"one_token_only", "That is one token's prefill; the prompt has many tokens.",
             [](const Values& p, const Values&) { return 2 * p["params"] / p["peak_flops"]; }, 0}},
   });
@@ -496,26 +515,31 @@ void llm(ProblemBank& bank) {
       .id = "infer.latency.total",
       .area = "inference",
       .title = "End-to-end latency of a request",
-      .source = "seed 001 §9 (LLaMA-2-70B on H100: 14.1 + 50 × 41.8 = 2,103.7 ms)",
+      .source = "seed 001 §9 (LLaMA-2-70B on H100; its 14.1 ms prefill is compute only: "
+                "41.8 + 50 × 41.8 = 2,131.6 ms)",
       .group = "seed001.latency",
       .statement = std::string(setup) + "What is the end-to-end latency?",
       .fixed_statement = std::string(setup_fixed) + "What is the end-to-end latency?",
       .params = latency_params(),
       .estimator = "infer.latency",
       .output = "total_time",
+      .answer =
+          [](const Values& p, const Values& out) {
+            return prefill_roofline(p) + p["gen_len"] * out["decode_time_per_token"];
+          },
       .unit = answer_in::ms(),
       .hints = {kPrefillHint, kDecodeHint, "Total = prefill + generated tokens × decode step."},
       .mistakes = {{"one_decode_step",
                     "Each generated token needs its own decode step: multiply the step time by "
                     "the generated tokens.",
-                    [](const Values&, const Values& out) {
-                      return out["prefill_time"] + out["decode_time_per_token"];
+                    [](const Values& p, const Values& out) {
+                      return prefill_roofline(p) + out["decode_time_per_token"];
                     },
                     0},
                    {"compute_bound_decode",
                     "Decode at batch 1 is memory-bound: each step reads all the weights.",
                     [](const Values& p, const Values& out) {
-                      return out["prefill_time"] + p["gen_len"] * 2 * p["params"] / p["peak_flops"];
+                      return prefill_roofline(p) + p["gen_len"] * 2 * p["params"] / p["peak_flops"];
                     },
                     0}},
   });

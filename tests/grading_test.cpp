@@ -94,3 +94,23 @@ TEST_CASE("units a student writes are read (#14.9)") {
     CHECK(a.readings[0] == doctest::Approx(c.base).epsilon(1e-9));
   }
 }
+
+// LLaMA-2-70B (Touvron et al. 2023) in BF16 on an H100 (NVIDIA datasheet: 989 TFLOP/s dense
+// BF16, 3.35 TB/s). 100 prompt tokens: 2·70e9·100 / 990e12 = 14.1 ms of FLOPs, but one read
+// of 140 GB at 3.35 TB/s = 41.8 ms; the roofline (Pope et al. 2022 §3) takes the longer.
+TEST_CASE("a short prefill is memory-bound: the key, the hints and the mistake (#14.1)") {
+  Result<Variant> v = make_variant(*problem_bank().find("infer.latency.prefill"), 0);
+  REQUIRE(v.ok());
+  CHECK(v.value().answer == doctest::Approx(140e9 / 3.35e12).epsilon(1e-3));
+  for (const auto& h : v.value().problem->hints)
+    CHECK(h.find("Prefill is compute-bound") == std::string::npos);
+  ParsedAnswer right = parse_answer("41.8 ms", v.value().problem->unit);
+  Judgement j = grade(right, v.value().expected(), v.value().mistakes);
+  CHECK(j.verdict == "correct");
+  CHECK(j.mistake.empty());
+  ParsedAnswer old_key = parse_answer("14.1 ms", v.value().problem->unit);
+  CHECK(grade(old_key, v.value().expected(), v.value().mistakes).mistake == "one_side_of_roofline");
+  Result<Variant> t = make_variant(*problem_bank().find("infer.latency.total"), 0);
+  REQUIRE(t.ok());
+  CHECK(t.value().answer == doctest::Approx(51 * 140e9 / 3.35e12).epsilon(1e-3));
+}
