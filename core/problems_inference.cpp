@@ -650,19 +650,33 @@ void llm(ProblemBank& bank) {
       .id = "serve.llm_gpus.gpus",
       .area = "inference",
       .title = "GPUs for an LLM request load (single-stream)",
-      .source = "seed 001 §9 (5,000 users × 0.02 req/s = 100 req/s → 211 GPUs)",
+      .source = "seed 001 §9 (5,000 users × 0.02 req/s = 100 req/s; the seed's 211 GPUs put a "
+                "70B BF16 model, 140 GB, on one 80 GB H100, which cannot hold it: here on "
+                "141 GB H200s)",
       .statement = "{users:raw} users each send {rps_per_user} requests/s to a {params}-parameter "
-                   "BF16 model "
-                   "({prompt_len} prompt tokens, {gen_len} generated) on H100s (990 TFLOP/s, "
-                   "3.35 TB/s). If each GPU streams one request at a time at single-request "
-                   "speed, how many GPUs are needed (count GPUs individually)?",
+                   "BF16 model ({prompt_len} prompt tokens, {gen_len} generated) on H200s "
+                   "({gpu_memory} each, enough for the weights; {peak_flops}, {mem_bandwidth}). "
+                   "If each GPU serves one request at a time at single-request speed, how many "
+                   "GPUs are needed (count GPUs individually)?",
       .params = {{"users", 5000, {1000, 5000, 10000}},
                  {"rps_per_user", 0.02, {0.01, 0.02, 0.05}},
                  {"params", 70e9, {7e9, 13e9, 70e9}},
                  {"prompt_len", 100, {}},
-                 {"gen_len", 50, {50, 100}}},
+                 {"gen_len", 50, {50, 100}},
+                 // NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, 989 TFLOP/s dense BF16.
+                 {"gpu_memory", 141e9, {}, unit::bytes},
+                 {"peak_flops", 989e12, {}, unit::flops},
+                 {"mem_bandwidth", 4.8e12, {}, unit::bytes_per_s}},
       .estimator = "serve.llm_gpus",
       .output = "gpus_needed_seed",
+      // One request = the prefill roofline + gen_len weight reads (stated, not the
+      // estimator's compute-only prefill).
+      .answer =
+          [](const Values& p, const Values& out) {
+            return ceil_count(
+                out["total_rps"] *
+                (prefill_roofline(p) + p["gen_len"] * 2 * p["params"] / p["mem_bandwidth"]));
+          },
       .unit = answer_in::gpus(),
       .integer = true,
       .hints = {"One request takes prefill + gen_len decode steps (infer.latency at batch 1).",
@@ -672,14 +686,16 @@ void llm(ProblemBank& bank) {
                     "Tokens per second is not requests per second: each request generates "
                     "gen_len tokens, so divide the GPU's tokens/s by gen_len.",
                     [](const Values& p, const Values& out) {
-                      return ceil_count(out["total_rps"] * out["single_request_latency"] /
+                      return ceil_count(out["total_rps"] *
+                                        (prefill_roofline(p) +
+                                         p["gen_len"] * 2 * p["params"] / p["mem_bandwidth"]) /
                                         p["gen_len"]);
                     },
                     0},
                    {"decode_only", "The prefill is part of each request's time on the GPU too.",
                     [](const Values& p, const Values& out) {
                       return ceil_count(out["total_rps"] * p["gen_len"] * 2 * p["params"] /
-                                        3.35e12);
+                                        p["mem_bandwidth"]);
                     },
                     0}},
   });

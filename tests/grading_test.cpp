@@ -114,3 +114,18 @@ TEST_CASE("a short prefill is memory-bound: the key, the hints and the mistake (
   REQUIRE(t.ok());
   CHECK(t.value().answer == doctest::Approx(51 * 140e9 / 3.35e12).epsilon(1e-3));
 }
+
+// Seed 001 §9 put 140 GB of BF16 weights on one 80 GB GPU. On an H200 (141 GB, 4.8 TB/s,
+// NVIDIA datasheet) one request at 100 + 50 tokens is 51 weight reads: 51 · 140e9 / 4.8e12 =
+// 1.4875 s, so 100 req/s needs 149 GPUs.
+TEST_CASE("serve.llm_gpus.gpus: a premise that fits, the roofline key (#14.1)") {
+  for (int seed = 0; seed < 20; ++seed) {
+    Result<Variant> v = make_variant(*problem_bank().find("serve.llm_gpus.gpus"), seed);
+    REQUIRE(v.ok());
+    CAPTURE(seed);
+    CHECK(v.value().outputs["weight_memory"] <= 141e9);
+  }
+  Result<Variant> v0 = make_variant(*problem_bank().find("serve.llm_gpus.gpus"), 0);
+  CHECK(v0.value().answer == 149);
+  CHECK(v0.value().statement.find("141 GB") != std::string::npos);
+}
