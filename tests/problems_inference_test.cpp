@@ -34,12 +34,14 @@ TEST_CASE("seed 0 answers are the seeds' numbers") {
   // Problem 3 with stage 2 batched (erratum): 200 − 20 − 120 − 75.2 = −15.2 ms.
   CHECK(seed0("serve.pipeline.remaining").answer == doctest::Approx(-0.0152).epsilon(1e-9));
   CHECK(seed0("infer.latency.decode").answer == doctest::Approx(0.0418).epsilon(5e-3));
-  CHECK(seed0("infer.latency.prefill").answer == doctest::Approx(0.0141).epsilon(5e-3));
-  CHECK(seed0("infer.latency.total").answer == doctest::Approx(2.1037).epsilon(5e-5));
+  // The seed's 14.1 ms prefill is compute only; 100 tokens are memory-bound: 140 GB / 3.35 TB/s.
+  CHECK(seed0("infer.latency.prefill").answer == doctest::Approx(0.0418).epsilon(5e-3));
+  CHECK(seed0("infer.latency.total").answer == doctest::Approx(51 * 140e9 / 3.35e12).epsilon(5e-5));
   CHECK(seed0("infer.kv.gqa").answer == 4096 * 327680.0);
   CHECK(seed0("infer.kv.mla").answer == 131072 * 70272.0);
   CHECK(seed0("serve.llm_gpus.replica").answer == 2);
-  CHECK(seed0("serve.llm_gpus.gpus").answer == 211);
+  // The seed's 211 GPUs assumed 140 GB on an 80 GB H100; on H200s by the roofline: 149.
+  CHECK(seed0("serve.llm_gpus.gpus").answer == 149);
   CHECK(seed0("rl.throughput.sync").answer == doctest::Approx(11.4342).epsilon(1e-5));
   CHECK(seed0("rl.throughput.speedup").answer == doctest::Approx(1.10).epsilon(5e-3));
   CHECK(seed0("infer.decode.crossover").answer == doctest::Approx(990 / 3.35).epsilon(1e-12));
@@ -68,7 +70,8 @@ TEST_CASE("the seeds' mistakes are recognised with their feedback") {
   CHECK(test::check_seed0("serve.llm_gpus.replica", "1").mistake == "params_b_over_1e9");
   // MHA instead of GQA for LLaMA-2-70B: 8× the cache (the seed's formula).
   CHECK(test::check_seed0("infer.kv.gqa", "10.74 GB").mistake == "mha_cache");
-  CHECK(test::check_seed0("infer.latency.prefill", "42.4 ms").mistake == "training_6n");
+  // The seed's own prefill (compute only) is half the roofline.
+  CHECK(test::check_seed0("infer.latency.prefill", "14.1 ms").mistake == "one_side_of_roofline");
   CHECK(test::check_seed0("rl.throughput.speedup", "1.23").mistake == "async_without_scoring");
   // Seed 000 mistake 4: batch 100 at 150 ms averages 225 ms, not 1.5 ms per request.
   CHECK(seed0("serve.batching.bigger_batch").answer == doctest::Approx(0.225).epsilon(1e-12));

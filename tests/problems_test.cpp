@@ -30,7 +30,7 @@ Judgement check_text(const Variant& v, const std::string& text) {
   CAPTURE(text);
   CAPTURE(a.error);
   REQUIRE(a.ok);
-  return judge(a.readings, v.expected(), v.mistakes);
+  return grade(a, v.expected(), v.mistakes);
 }
 
 // Everything a problem must satisfy, for seeds 0..5.
@@ -236,7 +236,7 @@ TEST_CASE("judging: tolerance bands, integer answers, GB vs GiB everywhere") {
   Expected gpus{80, answer_in::gpus(), 0.02, 0.1, true};
   CHECK(judge(parse_answer("80 GPUs", gpus.unit).readings, gpus, {}).verdict == "correct");
   CHECK(judge(parse_answer("81", gpus.unit).readings, gpus, {}).verdict == "close");
-  CHECK(judge(parse_answer("79.5", gpus.unit).readings, gpus, {}).verdict == "close");
+  CHECK(judge(parse_answer("79.5", gpus.unit).readings, gpus, {}).verdict == "wrong");
   CHECK(judge(parse_answer("120", gpus.unit).readings, gpus, {}).verdict == "wrong");
   Judgement floor = judge(parse_answer("79", gpus.unit).readings, gpus,
                           {{"rounded_down", "Round a GPU count up.", 79.4}});
@@ -364,7 +364,7 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
   CHECK(answer_text(s.value().answer, s.value().problem->unit) == "331.4 ms");
   CHECK(check_text(s.value(), "331 ms").verdict == "correct");
   CHECK(check_text(s.value(), "0.33 s").verdict == "correct");
-  CHECK(check_text(s.value(), "0.33").verdict == "correct");  // bare: seconds, not 0.33 ms
+  CHECK(check_text(s.value(), "0.33").verdict == "unit");  // bare, 1000x ambiguous: ask
 
   Result<Variant> w = make_variant(*bank.find("test.weights_gb"), 0);
   REQUIRE(w.ok());

@@ -157,7 +157,7 @@ export function buildPractice(api, panel, state, save) {
       permalink,
       onSeed: (s) => { state.seed = s; save(); },
       onResult: (verdict, pid) => {
-        progress = record(progress, pid, verdict);
+        progress = record(progress, pid, verdict, state.seed);
         saveProgress(progress);
         showStats();
         renderList();

@@ -30,14 +30,19 @@ export function saveProgress(p, storage = globalThis.localStorage) {
 }
 
 // One checked answer: counts, streaks, and which problems have been solved at least once.
-export function record(p, problemId, verdict) {
-  const next = { ...p, solved: { ...p.solved } };
+// The streak grows only on a variant (problem and seed) not solved before: re-entering a
+// known answer is not practice. A miss still breaks it.
+export function record(p, problemId, verdict, seed = 0) {
+  const variants = p.variants && typeof p.variants === 'object' ? p.variants : {};
+  const next = { ...p, solved: { ...p.solved }, variants: { ...variants } };
   next.attempts += 1;
+  const key = `${problemId}@${seed}`;
   if (verdict === 'correct') {
     next.correct += 1;
-    next.streak += 1;
+    if (!variants[key]) next.streak += 1;
     next.best = Math.max(next.best, next.streak);
     next.solved[problemId] = true;
+    next.variants[key] = true;
   } else {
     next.streak = 0;
   }

@@ -25,11 +25,37 @@ constexpr Scale kCountSuffixes[] = {{"", 1},          {"k", 1e3},       {"K", 1e
                                     {"M", 1e6},       {"B", 1e9},       {"G", 1e9},
                                     {"T", 1e12},      {"P", 1e15},      {"thousand", 1e3},
                                     {"million", 1e6}, {"billion", 1e9}, {"trillion", 1e12}};
-constexpr Scale kTimeUnits[] = {{"ns", 1e-9},   {"us", 1e-6},   {"µs", 1e-6},   {"μs", 1e-6},
-                                {"ms", 1e-3},   {"s", 1},       {"sec", 1},     {"secs", 1},
-                                {"seconds", 1}, {"min", 60},    {"mins", 60},   {"minutes", 60},
-                                {"h", 3600},    {"hr", 3600},   {"hrs", 3600},  {"hours", 3600},
-                                {"d", 86400},   {"day", 86400}, {"days", 86400}};
+constexpr Scale kTimeUnits[] = {{"ns", 1e-9},
+                                {"us", 1e-6},
+                                {"µs", 1e-6},
+                                {"μs", 1e-6},
+                                {"ms", 1e-3},
+                                {"s", 1},
+                                {"sec", 1},
+                                {"secs", 1},
+                                {"seconds", 1},
+                                {"min", 60},
+                                {"mins", 60},
+                                {"minutes", 60},
+                                {"h", 3600},
+                                {"hr", 3600},
+                                {"hrs", 3600},
+                                {"hours", 3600},
+                                {"d", 86400},
+                                {"day", 86400},
+                                {"days", 86400},
+                                // A Julian year (365.25 days) and a twelfth of it.
+                                {"week", 604800},
+                                {"weeks", 604800},
+                                {"wk", 604800},
+                                {"month", 2629800},
+                                {"months", 2629800},
+                                {"mo", 2629800},
+                                {"year", 31557600},
+                                {"years", 31557600},
+                                {"yr", 31557600},
+                                {"yrs", 31557600},
+                                {"y", 31557600}};
 
 bool is_byte_unit(std::string_view u) {
   return u == "B" || u == "B/s" || u == "B/tok";
@@ -526,6 +552,11 @@ ParsedNumber parse_value(std::string_view raw, std::string_view u) {
                   : match_prefixed(suffix,
                                    {"FLOP/s", "FLOPS", "FLOPs/s", "flop/s", "flops", "FLOPs", ""},
                                    false, factor);
+    } else if (u == "FLOP/B") {
+      known = match_prefixed(suffix,
+                             {"FLOP/B", "FLOPs/B", "FLOP/byte", "FLOPs/byte", "flop/byte",
+                              "flops/byte", "FLOPs/bytes", "flops/B", "FLOP/bytes"},
+                             false, factor);
     } else if (u == "s") {
       for (const auto& tu : kTimeUnits)
         if (suffix == tu.text) {

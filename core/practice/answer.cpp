@@ -187,6 +187,32 @@ bool read_with_name(double number_value, const std::string& suffix, const Answer
   return false;
 }
 
+// What a student adds that the question already says: "per GPU", "/token" after a value
+// asked per GPU or per token, and the GPU's own name or a synonym for the count noun
+// ("44 H100s", "44 devices"). Returns the suffix without them ("" when only they were there).
+std::string drop_qualifiers(const std::string& suffix, const AnswerUnit& u) {
+  std::string s = suffix, l = lower(suffix);
+  for (std::string_view q : {"pergpu", "/gpu", "pertoken", "/token", "/tok", "perdevice", "/device",
+                             "perrank", "/rank", "perstep", "/step", "perrequest"})
+    if (l.size() > q.size() && l.ends_with(q)) {
+      s = s.substr(0, s.size() - q.size());
+      l = lower(s);
+      break;
+    }
+  if (u.unit == unit::gpus) {
+    // "H100s", "A100", "B200s", "MI300Xs", "devices", "accelerators", "chips", "cards".
+    static const char* nouns[] = {"device", "accelerator", "chip", "card", "gpu"};
+    std::string w = l;
+    if (!w.empty() && w.back() == 's') w.pop_back();
+    bool model_name = w.size() >= 3 && std::isalpha(static_cast<unsigned char>(w[0])) &&
+                      std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(c); });
+    for (const char* n : nouns)
+      if (w == n) model_name = true;
+    if (model_name) return "";
+  }
+  return s;
+}
+
 bool is_byte_unit(std::string_view u) {
   return u == unit::bytes || u == unit::bytes_per_s;
 }
@@ -267,6 +293,7 @@ ParsedAnswer parse_answer_text(std::string_view raw, const AnswerUnit& u) {
   std::string s = compact(t);
   auto bare = [&](double v) {
     r.ok = true;
+    r.bare = true;
     r.readings.push_back(v * u.scale);
     if (u.scale != 1) r.readings.push_back(v);
     return r;
@@ -288,10 +315,26 @@ ParsedAnswer parse_answer_text(std::string_view raw, const AnswerUnit& u) {
       }
     }
     double w = 0;
+    const std::string l = lower(suffix);
+    for (const char* b : {"kib", "mib", "gib", "tib", "pib", "bibyte"})
+      if (l.find(b) != std::string::npos) r.binary = true;
     if (read_with_unit(number, suffix, u.unit, w) || read_with_name(v, suffix, u, w)) {
       r.ok = true;
       r.readings.push_back(w);
       return r;
+    }
+    const std::string plain = drop_qualifiers(suffix, u);
+    if (plain != suffix) {
+      if (plain.empty()) {  // "44 H100s": the count in the asked unit, not a bare guess
+        r.ok = true;
+        r.readings.push_back(v * u.scale);
+        return r;
+      }
+      if (read_with_unit(number, plain, u.unit, w) || read_with_name(v, plain, u, w)) {
+        r.ok = true;
+        r.readings.push_back(w);
+        return r;
+      }
     }
   }
   ParsedNumber p = parse_value(t, u.unit);
@@ -327,24 +370,32 @@ std::vector<Alternative> automatic_mistakes(const Expected& e) {
   return out;
 }
 
+bool mistake_matches(double given, double mistake, const Expected& e) {
+  if (!std::isfinite(mistake) || !std::isfinite(given)) return false;
+  if (e.integer) return std::fabs(given - mistake) < 0.5 + 1e-9;
+  return mistake != 0 && relative_error(given, mistake) <= e.tolerance;
+}
+
 Judgement judge(const std::vector<double>& readings, const Expected& e,
-                const std::vector<Alternative>& mistakes) {
+                const std::vector<Alternative>& mistakes, bool binary_written) {
   std::vector<Alternative> alts = mistakes;
-  for (auto& a : automatic_mistakes(e)) alts.push_back(std::move(a));
+  std::vector<Alternative> autos = automatic_mistakes(e);
 
   auto exact = [&](double r) {
     return e.integer ? std::fabs(r - e.value) <= 1e-9 * std::max(1.0, std::fabs(e.value))
                      : relative_error(r, e.value) <= e.tolerance;
   };
+  // Counts in the bank are minimums (GPUs to fit, micro-batches under a bubble limit): one
+  // fewer breaks the constraint and is wrong; one more is close; 10 % off is not close.
   auto near = [&](double r) {
     if (e.unit.unit == kYesNo) return false;  // yes or no: nothing in between
-    return relative_error(r, e.value) <= e.close ||
-           (e.integer && std::fabs(r - e.value) <= 1 + 1e-9);
+    if (e.integer) return r > e.value && r - e.value <= 1 + 1e-9;
+    return relative_error(r, e.value) <= e.close;
   };
+  for (auto& a : autos) alts.push_back(std::move(a));
   auto matches = [&](double r, const Alternative& a) {
-    if (!std::isfinite(a.value)) return false;
-    if (e.integer && std::fabs(r - a.value) <= 0.5) return true;
-    return a.value != 0 && relative_error(r, a.value) <= e.tolerance;
+    if (a.id == "gb_vs_gib" && !binary_written && relative_error(r, a.value) > 2e-3) return false;
+    return mistake_matches(r, a.value, e);
   };
 
   Judgement best;
@@ -386,15 +437,37 @@ Judgement judge(const std::vector<double>& readings, const Expected& e,
   } else if (best.mistake.empty() && best.verdict == "close") {
     // The expected value stays out of the feedback so the student can try again; the
     // reply carries it separately for a "show answer" button.
-    best.feedback = "Close: " + got + " is " +
-                    format_value(best.relative_error * 100, unit::none, {false, 2}) + "% too " +
-                    (best.given > e.value ? "high" : "low") +
+    // No size of the error either: "3.2 % too high" would hand over the answer.
+    best.feedback = std::string("Close, but a little ") + (best.given > e.value ? "high" : "low") +
                     ". Check your rounding and the constants you used.";
   } else if (best.mistake.empty()) {
     best.feedback = "Not what we expected: " + got +
                     " is off by more than rounding. Try a hint, or open the worked solution.";
   }
   return best;
+}
+
+Judgement grade(const ParsedAnswer& a, const Expected& e,
+                const std::vector<Alternative>& mistakes) {
+  if (!a.bare || a.readings.size() < 2) return judge(a.readings, e, mistakes, a.binary);
+  Judgement asked = judge({a.readings[0]}, e, mistakes, false);
+  const double ratio = std::fabs(e.unit.scale);
+  const bool far_apart = ratio >= 999 || (ratio > 0 && ratio <= 1.001e-3);
+  if (!far_apart) return judge(a.readings, e, mistakes, false);
+  if (asked.verdict == "correct") return asked;
+  Judgement other = judge({a.readings[1]}, e, mistakes, false);
+  if (other.verdict == "correct" || !other.mistake.empty()) {
+    Judgement j;
+    j.verdict = "unit";
+    j.given = a.readings[0];
+    j.relative_error = asked.relative_error;
+    j.feedback = "Which unit? A bare number is read in " + e.unit.name + ", and " +
+                 answer_text(a.readings[0], e.unit) + " is not it; write the unit (e.g. \"" +
+                 answer_text(1.5 * e.unit.scale, e.unit) + "\" or in " + unit_noun(e.unit.unit) +
+                 ").";
+    return j;
+  }
+  return asked;
 }
 
 }  // namespace napkin

@@ -51,6 +51,8 @@ struct ParsedAnswer {
   bool ok = false;
   std::vector<double> readings;  // base units; the most likely reading first
   std::string error;             // why it could not be read, with examples that work
+  bool bare = false;             // no unit written: readings are the asked unit, then base units
+  bool binary = false;           // a binary unit (GiB, MiB, ...) was written
 };
 
 // Reads "214.7 GB", "2.147e11 bytes", "120ms", "0.12 s", "15.8%", "3/19", "80 GPUs", "70B",
@@ -85,13 +87,25 @@ struct Judgement {
 
 double relative_error(double given, double expected);
 
+// The one rule for "this answer is that mistake", used by the grader and by the variant
+// filter alike: a count matches when it rounds to the same whole number, any other value
+// when it is within the problem's tolerance of the mistake's value.
+bool mistake_matches(double given, double mistake, const Expected& e);
+
 // Mistakes every problem gets for free: for byte answers, GB read as GiB and the reverse
 // ("gb_vs_gib"). Empty when the unit has no such confusion or it is within tolerance.
 std::vector<Alternative> automatic_mistakes(const Expected& e);
 
 // Correct beats a named mistake beats close beats wrong, over all readings of the answer.
 // A matched mistake is reported with verdict "close" when it is within the close band.
+// GB/GiB confusion is named only when a binary unit was written (`binary_written`) or the
+// value is the other unit's exactly: "110 MB" for 107.4 MB is rounding, not MiB.
 Judgement judge(const std::vector<double>& readings, const Expected& e,
-                const std::vector<Alternative>& mistakes);
+                const std::vector<Alternative>& mistakes, bool binary_written = false);
+
+// judge() for a parsed answer. A bare number is graded in the asked unit; when its other
+// reading (base units) is a different magnitude and only that one is right, the verdict is
+// "unit" and the feedback asks for the unit instead of guessing ("0.12" for 120 ms).
+Judgement grade(const ParsedAnswer& a, const Expected& e, const std::vector<Alternative>& mistakes);
 
 }  // namespace napkin

@@ -105,8 +105,10 @@ std::string fill_statement(const std::string& tmpl, const Problem& p, const Valu
 }
 
 bool mistake_coincides(double alt, double answer, const Problem& p) {
-  if (!std::isfinite(alt)) return false;
-  if (p.integer) return std::fabs(alt - answer) <= 0.5;
+  // The grader's rule (mistake_matches), from the student's side: a variant is dropped when
+  // the answer, or an answer the grader still calls close, would be read as this mistake.
+  Expected e{answer, {}, p.tolerance, p.close, p.integer};
+  if (p.integer) return mistake_matches(answer, alt, e) || mistake_matches(answer + 1, alt, e);
   return relative_error(alt, answer) <= 2 * p.tolerance;
 }
 
@@ -428,7 +430,9 @@ Reply check_reply(std::string_view id, std::int64_t seed, std::string_view answe
   if (!parsed.ok)
     return fail(
         {"invalid_value", "answer", "answer " + parsed.error, Json(std::string(answer)), ""});
-  Judgement g = judge(parsed.readings, v.expected(), v.mistakes);
+  Judgement g = grade(parsed, v.expected(), v.mistakes);
+  if (g.verdict == "unit")
+    return fail({"invalid_value", "answer", "answer " + g.feedback, Json(std::string(answer)), ""});
   Json j = Json::object();
   j.set("id", p->id);
   j.set("seed", static_cast<double>(seed));

@@ -2,6 +2,7 @@
 // LLM latency, KV cache, serving and RL (seed 001), and the decode roofline. Seed 0 of each is
 // the seed's worked example or practice problem, as `source` says; the mistakes are the seeds'
 // "Common mistakes" and "Red flags".
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -434,7 +435,18 @@ const char* kDecodeHint =
     "Decode is memory-bound at small batch: every step reads every weight once, N × bytes per "
     "weight, at the memory bandwidth.";
 const char* kPrefillHint =
-    "Prefill is compute-bound: 2 FLOPs per parameter per prompt token, at peak FLOP/s.";
+    "Prefill does two things at once: the FLOPs of every prompt token, and one read of every "
+    "weight. Which takes longer for this prompt?";
+const char* kPrefillFormula =
+    "T = max(prompt_len · 2N / peak, N · 2 bytes / bandwidth): a short prompt is memory-bound.";
+
+// Prefill time by the roofline (Pope et al. 2022 §3; Kaplan et al. 2020 for 2N FLOPs per
+// token): the prompt's FLOPs at peak, or one read of the BF16 weights, whichever is longer.
+// Stated here, not taken from the estimator's output, so the key holds for short prompts.
+double prefill_roofline(const Values& p) {
+  return std::max(p["prompt_len"] * 2 * p["params"] / p["peak_flops"],
+                  2 * p["params"] / p["mem_bandwidth"]);
+}
 
 std::vector<Param> latency_params() {
   return {{"params", 70e9, {7e9, 13e9, 34e9, 70e9}},
@@ -476,19 +488,26 @@ void llm(ProblemBank& bank) {
       .id = "infer.latency.prefill",
       .area = "inference",
       .title = "Prefill time of a prompt",
-      .source = "seed 001 §9 (LLaMA-2-70B on H100, 100 tokens: 14.1 ms)",
+      .source = "seed 001 §9 (LLaMA-2-70B on H100, 100 tokens: the seed's 14.1 ms is compute "
+                "only; reading 140 GB at 3.35 TB/s takes 41.8 ms)",
       .group = "seed001.latency",
       .statement = std::string(setup) + "How long does the prefill take?",
       .fixed_statement = std::string(setup_fixed) + "How long does the prefill take?",
       .params = latency_params(),
       .estimator = "infer.latency",
       .output = "prefill_time",
+      .answer = [](const Values& p, const Values&) { return prefill_roofline(p); },
       .unit = answer_in::ms(),
-      .hints = {kPrefillHint, "T = prompt_len · 2N / peak."},
+      .hints = {kPrefillHint, kPrefillFormula},
       .mistakes =
-          {times("training_6n", 3,
-                 "6·N per token is training (forward + backward); inference runs the "
-                 "forward pass only, 2·N."),
+          {{"one_side_of_roofline",
+            "Prefill needs both the prompt's FLOPs at peak and one read of every weight; the "
+            "time is the longer of the two, and for a short prompt that is the weight read.",
+            [](const Values& p, const Values&) {
+              return std::min(p["prompt_len"] * 2 * p["params"] / p["peak_flops"],
+                              2 * p["params"] / p["mem_bandwidth"]);
+            },
+            0},
            {"one_token_only", "That is one token's prefill; the prompt has many tokens.",
             [](const Values& p, const Values&) { return 2 * p["params"] / p["peak_flops"]; }, 0}},
   });
@@ -496,26 +515,31 @@ void llm(ProblemBank& bank) {
       .id = "infer.latency.total",
       .area = "inference",
       .title = "End-to-end latency of a request",
-      .source = "seed 001 §9 (LLaMA-2-70B on H100: 14.1 + 50 × 41.8 = 2,103.7 ms)",
+      .source = "seed 001 §9 (LLaMA-2-70B on H100; its 14.1 ms prefill is compute only: "
+                "41.8 + 50 × 41.8 = 2,131.6 ms)",
       .group = "seed001.latency",
       .statement = std::string(setup) + "What is the end-to-end latency?",
       .fixed_statement = std::string(setup_fixed) + "What is the end-to-end latency?",
       .params = latency_params(),
       .estimator = "infer.latency",
       .output = "total_time",
+      .answer =
+          [](const Values& p, const Values& out) {
+            return prefill_roofline(p) + p["gen_len"] * out["decode_time_per_token"];
+          },
       .unit = answer_in::ms(),
       .hints = {kPrefillHint, kDecodeHint, "Total = prefill + generated tokens × decode step."},
       .mistakes = {{"one_decode_step",
                     "Each generated token needs its own decode step: multiply the step time by "
                     "the generated tokens.",
-                    [](const Values&, const Values& out) {
-                      return out["prefill_time"] + out["decode_time_per_token"];
+                    [](const Values& p, const Values& out) {
+                      return prefill_roofline(p) + out["decode_time_per_token"];
                     },
                     0},
                    {"compute_bound_decode",
                     "Decode at batch 1 is memory-bound: each step reads all the weights.",
                     [](const Values& p, const Values& out) {
-                      return out["prefill_time"] + p["gen_len"] * 2 * p["params"] / p["peak_flops"];
+                      return prefill_roofline(p) + p["gen_len"] * 2 * p["params"] / p["peak_flops"];
                     },
                     0}},
   });
@@ -626,19 +650,33 @@ void llm(ProblemBank& bank) {
       .id = "serve.llm_gpus.gpus",
       .area = "inference",
       .title = "GPUs for an LLM request load (single-stream)",
-      .source = "seed 001 §9 (5,000 users × 0.02 req/s = 100 req/s → 211 GPUs)",
+      .source = "seed 001 §9 (5,000 users × 0.02 req/s = 100 req/s; the seed's 211 GPUs put a "
+                "70B BF16 model, 140 GB, on one 80 GB H100, which cannot hold it: here on "
+                "141 GB H200s)",
       .statement = "{users:raw} users each send {rps_per_user} requests/s to a {params}-parameter "
-                   "BF16 model "
-                   "({prompt_len} prompt tokens, {gen_len} generated) on H100s (990 TFLOP/s, "
-                   "3.35 TB/s). If each GPU streams one request at a time at single-request "
-                   "speed, how many GPUs are needed (count GPUs individually)?",
+                   "BF16 model ({prompt_len} prompt tokens, {gen_len} generated) on H200s "
+                   "({gpu_memory} each, enough for the weights; {peak_flops}, {mem_bandwidth}). "
+                   "If each GPU serves one request at a time at single-request speed, how many "
+                   "GPUs are needed (count GPUs individually)?",
       .params = {{"users", 5000, {1000, 5000, 10000}},
                  {"rps_per_user", 0.02, {0.01, 0.02, 0.05}},
                  {"params", 70e9, {7e9, 13e9, 70e9}},
                  {"prompt_len", 100, {}},
-                 {"gen_len", 50, {50, 100}}},
+                 {"gen_len", 50, {50, 100}},
+                 // NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, 989 TFLOP/s dense BF16.
+                 {"gpu_memory", 141e9, {}, unit::bytes},
+                 {"peak_flops", 989e12, {}, unit::flops},
+                 {"mem_bandwidth", 4.8e12, {}, unit::bytes_per_s}},
       .estimator = "serve.llm_gpus",
       .output = "gpus_needed_seed",
+      // One request = the prefill roofline + gen_len weight reads (stated, not the
+      // estimator's compute-only prefill).
+      .answer =
+          [](const Values& p, const Values& out) {
+            return ceil_count(
+                out["total_rps"] *
+                (prefill_roofline(p) + p["gen_len"] * 2 * p["params"] / p["mem_bandwidth"]));
+          },
       .unit = answer_in::gpus(),
       .integer = true,
       .hints = {"One request takes prefill + gen_len decode steps (infer.latency at batch 1).",
@@ -648,14 +686,16 @@ void llm(ProblemBank& bank) {
                     "Tokens per second is not requests per second: each request generates "
                     "gen_len tokens, so divide the GPU's tokens/s by gen_len.",
                     [](const Values& p, const Values& out) {
-                      return ceil_count(out["total_rps"] * out["single_request_latency"] /
+                      return ceil_count(out["total_rps"] *
+                                        (prefill_roofline(p) +
+                                         p["gen_len"] * 2 * p["params"] / p["mem_bandwidth"]) /
                                         p["gen_len"]);
                     },
                     0},
                    {"decode_only", "The prefill is part of each request's time on the GPU too.",
                     [](const Values& p, const Values& out) {
                       return ceil_count(out["total_rps"] * p["gen_len"] * 2 * p["params"] /
-                                        3.35e12);
+                                        p["mem_bandwidth"]);
                     },
                     0}},
   });

@@ -1,0 +1,131 @@
+// Grading defects of issue #14 (3, 4, 5 and the close-feedback half of 2), each reproduced on
+// the grader alone so the test names the rule it pins down.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "answer.hpp"
+#include "problems.hpp"
+#include "units.hpp"
+
+using namespace napkin;
+
+namespace {
+Judgement grade_text(const char* text, const Expected& e, const std::vector<Alternative>& m = {}) {
+  ParsedAnswer a = parse_answer(text, e.unit);
+  CAPTURE(text);
+  REQUIRE(a.ok);
+  return grade(a, e, m);
+}
+}  // namespace
+
+TEST_CASE("close feedback says high or low without any number (#14.2)") {
+  Expected e{0.120, answer_in::ms()};
+  Judgement j = grade_text("124 ms", e);
+  CHECK(j.verdict == "close");
+  CHECK(j.feedback.find("a little high") != std::string::npos);
+  CHECK(j.feedback.find_first_of("0123456789") == std::string::npos);
+  CHECK(grade_text("116 ms", e).feedback.find("a little low") != std::string::npos);
+}
+
+TEST_CASE("one rule for mistakes: whole numbers match only when they round alike (#14.3)") {
+  // Answer 213; a mistake worth 212.4 (2 % band would swallow 212 and 213's neighbours).
+  Expected e{213, answer_in::gpus(), 0.02, 0.1, true};
+  std::vector<Alternative> m = {{"rounded_down", "Round up.", 210}};
+  CHECK(grade_text("212", e, m).mistake.empty());
+  CHECK(grade_text("214", e, m).mistake.empty());
+  CHECK(grade_text("210", e, m).mistake == "rounded_down");
+  CHECK(mistake_matches(212, 210, e) == false);
+  CHECK(mistake_matches(210.4, 210, e));
+}
+
+TEST_CASE("GB/GiB is named only for a binary unit or an exact match (#14.3)") {
+  Expected e{107e6, answer_in::mb()};
+  // "110 MB" is a rounded decimal answer (2.8 % over), 1.96 % from 107 MiB: not a GiB mix-up.
+  Judgement rounded = grade_text("110 MB", e);
+  CHECK(rounded.mistake.empty());
+  CHECK(rounded.verdict == "close");
+  CHECK(grade_text("102.04 MB", e).mistake == "gb_vs_gib");  // exactly 107e6 / 2^20 * 1e6
+  CHECK(grade_text("107 MiB", e).mistake == "gb_vs_gib");    // binary unit written
+}
+
+TEST_CASE("a count that breaks its constraint is wrong, not close (#14.4)") {
+  Expected e{80, answer_in::gpus(), 0.02, 0.1, true};
+  CHECK(grade_text("72", e).verdict == "wrong");
+  CHECK(grade_text("87", e).verdict == "wrong");
+  CHECK(grade_text("79", e).verdict == "wrong");        // does not fit
+  CHECK(grade_text("81", e).verdict == "close");        // fits, one spare
+  Expected two{2, answer_in::gpus(), 0.02, 0.1, true};  // 140 GB of weights on 80 GB GPUs
+  CHECK(grade_text("1", two).verdict == "wrong");
+}
+
+TEST_CASE("a bare number read two ways 1000x apart asks for its unit (#14.5)") {
+  Expected e{0.120, answer_in::ms()};
+  Judgement j = grade_text("0.12", e);
+  CHECK(j.verdict == "unit");
+  CHECK(j.feedback.find("unit") != std::string::npos);
+  CHECK(grade_text("120", e).verdict == "correct");
+  CHECK(grade_text("0.12 s", e).verdict == "correct");
+  // Percent: 0.158 for 15.8 % is one reading only, a fraction.
+  Expected pct{0.158, answer_in::percent()};
+  CHECK(grade_text("0.158", pct).verdict == "correct");
+}
+
+TEST_CASE("units a student writes are read (#14.9)") {
+  struct Case {
+    const char* text;
+    AnswerUnit unit;
+    double base;
+  };
+  const double year = 365.25 * 86400;
+  for (const Case& c :
+       {Case{"0.33 years", answer_in::days(), 0.33 * year},
+        Case{"4 months", answer_in::days(), 4 * year / 12},
+        Case{"3.6 billion", answer_in::billion_params(), 3.6e9},
+        Case{"3.6 billion", answer_in::count(unit::none, "billion"), 3.6e9},
+        Case{"44 H100s", answer_in::gpus(), 44}, Case{"44 devices", answer_in::gpus(), 44},
+        Case{"295.5 FLOPs/byte", answer_in::count(unit::flop_per_byte, "FLOP/B"), 295.5},
+        Case{"41.8 ms/token", answer_in::ms(), 0.0418},
+        Case{"1.875 GB per GPU", answer_in::gb(), 1.875e9}}) {
+    CAPTURE(c.text);
+    ParsedAnswer a = parse_answer(c.text, c.unit);
+    CAPTURE(a.error);
+    REQUIRE(a.ok);
+    CHECK(a.readings[0] == doctest::Approx(c.base).epsilon(1e-9));
+  }
+}
+
+// LLaMA-2-70B (Touvron et al. 2023) in BF16 on an H100 (NVIDIA datasheet: 989 TFLOP/s dense
+// BF16, 3.35 TB/s). 100 prompt tokens: 2·70e9·100 / 990e12 = 14.1 ms of FLOPs, but one read
+// of 140 GB at 3.35 TB/s = 41.8 ms; the roofline (Pope et al. 2022 §3) takes the longer.
+TEST_CASE("a short prefill is memory-bound: the key, the hints and the mistake (#14.1)") {
+  Result<Variant> v = make_variant(*problem_bank().find("infer.latency.prefill"), 0);
+  REQUIRE(v.ok());
+  CHECK(v.value().answer == doctest::Approx(140e9 / 3.35e12).epsilon(1e-3));
+  for (const auto& h : v.value().problem->hints)
+    CHECK(h.find("Prefill is compute-bound") == std::string::npos);
+  ParsedAnswer right = parse_answer("41.8 ms", v.value().problem->unit);
+  Judgement j = grade(right, v.value().expected(), v.value().mistakes);
+  CHECK(j.verdict == "correct");
+  CHECK(j.mistake.empty());
+  ParsedAnswer old_key = parse_answer("14.1 ms", v.value().problem->unit);
+  CHECK(grade(old_key, v.value().expected(), v.value().mistakes).mistake == "one_side_of_roofline");
+  Result<Variant> t = make_variant(*problem_bank().find("infer.latency.total"), 0);
+  REQUIRE(t.ok());
+  CHECK(t.value().answer == doctest::Approx(51 * 140e9 / 3.35e12).epsilon(1e-3));
+}
+
+// Seed 001 §9 put 140 GB of BF16 weights on one 80 GB GPU. On an H200 (141 GB, 4.8 TB/s,
+// NVIDIA datasheet) one request at 100 + 50 tokens is 51 weight reads: 51 · 140e9 / 4.8e12 =
+// 1.4875 s, so 100 req/s needs 149 GPUs.
+TEST_CASE("serve.llm_gpus.gpus: a premise that fits, the roofline key (#14.1)") {
+  for (int seed = 0; seed < 20; ++seed) {
+    Result<Variant> v = make_variant(*problem_bank().find("serve.llm_gpus.gpus"), seed);
+    REQUIRE(v.ok());
+    CAPTURE(seed);
+    CHECK(v.value().outputs["weight_memory"] <= 141e9);
+  }
+  Result<Variant> v0 = make_variant(*problem_bank().find("serve.llm_gpus.gpus"), 0);
+  CHECK(v0.value().answer == 149);
+  CHECK(v0.value().statement.find("141 GB") != std::string::npos);
+}
