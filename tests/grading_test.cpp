@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "answer.hpp"
-#include "problems.hpp"
-#include "units.hpp"
+#include "base/units.hpp"
+#include "practice/answer.hpp"
+#include "practice/problems.hpp"
 
 using namespace napkin;
 

@@ -34,7 +34,7 @@ void collectives(ProblemBank& bank) {
       .id = "comm.allreduce.bytes",
       .area = "comm",
       .title = "Bytes per GPU in a ring all-reduce",
-      .source = "seed 002 §11 (1 GB on 4 GPUs → 1.5 GB per device)",
+      .source = "the worked example §11 (1 GB on 4 GPUs → 1.5 GB per device)",
       .statement = "{ranks} GPUs all-reduce a {bytes} gradient tensor with a ring all-reduce. "
                    "Exactly how many bytes does each GPU send?",
       .params = {{"bytes", 1e9, {1e9, 2e9, 14e9, 28e9, 140e9}}, {"ranks", 4, {2, 4, 8, 16}}},
@@ -64,7 +64,8 @@ void collectives(ProblemBank& bank) {
       .id = "comm.allreduce.latency_bound",
       .area = "comm",
       .title = "A small all-reduce over Ethernet",
-      .source = "seed 003 (8 KB decode payloads are latency-bound); nccl-tests PERFORMANCE.md",
+      .source =
+          "the worked example (8 KB decode payloads are latency-bound); nccl-tests PERFORMANCE.md",
       .statement = "{ranks} GPUs ring-all-reduce a tensor of {bytes} over a link of {bandwidth} "
                    "per GPU with {latency} per step. Using the α–β model, how long does it take?",
       .params = {{"bytes", 8192, {4096, 8192, 16384, 65536}},
@@ -111,7 +112,7 @@ void parallelism(ProblemBank& bank) {
       .id = "comm.parallelism.dp_volume",
       .area = "comm",
       .title = "Data-parallel traffic per step",
-      .source = "seed 000 practice problem 1 (a): 2P = 2 × 13B × 4 bytes = 104 GB",
+      .source = "the worked example practice problem 1 (a): 2P = 2 × 13B × 4 bytes = 104 GB",
       .group = "seed000.p1",
       .statement = "A {params}-parameter model is trained with data parallelism; gradients are "
                    "{grad_bytes:raw}-byte floats. With the 2P rule for a ring all-reduce, how "
@@ -146,24 +147,26 @@ void parallelism(ProblemBank& bank) {
                                         {"n_layers", 40, {32, 40, 80, 96}},
                                         {"activation_bytes", 2, {2, 4}},
                                         {"tp", 8, {2, 4, 8}}};
-  Mistake tp_elements = {"elements_instead_of_bytes",
-                         "8·B·S·H counts elements (the seed's 5.37 \"GB\"): multiply by the "
-                         "bytes per activation.",
-                         [](const Values& p, const Values& out) {
-                           return out["tp_bytes_per_layer"] / p["activation_bytes"];
-                         },
-                         0};
+  Mistake tp_elements = {
+      "elements_instead_of_bytes",
+      "8·B·S·H counts elements (the worked example's 5.37 \"GB\"): multiply by the "
+      "bytes per activation.",
+      [](const Values& p, const Values& out) {
+        return out["tp_bytes_per_layer"] / p["activation_bytes"];
+      },
+      0};
   bank.add({
       .id = "comm.parallelism.tp_layer",
       .area = "comm",
       .title = "Tensor-parallel traffic per layer",
-      .source = "seed 000 practice problem 1 (b), in bytes (the seed's 5.37 \"GB\" are elements)",
+      .source = "the worked example practice problem 1 (b), in bytes (the worked example's 5.37 "
+                "\"GB\" are elements)",
       .group = "seed000.p1",
       .statement = "Megatron tensor parallelism (TP = {tp:raw}) with B = {batch:raw}, S = "
                    "{seq_len:raw}, H = {d_model:raw} and {activation_bytes:raw}-byte activations. "
                    "With the seeds' physical volume (4 all-reduces per layer, ring 2×, "
                    "(N−1)/N ignored), how many bytes does one layer communicate per step?",
-      .fixed_statement = "Seed 000 problem 1: a 13B model (D = {d_model:raw}, L = {n_layers:raw}) "
+      .fixed_statement = "Worked example: a 13B model (D = {d_model:raw}, L = {n_layers:raw}) "
                          "trains with B = {batch:raw}, S = {seq_len:raw}, TP = {tp:raw}, DP = 64 "
                          "and BF16 ({activation_bytes:raw}-byte) activations. With 8·B·S·H per "
                          "layer, how many bytes does TP communicate per layer per step?",
@@ -186,7 +189,8 @@ void parallelism(ProblemBank& bank) {
       .id = "comm.parallelism.tp_step",
       .area = "comm",
       .title = "Tensor-parallel traffic per step",
-      .source = "seed 000 practice problem 1 (b): 214.7 \"GB\" in elements = 429.5 GB in BF16",
+      .source =
+          "the worked example practice problem 1 (b): 214.7 \"GB\" in elements = 429.5 GB in BF16",
       .group = "seed000.p1",
       .statement =
           "Megatron tensor parallelism (TP = {tp:raw}) trains a {n_layers:raw}-layer model "
@@ -194,7 +198,7 @@ void parallelism(ProblemBank& bank) {
           "{activation_bytes:raw}-byte activations. How many bytes does TP communicate per "
           "training step "
           "(8·B·S·H per layer)?",
-      .fixed_statement = "Seed 000 problem 1: a 13B model (D = {d_model:raw}, L = {n_layers:raw}) "
+      .fixed_statement = "Worked example: a 13B model (D = {d_model:raw}, L = {n_layers:raw}) "
                          "trains with B = {batch:raw}, S = {seq_len:raw}, TP = {tp:raw}, DP = 64 "
                          "and BF16 ({activation_bytes:raw}-byte) activations. How many bytes "
                          "does TP communicate per training step (8·B·S·H per layer)?",
@@ -204,22 +208,24 @@ void parallelism(ProblemBank& bank) {
       .output = "tp_bytes",
       .unit = answer_in::gb(),
       .hints = {"First one layer: 8 × B × S × H × bytes.", "Then times the number of layers."},
-      .mistakes = {{"elements_instead_of_bytes",
-                    "That is the element count (the seed's 214.7 \"GB\"): multiply by the bytes "
-                    "per activation.",
-                    [](const Values& p, const Values& out) {
-                      return out["tp_bytes"] / p["activation_bytes"];
-                    },
-                    0},
-                   {"one_layer_only", "That is one layer; multiply by the number of layers.",
-                    [](const Values&, const Values& out) { return out["tp_bytes_per_layer"]; }, 0}},
+      .mistakes =
+          {{"elements_instead_of_bytes",
+            "That is the element count (the worked example's 214.7 \"GB\"): multiply by the bytes "
+            "per activation.",
+            [](const Values& p, const Values& out) {
+              return out["tp_bytes"] / p["activation_bytes"];
+            },
+            0},
+           {"one_layer_only", "That is one layer; multiply by the number of layers.",
+            [](const Values&, const Values& out) { return out["tp_bytes_per_layer"]; }, 0}},
   });
 
   bank.add({
       .id = "comm.parallelism.pp_volume",
       .area = "comm",
       .title = "Pipeline-parallel traffic",
-      .source = "seed 000 §1 PP example (134 M elements per boundary × 3 = 402 M; 805 MB in BF16)",
+      .source = "the worked example §1 PP example (134 M elements per boundary × 3 = 402 M; 805 MB "
+                "in BF16)",
       .statement = "A pipeline of {pp:raw} stages passes activations of B = {batch:raw}, S = "
                    "{seq_len:raw}, H = {d_model:raw} in {activation_bytes:raw}-byte values. How "
                    "many bytes cross all the stage boundaries in the forward pass?",
@@ -237,22 +243,22 @@ void parallelism(ProblemBank& bank) {
       .unit = answer_in::mb(),
       .hints = {"Each boundary is a point-to-point send of one activation tensor: no ring, no 2×.",
                 "A pipeline of N stages has N − 1 boundaries."},
-      .mistakes = {{"elements_instead_of_bytes",
-                    "That counts elements (the seed's 402 MB): multiply by the bytes per value.",
-                    [](const Values& p, const Values& out) {
-                      return out["pp_bytes"] / p["activation_bytes"];
-                    },
-                    0},
-                   times("ring_factor_on_p2p", 2,
-                         "Pipeline sends are point-to-point: there is no ring all-reduce 2×."),
-                   {"n_boundaries", "N stages have N − 1 boundaries, not N.",
-                    [](const Values& p, const Values& out) {
-                      return out["pp_bytes_per_boundary"] * p["pp"];
-                    },
-                    0},
-                   {"one_boundary", "That is one boundary; there are N − 1.",
-                    [](const Values&, const Values& out) { return out["pp_bytes_per_boundary"]; },
-                    0}},
+      .mistakes =
+          {{"elements_instead_of_bytes",
+            "That counts elements (the worked example's 402 MB): multiply by the bytes per value.",
+            [](const Values& p, const Values& out) {
+              return out["pp_bytes"] / p["activation_bytes"];
+            },
+            0},
+           times("ring_factor_on_p2p", 2,
+                 "Pipeline sends are point-to-point: there is no ring all-reduce 2×."),
+           {"n_boundaries", "N stages have N − 1 boundaries, not N.",
+            [](const Values& p, const Values& out) {
+              return out["pp_bytes_per_boundary"] * p["pp"];
+            },
+            0},
+           {"one_boundary", "That is one boundary; there are N − 1.",
+            [](const Values&, const Values& out) { return out["pp_bytes_per_boundary"]; }, 0}},
   });
 
   const std::vector<Param> gpt3 = {{"params", 175e9, {7e9, 13e9, 70e9, 175e9, 405e9}},
@@ -266,7 +272,7 @@ void parallelism(ProblemBank& bank) {
       .id = "comm.parallelism.dp_time",
       .area = "comm",
       .title = "How long the DP all-reduce takes",
-      .source = "seed 002 §11 (GPT-3 over InfiniBand 200 GB/s: 700 GB → 3.5 s)",
+      .source = "the worked example §11 (GPT-3 over InfiniBand 200 GB/s: 700 GB → 3.5 s)",
       .group = "seed002.gpt3",
       .statement = "A {params}-parameter model with BF16 gradients is trained data-parallel on "
                    "{dp:raw} GPUs, each with {bandwidth} of network bandwidth. Ignoring latency "
@@ -298,7 +304,7 @@ void parallelism(ProblemBank& bank) {
       .id = "comm.parallelism.dp_total",
       .area = "comm",
       .title = "Total DP traffic across the cluster",
-      .source = "seed 002 §11 (DP on 1024 GPUs: 700 GB per device, 716.8 TB in total)",
+      .source = "the worked example §11 (DP on 1024 GPUs: 700 GB per device, 716.8 TB in total)",
       .group = "seed002.gpt3",
       .statement = "Same data-parallel job: {params} parameters, BF16 gradients, {dp:raw} GPUs. "
                    "How much traffic does one gradient all-reduce put on the network, summed "
@@ -319,7 +325,7 @@ void parallelism(ProblemBank& bank) {
       .id = "comm.parallelism.fsdp_volume",
       .area = "comm",
       .title = "FSDP traffic per step",
-      .source = "seed 002 §4 and §9 (GPT-3: FSDP 3P = 1050 GB, 1.5× DP)",
+      .source = "the worked example §4 and §9 (GPT-3: FSDP 3P = 1050 GB, 1.5× DP)",
       .group = "seed002.gpt3",
       .statement = "A {params}-parameter model in BF16 is trained with FSDP (ZeRO-3) on {dp:raw} "
                    "GPUs. Using the large-N approximation, how many bytes does each GPU "
@@ -346,7 +352,7 @@ void parallelism(ProblemBank& bank) {
       .id = "comm.parallelism.tp_ops",
       .area = "comm",
       .title = "How many TP all-reduces per step",
-      .source = "seed 002 §9 (TP: 4L = 384 per step for GPT-3, L = 96)",
+      .source = "the worked example §9 (TP: 4L = 384 per step for GPT-3, L = 96)",
       .group = "seed002.gpt3",
       .statement = "A {n_layers:raw}-layer transformer is trained with Megatron tensor "
                    "parallelism. How many all-reduces does one training step issue?",
@@ -369,7 +375,7 @@ void parallelism(ProblemBank& bank) {
       .id = "comm.parallelism.pp_ops",
       .area = "comm",
       .title = "How many pipeline sends per step",
-      .source = "seed 002 §9 (PP: 2M(N−1) = 448 per step, M = 32, N = 8)",
+      .source = "the worked example §9 (PP: 2M(N−1) = 448 per step, M = 32, N = 8)",
       .group = "seed002.gpt3",
       .statement = "A pipeline of {pp:raw} stages runs {microbatches:raw} microbatches per step. "
                    "How many point-to-point sends (activations forward, gradients backward) "
@@ -398,8 +404,8 @@ void zero_and_tp(ProblemBank& bank) {
   bank.add({
       .id = "comm.zero.seed_time",
       .area = "comm",
-      .title = "ZeRO-3 communication time (seed 001's model)",
-      .source = "seed 001 §7 (70B, 80 layers, DP 64, 400 GB/s, 2 µs → ZeRO-3 689.4 ms)",
+      .title = "ZeRO-3 communication time (the worked example's model)",
+      .source = "the worked example §7 (70B, 80 layers, DP 64, 400 GB/s, 2 µs → ZeRO-3 689.4 ms)",
       .statement = "A {params}-parameter model with {n_layers:raw} layers runs ZeRO-3 on {dp:raw} "
                    "GPUs in BF16. Assume each layer needs one all-gather and one reduce-scatter "
                    "of its parameters, each costing {latency} plus (N−1)/N of the layer's bytes "
@@ -426,7 +432,7 @@ void zero_and_tp(ProblemBank& bank) {
       .id = "comm.zero.paper_volume",
       .area = "comm",
       .title = "ZeRO-3 volume per GPU (the ZeRO paper)",
-      .source = "Rajbhandari et al. 2020 (ZeRO) §7.2.2: 3Ψ, 1.5× DP; seed 001 counts 2Ψ",
+      .source = "Rajbhandari et al. 2020 (ZeRO) §7.2.2: 3Ψ, 1.5× DP; the worked example counts 2Ψ",
       .statement = "By the ZeRO paper's accounting, how many bytes does each of {dp:raw} GPUs "
                    "communicate per step for a {params}-parameter model in BF16 under ZeRO "
                    "stage 3 (use the exact (N−1)/N)?",
@@ -440,12 +446,13 @@ void zero_and_tp(ProblemBank& bank) {
       .hints = {"Forward all-gather of the parameters, backward all-gather again, and a "
                 "reduce-scatter of the gradients.",
                 "Three collectives of (N−1)/N × Ψ bytes each."},
-      .mistakes = {{"seed_2psi",
-                    "Seed 001 counts one all-gather; the backward pass gathers the parameters "
-                    "again, so ZeRO-3 moves 3Ψ, not 2Ψ.",
-                    [](const Values&, const Values& out) { return out["bytes"]; }, 0},
-                   {"elements_instead_of_bytes", "3Ψ in elements; multiply by 2 bytes.",
-                    [](const Values&, const Values& out) { return out["bytes_paper"] / 2; }, 0}},
+      .mistakes =
+          {{"seed_2psi",
+            "The worked example counts one all-gather; the backward pass gathers the parameters "
+            "again, so ZeRO-3 moves 3Ψ, not 2Ψ.",
+            [](const Values&, const Values& out) { return out["bytes"]; }, 0},
+           {"elements_instead_of_bytes", "3Ψ in elements; multiply by 2 bytes.",
+            [](const Values&, const Values& out) { return out["bytes_paper"] / 2; }, 0}},
   });
 
   const std::vector<Param> decode = {
@@ -457,7 +464,7 @@ void zero_and_tp(ProblemBank& bank) {
       .id = "comm.tp_step.latency",
       .area = "comm",
       .title = "The latency bill of TP decode",
-      .source = "seed 003 (64 all-reduces × 2 × 50 µs = 6.4 ms over 10 GbE)",
+      .source = "the worked example (64 all-reduces × 2 × 50 µs = 6.4 ms over 10 GbE)",
       .group = "seed003",
       .statement =
           "A {layers:raw}-layer model decodes one token with TP = {tp:raw} over a link "
@@ -482,7 +489,7 @@ void zero_and_tp(ProblemBank& bank) {
       .id = "comm.tp_step.fraction",
       .area = "comm",
       .title = "Is TP over this link noise or fatal?",
-      .source = "seed 003 (10 GbE: > 40% of the 8 ms decode step; NVLink: < 10%)",
+      .source = "the worked example (10 GbE: > 40% of the 8 ms decode step; NVLink: < 10%)",
       .group = "seed003",
       .statement = "A decode step computes for {compute_time}. With TP = {tp:raw}, "
                    "{layers:raw} layers, hidden {hidden:raw} in BF16 (one token), two ring "
@@ -511,7 +518,7 @@ void zero_and_tp(ProblemBank& bank) {
       .id = "comm.tp_step.fraction_nvlink",
       .area = "comm",
       .title = "The same TP decode step inside a node",
-      .source = "seed 003 (NVLink, 3 µs per hop: under 1 ms, < 10% of the 8 ms step)",
+      .source = "the worked example (NVLink, 3 µs per hop: under 1 ms, < 10% of the 8 ms step)",
       .group = "seed003",
       .statement = "The same decode step ({compute_time} of compute, TP = {tp:raw}, {layers:raw} "
                    "layers, hidden {hidden:raw} in BF16, one token, two ring all-reduces per "
@@ -547,7 +554,8 @@ void zero_and_tp(ProblemBank& bank) {
       .id = "comm.tp_step.payload",
       .area = "comm",
       .title = "The TP all-reduce payload",
-      .source = "seed 003 (one decode token of an 8B model: 4096 × 2 = 8 KB; prefill 2048: 16 MB)",
+      .source = "the worked example (one decode token of an 8B model: 4096 × 2 = 8 KB; prefill "
+                "2048: 16 MB)",
       .group = "seed003",
       .statement = "A model with hidden size {hidden:raw} runs tensor-parallel in BF16. How big is "
                    "the payload of each all-reduce when the step carries T = {tokens:raw} "
@@ -573,7 +581,7 @@ void roofline(ProblemBank& bank) {
       .id = "hw.roofline.ridge",
       .area = "comm",
       .title = "Where the roofline bends",
-      .source = "seed 002 §2; NVIDIA H100 datasheet (989 TFLOP/s BF16, 3.35 TB/s)",
+      .source = "the worked example §2; NVIDIA H100 datasheet (989 TFLOP/s BF16, 3.35 TB/s)",
       .statement = "An accelerator peaks at {peak_flops} and streams HBM at {mem_bandwidth}. "
                    "Above what arithmetic intensity is a kernel compute-bound?",
       .params = {{"peak_flops", 990e12, {125e12, 197e12, 312e12, 459e12, 990e12, 2.25e15}},
@@ -594,7 +602,7 @@ void roofline(ProblemBank& bank) {
       .id = "hw.roofline.attainable",
       .area = "comm",
       .title = "What a memory-bound kernel attains",
-      .source = "seed 002 §1–2 (LLM decode sits on the slanted roof)",
+      .source = "the worked example §1–2 (LLM decode sits on the slanted roof)",
       .statement =
           "A kernel has an arithmetic intensity of {intensity:raw} FLOP/B (per byte of HBM "
           "traffic) on a GPU with "

@@ -104,7 +104,7 @@ void batching(ProblemBank& bank) {
       "A ranking stage receives {total_qps} QPS in total. It runs batches of {batch_size} requests "
       "and each batch takes {inference_time} on a GPU. How many GPUs are needed?";
   bank.add(gpus_problem("serve.batching.gpus", "GPUs for a batched serving stage",
-                        "seed 000 §8, practice problem 2 (a): 625 QPS per GPU, 80 GPUs",
+                        "the worked example §8, practice problem 2 (a): 625 QPS per GPU, 80 GPUs",
                         "seed000.p2", gpus_statement, 50000, 50, 0.08,
                         "GPUs = total QPS / QPS per GPU, rounded up."));
 
@@ -112,7 +112,7 @@ void batching(ProblemBank& bank) {
       .id = "serve.batching.latency",
       .area = "inference",
       .title = "Average latency with dynamic batching",
-      .source = "seed 000 §8, practice problem 2 (b): 80 ms collection, 120 ms",
+      .source = "the worked example §8, practice problem 2 (b): 80 ms collection, 120 ms",
       .group = "seed000.p2",
       .statement = "A stage receives {total_qps} QPS in total, runs batches of {batch_size} with "
                    "{inference_time} per batch, and has just enough GPUs for the load. What is "
@@ -133,7 +133,7 @@ void batching(ProblemBank& bank) {
       .id = "serve.batching.qps_per_gpu",
       .area = "inference",
       .title = "Throughput of one GPU with batching",
-      .source = "seed 000 §2: batch 50 in 100 ms → 500 QPS (mistake 1: not 5 QPS)",
+      .source = "the worked example §2: batch 50 in 100 ms → 500 QPS (mistake 1: not 5 QPS)",
       .statement = "A GPU runs batches of {batch_size} requests; each batch takes "
                    "{inference_time}. Under continuous load, how many queries per second does "
                    "it serve?",
@@ -152,7 +152,7 @@ void batching(ProblemBank& bank) {
                     },
                     0},
                    {"qps_is_one_over_latency",
-                    "QPS = 1 / latency confuses throughput with latency (seed 000's red flag): "
+                    "QPS = 1 / latency confuses throughput with latency (a classic slip): "
                     "100 ms wait + 100 ms inference is not 5 QPS.",
                     [](const Values& p, const Values&) { return 1 / (2 * p["inference_time"]); },
                     0},
@@ -164,7 +164,8 @@ void batching(ProblemBank& bank) {
       .id = "serve.batching.collection",
       .area = "inference",
       .title = "Batch collection time",
-      .source = "seed 000 §2: 30,000 QPS over 60 GPUs, batch 50 → 100 ms (mistake 2: not 1.7 ms)",
+      .source = "the worked example §2: 30,000 QPS over 60 GPUs, batch 50 → 100 ms (mistake 2: not "
+                "1.7 ms)",
       .statement =
           "{total_qps} QPS are spread evenly over {gpus:raw} GPUs, each collecting batches "
           "of {batch_size} requests. How long does one GPU take to collect a batch?",
@@ -192,7 +193,7 @@ void batching(ProblemBank& bank) {
       .id = "serve.batching.bigger_batch",
       .area = "inference",
       .title = "Does a bigger batch lower latency?",
-      .source = "seed 000 §4, mistake 4 (bigger batch: higher throughput, longer wait)",
+      .source = "the worked example §4, mistake 4 (bigger batch: higher throughput, longer wait)",
       .statement = "A stage serves {total_qps} QPS. To save GPUs the team raises the batch to "
                    "{batch_size} requests, which take {inference_time} per batch, on just "
                    "enough GPUs. What is the average latency now?",
@@ -224,7 +225,8 @@ void batching(ProblemBank& bank) {
       .id = "serve.batching.option_a",
       .area = "inference",
       .title = "Does a batched stage meet its latency budget?",
-      .source = "seed 000 §3, stage 3 option A: 60 GPUs, 40 ms collection, 60 ms (over 50 ms)",
+      .source =
+          "the worked example §3, stage 3 option A: 60 GPUs, 40 ms collection, 60 ms (over 50 ms)",
       .statement = "Stage 3 of a ranking system receives {total_qps} QPS, batches {batch_size} "
                    "requests and needs {inference_time} per batch, on just enough GPUs. What is "
                    "its average latency (is it within a 50 ms budget)?",
@@ -239,17 +241,17 @@ void batching(ProblemBank& bank) {
 
   bank.add(
       gpus_problem("serve.batching.option_b", "GPUs after optimizing the model",
-                   "seed 000 §3, stage 3 option B: 30,000 / (20 / 0.03) = 45 GPUs", "",
+                   "the worked example §3, stage 3 option B: 30,000 / (20 / 0.03) = 45 GPUs", "",
                    "A TensorRT-optimized stage runs batches of {batch_size} in {inference_time} "
                    "and must serve {total_qps} QPS. How many GPUs does it need?",
                    30000, 20, 0.03,
                    "GPUs = total QPS / QPS per GPU; round up only a real fraction "
                    "(30,000 / 666.67 is exactly 45)."));
 
-  bank.add(gpus_problem("serve.batching.option_c", "GPUs for a heavier stage 2 (skip stage 3)",
-                        "seed 000 §3, option C: batch 50 at 80 ms → 625 QPS per GPU, 48 GPUs", "",
-                        gpus_statement, 30000, 50, 0.08,
-                        "GPUs = total QPS / QPS per GPU, rounded up."));
+  bank.add(gpus_problem(
+      "serve.batching.option_c", "GPUs for a heavier stage 2 (skip stage 3)",
+      "the worked example §3, option C: batch 50 at 80 ms → 625 QPS per GPU, 48 GPUs", "",
+      gpus_statement, 30000, 50, 0.08, "GPUs = total QPS / QPS per GPU, rounded up."));
 }
 
 std::string stages_json(const Values& p, bool stage2_batched) {
@@ -305,7 +307,7 @@ void pipeline(ProblemBank& bank) {
       .id = "serve.pipeline.latency",
       .area = "inference",
       .title = "End-to-end latency of a ranking pipeline",
-      .source = "seed 000 §3, progressive ranking: 20 + 75 + 60 = 155 ms",
+      .source = "the worked example §3, progressive ranking: 20 + 75 + 60 = 155 ms",
       .group = "seed000.ranking",
       .statement = std::string(ranking_statement) + "What is the average end-to-end latency?",
       .params = ranking,
@@ -336,7 +338,7 @@ void pipeline(ProblemBank& bank) {
       .id = "serve.pipeline.gpus",
       .area = "inference",
       .title = "GPUs of a ranking pipeline",
-      .source = "seed 000 §3, progressive ranking: 30 + 60 = 90 GPUs",
+      .source = "the worked example §3, progressive ranking: 30 + 60 = 90 GPUs",
       .group = "seed000.ranking",
       .statement = std::string(ranking_statement) + "How many GPUs do the batched stages need?",
       .params = ranking,
@@ -368,7 +370,8 @@ void pipeline(ProblemBank& bank) {
       .id = "serve.pipeline.stage3",
       .area = "inference",
       .title = "Latency of a batched stage under a budget",
-      .source = "seed 000 §8, practice problem 3: batch 30, 50 ms at 50k QPS → 84 GPUs, 75 ms",
+      .source =
+          "the worked example §8, practice problem 3: batch 30, 50 ms at 50k QPS → 84 GPUs, 75 ms",
       .group = "seed000.p3",
       .statement =
           "At {total_qps} QPS, stage 3 batches {s3_batch} requests with {s3_inference} per "
@@ -398,8 +401,9 @@ void pipeline(ProblemBank& bank) {
       .id = "serve.pipeline.remaining",
       .area = "inference",
       .title = "Latency budget left for stage 3",
-      .source = "seed 000 §8, practice problem 3 (with stage 2 batched as in problem 2: 60 ms "
-                "left, not the seed's 100 ms; see docs/errata.md)",
+      .source =
+          "the worked example §8, practice problem 3 (with stage 2 batched as in problem 2: 60 ms "
+          "left, not the worked example's 100 ms; see docs/errata.md)",
       .group = "seed000.p3",
       .statement = "A 200 ms budget covers three stages at {total_qps} QPS. Stage 1 takes "
                    "{s1_latency}; stage 2 batches {s2_batch} requests with {s2_inference} per "
@@ -423,7 +427,7 @@ void pipeline(ProblemBank& bank) {
                 "Stage 2 is problem 2's stage: batch 50 at 80 ms averages 120 ms, not 80 ms."},
       .mistakes = {{"stage2_inference_only",
                     "Stage 2 is batched: its requests also wait half a collection window, so it "
-                    "takes more than its inference time (seed 000 problem 3 makes this slip).",
+                    "takes more than its inference time (a worked example makes this slip).",
                     [](const Values& p, const Values& out) {
                       return 0.2 - out["total_latency"] + stage2_collection(p) / 2;
                     },
@@ -467,7 +471,7 @@ void llm(ProblemBank& bank) {
       .id = "infer.latency.decode",
       .area = "inference",
       .title = "Time per generated token",
-      .source = "seed 001 §9 (LLaMA-2-70B on H100: 41.8 ms per token)",
+      .source = "the worked example §9 (LLaMA-2-70B on H100: 41.8 ms per token)",
       .group = "seed001.latency",
       .statement = std::string(setup) + "How long does each decode step take?",
       .fixed_statement = std::string(setup_fixed) + "How long does each decode step take?",
@@ -488,13 +492,22 @@ void llm(ProblemBank& bank) {
       .id = "infer.latency.prefill",
       .area = "inference",
       .title = "Prefill time of a prompt",
-      .source = "seed 001 §9 (LLaMA-2-70B on H100, 100 tokens: the seed's 14.1 ms is compute "
+      .source = "the worked example §9 (LLaMA-2-70B on H100, 100 tokens: the worked example's 14.1 "
+                "ms is compute "
                 "only; reading 140 GB at 3.35 TB/s takes 41.8 ms)",
       .group = "seed001.latency",
       .statement = std::string(setup) + "How long does the prefill take?",
       .fixed_statement = std::string(setup_fixed) + "How long does the prefill take?",
       .params = latency_params(),
       .estimator = "infer.latency",
+      // The roofline model, so the worked solution shows max(compute, one read of the weights)
+      // and agrees with the key.
+      .inputs =
+          [](const Values& p) {
+            Json j = p.to_json();
+            j.set("decode_model", "roofline");
+            return j;
+          },
       .output = "prefill_time",
       .answer = [](const Values& p, const Values&) { return prefill_roofline(p); },
       .unit = answer_in::ms(),
@@ -515,7 +528,7 @@ void llm(ProblemBank& bank) {
       .id = "infer.latency.total",
       .area = "inference",
       .title = "End-to-end latency of a request",
-      .source = "seed 001 §9 (LLaMA-2-70B on H100; its 14.1 ms prefill is compute only: "
+      .source = "the worked example §9 (LLaMA-2-70B on H100; its 14.1 ms prefill is compute only: "
                 "41.8 + 50 × 41.8 = 2,131.6 ms)",
       .group = "seed001.latency",
       .statement = std::string(setup) + "What is the end-to-end latency?",
@@ -549,7 +562,7 @@ void llm(ProblemBank& bank) {
       .area = "inference",
       .title = "KV cache of a GQA model",
       .source = "Touvron et al. 2023 (LLaMA 2) §2.2: 80 layers, 8 KV heads of 128 → 327,680 B "
-                "per token; seed 001 §9 counts it as MHA",
+                "per token; the worked example §9 counts it as MHA",
       .statement = "A model has {n_layers} layers, {n_heads} query heads and {n_kv_heads} KV "
                    "heads of dimension {head_dim} (grouped-query attention). How much BF16 KV "
                    "cache does one sequence of {seq_len} tokens hold?",
@@ -622,7 +635,7 @@ void llm(ProblemBank& bank) {
       .id = "serve.llm_gpus.replica",
       .area = "inference",
       .title = "GPUs for one replica of an LLM",
-      .source = "seed 001 §9 estimate_serving_gpus, with its weight-memory bug fixed "
+      .source = "the worked example §9 estimate_serving_gpus, with its weight-memory bug fixed "
                 "(70B in BF16 = 140 GB: two 80 GB GPUs)",
       .statement = "How many GPUs of {gpu_memory} does one replica of a {params}-parameter model "
                    "in BF16 need, to hold its weights and one request's KV cache ({prompt_len} + "
@@ -641,16 +654,18 @@ void llm(ProblemBank& bank) {
       .integer = true,
       .hints = {"Weights: parameters × 2 bytes (params in billions × 2 = GB).",
                 "Add one request's KV cache, divide by one GPU's memory, round up."},
-      .mistakes = {{"params_b_over_1e9",
-                    "Seed 001's bug: params_b × 2 / 1e9 'GB' is bytes, not GB. A 70B model's "
-                    "BF16 weights take 140 GB.",
-                    [](const Values&, const Values&) { return 1.0; }, 0}},
+      .mistakes =
+          {{"params_b_over_1e9",
+            "The worked example's bug: params_b × 2 / 1e9 'GB' is bytes, not GB. A 70B model's "
+            "BF16 weights take 140 GB.",
+            [](const Values&, const Values&) { return 1.0; }, 0}},
   });
   bank.add({
       .id = "serve.llm_gpus.gpus",
       .area = "inference",
       .title = "GPUs for an LLM request load (single-stream)",
-      .source = "seed 001 §9 (5,000 users × 0.02 req/s = 100 req/s; the seed's 211 GPUs put a "
+      .source = "the worked example §9 (5,000 users × 0.02 req/s = 100 req/s; the worked example's "
+                "211 GPUs put a "
                 "70B BF16 model, 140 GB, on one 80 GB H100, which cannot hold it: here on "
                 "141 GB H200s)",
       .statement = "{users:raw} users each send {rps_per_user} requests/s to a {params}-parameter "
@@ -721,7 +736,7 @@ void rl(ProblemBank& bank) {
       .id = "rl.throughput.sync",
       .area = "inference",
       .title = "Synchronous RL iteration time",
-      .source = "seed 001 §10 (70B, batch 512, 256 GPUs: 11,434 ms)",
+      .source = "the worked example §10 (70B, batch 512, 256 GPUs: 11,434 ms)",
       .group = "seed001.rl",
       .statement = std::string(setup) + "How long is one synchronous iteration (generate, then "
                                         "score, then train on all GPUs)?",
@@ -754,7 +769,7 @@ void rl(ProblemBank& bank) {
       .id = "rl.throughput.speedup",
       .area = "inference",
       .title = "Async RL speedup",
-      .source = "seed 001 §10 (1.10×; the seed's summary promises 1.5–2×)",
+      .source = "the worked example §10 (1.10×; the worked example's summary promises 1.5–2×)",
       .group = "seed001.rl",
       .statement = std::string(setup) +
                    "Asynchronous RL trains on half the GPUs while the next batch is generated "

@@ -161,12 +161,13 @@ void notebook(ProblemBank& bank) {
   bank.add({
       .id = "mem.training.notebook",
       .area = "memory",
-      .title = "Per-GPU memory with TP and ZeRO-3 (the notebook's rule)",
-      .source = "seed 001 §6, calculate_memory_per_gpu (70B, TP=8 + ZeRO-3, DP=8: 188.13 GB)",
+      .title = "Per-GPU memory with TP and ZeRO-3 (the usual rule of thumb)",
+      .source =
+          "the worked example §6, calculate_memory_per_gpu (70B, TP=8 + ZeRO-3, DP=8: 188.13 GB)",
       .statement =
           "A {params}-parameter model is trained with TP = {tp} and ZeRO-3 over DP = {dp}. "
           "Weights and gradients are BF16 (2 bytes), Adam keeps 8 bytes per parameter, and "
-          "activations follow the notebook's rule of thumb: 10 × (parameters per TP shard) × 2 "
+          "activations follow the usual rule of thumb: 10 × (parameters per TP shard) × 2 "
           "bytes (ZeRO does not shard activations). How much memory does each GPU need?",
       .params = {{"params", 70e9, {7e9, 13e9, 34e9, 70e9}},
                  {"tp", 8, {2, 4, 8}},
@@ -293,17 +294,17 @@ void activations(ProblemBank& bank) {
 
 void fsdp(ProblemBank& bank) {
   const char* xxl =
-      "the XXL model of seed 004 (126 blocks of two linear layers, d_model 16,384, "
+      "the XXL model of the FSDP worked example (126 blocks of two linear layers, d_model 16,384, "
       "d_ff 53,248, about {params} parameters)";
   bank.add({
       .id = "mem.fsdp.states",
       .area = "memory",
       .title = "FP32 model states on one device",
-      .source = "seed 004 (a): 220B × (4 + 4 + 8) bytes = 3,520 GB",
+      .source = "the worked example (a): 220B × (4 + 4 + 8) bytes = 3,520 GB",
       .group = "seed004.a",
       .statement = "A model has {params} parameters. How much memory do its FP32 master weights, "
                    "FP32 accumulated gradients and AdamW optimizer states (two FP32 moments) take?",
-      .fixed_statement = "Seed 004 (a): for " + std::string(xxl) +
+      .fixed_statement = "The worked example (a): for " + std::string(xxl) +
                          ", how much memory do the FP32 master weights, accumulated gradients "
                          "and AdamW optimizer states (two FP32 moments) take?",
       .params = {{"params", 220e9, {70e9, 175e9, 220e9, 405e9}}},
@@ -322,7 +323,7 @@ void fsdp(ProblemBank& bank) {
       .id = "mem.fsdp.gpus",
       .area = "memory",
       .title = "How many GPUs' worth of model states",
-      .source = "seed 004 (a): 3,520 GB / 80 GB = 44 H100s",
+      .source = "the worked example (a): 3,520 GB / 80 GB = 44 H100s",
       .group = "seed004.a",
       .statement = "A model has {params} parameters with FP32 master weights, accumulated "
                    "gradients and two AdamW moments. How many GPUs of {reference_gpu_memory} is "
@@ -350,7 +351,8 @@ void fsdp(ProblemBank& bank) {
       .id = "mem.fsdp.backward",
       .area = "memory",
       .title = "Activations saved for the backward pass",
-      .source = "seed 004 (a)/(b): A = 126·b·s·(d + d_ff)·2 = 143.7 GB at b = 4, s = 2048",
+      .source =
+          "the worked example (a)/(b): A = 126·b·s·(d + d_ff)·2 = 143.7 GB at b = 4, s = 2048",
       .group = "seed004.a",
       .statement = "A model is {n_layers:raw} blocks of two linear layers, d_model = "
                    "{d_model:raw} → d_ff = {d_ff:raw} → d_model. Each block keeps the inputs of "
@@ -368,22 +370,23 @@ void fsdp(ProblemBank& bank) {
       .unit = answer_in::gb(),
       .hints = {"Per block: b·s·d values into the first linear and b·s·d_ff into the second.",
                 "A = L · b · s · (d + d_ff) · 2 bytes."},
-      .mistakes = {{"bf16_gradient_saving",
-                    "That is what BF16 gradients save over FP32 (the seed's reading); the "
-                    "memory saved for backward is the activations.",
-                    [](const Values&, const Values& o) { return o["bf16_grad_saving"]; }, 0},
-                   times("fp32_activations", 2, "The activations are stored in BF16, 2 bytes."),
-                   {"one_block_only", "That is one block; multiply by the number of blocks.",
-                    [](const Values& p, const Values& o) {
-                      return o["backward_activations"] / p["n_layers"];
-                    },
-                    0}},
+      .mistakes =
+          {{"bf16_gradient_saving",
+            "That is what BF16 gradients save over FP32 (the worked example's reading); the "
+            "memory saved for backward is the activations.",
+            [](const Values&, const Values& o) { return o["bf16_grad_saving"]; }, 0},
+           times("fp32_activations", 2, "The activations are stored in BF16, 2 bytes."),
+           {"one_block_only", "That is one block; multiply by the number of blocks.",
+            [](const Values& p, const Values& o) {
+              return o["backward_activations"] / p["n_layers"];
+            },
+            0}},
   });
   bank.add({
       .id = "mem.fsdp.min_devices",
       .area = "memory",
       .title = "FSDP devices needed with activations",
-      .source = "seed 004 (b): (3,520 + A/2)/N + A/2 < 95 GB ⇒ N_FSDP ≥ 156",
+      .source = "the worked example (b): (3,520 + A/2)/N + A/2 < 95 GB ⇒ N_FSDP ≥ 156",
       .group = "seed004.b",
       .statement = "For " + std::string(xxl) +
                    ", FSDP shards the FP32 model states (16 bytes per parameter) and half of the "
@@ -403,7 +406,7 @@ void fsdp(ProblemBank& bank) {
                 "N ≥ (S + A/2) / (M − A/2), rounded up."},
       .mistakes =
           {{"ignored_activations",
-            "The activations take memory too (seed 004 asks for "
+            "The activations take memory too (the worked example asks for "
             "the typical batch).",
             [](const Values&, const Values& o) { return o["min_devices_model_states_only"]; }, 0},
            {"sharded_all_activations",
@@ -417,15 +420,17 @@ void fsdp(ProblemBank& bank) {
 
 void fsdp_tp(ProblemBank& bank) {
   const char* setup =
-      "For the XXL model of seed 004 (FFN blocks d_model 16,384 → d_ff 53,248), forward pass "
+      "For the XXL model of the FSDP worked example (FFN blocks d_model 16,384 → d_ff 53,248), "
+      "forward pass "
       "only, on TPU v5p (C = 4.6e14 FLOP/s, W_ici = 1.8e11 B/s, M_X = 2, M_Y = 1) with "
       "X = {fsdp:raw}-way FSDP and Y = {tp:raw}-way TP, ";
   bank.add({
       .id = "scale.fsdp_tp.per_device",
       .area = "memory",
       .title = "Compute-bound tokens per device with FSDP + TP",
-      .source = "seed 004 (c), corrected with the Scaling Book's mixed FSDP + TP condition "
-                "(≈ 395 tokens per device)",
+      .source =
+          "the worked example (c), corrected with the Scaling Book's mixed FSDP + TP condition "
+          "(≈ 395 tokens per device)",
       .group = "seed004.c",
       .statement = std::string(setup) +
                    "how many tokens per device must the batch have for the step to be "
@@ -454,7 +459,8 @@ void fsdp_tp(ProblemBank& bank) {
       .id = "scale.fsdp_tp.sequences",
       .area = "memory",
       .title = "Smallest compute-bound batch in sequences",
-      .source = "seed 004 (c): 16 sequences of 2048 (the seed's answer, for the wrong reason)",
+      .source = "the worked example (c): 16 sequences of 2048 (the worked example's answer, for "
+                "the wrong reason)",
       .group = "seed004.c",
       .statement = std::string(setup) +
                    "what is the smallest batch, in whole sequences of {seq_len:raw} tokens "
@@ -491,7 +497,7 @@ void bubbles(ProblemBank& bank) {
       .id = "pipe.bubble.exact",
       .area = "memory",
       .title = "Pipeline bubble fraction",
-      .source = "seed 002 §5: N = 4, M = 16 → 3/19 = 15.8% (approximation 18.75%)",
+      .source = "the worked example §5: N = 4, M = 16 → 3/19 = 15.8% (approximation 18.75%)",
       .statement = "A pipeline has {stages:raw} stages and runs {microbatches:raw} microbatches "
                    "per step (GPipe / 1F1B schedule). What fraction of the step is bubble?",
       .params = {{"stages", 4, {2, 4, 8, 16}}, {"microbatches", 16, {8, 16, 32, 64}}},
@@ -512,7 +518,8 @@ void bubbles(ProblemBank& bank) {
       .id = "pipe.bubble.seed004d",
       .area = "memory",
       .title = "Bubble of a short pipeline",
-      .source = "seed 004 (d): 4 stages, 8 microbatches — the seed says ~12.5%; it is 27.3%",
+      .source =
+          "the worked example (d): 4 stages, 8 microbatches — the seed says ~12.5%; it is 27.3%",
       .statement = "With {stages:raw} pipeline stages and {microbatches:raw} microbatches, what "
                    "fraction of the step is pipeline bubble?",
       .params = {{"stages", 4, {4, 8}}, {"microbatches", 8, {8, 12, 16}}},
@@ -531,7 +538,8 @@ void bubbles(ProblemBank& bank) {
       .id = "pipe.bubble.min_microbatches",
       .area = "memory",
       .title = "Microbatches for a target bubble",
-      .source = "seed 002 §5 (“to keep bubble under 25%, need M ≥ 4N”): N = 4 needs M ≥ 9",
+      .source =
+          "the worked example §5 (“to keep bubble under 25%, need M ≥ 4N”): N = 4 needs M ≥ 9",
       .statement = "A pipeline has {stages:raw} stages. What is the fewest microbatches per "
                    "step that keeps the bubble, (N − 1)/(M + N − 1), at or below {target}?",
       .params = {{"stages", 4, {2, 4, 8, 16}},
@@ -554,7 +562,7 @@ void bubbles(ProblemBank& bank) {
       .id = "pipe.bubble.p2p",
       .area = "memory",
       .title = "Point-to-point sends of a pipeline step",
-      .source = "seed 002 §9: 2M(N − 1) = 448 for M = 32, N = 8",
+      .source = "the worked example §9: 2M(N − 1) = 448 for M = 32, N = 8",
       .statement = "A pipeline with {stages:raw} stages runs {microbatches:raw} microbatches per "
                    "step. How many point-to-point sends (activations forward and gradients "
                    "backward across stage boundaries) does one step make?",
@@ -575,7 +583,7 @@ void bubbles(ProblemBank& bank) {
       .id = "pipe.bubble.microbatch_size",
       .area = "memory",
       .title = "Microbatch size",
-      .source = "seed 002 §10 (pitfall: “Microbatch size = B/N”)",
+      .source = "the worked example §10 (pitfall: “Microbatch size = B/N”)",
       .statement = "A global batch of {batch:raw} sequences is pipelined over {stages:raw} stages "
                    "in {microbatches:raw} microbatches. How many sequences are in a microbatch?",
       .params = {{"batch", 512, {256, 512, 1024}},
@@ -597,8 +605,9 @@ void recommend(ProblemBank& bank) {
       .id = "parallel.recommend.dp",
       .area = "memory",
       .title = "Data-parallel degree of a 3D layout",
-      .source = "seed 001 §8, recommend_parallelism (70B on 512 GPUs → TP 8, PP 2, DP 32)",
-      .statement = "By the notebook's rule of thumb — TP = 8 within each 8-GPU node, PP = 2 for "
+      .source =
+          "the worked example §8, recommend_parallelism (70B on 512 GPUs → TP 8, PP 2, DP 32)",
+      .statement = "By the usual rule of thumb — TP = 8 within each 8-GPU node, PP = 2 for "
                    "models above 50B and min(4, nodes/2) above 100B, DP takes the rest — what is "
                    "the data-parallel degree for a {params}-parameter model on {gpus} GPUs?",
       .params = {{"params", 70e9, {70e9, 175e9}}, {"gpus", 512, {256, 512, 1024, 2048}}},

@@ -43,7 +43,7 @@ void chinchilla(ProblemBank& bank) {
       .id = "train.chinchilla.tokens",
       .area = "training",
       .title = "Compute-optimal training tokens",
-      .source = "seed 001 §2, Chinchilla table (GPT-3 row)",
+      .source = "the worked example §2, Chinchilla table (GPT-3 row)",
       .statement = "By the Chinchilla rule of thumb, how many tokens should a dense model with "
                    "{params} parameters be trained on to be compute-optimal?",
       .fixed_statement = "GPT-3 has {params} parameters. By the Chinchilla rule of thumb, how "
@@ -67,7 +67,7 @@ void chinchilla(ProblemBank& bank) {
       .id = "train.chinchilla.compute",
       .area = "training",
       .title = "Training compute at the Chinchilla optimum",
-      .source = "seed 001 §2, Chinchilla table (GPT-3 row: 3,675 ZettaFLOPs)",
+      .source = "the worked example §2, Chinchilla table (GPT-3 row: 3,675 ZettaFLOPs)",
       .statement = "A dense model with {params} parameters is trained on its Chinchilla-optimal "
                    "number of tokens (20 per parameter). How much training compute is that?",
       .fixed_statement = "GPT-3 ({params} parameters) trained Chinchilla-optimally, on 20 tokens "
@@ -91,7 +91,7 @@ void chinchilla(ProblemBank& bank) {
       .id = "train.chinchilla.ratio",
       .area = "training",
       .title = "Tokens per parameter (undertrained?)",
-      .source = "seed 001 §2 (GPT-3: 300B tokens for 175B parameters, 1.7×)",
+      .source = "the worked example §2 (GPT-3: 300B tokens for 175B parameters, 1.7×)",
       .statement = "A model with {params} parameters was trained on {tokens} tokens. How many "
                    "tokens per parameter is that?",
       .fixed_statement = "GPT-3 ({params} parameters) was trained on {tokens} tokens. How many "
@@ -109,7 +109,7 @@ void chinchilla(ProblemBank& bank) {
       .id = "train.chinchilla.overtrain",
       .area = "training",
       .title = "Tokens per parameter (overtrained?)",
-      .source = "seed 001 §2 (LLaMA-2-70B: 2T tokens, 28.6×)",
+      .source = "the worked example §2 (LLaMA-2-70B: 2T tokens, 28.6×)",
       .statement = "A model with {params} parameters was trained on {tokens} tokens. How many "
                    "tokens per parameter is that?",
       .fixed_statement = "LLaMA-2-70B ({params} parameters) was trained on {tokens} tokens. How "
@@ -172,7 +172,7 @@ void moe(ProblemBank& bank) {
       "{expert_params} parameters each; each token is routed to the top {top_k} of them. ";
   const char* formulas =
       "Total = shared + experts × expert size; active = shared + top_k × "
-      "expert size (seed 001 §3).";
+      "expert size (the worked example §3).";
   Mistake total_not_active = {
       "total_instead_of_active",
       "That is the total parameter count; only the shared parameters and the top-k routed "
@@ -183,11 +183,12 @@ void moe(ProblemBank& bank) {
       .id = "moe.params.active",
       .area = "training",
       .title = "Active parameters of an MoE model",
-      .source = "seed 001 §3 (Mixtral-8x7B: 61B total, 19B active)",
+      .source = "the worked example §3 (Mixtral-8x7B: 61B total, 19B active)",
       .statement = std::string(moe_statement) + "How many parameters are active per token?",
-      .fixed_statement = "Mixtral-8x7B, as seed 001 models it: {shared_params} shared parameters, "
-                         "{num_experts} experts of {expert_params} each, top-{top_k} routing. How "
-                         "many parameters are active per token?",
+      .fixed_statement =
+          "Mixtral-8x7B, as the worked example models it: {shared_params} shared parameters, "
+          "{num_experts} experts of {expert_params} each, top-{top_k} routing. How "
+          "many parameters are active per token?",
       .params = with(5e9, 8, 7e9, 2),
       .valid = k_below_e,
       .estimator = "moe.params",
@@ -207,11 +208,12 @@ void moe(ProblemBank& bank) {
       .id = "moe.params.total",
       .area = "training",
       .title = "Total parameters of an MoE model",
-      .source = "seed 001 §3 (GPT-4 as rumored: 1,860B total)",
+      .source = "the worked example §3 (GPT-4 as rumored: 1,860B total)",
       .statement = std::string(moe_statement) + "How many parameters does it have in total?",
-      .fixed_statement = "GPT-4 as rumored (seed 001): {shared_params} shared parameters, "
-                         "{num_experts} experts of {expert_params} each, top-{top_k} routing. How "
-                         "many parameters does it have in total?",
+      .fixed_statement =
+          "GPT-4 as rumored (the worked example): {shared_params} shared parameters, "
+          "{num_experts} experts of {expert_params} each, top-{top_k} routing. How "
+          "many parameters does it have in total?",
       .params = with(100e9, 8, 220e9, 1),
       .valid =
           [](const Values& p) {
@@ -235,14 +237,15 @@ void moe(ProblemBank& bank) {
       .id = "moe.params.tokens",
       .area = "training",
       .title = "Chinchilla tokens for an MoE model",
-      .source = "seed 001 §3 (Switch-C as modelled there: 110B active, 2,200B tokens)",
+      .source = "the worked example §3 (Switch-C as modelled there: 110B active, 2,200B tokens)",
       .statement = std::string(moe_statement) +
                    "By the Chinchilla rule (20 tokens per parameter), how many tokens should it "
                    "be trained on?",
-      .fixed_statement = "Switch-C as seed 001 models it: {shared_params} shared parameters, "
-                         "{num_experts} experts of {expert_params} each, top-{top_k} routing. By "
-                         "the Chinchilla rule (20 tokens per parameter), how many tokens should "
-                         "it be trained on?",
+      .fixed_statement =
+          "Switch-C as the worked example models it: {shared_params} shared parameters, "
+          "{num_experts} experts of {expert_params} each, top-{top_k} routing. By "
+          "the Chinchilla rule (20 tokens per parameter), how many tokens should "
+          "it be trained on?",
       .params = with(100e9, 128, 10e9, 1),
       .valid = k_below_e,
       .estimator = "moe.params",
@@ -260,12 +263,13 @@ void moe(ProblemBank& bank) {
       .id = "moe.params.fraction",
       .area = "training",
       .title = "Active fraction of an MoE model",
-      .source = "seed 001 §3 (GPT-4 as rumored: 17.2% active)",
+      .source = "the worked example §3 (GPT-4 as rumored: 17.2% active)",
       .statement =
           std::string(moe_statement) + "What fraction of its parameters is active per token?",
-      .fixed_statement = "GPT-4 as rumored (seed 001): {shared_params} shared parameters, "
-                         "{num_experts} experts of {expert_params} each, top-{top_k} routing. "
-                         "What fraction of its parameters is active per token?",
+      .fixed_statement =
+          "GPT-4 as rumored (the worked example): {shared_params} shared parameters, "
+          "{num_experts} experts of {expert_params} each, top-{top_k} routing. "
+          "What fraction of its parameters is active per token?",
       .params = with(100e9, 8, 220e9, 1),
       .valid = k_below_e,
       .estimator = "moe.params",
@@ -311,7 +315,7 @@ void training_time(ProblemBank& bank) {
       .id = "train.time.days",
       .area = "training",
       .title = "Training time in days",
-      .source = "seed 001 §4 (LLaMA-2-70B on 512 A100s: 121.7 days)",
+      .source = "the worked example §4 (LLaMA-2-70B on 512 A100s: 121.7 days)",
       .statement = std::string(setup) + "How many days does training take?",
       .fixed_statement = std::string(llama) + "How many days does training take?",
       .params = time_params(512, 312e12),
@@ -327,7 +331,7 @@ void training_time(ProblemBank& bank) {
       .id = "train.time.gpu_hours",
       .area = "training",
       .title = "GPU-hours of a training run",
-      .source = "seed 001 §4 (LLaMA-2-70B on 512 A100s: 1,495,726 GPU-hours)",
+      .source = "the worked example §4 (LLaMA-2-70B on 512 A100s: 1,495,726 GPU-hours)",
       .statement = std::string(setup) + "How many GPU-hours does training cost?",
       .fixed_statement = std::string(llama) + "How many GPU-hours does training cost?",
       .params = time_params(512, 312e12),
@@ -351,7 +355,7 @@ void training_time(ProblemBank& bank) {
       .id = "train.time.h100",
       .area = "training",
       .title = "Training time on H100s at a given MFU",
-      .source = "seed 001 §4 (LLaMA-2-70B, H100 × 1024, the MFU chart)",
+      .source = "the worked example §4 (LLaMA-2-70B, H100 × 1024, the MFU chart)",
       .statement = "A {params}-parameter model is trained on {tokens} tokens on {gpus} H100s "
                    "({peak_flops} peak BF16 each) at {mfu} MFU. How many days does training "
                    "take?",
@@ -426,7 +430,7 @@ void flops_and_params(ProblemBank& bank) {
       .id = "model.flops.layer",
       .area = "training",
       .title = "Forward FLOPs of one transformer block",
-      .source = "seed 001 §5 (GPT-3: 3,623,878,656 FLOPs per block per token)",
+      .source = "the worked example §5 (GPT-3: 3,623,878,656 FLOPs per block per token)",
       .statement = "A transformer block has width d = {d_model} and a feed-forward layer of width "
                    "4·d. Ignoring the attention-score products, how many forward FLOPs does one "
                    "block spend per token?",
@@ -449,7 +453,7 @@ void flops_and_params(ProblemBank& bank) {
       .id = "model.flops.forward",
       .area = "training",
       .title = "Forward FLOPs per token of a whole model",
-      .source = "seed 001 §5 (GPT-3: 349,127,467,008 forward FLOPs per token)",
+      .source = "the worked example §5 (GPT-3: 349,127,467,008 forward FLOPs per token)",
       .statement = "A model has {n_layers} blocks of width d = {d_model} (4·d feed-forward) and a "
                    "vocabulary of {vocab}. Ignoring attention-score products, how many forward "
                    "FLOPs does it spend per token, including the output embedding?",
@@ -470,7 +474,7 @@ void flops_and_params(ProblemBank& bank) {
       .id = "model.flops.step",
       .area = "training",
       .title = "Training FLOPs per token",
-      .source = "seed 001 §5 (GPT-3: 1,047,382,401,024 FLOPs per token per step)",
+      .source = "the worked example §5 (GPT-3: 1,047,382,401,024 FLOPs per token per step)",
       .statement = "A model has {n_layers} blocks of width d = {d_model} (4·d feed-forward) and a "
                    "vocabulary of {vocab}. Ignoring attention-score products, how many FLOPs does "
                    "one training step spend per token (forward and backward)?",
@@ -495,7 +499,7 @@ void flops_and_params(ProblemBank& bank) {
       .id = "model.flops.ratio_6n",
       .area = "training",
       .title = "The 6N rule against a detailed count",
-      .source = "seed 001 §5, verify_6n_rule (LLaMA-7B: ratio 0.95)",
+      .source = "the worked example §5, verify_6n_rule (LLaMA-7B: ratio 0.95)",
       .statement = "A {params}-parameter model has {n_layers} blocks of width d = {d_model} "
                    "(4·d feed-forward) and a vocabulary of {vocab}. Count its training FLOPs per "
                    "token block by block (24·d² forward per block, 2·V·d for the output "
@@ -524,7 +528,7 @@ void flops_and_params(ProblemBank& bank) {
       .id = "model.params.ffn_only",
       .area = "training",
       .title = "Parameters of an FFN-only model",
-      .source = "seed 004 (XXL: d 16,384, d_ff 53,248, 126 blocks → 219,848,638,464)",
+      .source = "the worked example (XXL: d 16,384, d_ff 53,248, 126 blocks → 219,848,638,464)",
       .statement = "A model is {n_layers} blocks of two linear layers each, d_model → d_ff → "
                    "d_model, with d_model = {d_model} and d_ff = {d_ff} (no attention, no "
                    "embeddings, no biases). How many parameters does it have?",

@@ -124,8 +124,8 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
 // ---------------------------------------------------------------------------------------
 // The train.step estimator: explicit model, cluster and layout fields (named as the scenario
 // contract's members) until the scenario's presets fill them.
-#include "registry/registry.hpp"
 #include "base/units.hpp"
+#include "registry/registry.hpp"
 
 namespace napkin {
 namespace {

@@ -153,9 +153,9 @@ test('no visible "seed NNN", notes\' jargon or raw snake_case id outside code', 
   expect(await jargon(page, ids)).toEqual([]);
 });
 
-// The problem bank's titles belong to the practice work ("… (the notebook's rule)", "… (seed
-// 001's model)" were still there when this was written): enable once they are renamed.
-test.fixme('the Practice tab has no "seed NNN" or notebook words either', async ({ page }) => {
+// The problem bank's titles, statements and feedback say "worked example", never the notes'
+// internal names.
+test('the Practice tab has no "seed NNN" or notebook words either', async ({ page }) => {
   await page.goto('/index.html#tab=practice');
   await ready(page);
   expect(await jargon(page, ['practice'])).toEqual([]);
