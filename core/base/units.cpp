@@ -1,5 +1,6 @@
 #include "base/units.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -124,15 +125,16 @@ void put_sig(std::string& out, double v, int digits) {
 void put_sci(std::string& out, double v, int digits, const char* times, const char* close,
              bool drop_one = false) {
   if (!std::isfinite(v) || v == 0) return put_sig(out, v, digits);
-  int exp = static_cast<int>(std::floor(std::log10(std::fabs(v))));
-  // In two halves: 10^exp alone underflows to 0 for subnormal v (5e-324 has exp −324).
-  double m = v / std::pow(10.0, exp / 2) / std::pow(10.0, exp - exp / 2);
-  double unit = std::pow(10.0, digits - 1);
-  // Rounding can carry 9.9996 to 10.
-  if (std::fabs(std::round(m * unit) / unit) >= 10) {
-    m /= 10;
-    ++exp;
-  }
+  // Mantissa and exponent from printf's %e, which both libcs round exactly: dividing by
+  // pow(10, exp) rounds differently in glibc and in emscripten's musl (1.562 vs 1.563), and
+  // underflows for subnormal values.
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*e", std::clamp(digits - 1, 0, 16), v);
+  char* e = std::strchr(buf, 'e');
+  if (!e) return put_sig(out, v, digits);
+  int exp = std::atoi(e + 1);
+  *e = '\0';
+  const double m = std::strtod(buf, nullptr);
   const std::size_t at = out.size();
   put_sig(out, m, digits);
   if (drop_one && out.compare(at, std::string::npos, "1") == 0) {

@@ -40,7 +40,9 @@ test('bad inputs come back as errors naming the input, never NaN or a throw', as
   }
   assert.equal(api.run('train.time', { tokens: 2e12, gpus: 512 }).error.code, 'missing_input');
   assert.equal(api.run('train.nope', {}).error.code, 'unknown_estimator');
-  assert.equal(api.run('train.time', { ...base, gpu: 8 }).error.code, 'unknown_input');
+  assert.equal(api.run('train.time', { ...base, gpuz: 8 }).error.code, 'unknown_input');
+  // `gpu` is the scenario's accelerator preset: a number is not one of its ids.
+  assert.equal(api.run('train.time', { ...base, gpu: 8 }).error.input, 'gpu');
   assert.equal(api.run('train.time', { ...base, gpus: 1.5 }).error.code, 'not_integer');
 });
 
