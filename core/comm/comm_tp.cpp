@@ -5,6 +5,7 @@
 
 #include "base/units.hpp"
 #include "comm/comm.hpp"
+#include "scenario/cluster.hpp"
 
 namespace napkin {
 
@@ -374,10 +375,15 @@ void register_comm_tp(Registry& r) {
         &hw_roofline));
   }
 
-  // Charts (SPEC §4). Link figures match the catalog presets (core/scenario/catalog.cpp).
-  const Json nvlink4 = object_of({{"bandwidth", 450e9}, {"latency", 3e-6}});
-  const Json ib_ndr = object_of({{"bandwidth", 50e9}, {"latency", 5e-6}});
-  const Json eth100 = object_of({{"bandwidth", 12.5e9}, {"latency", 10e-6}});
+  // Charts (SPEC §4).
+  // The lines' links come from the typed tiers (core/scenario/cluster.cpp), not literals.
+  const auto tier_link = [](const char* id) {
+    const Tier* t = find_tier(id);
+    return object_of({{"bandwidth", t->bandwidth}, {"latency", t->latency}});
+  };
+  const Json nvlink4 = tier_link("nvlink4");
+  const Json ib_ndr = tier_link("ib-ndr");
+  const Json eth100 = tier_link("eth100");
   const Json eth10 = object_of({{"bandwidth", 1.25e9}, {"latency", 50e-6}});
   r.add_chart({.id = "collective-time-vs-size",
                .title = "Collective time vs message size",

@@ -89,34 +89,11 @@ void register_catalog(Registry& r) {
     r.add_preset(model_preset(*p));
   for (const Gpu* g = gpus_begin(); g != gpus_end(); ++g) r.add_preset(accelerator_preset(*g));
 
-  // Links: bandwidth per rank in one direction (what a ring step can push), latency per step.
-  // Vendor bandwidths are usually quoted bidirectional ("900 GB/s NVLink"): halve them.
-  // Latencies are order-of-magnitude end-to-end figures for one step of a collective; the
-  // vendors do not publish them, so each says where it comes from.
-  r.add_preset(link("nvlink3", "NVLink 3 (A100): 300 GB/s, 3 µs",
-                    "NVIDIA A100 datasheet: 600 GB/s NVLink total (bidirectional) = 300 GB/s per "
-                    "direction; 3 µs per hop from a worked example",
-                    300e9, 3e-6));
-  r.add_preset(link("nvlink4", "NVLink 4 (H100): 450 GB/s, 3 µs",
-                    "NVIDIA H100 datasheet: 900 GB/s NVLink total (bidirectional) = 450 GB/s per "
-                    "direction; 3 µs per hop from a worked example",
-                    450e9, 3e-6));
-  r.add_preset(link("nvlink5", "NVLink 5 (B200): 900 GB/s, 3 µs",
-                    "NVIDIA HGX B200 specifications: 1.8 TB/s NVLink per GPU (bidirectional) = "
-                    "900 GB/s per direction; 3 µs per hop from a worked example",
-                    900e9, 3e-6));
-  r.add_preset(link("ib-ndr", "InfiniBand NDR 400 Gb/s: 50 GB/s, 5 µs",
-                    "NVIDIA Quantum-2 / ConnectX-7: 400 Gb/s per port = 50 GB/s per direction "
-                    "(one NIC per GPU); 5 µs from the “~2–5 µs” range a worked example gives",
-                    50e9, 5e-6));
-  r.add_preset(link("ib-hdr", "InfiniBand HDR 200 Gb/s: 25 GB/s, 5 µs",
-                    "NVIDIA Quantum / ConnectX-6: 200 Gb/s per port = 25 GB/s per direction; "
-                    "5 µs from the ~2–5 µs range a worked example gives",
-                    25e9, 5e-6));
-  r.add_preset(link("eth100", "100 GbE: 12.5 GB/s, 10 µs",
-                    "IEEE 802.3 100 Gb/s = 12.5 GB/s per direction; 10 µs from a worked example "
-                    "(ETHERNET_LATENCY)",
-                    12.5e9, 10e-6));
+  // Links, from the typed tiers (core/scenario/cluster.cpp): bandwidth per GPU in one direction
+  // (what a ring step can push), latency per step. Then links only a worked example uses.
+  for (const Tier* t = tiers_begin(); t != tiers_end(); ++t)
+    r.add_preset(link(std::string(t->id), std::string(t->label), std::string(t->source),
+                      t->bandwidth, t->latency));
   r.add_preset(
       link("eth10", "10 GbE: 1.25 GB/s, 50 µs",
            "IEEE 802.3 10 Gb/s = 1.25 GB/s per direction; 50 µs round trip from a worked example",
