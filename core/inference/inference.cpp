@@ -399,7 +399,7 @@ void register_inference(Registry& r) {
              .range(0, 1e4)
              .integer()
              .help("GQA: LLaMA-2-70B has 64 query heads and 8 KV heads"),
-         num("head_dim", &In::head_dim, "Head width d_h (0 = d_model / heads)")
+         num("head_dim", &In::head_dim, "Head width (0 = model width ÷ heads)")
              .range(0, 1e5)
              .integer()
              .help("Per-head width; Gemma 2 9B uses 256 with 16 heads of a 3,584-wide model"),
