@@ -492,3 +492,22 @@ TEST_CASE("charts and presets of the memory area are registered") {
     if (id == "scale.fsdp_tp") CHECK(test::out(r, "min_sequences") == 16);
   }
 }
+
+TEST_CASE("scale.fsdp_tp: no TP traffic at tp = 1, no weight gathers at fsdp = 1") {
+  // A degree of 1 has nothing to send (How to Scale Your Model, "Training": pure FSDP's only
+  // collectives are the weight all-gathers and gradient reduce-scatters; pure TP's the
+  // activation all-reduces). The notes' formula charged one rank's worth of traffic.
+  auto fsdp = run("scale.fsdp_tp", {{"d_model", 16384}, {"d_ff", 53248}, {"fsdp", 64}, {"tp", 1}});
+  REQUIRE(fsdp.ok);
+  CHECK(out(fsdp, "tp_comm_time") == 0);
+  CHECK(out(fsdp, "fsdp_comm_time") > 0);
+  // Pure FSDP: B_min = (F / M_X) / (2F / (p·N·α)), the TP term gone.
+  const double alpha = 4.6e14 / 1.8e11;
+  CHECK(out(fsdp, "min_batch_tokens") ==
+        doctest::Approx(53248.0 / 2 / (2 * 53248.0 / (2 * 64 * alpha))).epsilon(1e-12));
+  auto tp = run("scale.fsdp_tp", {{"d_model", 16384}, {"d_ff", 53248}, {"fsdp", 1}, {"tp", 4}});
+  REQUIRE(tp.ok);
+  CHECK(out(tp, "fsdp_comm_time") == 0);
+  CHECK(out(tp, "tp_comm_time") > 0);
+  CHECK(out(tp, "min_sequences") >= 1);
+}

@@ -31,8 +31,10 @@ Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
          unit::flop_per_byte);
   // Coefficients of the condition, in units of p·D/W: per-token compute vs TP comm, and the
   // batch-independent FSDP comm.
-  const double compute_coef = 2 * F / (p * N * o.alpha), tp_coef = 1 / (X * MY),
-               fsdp_term = F / (Y * MX);
+  // With tp = 1 there are no TP collectives and with fsdp = 1 no weight gathers: their terms
+  // vanish rather than costing one rank's worth of traffic.
+  const double compute_coef = 2 * F / (p * N * o.alpha), tp_coef = Y > 1 ? 1 / (X * MY) : 0,
+               fsdp_term = X > 1 ? F / (Y * MX) : 0;
   if (compute_coef <= tp_coef)
     return Error::inconsistent(
         "tp", Y,
@@ -57,7 +59,7 @@ Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
          {{"B", "B_{\\min}", o.min_batch_tokens, unit::tokens}, {"N", "N", N}},
          o.min_tokens_per_device, unit::tokens);
   // Each FSDP (data) shard needs whole sequences; TP ranks share theirs.
-  o.min_sequences = X * ceil_count(o.min_batch_tokens / (in.seq_len * X));
+  o.min_sequences = X * std::max(1.0, ceil_count(o.min_batch_tokens / (in.seq_len * X)));
   d.step(
       "Whole sequences, a multiple of the FSDP degree", "n_{\\text{seq}}",
       "$X \\cdot \\left\\lceil \\frac{$B}{$s \\cdot $X} \\right\\rceil",
@@ -97,7 +99,7 @@ Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
           {"N", "N", N},
           {"C", "C", C, unit::flops}},
          o.compute_time, unit::seconds);
-  o.fsdp_comm_time = L * 2 * p * D * F / (Y * W * MX);
+  o.fsdp_comm_time = X > 1 ? L * 2 * p * D * F / (Y * W * MX) : 0;
   d.step("FSDP weight all-gathers", "T_{\\text{FSDP}}",
          "$L \\cdot \\frac{2 \\cdot $p \\cdot $D \\cdot $F}{$Y \\cdot $W \\cdot $MX}",
          {{"L", "L", L},
@@ -108,7 +110,7 @@ Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
           {"W", "W_{\\text{ici}}", W, unit::bytes_per_s},
           {"MX", "M_X", MX}},
          o.fsdp_comm_time, unit::seconds);
-  o.tp_comm_time = L * 2 * p * B * D / (X * W * MY);
+  o.tp_comm_time = Y > 1 ? L * 2 * p * B * D / (X * W * MY) : 0;
   d.step("TP activation collectives", "T_{\\text{TP}}",
          "$L \\cdot \\frac{2 \\cdot $p \\cdot $B \\cdot $D}{$X \\cdot $W \\cdot $MY}",
          {{"L", "L", L},

@@ -24,6 +24,10 @@ double attention_params(const Model& m) {
   double p = 2 * d * h * hd + 2 * d * kv * hd;  // Q and O, K and V
   if (m.biases || m.qkv_bias) p += h * hd + 2 * kv * hd;
   if (m.biases) p += d;
+  // Transformer-XL (Dai et al. 2019, §3.3): keys for the relative position encodings go through
+  // their own W_{k,R}, d×d per layer; with it Chinchilla's shape gives its stated 70B
+  // (12·L·d² alone is 64.7B) and Gopher's 280B (Rae et al. 2021, Table 1).
+  if (m.relative_positions) p += d * d;
   return p;
 }
 

@@ -33,6 +33,8 @@ struct Model {
   bool qkv_bias = false;    // biases on Q, K, V only (Qwen2.5)
   int norms_per_layer = 2;  // norm layers per block (Gemma 2: 4); each has d gains
   bool norm_bias = false;   // LayerNorm with a bias (GPT-2/3) rather than RMSNorm (gain only)
+  bool relative_positions = false;  // Transformer-XL relative positions: one more d×d
+                                    // projection per layer (Gopher, Chinchilla)
 
   // Attention.
   AttentionKind attention = AttentionKind::Standard;

@@ -88,6 +88,7 @@ constexpr Model chinchilla() {
   Model m = llama(80, 8192, 64, 64, 32768, 32000);
   m.ffn = Ffn::Mlp;
   m.tied_embeddings = true;
+  m.relative_positions = true;  // Rae et al. 2021 §3: Transformer-XL relative positions
   return m;
 }
 
