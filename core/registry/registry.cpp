@@ -461,7 +461,7 @@ bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& 
     std::string suggestion;
     if (!p.scaled && implausibly_small(spec, v, suggestion))
       return fail(spec, raw, err, "ambiguous",
-                  spec.name + " = \"" + raw.as_string() + "\" reads as " +
+                  named(spec) + " = \"" + raw.as_string() + "\" reads as " +
                       format_value(v, spec.unit) + ", far below anything real here: did you mean " +
                       suggestion + "?");
   } else {
