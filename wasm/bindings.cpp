@@ -11,6 +11,7 @@
 #include "registry/registry.hpp"
 #include "scenario/catalog_json.hpp"
 #include "training/search.hpp"
+#include "training/search_inputs.hpp"
 
 namespace {
 
@@ -32,7 +33,9 @@ std::string error_json(const std::string& code, const std::string& message) {
 }
 
 std::string list_json() {
-  return napkin::registry().list_json().dump();
+  Json j = napkin::registry().list_json();
+  j.set("search", napkin::search_inputs_json(napkin::registry()));  // the Plan card's inputs
+  return j.dump();
 }
 std::string hardware_json() {
   napkin::Json h = napkin::registry().hardware_json();
@@ -107,9 +110,10 @@ std::string parse_value(const std::string& text, const std::string& unit) {
   return j.dump();
 }
 
-// The layout search (SPEC §9): the same JSON as `napkin search`. Inputs arrive as the CLI's
-// name=value pairs would; `progress(done, total)` is called after each block of layouts at
-// least `every` layouts apart (the page's worker posts it on; cancelling there ends the worker).
+// The layout search (SPEC §9): the same JSON as `napkin search`. Each input is checked against
+// its declaration (units, range, whole number: the same errors as `run`), then handed to the
+// search as the CLI's name=value text. `progress(done, total)` is called after each block of
+// layouts at least `every` layouts apart; the page's worker posts it on.
 struct SearchCtx {
   const emscripten::val* progress;
   long long every, last;
@@ -127,8 +131,26 @@ std::string search_text(const std::string& inputs, double every, const emscripte
   Json in = parse_or_error(inputs, err);
   if (!err.empty() || !in.is_object())
     return error_json("invalid_value", "inputs are not a JSON object " + err);
+  const std::vector<napkin::InputSpec> specs = napkin::search_input_specs(napkin::registry());
   std::vector<std::string> names, values;
-  for (const auto& [name, v] : in.members()) {
+  for (const auto& [name, raw] : in.members()) {
+    const napkin::InputSpec* spec = nullptr;
+    for (const auto& s : specs)
+      if (s.name == name) spec = &s;
+    napkin::Error e;
+    Json v;
+    if (!spec) {
+      e.code = "unknown_input";
+      e.input = name;
+      e.message = "unknown input \"" + name + "\" for the layout search";
+    } else if (!napkin::validate_input(*spec, raw, v, e)) {
+      e.input = name;
+    }
+    if (!e.code.empty()) {
+      Json j = Json::object();
+      j.set("error", e.to_json());
+      return j.dump();
+    }
     names.push_back(name);
     values.push_back(v.is_string() ? v.as_string()
                      : v.is_bool() ? (v.as_bool() ? "1" : "0")
