@@ -5,6 +5,7 @@
 import { h } from './dom.js';
 import { readState, writeState, knownNames } from './state.js';
 import { EstimatorCard } from './form.js';
+import { resizeCharts } from './chart.js';
 import { buildStart } from './start.js';
 import { Finder } from './finder.js';
 import docs from 'virtual:napkin-docs';
@@ -105,7 +106,7 @@ export function createApp(api, root, extraTabs = []) {
       }
       panels[t.id].hidden = !active;
     }
-    for (const c of cards) if (!c.el.closest('[hidden]')) c.charts.forEach((ch) => ch.resize());
+    resizeCharts(cards.filter((c) => !c.el.closest('[hidden]')).flatMap((c) => c.charts));
     if (focus) tabs.find((t) => t.id === id).button.focus();
     saveState(push);
   }
@@ -191,7 +192,7 @@ export function createApp(api, root, extraTabs = []) {
   new ResizeObserver(pad).observe(header);
 
   new Finder(registry, document.getElementById('finder'), (id) => openEstimator(id));
-  addEventListener('resize', () => cards.forEach((c) => c.charts.forEach((ch) => ch.resize())));
+  addEventListener('resize', () => resizeCharts(cards.filter((c) => !c.el.closest('[hidden]')).flatMap((c) => c.charts)));
   show(state.tab);
   performance.mark('napkin-first-result');
   return { state, cards, show, openEstimator };

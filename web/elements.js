@@ -2,6 +2,7 @@
 // the page's own card and problem view inside a shadow root, so a host page's styles neither
 // leak in nor out. Styles are constructable sheets (no <style> tags: fine under a strict CSP).
 import { EstimatorCard } from './form.js';
+import { resizeCharts } from './chart.js';
 import { ProblemView } from './practice.js';
 
 let sheets = null;
@@ -58,6 +59,8 @@ export function defineElements(apiPromise, cssTexts) {
       }, est);
       box.append(card.el);
       card.recompute();
+      // The charts follow the embedding page's column, read once per layout.
+      if (card.charts.length) new ResizeObserver(() => resizeCharts(card.charts)).observe(box);
       this.card = card;
     }
   }
