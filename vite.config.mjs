@@ -119,8 +119,9 @@ function napkinWasm(inline) {
     name: 'napkin-wasm',
     transformIndexHtml() {
       const code = fs.readFileSync(WASM_JS, 'utf8');
-      if (inline) return [{ tag: 'script', children: singleFileWasm(code), injectTo: 'head' }];
-      return [{ tag: 'script', attrs: { src: './napkin-wasm.js' }, injectTo: 'head' }];
+      // The id lets the page build the search's worker from this same script (web/search-worker.js).
+      if (inline) return [{ tag: 'script', attrs: { id: 'napkin-wasm' }, children: singleFileWasm(code), injectTo: 'head' }];
+      return [{ tag: 'script', attrs: { id: 'napkin-wasm', src: './napkin-wasm.js' }, injectTo: 'head' }];
     },
     generateBundle() {
       if (!inline) this.emitFile({ type: 'asset', fileName: 'napkin-wasm.js', source: fs.readFileSync(WASM_JS) });

@@ -107,6 +107,52 @@
     }
   };
   M.parse = guard(function (t, unit) { return json(M._parse(text(t, 'text'), unit === undefined ? '' : text(unit, 'unit'))); });
+  // search(inputs, {onProgress, signal}) → a Promise that always resolves: the search JSON of
+  // SPEC §9 or {error}. In a page that passed createNapkin a `searchWorker` (a function that
+  // returns a Worker running this module, see web/search-worker.js) it runs there, so the page
+  // never freezes, and aborting the signal ends the worker; elsewhere it runs in this thread.
+  // onProgress({done, total}) follows every block of about `every` layouts.
+  var cancelled = { error: { code: 'cancelled', input: null, message: 'the search was cancelled' } };
+  var idle = null;
+  var searchHere = guard(function (inputs, onProgress, signal) {
+    var r = json(M._search(enc(inputs), 2e5, function (done, total) {
+      if (onProgress) try { onProgress({ done: done, total: total }); } catch (e) { /* the caller's own */ }
+      return !(signal && signal.aborted);
+    }));
+    return signal && signal.aborted ? cancelled : r;
+  });
+  M.search = function (inputs, opts) {
+    return new Promise(function (resolve) {
+      var o = opts && typeof opts === 'object' ? opts : {};
+      var onProgress = typeof o.onProgress === 'function' ? o.onProgress : null;
+      var signal = o.signal && typeof o.signal.addEventListener === 'function' ? o.signal : null;
+      if (signal && signal.aborted) return resolve(cancelled);
+      var make = M.searchWorker;
+      if (typeof make !== 'function') return resolve(searchHere(inputs, onProgress, signal));
+      var w, body = guard(enc)(inputs);
+      if (typeof body !== 'string') return resolve(body);
+      try { w = idle || make(); } catch (e) { return resolve(searchHere(inputs, onProgress, signal)); }
+      idle = null;
+      var finish = function (r, keep) {
+        if (signal) signal.removeEventListener('abort', abort);
+        w.onmessage = w.onerror = null;
+        if (keep && !idle) idle = w; else w.terminate();
+        resolve(r);
+      };
+      var abort = function () { finish(cancelled, false); };
+      if (signal) signal.addEventListener('abort', abort);
+      w.onmessage = function (e) {
+        var d = e.data || {};
+        if (d.progress) { if (onProgress) try { onProgress(d.progress); } catch (x) { /* the caller's own */ } }
+        else finish(d.result, true);
+      };
+      w.onerror = function (e) {
+        if (e && e.preventDefault) e.preventDefault();
+        finish({ error: { code: 'internal', input: null, message: 'the search worker failed: ' + safeText(e) } }, false);
+      };
+      w.postMessage(body);
+    });
+  };
   M.problems = guard(function () { return json(M._problems()); });
   M.problem = guard(function (id, seed) { return json(M._problem(text(id, 'id'), seedOf(seed))); });
   M.check = guard(function (id, seed, answer) {

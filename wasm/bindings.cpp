@@ -10,6 +10,8 @@
 #include "practice/problems.hpp"
 #include "registry/registry.hpp"
 #include "scenario/catalog_json.hpp"
+#include "training/search.hpp"
+#include "training/search_inputs.hpp"
 
 namespace {
 
@@ -31,7 +33,9 @@ std::string error_json(const std::string& code, const std::string& message) {
 }
 
 std::string list_json() {
-  return napkin::registry().list_json().dump();
+  Json j = napkin::registry().list_json();
+  j.set("search", napkin::search_inputs_json(napkin::registry()));  // the Plan card's inputs
+  return j.dump();
 }
 std::string hardware_json() {
   napkin::Json h = napkin::registry().hardware_json();
@@ -106,6 +110,66 @@ std::string parse_value(const std::string& text, const std::string& unit) {
   return j.dump();
 }
 
+// The layout search (SPEC §9): the same JSON as `napkin search`. Each input is checked against
+// its declaration (units, range, whole number: the same errors as `run`), then handed to the
+// search as the CLI's name=value text. `progress(done, total)` is called after each block of
+// layouts at least `every` layouts apart; the page's worker posts it on.
+struct SearchCtx {
+  const emscripten::val* progress;
+  long long every, last;
+};
+
+bool search_progress(void* p, long long done, long long total) {
+  auto* c = static_cast<SearchCtx*>(p);
+  if (done - c->last < c->every && done < total) return true;
+  c->last = done;
+  return (*c->progress)(static_cast<double>(done), static_cast<double>(total)).as<bool>();
+}
+
+std::string search_text(const std::string& inputs, double every, const emscripten::val& progress) {
+  std::string err;
+  Json in = parse_or_error(inputs, err);
+  if (!err.empty() || !in.is_object())
+    return error_json("invalid_value", "inputs are not a JSON object " + err);
+  const std::vector<napkin::InputSpec> specs = napkin::search_input_specs(napkin::registry());
+  std::vector<std::string> names, values;
+  for (const auto& [name, raw] : in.members()) {
+    const napkin::InputSpec* spec = nullptr;
+    for (const auto& s : specs)
+      if (s.name == name) spec = &s;
+    napkin::Error e;
+    Json v;
+    if (!spec) {
+      e.code = "unknown_input";
+      e.input = name;
+      e.message = "unknown input \"" + name + "\" for the layout search";
+    } else if (!napkin::validate_input(*spec, raw, v, e)) {
+      e.input = name;
+    }
+    if (!e.code.empty()) {
+      Json j = Json::object();
+      j.set("error", e.to_json());
+      return j.dump();
+    }
+    names.push_back(name);
+    values.push_back(v.is_string() ? v.as_string()
+                     : v.is_bool() ? (v.as_bool() ? "1" : "0")
+                                   : v.dump());
+  }
+  std::vector<const char*> n, x;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    n.push_back(names[i].c_str());
+    x.push_back(values[i].c_str());
+  }
+  napkin::SearchSpec spec;
+  if (!napkin::search_spec_from_args(n.data(), x.data(), static_cast<int>(n.size()), spec, err))
+    return error_json("invalid_value", err);
+  SearchCtx ctx{&progress, every > 1 ? static_cast<long long>(every) : 1, 0};
+  const napkin::SearchResult r =
+      napkin::search_layouts(spec, progress.isUndefined() ? nullptr : &search_progress, &ctx);
+  return napkin::search_json(spec, r).dump();
+}
+
 // The problem bank: the same replies as `napkin problems | problem | check`.
 std::string problems_json() {
   return napkin::problems_reply().json.dump();
@@ -145,6 +209,8 @@ EMSCRIPTEN_BINDINGS(napkin) {
   emscripten::function("_sweep_data", &sweep_data);
   emscripten::function("_format", &format_value);
   emscripten::function("_parse", &as_bytes<&parse_value, const std::string&, const std::string&>);
+  emscripten::function("_search",
+                       &as_bytes<&search_text, const std::string&, double, const emscripten::val&>);
   emscripten::function("_problems", &as_bytes<&problems_json>);
   emscripten::function("_problem", &as_bytes<&problem_json, const std::string&, int>);
   emscripten::function("_check",

@@ -9,6 +9,7 @@ import { resizeCharts } from './chart.js';
 import { buildStart } from './start.js';
 import { Finder } from './finder.js';
 import { ScenarioBar } from './scenario-bar.js';
+import { PlanCard } from './plan.js';
 import docs from 'virtual:napkin-docs';
 
 import { AREA_TITLES } from './areas.js';
@@ -20,6 +21,7 @@ export function createApp(api, root, extraTabs = []) {
   const areas = [];
   for (const e of registry.estimators) if (!areas.includes(e.area)) areas.push(e.area);
   const cardsById = Object.create(null);
+  let plan = null;
   const tabs = [
     { id: 'start', title: 'Start', build: (panel) => buildStart(api, registry, panel, { open: openEstimator, ask }) },
     ...areas.map((a) => ({ id: a, title: AREA_TITLES[a] || a, build: (panel) => buildArea(a, panel) })),
@@ -112,7 +114,18 @@ export function createApp(api, root, extraTabs = []) {
       cardsById[est.id] = card;
       card.recompute();
     }
+    // The layout search's card sits with the estimator it ranks layouts by (SPEC §9).
+    const search = registry.search;
+    const ranker = search && registry.estimators.find((e) => e.id === search.estimator);
+    if (search && (ranker ? ranker.area : areas[0]) === area) {
+      plan = new PlanCard({ api, fmt, registry, open: openEstimator }, search);
+      panel.append(plan.el);
+    }
   }
+
+  // The Plan card's Pareto chart resizes with the estimator cards' charts.
+  const visibleCharts = () =>
+    [...cards, ...(plan ? [plan] : [])].filter((c) => !c.el.closest('[hidden]')).flatMap((c) => c.charts);
 
   function show(id, { push = false, focus = false } = {}) {
     state.tab = id;
@@ -139,7 +152,7 @@ export function createApp(api, root, extraTabs = []) {
         c.dirty = false;
         c.recompute();
       }
-    resizeCharts(cards.filter((c) => !c.el.closest('[hidden]')).flatMap((c) => c.charts));
+    resizeCharts(visibleCharts());
     if (focus) tabs.find((t) => t.id === id).button.focus();
     saveState(push);
   }
@@ -229,7 +242,7 @@ export function createApp(api, root, extraTabs = []) {
   new ResizeObserver(pad).observe(header);
 
   new Finder(registry, document.getElementById('finder'), (id) => openEstimator(id));
-  addEventListener('resize', () => resizeCharts(cards.filter((c) => !c.el.closest('[hidden]')).flatMap((c) => c.charts)));
+  addEventListener('resize', () => resizeCharts(visibleCharts()));
   show(state.tab);
   performance.mark('napkin-first-result');
   return { state, cards, show, openEstimator };

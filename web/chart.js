@@ -162,6 +162,13 @@ export class Chart {
       this.stale(data.error);
       return;
     }
+    this.show(data, inputs, outputs);
+  }
+
+  // Draws given lines ({xs, lines: [{group, output, values}]}): update()'s sweeps, or points
+  // a card computed otherwise (the Plan card's Pareto front).
+  show(data, inputs = {}, outputs = null) {
+    const { spec } = this;
     this.data = data;
     this.el.classList.remove('stale');
     this.note.textContent = '';

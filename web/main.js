@@ -5,6 +5,7 @@ import 'temml/dist/Temml-Local.css';
 import './style.css';
 import { createApp } from './app.js';
 import { buildPractice } from './practice.js';
+import { searchWorker } from './search-worker.js';
 
 function fail(message) {
   const box = document.getElementById('app');
@@ -19,6 +20,8 @@ if (typeof createNapkin !== 'function') {
 } else {
   // The single file carries the wasm bytes separately (see vite.config.mjs).
   const options = typeof napkinWasmBytes === 'function' ? { wasmBinary: napkinWasmBytes() } : {};
+  // The layout search runs in a Web Worker made from the same script (web/search-worker.js).
+  options.searchWorker = searchWorker(document.getElementById('napkin-wasm'));
   createNapkin(options)
     .then((api) => {
       window.napkin = api;

@@ -120,34 +120,45 @@ bool search_spec_from_args(const char* const* names, const char* const* values, 
     const char* name;
     double* d;
     int* i;
+    bool zero_ok = false;  // 0 means "none" (dense, no host memory, no latency)
   };
   int gated = 0, prune = 1;
+  // Dimensions to search (1) or pin (0).
+  int dims[] = {s.search_cp, s.search_vpp,     s.search_recompute, s.search_zero,
+                s.search_sp, s.search_overlap, s.search_offload};
   const Field fields[] = {{"layers", nullptr, &m.layers},
                           {"d_model", &m.d_model, nullptr},
                           {"heads", nullptr, &m.heads},
                           {"kv_heads", nullptr, &m.kv_heads},
                           {"head_dim", &m.head_dim, nullptr},
                           {"d_ff", &m.d_ff, nullptr},
-                          {"gated_ffn", nullptr, &gated},
+                          {"gated_ffn", nullptr, &gated, true},
                           {"vocab", &m.vocab, nullptr},
-                          {"experts", nullptr, &m.experts},
-                          {"top_k", nullptr, &m.top_k},
-                          {"expert_d_ff", &m.expert_d_ff, nullptr},
+                          {"experts", nullptr, &m.experts, true},
+                          {"top_k", nullptr, &m.top_k, true},
+                          {"expert_d_ff", &m.expert_d_ff, nullptr, true},
                           {"peak_flops", &s.cluster.gpu.peak_bf16, nullptr},
                           {"hbm_bytes", &s.cluster.gpu.hbm_bytes, nullptr},
-                          {"host_memory", &s.cluster.gpu.host_memory, nullptr},
+                          {"host_memory", &s.cluster.gpu.host_memory, nullptr, true},
                           {"gpus_per_node", nullptr, &s.cluster.gpus_per_node},
                           {"intra_bandwidth", &s.cluster.intra.bandwidth, nullptr},
-                          {"intra_latency", &s.cluster.intra.latency, nullptr},
+                          {"intra_latency", &s.cluster.intra.latency, nullptr, true},
                           {"inter_bandwidth", &s.cluster.inter.bandwidth, nullptr},
-                          {"inter_latency", &s.cluster.inter.latency, nullptr},
+                          {"inter_latency", &s.cluster.inter.latency, nullptr, true},
                           {"gpus", nullptr, &s.gpus},
                           {"global_batch", &s.job.global_batch, nullptr},
                           {"seq_len", &s.job.seq_len, nullptr},
                           {"compute_efficiency", &s.job.compute_efficiency, nullptr},
                           {"max_memory_fraction", &s.max_memory_fraction, nullptr},
                           {"top", nullptr, &s.top},
-                          {"prune", nullptr, &prune}};
+                          {"prune", nullptr, &prune, true},
+                          {"search_cp", nullptr, &dims[0], true},
+                          {"search_vpp", nullptr, &dims[1], true},
+                          {"search_recompute", nullptr, &dims[2], true},
+                          {"search_zero", nullptr, &dims[3], true},
+                          {"search_sp", nullptr, &dims[4], true},
+                          {"search_overlap", nullptr, &dims[5], true},
+                          {"search_offload", nullptr, &dims[6], true}};
   for (int k = 0; k < n; ++k) {
     const Field* f = nullptr;
     for (const Field& x : fields)
@@ -158,11 +169,10 @@ bool search_spec_from_args(const char* const* names, const char* const* values, 
     }
     char* end = nullptr;
     const double v = std::strtod(values[k], &end);
-    const bool is_flag = f->i == &gated || f->i == &prune;
-    if (end == values[k] || *end != '\0' || !std::isfinite(v) || v < 0 || (!is_flag && v <= 0) ||
+    if (end == values[k] || *end != '\0' || !std::isfinite(v) || v < 0 || (!f->zero_ok && v <= 0) ||
         v > 1e18 || (f->i && v != std::floor(v))) {
-      error = std::string(names[k]) + " = \"" + values[k] + "\": must be a positive " +
-              (f->i ? "whole number" : "number");
+      error = std::string(names[k]) + " = \"" + values[k] + "\": must be a " +
+              (f->zero_ok ? "non-negative " : "positive ") + (f->i ? "whole number" : "number");
       return false;
     }
     if (f->d) *f->d = v;
@@ -170,6 +180,9 @@ bool search_spec_from_args(const char* const* names, const char* const* values, 
   }
   m.ffn = gated ? Ffn::Gated : Ffn::Mlp;
   s.prune = prune != 0;
+  bool* const flags[] = {&s.search_cp, &s.search_vpp,     &s.search_recompute, &s.search_zero,
+                         &s.search_sp, &s.search_overlap, &s.search_offload};
+  for (int k = 0; k < 7; ++k) *flags[k] = dims[k] != 0;
   if (s.max_memory_fraction > 1) {
     error = "max_memory_fraction must be at most 1";
     return false;

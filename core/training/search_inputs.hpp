@@ -1,0 +1,16 @@
+// The layout search's inputs (SPEC §9), for the JS API and the page's Plan card.
+#pragma once
+
+#include <vector>
+
+#include "base/json.hpp"
+
+namespace napkin {
+class Registry;
+struct InputSpec;
+// train.step's inputs that the search reads, then its own (GPUs, memory share, dimensions).
+std::vector<InputSpec> search_input_specs(const Registry& reg);
+// {"estimator", "title", "summary", "inputs": [InputSpec JSON…]}: the ranking estimator's id
+// and the inputs above, as `list()` gives estimators'.
+Json search_inputs_json(const Registry& reg);
+}  // namespace napkin

@@ -1,0 +1,112 @@
+// The Plan card (issue #12, SPEC §9): the layout search in the page's Web Worker, over http
+// and from file://, with progress, cancel, a page that keeps answering while it runs, and the
+// card seen at phone width and by axe-core.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { test, expect, ready } from './fixtures.mjs';
+
+const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+// A job whose space takes about a second (1.8 M layouts): long enough to see progress, cancel
+// and type elsewhere while it runs.
+const BIG = '3072';
+
+async function openPlan(page, url) {
+  await page.goto(url);
+  await ready(page);
+  const plan = page.locator('form[data-search]');
+  const area = await page.evaluate(() => {
+    const reg = window.napkin.list();
+    const est = reg.estimators.find((e) => e.id === reg.search.estimator);
+    return est ? est.area : reg.estimators[0].area;
+  });
+  await page.click(`[data-tab="${area}"]`);
+  await expect(plan).toBeVisible();
+  return plan;
+}
+
+for (const [label, url] of [['http', '/index.html'], ['file://', 'file://' + path.join(DIST, 'napkin.html')]]) {
+  test(`a search over ${label} shows progress, then the best layouts, rejections and the Pareto chart`, async ({ page, problems }) => {
+    const plan = await openPlan(page, url);
+    await plan.locator('[name="gpus"]').fill(BIG);
+    await plan.getByRole('button', { name: 'Search' }).click();
+    await expect(plan.locator('progress')).toBeVisible();
+    await expect(plan.getByRole('button', { name: 'Cancel' })).toBeVisible();
+    await expect(plan.locator('.plan-table tbody tr').first()).toBeVisible({ timeout: 20000 });
+    await expect(plan.locator('progress')).toBeHidden();
+    await expect(plan.getByRole('status')).toHaveText(/layouts in .* per second/);
+    const rows = await plan.locator('.plan-table tbody tr').count();
+    expect(rows).toBeGreaterThanOrEqual(3);
+    // Sorted by step time; every row carries its numbers for scripts (data-value, base units).
+    const times = await plan.locator('.plan-table [data-output="step_time"]').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    await expect(plan.locator('.plan-rejected li').first()).toHaveText(/^[\d.]+( [kM])?: \w/);
+    await expect(plan.locator('figure.chart canvas')).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+}
+
+test('Cancel stops a running search, and the next search still answers', async ({ page }) => {
+  const plan = await openPlan(page, '/index.html');
+  await plan.locator('[name="gpus"]').fill(BIG);
+  await plan.getByRole('button', { name: 'Search' }).click();
+  await expect(plan.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await plan.getByRole('button', { name: 'Cancel' }).click();
+  await expect(plan.getByRole('status')).toHaveText('Search cancelled.');
+  await expect(plan.getByRole('button', { name: 'Cancel' })).toBeHidden();
+  await expect(plan.locator('.plan-table')).toHaveCount(0);
+  await plan.locator('[name="gpus"]').fill('512');
+  await plan.getByRole('button', { name: 'Search' }).click();
+  await expect(plan.locator('.plan-table tbody tr').first()).toBeVisible({ timeout: 20000 });
+});
+
+test('typing into another card while a search runs updates that card at once', async ({ page }) => {
+  const plan = await openPlan(page, '/index.html#tab=training');
+  await page.click('[data-tab="training"]');
+  const other = page.locator('form[data-estimator="train.time"]');
+  const days = other.locator('[data-output="days"]');
+  const before = await days.getAttribute('data-value');
+  await plan.locator('[name="gpus"]').fill('24576');
+  await plan.getByRole('button', { name: 'Search' }).click();
+  await expect(plan.locator('progress')).toBeVisible();
+  await other.locator('[name="gpus"]').fill('2048');
+  // The card answered while the search was still running: the page did not freeze.
+  await expect(days).not.toHaveAttribute('data-value', before, { timeout: 500 });
+  await expect(plan.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await expect(plan.locator('.plan-table tbody tr').first()).toBeVisible({ timeout: 30000 });
+});
+
+test('a bad input is named on its field, and the search does not start', async ({ page }) => {
+  const plan = await openPlan(page, '/index.html');
+  await plan.locator('[name="gpus"]').fill('many');
+  await plan.getByRole('button', { name: 'Search' }).click();
+  await expect(plan.locator('[name="gpus"]')).toHaveAttribute('aria-invalid', 'true');
+  await expect(plan.locator('#plan-gpus-err')).toContainText('not a number');
+  await expect(plan.locator('.plan-table')).toHaveCount(0);
+});
+
+test.describe('the Plan card, seen', () => {
+  test.use({ bypassCSP: true });
+  for (const width of [1280, 390]) {
+    test(`with results: keyboard only, axe 0 serious, no sideways scroll at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      const plan = await openPlan(page, '/index.html');
+      // Keyboard: Enter in a field runs the search (the form's submit).
+      await plan.locator('[name="gpus"]').focus();
+      await page.keyboard.press('Enter');
+      await expect(plan.locator('.plan-table tbody tr').first()).toBeVisible({ timeout: 20000 });
+      await plan.locator('details').evaluateAll((ds) => ds.forEach((d) => (d.open = true)));
+      await page.waitForTimeout(200);
+      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      expect(scroll).toBeLessThanOrEqual(client);
+      await page.addScriptTag({ path: AXE });
+      const violations = await page.evaluate(async () => {
+        const r = await window.axe.run(document.querySelector('form[data-search]'), { resultTypes: ['violations'] });
+        return r.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+      });
+      expect(violations).toEqual([]);
+      await plan.screenshot({ path: `test-results/plan-${width}.png` });
+    });
+  }
+});

@@ -1,0 +1,241 @@
+// The Plan card (SPEC §9): describe a training job, search every layout of it in a Web Worker
+// (api.search), and show the best layouts, why they win, what was rejected and the Pareto front
+// of step time against memory per GPU. Its inputs, labels and help come from the core (the
+// registry's `search` entry); each layout opens in the estimator the search ranks with.
+import { h } from './dom.js';
+import { Chart } from './chart.js';
+import { inputText, presetsFor, presetFills } from './form.js';
+import { humanize, withCode } from './export.js';
+
+// Output names of SPEC §9 (the search's contract): the table's columns and the chart's axes.
+const COLUMNS = ['step_time', 'mfu', 'memory_per_gpu'];
+
+export class PlanCard {
+  // ctx: { api, fmt(v, unit, digits), registry, open(id) → EstimatorCard | null }
+  constructor(ctx, meta) {
+    this.ctx = ctx;
+    this.meta = meta;
+    this.est = ctx.registry.estimators.find((e) => e.id === meta.estimator) || null;
+    this.outLabel = (n) => ((this.est && this.est.outputs.find((o) => o.name === n)) || {}).label || humanize(n);
+    this.inSpec = (n) => (this.est && this.est.inputs.find((i) => i.name === n)) || null;
+    this.fields = {};
+    this.errors = {};
+    this.charts = [];  // the Pareto chart, once there are results (app.js resizes it)
+    this.el = this.render();
+  }
+
+  render() {
+    const { meta, ctx } = this;
+    const form = h('form', { class: 'card plan', dataset: { search: meta.estimator }, 'aria-labelledby': 'plan-head', novalidate: true,
+      onsubmit: (e) => { e.preventDefault(); this.search(); } });
+    form.append(h('header', { class: 'card-head' },
+      h('h3', { id: 'plan-head', tabindex: '-1', text: meta.title }),
+      h('p', { class: 'summary', text: meta.summary })));
+    // Model and accelerator presets fill the numbers they carry; those numbers sit in a
+    // disclosure so the job itself stays short.
+    const presets = presetsFor({ inputs: meta.inputs }, ctx.registry.presets).filter((p) => p.kind === 'model' || p.kind === 'gpu');
+    const filled = new Set(presets.flatMap((p) => Object.keys(presetFills({ inputs: meta.inputs }, p))));
+    const row = h('div', { class: 'presets' });
+    for (const [kind, label] of [['model', 'Model'], ['gpu', 'Accelerator']]) {
+      const list = presets.filter((p) => p.kind === kind);
+      if (!list.length) continue;
+      const select = h('select', { 'aria-label': `${label} preset`, dataset: { presetKind: kind } },
+        h('option', { value: '', text: `${label}…` }), list.map((p) => h('option', { value: p.id, text: p.label })));
+      select.addEventListener('change', () => {
+        const p = list.find((x) => x.id === select.value);
+        if (!p) return;
+        for (const [name, v] of Object.entries(presetFills({ inputs: meta.inputs }, p))) this.fields[name].value = inputText(ctx.api, v, this.spec(name));
+      });
+      row.append(select);
+    }
+    const job = h('fieldset', { class: 'inputs' }, h('legend', { text: 'Job' }));
+    const dims = h('fieldset', { class: 'inputs' }, h('legend', { text: 'Search over' }));
+    const details = h('fieldset', { class: 'inputs' }, h('legend', { class: 'visually-hidden', text: 'Model and accelerator' }));
+    for (const spec of meta.inputs) (filled.has(spec.name) ? details : spec.kind === 'boolean' ? dims : job).append(this.renderInput(spec));
+    if (row.childElementCount) form.append(row);
+    form.append(job);
+    if (details.childElementCount > 1) form.append(h('details', { class: 'plan-more' }, h('summary', { text: 'Model and accelerator numbers' }), details));
+    form.append(dims);
+    this.button = h('button', { type: 'submit', class: 'primary', text: 'Search' });
+    this.cancel = h('button', { type: 'button', class: 'small', text: 'Cancel', hidden: true, onclick: () => this.abort && this.abort.abort() });
+    this.bar = h('progress', { max: 1, value: 0, 'aria-label': 'Layouts searched', hidden: true });
+    this.progressText = h('span', { class: 'progress', 'aria-hidden': 'true' });
+    this.status = h('p', { class: 'plan-status', role: 'status' });
+    this.results = h('div', { class: 'plan-results' });
+    form.append(h('div', { class: 'plan-run' }, this.button, this.cancel, this.bar, this.progressText), this.status, this.results);
+    return form;
+  }
+
+  unitOf(name) {
+    return ((this.est && this.est.outputs.find((o) => o.name === name)) || {}).unit || '';
+  }
+
+  spec(name) {
+    return this.meta.inputs.find((i) => i.name === name);
+  }
+
+  renderInput(spec) {
+    const id = 'plan-' + spec.name;
+    const hint = spec.help ? h('small', { class: 'hint', id: id + '-hint', text: spec.help }) : null;
+    const err = h('span', { class: 'field-error', id: id + '-err' });
+    const attrs = { id, name: spec.name, 'aria-describedby': (hint ? id + '-hint ' : '') + id + '-err' };
+    let field;
+    if (spec.kind === 'boolean') {
+      field = h('input', { type: 'checkbox', ...attrs });
+      field.checked = spec.example === true;
+    } else if (spec.kind === 'choice') {
+      field = h('select', attrs, spec.choices.map((c, i) => h('option', { value: c, text: (spec.choice_labels || [])[i] || humanize(c) })));
+      field.value = spec.example;
+    } else {
+      field = h('input', { type: 'text', autocomplete: 'off', spellcheck: 'false', ...attrs });
+      field.value = inputText(this.ctx.api, spec.example, spec);
+    }
+    this.fields[spec.name] = field;
+    this.errors[spec.name] = err;
+    const label = h('label', { for: id, text: spec.label });
+    return spec.kind === 'boolean' ? h('div', { class: 'plan-check' }, field, label, hint, err) : h('div', { class: 'field' }, label, field, hint, err);
+  }
+
+  inputs() {
+    const out = {};
+    for (const spec of this.meta.inputs) {
+      const f = this.fields[spec.name];
+      out[spec.name] = spec.kind === 'boolean' ? f.checked : f.value;
+    }
+    return out;
+  }
+
+  // Counts of layouts: "13.2 M", "384 k", "96".
+  count(n) {
+    return n >= 1e6 ? `${(n / 1e6).toPrecision(3)} M` : n >= 1e4 ? `${(n / 1e3).toPrecision(3)} k` : String(n);
+  }
+
+  async search() {
+    if (this.abort) return;
+    const { api, fmt } = this.ctx;
+    for (const [name, e] of Object.entries(this.errors)) {
+      e.replaceChildren();
+      this.fields[name].removeAttribute('aria-invalid');
+    }
+    const inputs = this.inputs();
+    this.abort = new AbortController();
+    this.button.disabled = true;
+    this.cancel.hidden = false;
+    this.bar.hidden = false;
+    this.bar.value = 0;
+    this.status.textContent = 'Searching…';
+    const t0 = performance.now();
+    const r = await api.search(inputs, {
+      signal: this.abort.signal,
+      onProgress: ({ done, total }) => {
+        this.bar.max = total || 1;
+        this.bar.value = done;
+        this.progressText.textContent = `${this.count(done)} of ${this.count(total)} layouts`;
+      },
+    });
+    this.abort = null;
+    this.button.disabled = false;
+    this.cancel.hidden = true;
+    this.bar.hidden = true;
+    this.progressText.textContent = '';
+    performance.measure('napkin-search', { start: t0 });
+    if (r.error) {
+      const f = r.error.input && this.fields[r.error.input];
+      if (f) {
+        this.errors[r.error.input].replaceChildren(...withCode(r.error.message, r.error.input));
+        f.setAttribute('aria-invalid', 'true');
+      }
+      this.status.replaceChildren(...withCode(r.error.code === 'cancelled' ? 'Search cancelled.' : r.error.message, r.error.input));
+      return;
+    }
+    this.last = { inputs, result: r };
+    this.status.textContent = `${this.count(r.total)} layouts in ${fmt(r.seconds, 's', 2)} (${this.count(r.configs_per_second)} per second): ${this.count(r.evaluated)} evaluated, ${this.count(r.valid)} fit.`;
+    this.showResults(r, inputs);
+  }
+
+  // A layout in words: each part that differs from a single GPU's default, by its input label.
+  layoutText(layout) {
+    const parts = [];
+    for (const [k, v] of Object.entries(layout)) {
+      const spec = this.inSpec(k);
+      const label = spec ? spec.label : humanize(k);
+      if (typeof v === 'boolean') { if (v) parts.push(label); }
+      else if (typeof v === 'number') { if (v !== 1 && (!spec || v !== spec.fallback)) parts.push(`${label} ${v}`); }
+      else if (spec && spec.choices) parts.push(`${label}: ${(spec.choice_labels || [])[spec.choices.indexOf(v)] || v}`);
+      else parts.push(`${label}: ${v}`);
+    }
+    return parts.join(' · ') || '1 GPU';
+  }
+
+  // Why a layout wins: the share of its step spent computing, its largest overhead, and for
+  // the rows below the first how much slower it is.
+  why(o, best) {
+    const { fmt } = this.ctx;
+    const unit = this.unitOf('step_time');
+    const parts = this.est ? this.est.outputs.filter((x) => x.unit === unit && x.name !== 'step_time' && x.name in o).map((x) => x.name) : [];
+    if (!parts.length) return '';
+    const [compute, ...overheads] = parts;
+    const pct = (v) => fmt(v / o.step_time, 'frac', 2);
+    let text = `${this.outLabel(compute)} ${pct(o[compute])}`;
+    const top = overheads.sort((a, b) => o[b] - o[a])[0];
+    if (top && o[top] > 0) text += `; largest overhead: ${this.outLabel(top)} ${pct(o[top])}`;
+    if (best && o.step_time > best.step_time) text += `; ${fmt(o.step_time / best.step_time - 1, 'frac', 2)} slower than the best`;
+    return text;
+  }
+
+  showResults(r, inputs) {
+    const { fmt } = this.ctx;
+    const canOpen = !!this.est && typeof this.ctx.open === 'function';
+    const best = r.best && r.best.outputs;
+    const table = h('table', { class: 'mini plan-table' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }),
+        COLUMNS.map((c) => h('th', { scope: 'col', text: this.outLabel(c) })), h('th', { scope: 'col', text: 'Layout' }), h('th', { scope: 'col', text: 'Why it wins' }),
+        canOpen ? h('th', { scope: 'col', text: 'Derivation' }) : null)),
+      h('tbody', {}, r.top.map((row, i) => h('tr', {},
+        h('td', { text: String(i + 1) }),
+        COLUMNS.map((c) => h('td', { dataset: { output: c, value: row.outputs[c] }, text: fmt(row.outputs[c], this.unitOf(c), 3) })),
+        h('td', { class: 'plan-layout', text: this.layoutText(row.layout) }),
+        h('td', { class: 'plan-why', text: this.why(row.outputs, best) }),
+        canOpen ? h('td', {}, h('button', { type: 'button', class: 'small', text: 'Open',
+          'aria-label': `Open layout ${i + 1} in ${this.est.title}`, onclick: () => this.openRow(row, inputs) })) : null))));
+    const rejected = Object.entries(r.rejected).sort((a, b) => b[1] - a[1]);
+    this.results.replaceChildren(
+      h('h4', { text: r.top.length ? 'Best layouts' : 'No layout fits' }),
+      r.top.length ? h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Best layouts' }, table) : null,
+      rejected.length ? h('h4', { text: 'Rejected' }) : null,
+      rejected.length ? h('ul', { class: 'plan-rejected' }, rejected.map(([why, n]) => h('li', { text: `${this.count(n)}: ${why}` }))) : null);
+    if (r.pareto.length) this.results.append(this.pareto(r.pareto));
+  }
+
+  pareto(points) {
+    const x = 'memory_per_gpu', y = 'step_time';
+    const xs = points.map((p) => p.outputs[x]);
+    const spec = { id: 'pareto', title: `${this.outLabel(y)} against ${this.outLabel(x)}: the fastest layout at each memory`,
+      x, x_label: this.outLabel(x), y_label: this.outLabel(y), y_unit: 's', x_min: 0, x_max: Math.max(...xs) * 1.05,
+      log_x: false, log_y: false, kind: 'line', y: [y], series: [], markers: [], mark_current: false, hline_input: '' };
+    const est = { inputs: [{ name: x, label: this.outLabel(x), unit: 'B' }], outputs: this.est ? this.est.outputs : [{ name: y, label: this.outLabel(y) }] };
+    const chart = new Chart(this.ctx.api, spec, est, this.ctx.fmt);
+    const box = h('div', { class: 'charts' }, chart.el);
+    requestAnimationFrame(() => {
+      chart.resize(chart.measure());
+      chart.show({ xs, lines: [{ group: '', output: y, values: points.map((p) => p.outputs[y]) }] });
+    });
+    this.charts = [chart];
+    return box;
+  }
+
+  // The row's layout with the job's inputs in the ranking estimator's card, derivation open.
+  openRow(row, inputs) {
+    const card = this.ctx.open(this.est.id);
+    if (!card) return;
+    const texts = {};
+    for (const spec of this.est.inputs) {
+      if (spec.name in row.layout) texts[spec.name] = inputText(this.ctx.api, row.layout[spec.name], spec);
+      else if (spec.name in inputs) texts[spec.name] = spec.kind === 'boolean' ? String(inputs[spec.name]) : String(inputs[spec.name]);
+    }
+    card.setTexts(texts);
+    card.changed();
+    card.derivation.open = true;
+    card.recompute();
+  }
+}
