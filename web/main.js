@@ -18,11 +18,14 @@ function fail(message) {
 if (typeof createNapkin !== 'function') {
   fail('The calculator module did not load. Rebuild with `make dist`.');
 } else {
-  // The single file carries the wasm bytes separately (see vite.config.mjs).
-  const options = typeof napkinWasmBytes === 'function' ? { wasmBinary: napkinWasmBytes() } : {};
-  // The layout search runs in a Web Worker made from the same script (web/search-worker.js).
-  options.searchWorker = searchWorker(document.getElementById('napkin-wasm'));
-  createNapkin(options)
+  // The single file carries the wasm deflated, inflated natively (see vite.config.mjs).
+  Promise.resolve(typeof napkinWasmBytes === 'function' ? napkinWasmBytes() : null)
+    .then((bytes) => {
+      const options = bytes ? { wasmBinary: bytes } : {};
+      // The layout search runs in a Web Worker made from the same script (web/search-worker.js).
+      options.searchWorker = searchWorker(document.getElementById('napkin-wasm'));
+      return createNapkin(options);
+    })
     .then((api) => {
       window.napkin = api;
       const practice = { id: 'practice', title: 'Practice', build: (panel, state, save) => buildPractice(api, panel, state, save) };

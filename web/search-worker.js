@@ -4,7 +4,9 @@
 // The page passes `searchWorker` to createNapkin; the module's search() posts the inputs here.
 /* global createNapkin, napkinWasmBytes */
 function shim() {
-  var ready = createNapkin(typeof napkinWasmBytes === 'function' ? { wasmBinary: napkinWasmBytes() } : {});
+  var ready = Promise.resolve(typeof napkinWasmBytes === 'function' ? napkinWasmBytes() : null).then(function (b) {
+    return createNapkin(b ? { wasmBinary: b } : {});
+  });
   onmessage = function (e) {
     ready.then(function (api) {
       return api.search(JSON.parse(e.data), { onProgress: function (p) { postMessage({ progress: p }); } });
