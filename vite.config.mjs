@@ -95,18 +95,6 @@ function singleFileWasm(jsText) {
   return loader + glue.replace(/<\/script/gi, '<\\/script');
 }
 
-// Temml's stylesheet declares a script-letter font (\\mathscr) that no derivation uses; inlined,
-// it would add 12 KB of base64 to the single file. Native MathML fonts render everything else.
-function dropTemmlFont() {
-  return {
-    name: 'drop-temml-font',
-    transform(code, id) {
-      if (!/Temml-Local\.css/.test(id)) return null;
-      return { code: code.replace(/@font-face\s*{[^}]*}/g, ''), map: null };
-    },
-  };
-}
-
 function napkinWasm(inline) {
   return {
     name: 'napkin-wasm',
@@ -139,8 +127,8 @@ export default defineConfig(({ mode }) => {
     base: './',
     publicDir: false,
     plugins: single
-      ? [napkinDocs(false), dropTemmlFont(), napkinWasm(true), viteSingleFile()]
-      : [napkinDocs(true), dropTemmlFont(), napkinWasm(false)],
+      ? [napkinDocs(false), napkinWasm(true), viteSingleFile()]
+      : [napkinDocs(true), napkinWasm(false)],
     build: {
       outDir: single ? 'build/single' : 'dist',
       emptyOutDir: true,

@@ -9,7 +9,6 @@
 // secret, and an embedding site that cares names itself.
 import pageCss from './style.css?inline';
 import uplotCss from 'uplot/dist/uPlot.min.css?inline';
-import temmlCss from 'temml/dist/Temml-Local.css?inline';
 import { defineElements } from './elements.js';
 
 const CALCULATOR_ATTRIBUTES = ['charts', 'units'];
@@ -26,7 +25,7 @@ const api = createNapkin().then((m) => {
   document.dispatchEvent(new CustomEvent('napkin-ready', { detail: m }));
   return m;
 });
-defineElements(api, [pageCss, uplotCss, temmlCss]);
+defineElements(api, [pageCss, uplotCss]);
 
 function element(registry) {
   if (params.has('problem')) {

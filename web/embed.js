@@ -3,7 +3,6 @@
 // fires napkin-ready on document, like the page.
 import pageCss from './style.css?inline';
 import uplotCss from 'uplot/dist/uPlot.min.css?inline';
-import temmlCss from 'temml/dist/Temml-Local.css?inline';
 import { defineElements } from './elements.js';
 
 const api = createNapkin().then((m) => {
@@ -11,4 +10,4 @@ const api = createNapkin().then((m) => {
   document.dispatchEvent(new CustomEvent('napkin-ready', { detail: m }));
   return m;
 });
-defineElements(api, [pageCss, uplotCss, temmlCss]);
+defineElements(api, [pageCss, uplotCss]);
