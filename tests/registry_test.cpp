@@ -267,6 +267,41 @@ TEST_CASE("the first screen's questions open existing cards with existing preset
   }
 }
 
+// Issue #11.5: the page's scenario bar offers preset kinds and layout degrees that cards
+// actually follow: each kind has shared presets, and each degree is an input (by declared
+// meaning) of at least two estimators, so changing it in the bar changes more than one card.
+TEST_CASE("the scenario bar's kinds and degrees are followed by the estimators") {
+  const Json list = registry().list_json();
+  const Json* sc = list.find("scenario");
+  REQUIRE(sc != nullptr);
+  const Json* kinds = sc->find("kinds");
+  const Json* layout = sc->find("layout");
+  REQUIRE(kinds != nullptr);
+  REQUIRE(layout != nullptr);
+  CHECK(kinds->size() == 3);
+  for (const auto& k : kinds->items()) {
+    CAPTURE(k.dump());
+    CHECK_FALSE(k.find("help")->as_string().empty());
+    int shared = 0;
+    for (const auto& p : registry().presets())
+      shared += p.kind == k.find("kind")->as_string() && p.estimators.empty();
+    CHECK(shared >= 3);
+  }
+  CHECK(layout->size() == 3);
+  for (const auto& d : layout->items()) {
+    const std::string name = d.find("name")->as_string();
+    CAPTURE(name);
+    CHECK_FALSE(d.find("help")->as_string().empty());
+    CHECK(d.find("integer")->as_bool());
+    CHECK(d.find("min")->as_number() == 1);
+    int followers = 0;
+    for (const auto& e : registry().estimators())
+      for (const auto& in : e.inputs)
+        followers += (in.preset_key.empty() ? in.name : in.preset_key) == name;
+    CHECK(followers >= 2);
+  }
+}
+
 // Issue #9.6: every input and output a person meets gets a one-line help text (shown under
 // the field or the result), never a raw id as its only explanation.
 TEST_CASE("every input and output has a one-line help text") {

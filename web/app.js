@@ -8,6 +8,7 @@ import { EstimatorCard } from './form.js';
 import { resizeCharts } from './chart.js';
 import { buildStart } from './start.js';
 import { Finder } from './finder.js';
+import { ScenarioBar } from './scenario-bar.js';
 import { PlanCard } from './plan.js';
 import docs from 'virtual:napkin-docs';
 
@@ -63,11 +64,30 @@ export function createApp(api, root, extraTabs = []) {
     else hashTimer = setTimeout(write, 150);
   };
 
+  // The scenario bar sits at the top of whichever area tab is shown; every card follows it.
+  const bar = new ScenarioBar(api, registry, state.shared, (shared) => {
+    state.shared = shared;
+    sharedNow = bar.values(shared);
+    saveState();
+    followShared();
+  });
+  let sharedNow = bar.values(state.shared);
+  // Cards on the visible tab recompute at once (one frame); the others when their tab opens.
+  const followShared = () => {
+    const t0 = performance.now();
+    for (const c of cards) {
+      c.follow(sharedNow);
+      if (c.el.closest('[hidden]')) c.dirty = true;
+      else c.recompute();
+    }
+    performance.measure('napkin-scenario', { start: t0 });
+  };
+
   function buildArea(area, panel) {
     for (const est of registry.estimators.filter((e) => e.area === area)) {
       const card = new EstimatorCard(
         {
-          api, fmt, announce,
+          api, fmt, announce, shared: sharedNow,
           presets: registry.presets,
           charts: registry.charts.filter((c) => c.estimator === est.id),
           initial: state.values[est.id],
@@ -119,6 +139,19 @@ export function createApp(api, root, extraTabs = []) {
       }
       panels[t.id].hidden = !active;
     }
+    // The bar goes to the top of an area's panel (first in its tab order), and is hidden
+    // where no card follows it (the first screen, practice).
+    const panel = panels[id];
+    if (areas.includes(id)) {
+      const title = panel.querySelector('.panel-title');
+      if (bar.el.parentNode !== panel) panel.insertBefore(bar.el, title ? title.nextSibling : panel.firstChild);
+      bar.el.hidden = false;
+    } else bar.el.hidden = true;
+    for (const c of cards)
+      if (c.dirty && !c.el.closest('[hidden]')) {
+        c.dirty = false;
+        c.recompute();
+      }
     resizeCharts(visibleCharts());
     if (focus) tabs.find((t) => t.id === id).button.focus();
     saveState(push);
@@ -190,6 +223,10 @@ export function createApp(api, root, extraTabs = []) {
     state.values = next.values;
     state.presets = next.presets;
     state.open = next.open;
+    state.shared = next.shared;
+    bar.set(next.shared, false);
+    sharedNow = bar.values(next.shared);
+    for (const c of cards) c.takeShared(sharedNow);
     for (const c of cards) c.restore(next.values[c.est.id], next.presets[c.est.id], next.open[c.est.id]);
     show(tabs.some((t) => t.id === next.tab) ? next.tab : tabs[0].id);
   };

@@ -51,7 +51,13 @@ export class EstimatorCard {
     this.uid = ++uid;
     this.defaults = {};
     for (const spec of est.inputs) this.defaults[spec.name] = inputText(ctx.api, spec.example, spec);
-    this.texts = { ...this.defaults, ...(ctx.initial || {}) };
+    // `base` is where the card starts: its example, with the page's scenario laid over it
+    // (ctx.shared). The permalink keeps only what differs from it.
+    this.shared = { values: {}, label: '' };
+    this.sharedKeys = [];
+    this.base = this.defaults;
+    if (ctx.shared) this.takeShared(ctx.shared);
+    this.texts = { ...this.base, ...(ctx.initial || {}) };
     this.fields = {};
     this.errors = {};
     this.outputs = {};
@@ -62,6 +68,7 @@ export class EstimatorCard {
     this.scenarioKeys = [];
     this.schedule = perFrame(() => this.recompute());
     this.el = this.render();
+    this.showShared();
     this.showChosen(ctx.preset);
     if (ctx.open) this.derivation.open = true;
   }
@@ -82,7 +89,10 @@ export class EstimatorCard {
     const body = h('div', { class: 'card-body' });
     const inputs = h('fieldset', { class: 'inputs' }, h('legend', { text: 'Inputs' }));
     for (const spec of est.inputs) inputs.append(this.renderInput(spec));
-    inputs.append(h('button', { type: 'button', class: 'reset', text: 'Reset to example', onclick: () => this.reset() }));
+    this.resetButton = h('button', { type: 'button', class: 'reset', text: 'Reset to example', onclick: () => this.reset() });
+    inputs.append(this.resetButton);
+    this.sharedNote = h('div', { class: 'shared-note', hidden: true });
+    inputs.insertBefore(this.sharedNote, inputs.children[1]);
     this.formError = h('p', { class: 'form-error', hidden: true });
     const results = h('section', { class: 'results', 'aria-label': `Results of ${est.title}` }, h('h4', { text: 'Results' }), this.formError);
     const table = h('dl', { class: 'outputs' });
@@ -230,8 +240,57 @@ export class EstimatorCard {
 
   changed() {
     const diff = {};
-    for (const [k, v] of Object.entries(this.texts)) if (v !== this.defaults[k]) diff[k] = v;
+    for (const [k, v] of Object.entries(this.texts)) if (v !== this.base[k]) diff[k] = v;
     this.ctx.onChange(this.est.id, diff);
+    this.showShared();
+  }
+
+  // The scenario's values for this card's inputs, by declared meaning (as presets fill them).
+  takeShared(shared) {
+    const fills = presetFills(this.est, { values: shared.values, estimators: [] });
+    this.shared = shared;
+    this.sharedKeys = Object.keys(fills);
+    const base = { ...this.defaults };
+    for (const spec of this.est.inputs)
+      if (spec.name in fills) base[spec.name] = inputText(this.ctx.api, fills[spec.name], spec);
+    this.base = base;
+  }
+
+  // The scenario changed: every input still at the old scenario's value follows the new one;
+  // a value the user typed stays (and the note says so). The caller recomputes.
+  follow(shared) {
+    const old = this.base;
+    this.takeShared(shared);
+    const texts = {};
+    for (const spec of this.est.inputs)
+      if (this.texts[spec.name] === old[spec.name]) texts[spec.name] = this.base[spec.name];
+    this.setTexts(texts);
+    this.changed();
+  }
+
+  // "Follows the scenario (Llama 3 70B · H100): Layers, Width … This card's own values: TP."
+  showShared() {
+    if (!this.sharedNote) return;
+    const label = (n) => this.est.inputs.find((i) => i.name === n).label;
+    const following = this.sharedKeys.filter((k) => this.texts[k] === this.base[k]);
+    const own = this.sharedKeys.filter((k) => this.texts[k] !== this.base[k]);
+    this.resetButton.textContent = this.sharedKeys.length ? 'Reset to the scenario' : 'Reset to example';
+    this.sharedNote.hidden = !this.sharedKeys.length;
+    if (!this.sharedKeys.length) return this.sharedNote.replaceChildren();
+    const parts = [h('p', {}, h('strong', { text: `Follows the scenario (${this.shared.label})` }),
+      following.length ? `: ${following.map(label).join(', ')}.` : ': no input at the scenario’s value.')];
+    if (own.length)
+      parts.push(h('p', {}, `This card’s own value${own.length > 1 ? 's' : ''}: ${own.map(label).join(', ')}. `,
+        h('button', { type: 'button', class: 'small', text: 'Use the scenario’s values', onclick: () => this.useShared() })));
+    this.sharedNote.replaceChildren(...parts);
+  }
+
+  useShared() {
+    const texts = {};
+    for (const k of this.sharedKeys) texts[k] = this.base[k];
+    this.setTexts(texts);
+    this.changed();
+    this.recompute();
   }
 
   stateChanged() {
@@ -268,7 +327,7 @@ export class EstimatorCard {
 
   // Restores a state read from the URL (paste a permalink, Back / Forward).
   restore(values, presetId, open) {
-    this.setTexts({ ...this.defaults, ...(values || {}) });
+    this.setTexts({ ...this.base, ...(values || {}) });
     this.showChosen(presetId);
     this.derivation.open = !!open;
     this.recompute();
@@ -280,7 +339,7 @@ export class EstimatorCard {
     // link preset after one puts back what the worked example set and this preset does not
     // know, so no value from the previous example stays behind with a new meaning.
     if (p.kind === 'scenario') Object.assign(texts, this.defaults);
-    else for (const k of this.scenarioKeys) texts[k] = this.defaults[k];
+    else for (const k of this.scenarioKeys) texts[k] = this.base[k];
     const fills = presetFills(this.est, p);
     for (const spec of this.est.inputs)
       if (spec.name in fills) texts[spec.name] = inputText(this.ctx.api, fills[spec.name], spec);
@@ -297,7 +356,7 @@ export class EstimatorCard {
   }
 
   reset() {
-    this.setTexts(this.defaults);
+    this.setTexts(this.base);
     if (this.presetSource) this.presetSource.textContent = '';
     this.showChosen('');
     this.scenarioKeys = [];
@@ -329,8 +388,8 @@ export class EstimatorCard {
     const errors = {};
     if (first.error.input) errors[first.error.input] = first.error.message;
     for (const spec of this.est.inputs) {
-      if (spec.name in errors || this.texts[spec.name] === this.defaults[spec.name]) continue;
-      const r = this.ctx.api.run(this.est.id, this.inputsForRun({ ...this.defaults, [spec.name]: this.texts[spec.name] }));
+      if (spec.name in errors || this.texts[spec.name] === this.base[spec.name]) continue;
+      const r = this.ctx.api.run(this.est.id, this.inputsForRun({ ...this.base, [spec.name]: this.texts[spec.name] }));
       if (r.error && r.error.input === spec.name) errors[spec.name] = r.error.message;
     }
     return errors;

@@ -9,9 +9,10 @@
 
 const dict = () => Object.create(null);
 
-// known: { estimators: { id: Set(input names) }, presets: Set(ids) } — omit to skip checks.
+// known: { estimators: { id: Set(input names) }, presets: Set(ids), shared: { name: Set(ids) or null } }
+// — omit to skip checks.
 export function readState(hash, known) {
-  const state = { tab: null, binary: false, values: dict(), presets: dict(), open: dict(), problem: null, seed: null };
+  const state = { tab: null, binary: false, values: dict(), presets: dict(), open: dict(), shared: dict(), problem: null, seed: null };
   let params;
   try {
     // A permalink is a few hundred characters; a 2 MB one is hostile and read only in part.
@@ -28,6 +29,12 @@ export function readState(hash, known) {
     else if (k === 'seed') state.seed = v;
     else if (k === 'd') {
       for (const id of v.split(',')) if (id && estOk(id)) state.open[id] = true;
+    } else if (k.startsWith('s.')) {
+      // The scenario bar: s.model=llama3-70b (a preset of that kind), s.tp=8 (a layout degree).
+      const name = k.slice(2);
+      if (known && !Object.hasOwn(known.shared, name)) continue;
+      if (known && known.shared[name] !== null && !known.shared[name].has(v)) continue;
+      if (v.length <= 64) state.shared[name] = v;
     } else if (k.startsWith('p.')) {
       const id = k.slice(2);
       const ids = v.split(',').filter((x) => !known || known.presets.has(x));
@@ -52,6 +59,7 @@ export function writeState(state) {
   if (state.binary) params.set('gib', '1');
   if (state.problem) params.set('problem', state.problem);
   if (state.seed !== undefined && state.seed !== null) params.set('seed', String(state.seed));
+  for (const [name, v] of Object.entries(state.shared || {})) params.set(`s.${name}`, v);
   for (const [id, preset] of Object.entries(state.presets || {})) params.set(`p.${id}`, preset);
   const open = Object.keys(state.open || {});
   if (open.length) params.set('d', open.join(','));
@@ -64,5 +72,10 @@ export function writeState(state) {
 export function knownNames(registry) {
   const estimators = dict();
   for (const e of registry.estimators) estimators[e.id] = new Set(e.inputs.map((i) => i.name));
-  return { estimators, presets: new Set(registry.presets.map((p) => p.id)) };
+  // The scenario's names: a preset kind → the ids of that kind; a layout degree → null (any text).
+  const shared = dict();
+  const scenario = registry.scenario || { kinds: [], layout: [] };
+  for (const k of scenario.kinds) shared[k.kind] = new Set(registry.presets.filter((p) => p.kind === k.kind && !p.estimators.length).map((p) => p.id));
+  for (const i of scenario.layout) shared[i.name] = null;
+  return { estimators, presets: new Set(registry.presets.map((p) => p.id)), shared };
 }

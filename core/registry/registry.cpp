@@ -692,6 +692,21 @@ Json Registry::list_json() const {
   Json qs = Json::array();
   for (const auto& q : questions_) qs.push(q.to_json());
   j.set("questions", std::move(qs));
+  Json kinds = Json::array(), layout = Json::array();
+  for (const auto& k : scenario_kinds_) kinds.push(k.to_json());
+  for (const auto& in : scenario_inputs_) layout.push(in.to_json());
+  Json scenario = Json::object();
+  scenario.set("kinds", std::move(kinds));
+  scenario.set("layout", std::move(layout));
+  j.set("scenario", std::move(scenario));
+  return j;
+}
+
+Json ScenarioKind::to_json() const {
+  Json j = Json::object();
+  j.set("kind", kind);
+  j.set("label", label);
+  j.set("help", help);
   return j;
 }
 

@@ -389,6 +389,14 @@ struct Preset {
   Json to_json() const;
 };
 
+// The page's scenario bar (SPEC §8): the preset kinds every card can follow (model,
+// accelerator, link), and the layout degrees it sets by name. Cards fill the inputs whose
+// declared meaning (`preset_key`) matches, as they do for a preset.
+struct ScenarioKind {
+  std::string kind, label, help;
+  Json to_json() const;
+};
+
 // Presets and chart overrides are written as {"name", value} lists.
 using Fields = std::initializer_list<std::pair<const char*, Json>>;
 Json object_of(Fields f);
@@ -408,6 +416,8 @@ class Registry {
   void add_chart(ChartSpec c) { charts_.push_back(std::move(c)); }
   void add_preset(Preset p) { presets_.push_back(std::move(p)); }
   void add_question(Question q) { questions_.push_back(std::move(q)); }
+  void add_scenario_kind(ScenarioKind k) { scenario_kinds_.push_back(std::move(k)); }
+  void add_scenario_input(InputSpec s) { scenario_inputs_.push_back(std::move(s)); }
 
   const std::vector<Estimator>& estimators() const { return estimators_; }
   const std::vector<ChartSpec>& charts() const { return charts_; }
@@ -427,6 +437,8 @@ class Registry {
   std::vector<ChartSpec> charts_;
   std::vector<Preset> presets_;
   std::vector<Question> questions_;
+  std::vector<ScenarioKind> scenario_kinds_;
+  std::vector<InputSpec> scenario_inputs_;
 };
 
 // The registry with every area registered (built once, on first use).

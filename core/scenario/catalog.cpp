@@ -73,6 +73,19 @@ Preset link(std::string id, std::string label, std::string source, double bw, do
               {{"bandwidth", bw}, {"latency", latency}});
 }
 
+// A layout degree the scenario bar sets: a whole number of GPUs.
+InputSpec degree(const char* name, const char* label, const char* help) {
+  InputSpec s;
+  s.name = name;
+  s.label = label;
+  s.help = help;
+  s.min = 1;
+  s.max = 1e5;
+  s.integer = true;
+  s.fallback = s.example = Json(1.0);
+  return s;
+}
+
 }  // namespace
 
 void register_catalog(Registry& r) {
@@ -83,6 +96,20 @@ void register_catalog(Registry& r) {
   r.add_question({"How many GPUs to serve this?", "serve.llm_gpus", {}});
   r.add_question({"How big is the KV cache?", "infer.kv", {"llama2-70b"}});
   r.add_question({"How many tokens for a compute-optimal model?", "train.chinchilla", {}});
+
+  // The scenario bar: one model, one accelerator, one link and the layout's degrees, which
+  // every card follows where it has an input of that meaning (SPEC §8).
+  r.add_scenario_kind({"model", "Model", "A released model's shape, from its published config"});
+  r.add_scenario_kind(
+      {"gpu", "Accelerator", "Peak FLOP/s, memory and bandwidth from its datasheet"});
+  r.add_scenario_kind(
+      {"link", "Network link", "Bandwidth per GPU and latency of one network tier"});
+  r.add_scenario_input(
+      degree("tp", "Tensor parallel (TP)", "GPUs that split each layer's matrices"));
+  r.add_scenario_input(
+      degree("pp", "Pipeline parallel (PP)", "Pipeline stages the layers are split into"));
+  r.add_scenario_input(
+      degree("dp", "Data parallel (DP)", "Model replicas, each on its own batch slice"));
 
   // Models and accelerators: one typed description each, with its source (core/scenario/).
   for (const ModelPreset* p = model_presets_begin(); p != model_presets_end(); ++p)
