@@ -98,9 +98,11 @@ async function pageTimes(browser, url) {
 const SEARCH_JOB = { model: 'gpt3', gpu: 'a100', gpus: 512, global_batch: 1536, seq_len: 2048 };
 
 async function searchJob(api) {
-  // The job by preset names where the search takes them, else its own defaults (the same job).
-  const r = await api.search(SEARCH_JOB);
-  return r.error ? { gpus: 512, global_batch: 1536, seq_len: 2048 } : SEARCH_JOB;
+  // The job by preset names where the search takes them, else by numbers, else its defaults
+  // (the same job).
+  for (const job of [SEARCH_JOB, { gpus: 512, global_batch: 1536, seq_len: 2048 }])
+    if (!(await api.search(job)).error) return job;
+  return { gpus: 512 };
 }
 
 function searchLine(label, r, wall) {
