@@ -22,6 +22,32 @@ export class PlanCard {
     this.errors = {};
     this.charts = [];  // the Pareto chart, once there are results (app.js resizes it)
     this.el = this.render();
+    this.base = this.texts();
+    if (ctx.shared) this.follow(ctx.shared);
+  }
+
+  texts() {
+    return Object.fromEntries(Object.entries(this.fields).map(([k, f]) => [k, f.type === 'checkbox' ? f.checked : f.value]));
+  }
+
+  // The scenario bar changed (app.js): every input still at the old scenario's value follows
+  // the new one, as the estimator cards do; a value typed here stays.
+  follow(shared) {
+    const fills = presetFills({ inputs: this.meta.inputs }, { values: shared.values, estimators: [] });
+    const now = this.texts();
+    const base = {};
+    for (const spec of this.meta.inputs) {
+      base[spec.name] = spec.name in fills ? inputText(this.ctx.api, fills[spec.name], spec) : this.example(spec);
+      const f = this.fields[spec.name];
+      if (now[spec.name] === this.base[spec.name] && f.type !== 'checkbox') f.value = base[spec.name];
+    }
+    this.base = base;
+    this.note.hidden = !Object.keys(fills).length;
+    this.note.textContent = `Follows the scenario (${shared.label}).`;
+  }
+
+  example(spec) {
+    return spec.kind === 'boolean' ? spec.example === true : spec.kind === 'number' ? inputText(this.ctx.api, spec.example, spec) : String(spec.example);
   }
 
   render() {
@@ -31,29 +57,16 @@ export class PlanCard {
     form.append(h('header', { class: 'card-head' },
       h('h3', { id: 'plan-head', tabindex: '-1', text: meta.title }),
       h('p', { class: 'summary', text: meta.summary })));
-    // Model and accelerator presets fill the numbers they carry; those numbers sit in a
-    // disclosure so the job itself stays short.
+    // The numbers a model or accelerator preset carries follow the page's scenario bar; they sit
+    // in a disclosure so the job itself stays short.
     const presets = presetsFor({ inputs: meta.inputs }, ctx.registry.presets).filter((p) => p.kind === 'model' || p.kind === 'gpu');
     const filled = new Set(presets.flatMap((p) => Object.keys(presetFills({ inputs: meta.inputs }, p))));
-    const row = h('div', { class: 'presets' });
-    for (const [kind, label] of [['model', 'Model'], ['gpu', 'Accelerator']]) {
-      const list = presets.filter((p) => p.kind === kind);
-      if (!list.length) continue;
-      const select = h('select', { 'aria-label': `${label} preset`, dataset: { presetKind: kind } },
-        h('option', { value: '', text: `${label}…` }), list.map((p) => h('option', { value: p.id, text: p.label })));
-      select.addEventListener('change', () => {
-        const p = list.find((x) => x.id === select.value);
-        if (!p) return;
-        for (const [name, v] of Object.entries(presetFills({ inputs: meta.inputs }, p))) this.fields[name].value = inputText(ctx.api, v, this.spec(name));
-      });
-      row.append(select);
-    }
+    this.note = h('p', { class: 'hint', hidden: true });
     const job = h('fieldset', { class: 'inputs' }, h('legend', { text: 'Job' }));
     const dims = h('fieldset', { class: 'inputs' }, h('legend', { text: 'Search over' }));
     const details = h('fieldset', { class: 'inputs' }, h('legend', { class: 'visually-hidden', text: 'Model and accelerator' }));
     for (const spec of meta.inputs) (filled.has(spec.name) ? details : spec.kind === 'boolean' ? dims : job).append(this.renderInput(spec));
-    if (row.childElementCount) form.append(row);
-    form.append(job);
+    form.append(this.note, job);
     if (details.childElementCount > 1) form.append(h('details', { class: 'plan-more' }, h('summary', { text: 'Model and accelerator numbers' }), details));
     form.append(dims);
     this.button = h('button', { type: 'submit', class: 'primary', text: 'Search' });

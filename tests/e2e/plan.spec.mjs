@@ -110,3 +110,23 @@ test.describe('the Plan card, seen', () => {
     });
   }
 });
+
+test('the Plan card follows the scenario bar, and keeps a value typed into it', async ({ page }) => {
+  const plan = await openPlan(page, '/index.html');
+  // An input of the card that a model preset fills (by declared meaning), and that preset.
+  const pick = await page.evaluate(() => {
+    const reg = window.napkin.list();
+    for (const p of reg.presets.filter((x) => x.kind === 'model' && !x.estimators.length))
+      for (const i of reg.search.inputs) if (Object.hasOwn(p.values, i.preset_key) && i.kind === 'number') return { preset: p.id, input: i.name, value: p.values[i.preset_key] };
+    return null;
+  });
+  test.skip(!pick, 'no input of the Plan card has a model preset meaning yet');
+  await page.locator('.scenario-bar select').first().selectOption(pick.preset);
+  const field = plan.locator(`[name="${pick.input}"]`);
+  const text = await field.inputValue();
+  expect(await page.evaluate(([t]) => window.napkin.parse(t, '').value ?? Number(t.replace(/[^\d.e+-]/g, '')), [text])).toBeTruthy();
+  await expect(plan.locator('.hint', { hasText: 'Follows the scenario' })).toBeVisible();
+  await field.fill('7');
+  await page.locator('.scenario-bar select').first().selectOption('');
+  await expect(field).toHaveValue('7');
+});
