@@ -15,9 +15,11 @@ export class PlanCard {
   constructor(ctx, meta) {
     this.ctx = ctx;
     this.meta = meta;
+    // The ranking estimator's card, once it is listed (until then rows cannot open in it).
     this.est = ctx.registry.estimators.find((e) => e.id === meta.estimator) || null;
-    this.outLabel = (n) => ((this.est && this.est.outputs.find((o) => o.name === n)) || {}).label || humanize(n);
-    this.inSpec = (n) => (this.est && this.est.inputs.find((i) => i.name === n)) || null;
+    this.out = (n) => meta.outputs.find((o) => o.name === n) || { name: n, label: humanize(n), unit: '' };
+    this.outLabel = (n) => this.out(n).label;
+    this.inSpec = (n) => meta.layout.find((i) => i.name === n) || null;
     this.fields = {};
     this.errors = {};
     this.charts = [];  // the Pareto chart, once there are results (app.js resizes it)
@@ -65,7 +67,7 @@ export class PlanCard {
     const job = h('fieldset', { class: 'inputs' }, h('legend', { text: 'Job' }));
     const dims = h('fieldset', { class: 'inputs' }, h('legend', { text: 'Search over' }));
     const details = h('fieldset', { class: 'inputs' }, h('legend', { class: 'visually-hidden', text: 'Model and accelerator' }));
-    for (const spec of meta.inputs) (filled.has(spec.name) ? details : spec.kind === 'boolean' ? dims : job).append(this.renderInput(spec));
+    for (const spec of meta.inputs) (spec.dimension ? dims : filled.has(spec.name) ? details : job).append(this.renderInput(spec));
     form.append(this.note, job);
     if (details.childElementCount > 1) form.append(h('details', { class: 'plan-more' }, h('summary', { text: 'Model and accelerator numbers' }), details));
     form.append(dims);
@@ -80,7 +82,7 @@ export class PlanCard {
   }
 
   unitOf(name) {
-    return ((this.est && this.est.outputs.find((o) => o.name === name)) || {}).unit || '';
+    return this.out(name).unit;
   }
 
   spec(name) {
@@ -166,14 +168,14 @@ export class PlanCard {
     this.showResults(r, inputs);
   }
 
-  // A layout in words: each part that differs from a single GPU's default, by its input label.
+  // A layout in words, by its inputs' labels: degrees other than 1, stages, choices, switches on.
   layoutText(layout) {
     const parts = [];
     for (const [k, v] of Object.entries(layout)) {
       const spec = this.inSpec(k);
       const label = spec ? spec.label : humanize(k);
       if (typeof v === 'boolean') { if (v) parts.push(label); }
-      else if (typeof v === 'number') { if (v !== 1 && (!spec || v !== spec.fallback)) parts.push(`${label} ${v}`); }
+      else if (typeof v === 'number') { if (v !== 1 || (spec && spec.min === 0 && !spec.min_exclusive)) parts.push(`${label} ${v}`); }
       else if (spec && spec.choices) parts.push(`${label}: ${(spec.choice_labels || [])[spec.choices.indexOf(v)] || v}`);
       else parts.push(`${label}: ${v}`);
     }
@@ -185,7 +187,7 @@ export class PlanCard {
   why(o, best) {
     const { fmt } = this.ctx;
     const unit = this.unitOf('step_time');
-    const parts = this.est ? this.est.outputs.filter((x) => x.unit === unit && x.name !== 'step_time' && x.name in o).map((x) => x.name) : [];
+    const parts = this.meta.outputs.filter((x) => x.unit === unit && x.name !== 'step_time' && x.name in o).map((x) => x.name);
     if (!parts.length) return '';
     const [compute, ...overheads] = parts;
     const pct = (v) => fmt(v / o.step_time, 'frac', 2);
@@ -224,9 +226,9 @@ export class PlanCard {
     const x = 'memory_per_gpu', y = 'step_time';
     const xs = points.map((p) => p.outputs[x]);
     const spec = { id: 'pareto', title: `${this.outLabel(y)} against ${this.outLabel(x)}: the fastest layout at each memory`,
-      x, x_label: this.outLabel(x), y_label: this.outLabel(y), y_unit: 's', x_min: 0, x_max: Math.max(...xs) * 1.05,
+      x, x_label: this.outLabel(x), y_label: this.outLabel(y), y_unit: this.unitOf(y), x_min: 0, x_max: Math.max(...xs) * 1.05,
       log_x: false, log_y: false, kind: 'line', y: [y], series: [], markers: [], mark_current: false, hline_input: '' };
-    const est = { inputs: [{ name: x, label: this.outLabel(x), unit: 'B' }], outputs: this.est ? this.est.outputs : [{ name: y, label: this.outLabel(y) }] };
+    const est = { inputs: [{ name: x, label: this.outLabel(x), unit: this.unitOf(x) }], outputs: this.meta.outputs };
     const chart = new Chart(this.ctx.api, spec, est, this.ctx.fmt);
     const box = h('div', { class: 'charts' }, chart.el);
     requestAnimationFrame(() => {
