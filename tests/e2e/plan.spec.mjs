@@ -121,10 +121,12 @@ test('the Plan card follows the scenario bar, and keeps a value typed into it', 
     return null;
   });
   test.skip(!pick, 'no input of the Plan card has a model preset meaning yet');
-  await page.locator('.scenario-bar select').first().selectOption(pick.preset);
+  await plan.locator('details').evaluateAll((ds) => ds.forEach((d) => (d.open = true)));
   const field = plan.locator(`[name="${pick.input}"]`);
-  const text = await field.inputValue();
-  expect(await page.evaluate(([t]) => window.napkin.parse(t, '').value ?? Number(t.replace(/[^\d.e+-]/g, '')), [text])).toBeTruthy();
+  const before = await field.inputValue();
+  await page.locator('.scenario-bar select').first().selectOption(pick.preset);
+  await expect(field).not.toHaveValue(before);
+  expect(await page.evaluate(([t]) => window.napkin.parse(t, '').value, [await field.inputValue()])).toBe(pick.value);
   await expect(plan.locator('.hint', { hasText: 'Follows the scenario' })).toBeVisible();
   await field.fill('7');
   await page.locator('.scenario-bar select').first().selectOption('');
