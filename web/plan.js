@@ -134,7 +134,9 @@ export class PlanCard {
     }
     const inputs = this.inputs();
     this.abort = new AbortController();
-    this.button.disabled = true;
+    // The Search button stays focusable (a disabled one would drop keyboard focus to the page);
+    // a second press while a search runs does nothing.
+    this.button.setAttribute('aria-disabled', 'true');
     this.cancel.hidden = false;
     this.bar.hidden = false;
     this.bar.value = 0;
@@ -149,7 +151,8 @@ export class PlanCard {
       },
     });
     this.abort = null;
-    this.button.disabled = false;
+    this.button.removeAttribute('aria-disabled');
+    if (document.activeElement === this.cancel) this.button.focus();
     this.cancel.hidden = true;
     this.bar.hidden = true;
     this.progressText.textContent = '';
