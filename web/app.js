@@ -80,6 +80,7 @@ export function createApp(api, root, extraTabs = []) {
       if (c.el.closest('[hidden]')) c.dirty = true;
       else c.recompute();
     }
+    if (plan) plan.follow(sharedNow);
     performance.measure('napkin-scenario', { start: t0 });
   };
 
@@ -118,7 +119,7 @@ export function createApp(api, root, extraTabs = []) {
     const search = registry.search;
     const ranker = search && registry.estimators.find((e) => e.id === search.estimator);
     if (search && (ranker ? ranker.area : areas[0]) === area) {
-      plan = new PlanCard({ api, fmt, registry, open: openEstimator }, search);
+      plan = new PlanCard({ api, fmt, registry, shared: sharedNow, open: openEstimator }, search);
       panel.append(plan.el);
     }
   }
@@ -227,6 +228,7 @@ export function createApp(api, root, extraTabs = []) {
     bar.set(next.shared, false);
     sharedNow = bar.values(next.shared);
     for (const c of cards) c.takeShared(sharedNow);
+    if (plan) plan.follow(sharedNow);
     for (const c of cards) c.restore(next.values[c.est.id], next.presets[c.est.id], next.open[c.est.id]);
     show(tabs.some((t) => t.id === next.tab) ? next.tab : tabs[0].id);
   };

@@ -15,13 +15,41 @@ export class PlanCard {
   constructor(ctx, meta) {
     this.ctx = ctx;
     this.meta = meta;
+    // The ranking estimator's card, once it is listed (until then rows cannot open in it).
     this.est = ctx.registry.estimators.find((e) => e.id === meta.estimator) || null;
-    this.outLabel = (n) => ((this.est && this.est.outputs.find((o) => o.name === n)) || {}).label || humanize(n);
-    this.inSpec = (n) => (this.est && this.est.inputs.find((i) => i.name === n)) || null;
+    this.out = (n) => meta.outputs.find((o) => o.name === n) || { name: n, label: humanize(n), unit: '' };
+    this.outLabel = (n) => this.out(n).label;
+    this.inSpec = (n) => meta.layout.find((i) => i.name === n) || null;
     this.fields = {};
     this.errors = {};
     this.charts = [];  // the Pareto chart, once there are results (app.js resizes it)
     this.el = this.render();
+    this.base = this.texts();
+    if (ctx.shared) this.follow(ctx.shared);
+  }
+
+  texts() {
+    return Object.fromEntries(Object.entries(this.fields).map(([k, f]) => [k, f.type === 'checkbox' ? f.checked : f.value]));
+  }
+
+  // The scenario bar changed (app.js): every input still at the old scenario's value follows
+  // the new one, as the estimator cards do; a value typed here stays.
+  follow(shared) {
+    const fills = presetFills({ inputs: this.meta.inputs }, { values: shared.values, estimators: [] });
+    const now = this.texts();
+    const base = {};
+    for (const spec of this.meta.inputs) {
+      base[spec.name] = spec.name in fills ? inputText(this.ctx.api, fills[spec.name], spec) : this.example(spec);
+      const f = this.fields[spec.name];
+      if (now[spec.name] === this.base[spec.name] && f.type !== 'checkbox') f.value = base[spec.name];
+    }
+    this.base = base;
+    this.note.hidden = !Object.keys(fills).length;
+    this.note.textContent = `Follows the scenario (${shared.label}).`;
+  }
+
+  example(spec) {
+    return spec.kind === 'boolean' ? spec.example === true : spec.kind === 'number' ? inputText(this.ctx.api, spec.example, spec) : String(spec.example);
   }
 
   render() {
@@ -31,29 +59,16 @@ export class PlanCard {
     form.append(h('header', { class: 'card-head' },
       h('h3', { id: 'plan-head', tabindex: '-1', text: meta.title }),
       h('p', { class: 'summary', text: meta.summary })));
-    // Model and accelerator presets fill the numbers they carry; those numbers sit in a
-    // disclosure so the job itself stays short.
+    // The numbers a model or accelerator preset carries follow the page's scenario bar; they sit
+    // in a disclosure so the job itself stays short.
     const presets = presetsFor({ inputs: meta.inputs }, ctx.registry.presets).filter((p) => p.kind === 'model' || p.kind === 'gpu');
     const filled = new Set(presets.flatMap((p) => Object.keys(presetFills({ inputs: meta.inputs }, p))));
-    const row = h('div', { class: 'presets' });
-    for (const [kind, label] of [['model', 'Model'], ['gpu', 'Accelerator']]) {
-      const list = presets.filter((p) => p.kind === kind);
-      if (!list.length) continue;
-      const select = h('select', { 'aria-label': `${label} preset`, dataset: { presetKind: kind } },
-        h('option', { value: '', text: `${label}…` }), list.map((p) => h('option', { value: p.id, text: p.label })));
-      select.addEventListener('change', () => {
-        const p = list.find((x) => x.id === select.value);
-        if (!p) return;
-        for (const [name, v] of Object.entries(presetFills({ inputs: meta.inputs }, p))) this.fields[name].value = inputText(ctx.api, v, this.spec(name));
-      });
-      row.append(select);
-    }
+    this.note = h('p', { class: 'hint', hidden: true });
     const job = h('fieldset', { class: 'inputs' }, h('legend', { text: 'Job' }));
     const dims = h('fieldset', { class: 'inputs' }, h('legend', { text: 'Search over' }));
     const details = h('fieldset', { class: 'inputs' }, h('legend', { class: 'visually-hidden', text: 'Model and accelerator' }));
-    for (const spec of meta.inputs) (filled.has(spec.name) ? details : spec.kind === 'boolean' ? dims : job).append(this.renderInput(spec));
-    if (row.childElementCount) form.append(row);
-    form.append(job);
+    for (const spec of meta.inputs) (spec.dimension ? dims : filled.has(spec.name) ? details : job).append(this.renderInput(spec));
+    form.append(this.note, job);
     if (details.childElementCount > 1) form.append(h('details', { class: 'plan-more' }, h('summary', { text: 'Model and accelerator numbers' }), details));
     form.append(dims);
     this.button = h('button', { type: 'submit', class: 'primary', text: 'Search' });
@@ -67,7 +82,7 @@ export class PlanCard {
   }
 
   unitOf(name) {
-    return ((this.est && this.est.outputs.find((o) => o.name === name)) || {}).unit || '';
+    return this.out(name).unit;
   }
 
   spec(name) {
@@ -119,7 +134,9 @@ export class PlanCard {
     }
     const inputs = this.inputs();
     this.abort = new AbortController();
-    this.button.disabled = true;
+    // The Search button stays focusable (a disabled one would drop keyboard focus to the page);
+    // a second press while a search runs does nothing.
+    this.button.setAttribute('aria-disabled', 'true');
     this.cancel.hidden = false;
     this.bar.hidden = false;
     this.bar.value = 0;
@@ -134,7 +151,8 @@ export class PlanCard {
       },
     });
     this.abort = null;
-    this.button.disabled = false;
+    this.button.removeAttribute('aria-disabled');
+    if (document.activeElement === this.cancel) this.button.focus();
     this.cancel.hidden = true;
     this.bar.hidden = true;
     this.progressText.textContent = '';
@@ -153,14 +171,14 @@ export class PlanCard {
     this.showResults(r, inputs);
   }
 
-  // A layout in words: each part that differs from a single GPU's default, by its input label.
+  // A layout in words, by its inputs' labels: degrees other than 1, stages, choices, switches on.
   layoutText(layout) {
     const parts = [];
     for (const [k, v] of Object.entries(layout)) {
       const spec = this.inSpec(k);
       const label = spec ? spec.label : humanize(k);
       if (typeof v === 'boolean') { if (v) parts.push(label); }
-      else if (typeof v === 'number') { if (v !== 1 && (!spec || v !== spec.fallback)) parts.push(`${label} ${v}`); }
+      else if (typeof v === 'number') { if (v !== 1 || (spec && spec.min === 0 && !spec.min_exclusive)) parts.push(`${label} ${v}`); }
       else if (spec && spec.choices) parts.push(`${label}: ${(spec.choice_labels || [])[spec.choices.indexOf(v)] || v}`);
       else parts.push(`${label}: ${v}`);
     }
@@ -172,7 +190,7 @@ export class PlanCard {
   why(o, best) {
     const { fmt } = this.ctx;
     const unit = this.unitOf('step_time');
-    const parts = this.est ? this.est.outputs.filter((x) => x.unit === unit && x.name !== 'step_time' && x.name in o).map((x) => x.name) : [];
+    const parts = this.meta.outputs.filter((x) => x.unit === unit && x.name !== 'step_time' && x.name in o).map((x) => x.name);
     if (!parts.length) return '';
     const [compute, ...overheads] = parts;
     const pct = (v) => fmt(v / o.step_time, 'frac', 2);
@@ -211,9 +229,9 @@ export class PlanCard {
     const x = 'memory_per_gpu', y = 'step_time';
     const xs = points.map((p) => p.outputs[x]);
     const spec = { id: 'pareto', title: `${this.outLabel(y)} against ${this.outLabel(x)}: the fastest layout at each memory`,
-      x, x_label: this.outLabel(x), y_label: this.outLabel(y), y_unit: 's', x_min: 0, x_max: Math.max(...xs) * 1.05,
+      x, x_label: this.outLabel(x), y_label: this.outLabel(y), y_unit: this.unitOf(y), x_min: 0, x_max: Math.max(...xs) * 1.05,
       log_x: false, log_y: false, kind: 'line', y: [y], series: [], markers: [], mark_current: false, hline_input: '' };
-    const est = { inputs: [{ name: x, label: this.outLabel(x), unit: 'B' }], outputs: this.est ? this.est.outputs : [{ name: y, label: this.outLabel(y) }] };
+    const est = { inputs: [{ name: x, label: this.outLabel(x), unit: this.unitOf(x) }], outputs: this.meta.outputs };
     const chart = new Chart(this.ctx.api, spec, est, this.ctx.fmt);
     const box = h('div', { class: 'charts' }, chart.el);
     requestAnimationFrame(() => {

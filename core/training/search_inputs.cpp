@@ -6,6 +6,7 @@
 #include "base/units.hpp"
 #include "registry/registry.hpp"
 #include "training/search.hpp"
+#include "training/train_step.hpp"
 
 namespace napkin {
 namespace {
@@ -18,6 +19,14 @@ InputSpec own(const char* name, const char* label, const char* help, Json exampl
   s.kind = example.is_bool() ? InputKind::Boolean : InputKind::Number;
   s.fallback = s.example = std::move(example);
   return s;
+}
+
+// The estimator the search ranks layouts by: the registry's, or (until it is listed) its own
+// declaration, so labels, units and help come from the one place either way.
+const Estimator* ranking(const Registry& reg, Registry& scratch) {
+  if (const Estimator* e = reg.find("train.step")) return e;
+  register_train_step(scratch);
+  return scratch.find("train.step");
 }
 
 bool search_reads(const std::string& name) {
@@ -40,7 +49,8 @@ std::vector<InputSpec> search_input_specs(const Registry& reg) {
   gpus.min = 1;
   gpus.max = 1e6;
   out.push_back(gpus);
-  if (const Estimator* step = reg.find("train.step"))
+  Registry scratch;
+  if (const Estimator* step = ranking(reg, scratch))
     for (const InputSpec& s : step->inputs)
       if (search_reads(s.name)) out.push_back(s);
   InputSpec frac = own("max_memory_fraction", "Memory a layout may use",
@@ -88,9 +98,26 @@ Json search_inputs_json(const Registry& reg) {
   j.add("summary",
         "Every TP × PP × DP × CP layout of a job, with microbatch, recomputation, ZeRO and "
         "overlaps, ranked by the step time of the whole-step card; run in the background.");
+  Registry scratch;
+  const Estimator* step = ranking(reg, scratch);
   Json ins = Json::array();
-  for (const InputSpec& s : search_input_specs(reg)) ins.push(s.to_json());
+  for (const InputSpec& s : search_input_specs(reg)) {
+    Json x = s.to_json();
+    // The search's own switches: which dimensions it tries.
+    if (s.kind == InputKind::Boolean && !(step && step->input(s.name))) x.set("dimension", true);
+    ins.push(std::move(x));
+  }
   j.add("inputs", std::move(ins));
+  // What each result row holds: the layout (the ranking estimator's other inputs) and its
+  // outputs, with their labels and units.
+  Json layout = Json::array(), outs = Json::array();
+  if (step) {
+    for (const InputSpec& s : step->inputs)
+      if (!search_reads(s.name)) layout.push(s.to_json());
+    for (const OutputSpec& o : step->outputs) outs.push(o.to_json());
+  }
+  j.add("layout", std::move(layout));
+  j.add("outputs", std::move(outs));
   return j;
 }
 

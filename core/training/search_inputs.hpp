@@ -10,7 +10,8 @@ class Registry;
 struct InputSpec;
 // train.step's inputs that the search reads, then its own (GPUs, memory share, dimensions).
 std::vector<InputSpec> search_input_specs(const Registry& reg);
-// {"estimator", "title", "summary", "inputs": [InputSpec JSON…]}: the ranking estimator's id
-// and the inputs above, as `list()` gives estimators'.
+// {"estimator", "title", "summary", "inputs", "layout", "outputs"}: the ranking estimator's id,
+// the inputs above, and what each result row holds (its layout inputs and outputs), as
+// `list()` gives estimators'.
 Json search_inputs_json(const Registry& reg);
 }  // namespace napkin

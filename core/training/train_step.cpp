@@ -261,7 +261,7 @@ void register_train_step(Registry& r) {
        num("vocab", &In::vocab, "Vocabulary").positive(1e8),
        num("experts", &In::experts, "Routed experts (0 = dense)").range(0, 1e5),
        num("top_k", &In::top_k, "Experts per token").range(0, 1e3),
-       num("expert_d_ff", &In::expert_d_ff, "Expert FFN width (0 = d_ff)").range(0, 1e7),
+       num("expert_d_ff", &In::expert_d_ff, "Expert FFN width (0 = same as FFN)").range(0, 1e7),
        num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops).positive(1e17),
        num("hbm_bytes", &In::hbm_bytes, "HBM per GPU", unit::bytes).positive(1e14),
        num("host_memory", &In::host_memory, "Host memory per GPU", unit::bytes).range(0, 1e15),
