@@ -10,7 +10,7 @@
 //          .id = "serve.batching.gpus",          // unique; estimator-like, dotted
 //          .area = "inference",                  // training | memory | comm | inference
 //          .title = "GPUs for a batched ranking stage",
-//          .source = "seed 000, practice problem 2 (a)",
+//          .source = "the worked example, practice problem 2 (a)",
 //          .group = "seed000.p2",                // parts (a)(b) of one seed problem share it
 //          .statement = "Total load is {total_qps} QPS. The stage runs batches of {batch_size} "
 //                       "requests in {inference_time}. How many GPUs are needed?",
