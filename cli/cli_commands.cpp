@@ -3,6 +3,7 @@
 #include "practice/problems.hpp"
 #include "registry/registry.hpp"
 #include "scenario/catalog_json.hpp"
+#include "training/search.hpp"
 
 namespace napkin {
 
@@ -11,6 +12,7 @@ namespace {
 const char* kUsage =
     "usage: napkin list\n"
     "       napkin run ID name=value ...\n"
+    "       napkin search name=value ...   (the layout search: train.step's job, gpus=N)\n"
     "       napkin hardware | models\n"
     "       napkin problems | problem ID --seed N | check ID --seed N --answer TEXT\n"
     "       napkin batch   (JSON lines {\"id\", \"inputs\"} on stdin, one result per line)\n";
@@ -37,6 +39,26 @@ CliOutput reply_output(const Reply& r) {
     o.stderr_text = "napkin: " + r.message + "\n";
   }
   return o;
+}
+
+// name=value arguments from `first` on. Values stay text: the registry parses them with the
+// input's unit ("70B", "80 GB").
+bool name_values(const std::vector<std::string>& args, std::size_t first, Json& inputs,
+                 std::string& why) {
+  for (std::size_t i = first; i < args.size(); ++i) {
+    auto eq = args[i].find('=');
+    if (eq == std::string::npos || eq == 0) {
+      why = "expected name=value, got \"" + args[i] + "\"";
+      return false;
+    }
+    const std::string name = args[i].substr(0, eq);
+    if (inputs.find(name)) {
+      why = "input " + name + " is given twice; give each input once";
+      return false;
+    }
+    inputs.set(name, args[i].substr(eq + 1));
+  }
+  return true;
 }
 
 // "--seed N", "--seed=N", "--answer TEXT", "--answer=TEXT" after the problem id.
@@ -148,19 +170,24 @@ CliOutput run_cli(const std::vector<std::string>& args) {
     o.stdout_text = m.dump() + "\n";
     return o;
   }
+  if (cmd == "search") {
+    Json inputs = Json::object();
+    std::string why;
+    if (!name_values(args, 1, inputs, why)) return usage_error(why);
+    Json r = search_run(registry(), inputs);
+    o.stdout_text = r.dump() + "\n";
+    if (const Json* e = r.find("error")) {
+      o.exit_code = 2;
+      const Json* m = e->find("message");
+      o.stderr_text = "napkin: " + (m ? m->as_string() : std::string("search failed")) + "\n";
+    }
+    return o;
+  }
   if (cmd == "run") {
     if (args.size() < 2) return usage_error("run needs an estimator id");
     Json inputs = Json::object();
-    for (std::size_t i = 2; i < args.size(); ++i) {
-      auto eq = args[i].find('=');
-      if (eq == std::string::npos || eq == 0)
-        return usage_error("expected name=value, got \"" + args[i] + "\"");
-      // Values stay text: the registry parses them with the input's unit ("70B", "80 GB").
-      const std::string name = args[i].substr(0, eq);
-      if (inputs.find(name))
-        return usage_error("input " + name + " is given twice; give each input once");
-      inputs.set(name, args[i].substr(eq + 1));
-    }
+    std::string why;
+    if (!name_values(args, 2, inputs, why)) return usage_error(why);
     RunResult r = registry().run(args[1], inputs);
     o.stdout_text = r.to_json(args[1]).dump() + "\n";
     if (!r.ok) {

@@ -57,7 +57,11 @@ TEST_CASE("every estimator: random valid and corner inputs give finite outputs o
     int ok = 0;
     for (int i = 0; i < runs; ++i) {
       Json in = Json::object();
-      for (const InputSpec& spec : e.inputs) in.set(spec.name, draw(spec, rng));
+      // Odd runs keep most inputs at the example, so estimators whose inputs must divide each
+      // other (train.step: TP | heads, PP | layers, DP × microbatch | batch) still land in
+      // their valid space often enough to be tested there.
+      for (const InputSpec& spec : e.inputs)
+        in.set(spec.name, i % 2 && rng.next() < 0.8 ? spec.example : draw(spec, rng));
       RunResult r = registry().run(e.info.id, in, i % 4 == 0);  // derivations too, some runs
       if (r.ok) {
         ++ok;

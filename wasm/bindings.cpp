@@ -110,9 +110,8 @@ std::string parse_value(const std::string& text, const std::string& unit) {
   return j.dump();
 }
 
-// The layout search (SPEC §9): the same JSON as `napkin search`. Each input is checked against
-// its declaration (units, range, whole number: the same errors as `run`), then handed to the
-// search as the CLI's name=value text. `progress(done, total)` is called after each block of
+// The layout search (SPEC §9): the same JSON as `napkin search` (core's search_run checks each
+// input against its declaration: units, range, whole number, the same errors as `run`). `progress(done, total)` is called after each block of
 // layouts at least `every` layouts apart; the page's worker posts it on.
 struct SearchCtx {
   const emscripten::val* progress;
@@ -131,43 +130,10 @@ std::string search_text(const std::string& inputs, double every, const emscripte
   Json in = parse_or_error(inputs, err);
   if (!err.empty() || !in.is_object())
     return error_json("invalid_value", "inputs are not a JSON object " + err);
-  const std::vector<napkin::InputSpec> specs = napkin::search_input_specs(napkin::registry());
-  std::vector<std::string> names, values;
-  for (const auto& [name, raw] : in.members()) {
-    const napkin::InputSpec* spec = nullptr;
-    for (const auto& s : specs)
-      if (s.name == name) spec = &s;
-    napkin::Error e;
-    Json v;
-    if (!spec) {
-      e.code = "unknown_input";
-      e.input = name;
-      e.message = "unknown input \"" + name + "\" for the layout search";
-    } else if (!napkin::validate_input(*spec, raw, v, e)) {
-      e.input = name;
-    }
-    if (!e.code.empty()) {
-      Json j = Json::object();
-      j.set("error", e.to_json());
-      return j.dump();
-    }
-    names.push_back(name);
-    values.push_back(v.is_string() ? v.as_string()
-                     : v.is_bool() ? (v.as_bool() ? "1" : "0")
-                                   : v.dump());
-  }
-  std::vector<const char*> n, x;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    n.push_back(names[i].c_str());
-    x.push_back(values[i].c_str());
-  }
-  napkin::SearchSpec spec;
-  if (!napkin::search_spec_from_args(n.data(), x.data(), static_cast<int>(n.size()), spec, err))
-    return error_json("invalid_value", err);
   SearchCtx ctx{&progress, every > 1 ? static_cast<long long>(every) : 1, 0};
-  const napkin::SearchResult r =
-      napkin::search_layouts(spec, progress.isUndefined() ? nullptr : &search_progress, &ctx);
-  return napkin::search_json(spec, r).dump();
+  return napkin::search_run(napkin::registry(), in,
+                            progress.isUndefined() ? nullptr : &search_progress, &ctx)
+      .dump();
 }
 
 // The problem bank: the same replies as `napkin problems | problem | check`.

@@ -1,12 +1,14 @@
 // The one registration list: every area's estimators, charts and presets, in the order the
 // page shows them. Adding an estimator file means adding its line here, and nowhere else.
 #include "registry/areas.hpp"
+#include "training/train_step.hpp"
 
 namespace napkin {
 
 void register_all(Registry& r) {
   register_catalog(r);
   register_training(r);
+  register_train_step(r);
   register_memory(r);
   register_pipeline(r);
   register_memory_charts(r);

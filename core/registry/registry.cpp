@@ -105,6 +105,7 @@ Json InputSpec::to_json() const {
           strings(choice_labels.size() == choices.size() ? choice_labels : choices));
   }
   j.set("preset_key", preset_key.empty() ? name : preset_key);
+  if (!group.empty()) j.set("group", group);
   j.set("required", required);
   j.set("default", required ? Json() : fallback);
   j.set("example", example);
@@ -630,6 +631,11 @@ RunResult Registry::run(std::string_view id, const Json& inputs, bool record_ste
   r.warnings = d.take_warnings();
   r.ok = true;
   return r;
+}
+
+bool Registry::validate(std::string_view id, const Json& inputs, Json& clean, Error& err) const {
+  const Estimator* est = nullptr;
+  return validate_all(*this, id, inputs, est, clean, err);
 }
 
 SweepResult Registry::sweep(std::string_view id, const Json& inputs, const std::string& param,

@@ -62,6 +62,9 @@ struct InputSpec {
   // is the tokens in one step, not a model's training tokens) declares its own, so a preset
   // only sets inputs whose meaning it knows.
   std::string preset_key;
+  // Which part of the scenario the input describes ("model", "cluster", "layout", "job"), where
+  // an estimator groups its inputs so: the layout search chooses the "layout" ones itself.
+  std::string group;
   Json fallback;  // the declared struct's default: used when the input is not given
   Json example;   // the page's starting value: the fallback unless declared with .example()
   std::string allowed() const;  // "0 < params ≤ 1e15", "one of none, selective, full"
@@ -196,6 +199,7 @@ struct InputDecl {
   InputDecl& required() { return spec.required = true, *this; }
   InputDecl& help(const char* h) { return spec.help = h, *this; }
   InputDecl& meaning(const char* key) { return spec.preset_key = key, *this; }
+  InputDecl& group(const char* g) { return spec.group = g, *this; }
   // What the page shows for each choice, in the order the choices were declared.
   InputDecl& labels(std::initializer_list<const char*> l) {
     return spec.choice_labels.assign(l.begin(), l.end()), *this;
@@ -428,6 +432,9 @@ class Registry {
   RunResult run(std::string_view id, const Json& inputs, bool record_steps = true) const;
   SweepResult sweep(std::string_view id, const Json& inputs, const std::string& param,
                     const std::vector<double>& values) const;
+  // The validation half of run(): every input of `id` checked and completed with its default
+  // (scenario presets applied), for callers that run the typed function themselves (the search).
+  bool validate(std::string_view id, const Json& inputs, Json& clean, Error& err) const;
 
   Json list_json() const;      // estimators with inputs/outputs, charts, presets
   Json hardware_json() const;  // presets of kind gpu and link, with sources

@@ -69,10 +69,16 @@ Json search_json(const SearchSpec& spec, const SearchResult& r);
 }  // namespace napkin
 
 namespace napkin {
-// `napkin search name=value …`: the job from names and plain numbers (train.step's model and
-// cluster names, plus gpus, global_batch, seq_len, compute_efficiency, max_memory_fraction,
-// top). Defaults: GPT-3 175B on 512 A100 80 GB, batch 1536, s = 2048. Returns false with a
-// message naming the input when a name is unknown or a value is not a positive number.
-bool search_spec_from_args(const char* const* names, const char* const* values, int n,
-                           SearchSpec& spec, std::string& error);
+class Registry;
+struct Error;
+// The job of `napkin search name=value …` and JS search(): train.step's model, cluster and job
+// inputs (the same names, units, ranges and presets, `model=llama3-70b gpu=h100`), and the
+// search's own (gpus, max_memory_fraction, the search_* dimension switches; search_inputs.cpp).
+// An input of the layout itself (tp, pp, …) is refused: the search chooses it. Defaults:
+// train.step's (GPT-3 175B on 512 A100 80 GB, batch 1536, s = 2048).
+bool search_spec_from_inputs(const Registry& reg, const Json& inputs, SearchSpec& spec,
+                             Error& err);
+// The search's JSON for those inputs, or {"error": …} naming the input.
+Json search_run(const Registry& reg, const Json& inputs, SearchProgress progress = nullptr,
+                void* ctx = nullptr);
 }  // namespace napkin

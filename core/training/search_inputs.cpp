@@ -1,6 +1,7 @@
 // What the layout search takes (SPEC §9), declared once for the JS API and the page's Plan
 // card: train.step's model, cluster and job inputs that the search reads (their labels, help
-// and ranges as train.step declares them), then the search's own constraints and dimensions.
+// and ranges as train.step declares them), then the search's own constraints and dimensions;
+// and the one parse of them that the CLI and the wasm API share.
 #include "training/search_inputs.hpp"
 
 #include "base/units.hpp"
@@ -21,27 +22,38 @@ InputSpec own(const char* name, const char* label, const char* help, Json exampl
   return s;
 }
 
-// The estimator the search ranks layouts by: the registry's, or (until it is listed) its own
-// declaration, so labels, units and help come from the one place either way.
-const Estimator* ranking(const Registry& reg, Registry& scratch) {
-  if (const Estimator* e = reg.find("train.step")) return e;
-  register_train_step(scratch);
-  return scratch.find("train.step");
-}
+// The dimensions the search may try or pin, each a switch of SearchSpec.
+struct Dimension {
+  const char* name;
+  const char* label;
+  const char* help;
+  bool SearchSpec::*field;
+};
+constexpr Dimension kDimensions[] = {
+    {"search_cp", "Context parallel", "Also split each sequence over GPUs (CP); off keeps CP = 1.",
+     &SearchSpec::search_cp},
+    {"search_vpp", "Interleaved stages",
+     "Also try 2, 4 and 8 virtual pipeline stages per GPU; off keeps one.",
+     &SearchSpec::search_vpp},
+    {"search_recompute", "Recomputation",
+     "Try none, selective and full activation recomputation; off keeps selective.",
+     &SearchSpec::search_recompute},
+    {"search_zero", "ZeRO stages", "Try ZeRO stages 0 to 3; off keeps stage 1.",
+     &SearchSpec::search_zero},
+    {"search_sp", "Sequence parallelism",
+     "Try with and without it where TP > 1; off uses it wherever TP > 1.", &SearchSpec::search_sp},
+    {"search_overlap", "Overlaps",
+     "Try overlapping DP and TP communication or not; off overlaps DP only.",
+     &SearchSpec::search_overlap},
+    {"search_offload", "Optimizer offload",
+     "Also try optimizer state in host memory, where the GPU has host memory.",
+     &SearchSpec::search_offload},
+};
 
-bool search_reads(const std::string& name) {
-  SearchSpec probe;
-  std::string error;
-  const char* n = name.c_str();
-  const char* one = "1";
-  return search_spec_from_args(&n, &one, 1, probe, error);
-}
-
-}  // namespace
-
-std::vector<InputSpec> search_input_specs(const Registry& reg) {
-  std::vector<InputSpec> out;
+// The search's own inputs: the GPU count, the memory share, then the dimension switches.
+std::vector<InputSpec> own_specs() {
   const SearchSpec d;
+  std::vector<InputSpec> out;
   InputSpec gpus =
       own("gpus", "GPUs", "GPUs the job runs on; every layout uses all of them.", Json(d.gpus));
   gpus.unit = unit::gpus;
@@ -49,10 +61,6 @@ std::vector<InputSpec> search_input_specs(const Registry& reg) {
   gpus.min = 1;
   gpus.max = 1e6;
   out.push_back(gpus);
-  Registry scratch;
-  if (const Estimator* step = ranking(reg, scratch))
-    for (const InputSpec& s : step->inputs)
-      if (search_reads(s.name)) out.push_back(s);
   InputSpec frac = own("max_memory_fraction", "Memory a layout may use",
                        "The share of each GPU's memory a layout may fill; the rest is headroom "
                        "for fragmentation and the framework.",
@@ -62,60 +70,110 @@ std::vector<InputSpec> search_input_specs(const Registry& reg) {
   frac.min_exclusive = true;
   frac.max = 1;
   out.push_back(frac);
-  out.push_back(own("search_cp", "Context parallel",
-                    "Also split each sequence over GPUs (CP); "
-                    "off keeps CP = 1.",
-                    Json(d.search_cp)));
-  out.push_back(own("search_vpp", "Interleaved stages",
-                    "Also try 2, 4 and 8 virtual pipeline "
-                    "stages per GPU; off keeps one.",
-                    Json(d.search_vpp)));
-  out.push_back(own("search_recompute", "Recomputation",
-                    "Try none, selective and full "
-                    "activation recomputation; off keeps selective.",
-                    Json(d.search_recompute)));
-  out.push_back(own("search_zero", "ZeRO stages", "Try ZeRO stages 0 to 3; off keeps stage 1.",
-                    Json(d.search_zero)));
-  out.push_back(own("search_sp", "Sequence parallelism",
-                    "Try with and without it where TP > 1; "
-                    "off uses it wherever TP > 1.",
-                    Json(d.search_sp)));
-  out.push_back(own("search_overlap", "Overlaps",
-                    "Try overlapping DP and TP communication or "
-                    "not; off overlaps DP only.",
-                    Json(d.search_overlap)));
-  out.push_back(own("search_offload", "Optimizer offload",
-                    "Also try optimizer state in host "
-                    "memory, where the GPU has host memory.",
-                    Json(d.search_offload)));
+  for (const Dimension& x : kDimensions) out.push_back(own(x.name, x.label, x.help, Json(d.*x.field)));
   return out;
+}
+
+const Estimator& ranking(const Registry& reg) { return *reg.find("train.step"); }
+
+// What the search reads of train.step: everything but the layout, which it chooses.
+bool search_reads(const InputSpec& s) { return s.group != "layout"; }
+
+}  // namespace
+
+std::vector<InputSpec> search_input_specs(const Registry& reg) {
+  std::vector<InputSpec> ours = own_specs(), out;
+  out.push_back(ours.front());  // GPUs first: the question starts there
+  for (const InputSpec& s : ranking(reg).inputs)
+    if (search_reads(s)) out.push_back(s);
+  out.insert(out.end(), ours.begin() + 1, ours.end());
+  return out;
+}
+
+bool search_spec_from_inputs(const Registry& reg, const Json& inputs, SearchSpec& spec,
+                             Error& err) {
+  if (!inputs.is_object()) {
+    err.code = "invalid_value";
+    err.message = "the search's inputs must be a JSON object of name: value";
+    return false;
+  }
+  const Estimator& step = ranking(reg);
+  const std::vector<InputSpec> ours = own_specs();
+  Json step_inputs = Json::object();
+  for (const auto& [name, raw] : inputs.members()) {
+    const InputSpec* mine = nullptr;
+    for (const InputSpec& s : ours)
+      if (s.name == name) mine = &s;
+    if (mine) {
+      Json v;
+      if (!validate_input(*mine, raw, v, err)) return false;
+      if (name == "gpus") spec.gpus = static_cast<int>(v.as_number());
+      if (name == "max_memory_fraction") spec.max_memory_fraction = v.as_number();
+      for (const Dimension& x : kDimensions)
+        if (name == x.name) spec.*x.field = v.as_bool();
+      continue;
+    }
+    const InputSpec* theirs = step.input(name);
+    const bool preset = name == "model" || name == "gpu" || name == "link";
+    if (!preset && (!theirs || !search_reads(*theirs))) {
+      std::string names;
+      for (const InputSpec& s : search_input_specs(reg)) names += (names.empty() ? "" : ", ") + s.name;
+      err.code = "unknown_input";
+      err.input = name;
+      err.value = raw;
+      err.allowed = names;
+      err.message = theirs ? name + " is part of the layout, which the search chooses; give the "
+                                    "search the job, and open a layout to set it"
+                           : "unknown input \"" + name + "\" for the layout search; inputs are: " +
+                                 names;
+      return false;
+    }
+    step_inputs.set(name, raw);
+  }
+  Json clean;
+  if (!reg.validate(step.info.id, step_inputs, clean, err)) return false;
+  TrainStepIn in;
+  step.fill(&in, clean);
+  const StepScenario sc = step_scenario(in);
+  spec.model = sc.model;
+  spec.cluster = sc.cluster;
+  spec.job = sc.job;
+  return true;
+}
+
+Json search_run(const Registry& reg, const Json& inputs, SearchProgress progress, void* ctx) {
+  SearchSpec spec;
+  Error err;
+  if (!search_spec_from_inputs(reg, inputs, spec, err)) {
+    Json j = Json::object();
+    j.set("error", err.to_json());
+    return j;
+  }
+  return search_json(spec, search_layouts(spec, progress, ctx));
 }
 
 Json search_inputs_json(const Registry& reg) {
   Json j = Json::object();
-  j.add("estimator", "train.step");
+  const Estimator& step = ranking(reg);
+  j.add("estimator", std::string(step.info.id));
   j.add("title", "Plan a training layout");
   j.add("summary",
         "Every TP × PP × DP × CP layout of a job, with microbatch, recomputation, ZeRO and "
         "overlaps, ranked by the step time of the whole-step card; run in the background.");
-  Registry scratch;
-  const Estimator* step = ranking(reg, scratch);
   Json ins = Json::array();
   for (const InputSpec& s : search_input_specs(reg)) {
     Json x = s.to_json();
     // The search's own switches: which dimensions it tries.
-    if (s.kind == InputKind::Boolean && !(step && step->input(s.name))) x.set("dimension", true);
+    if (s.kind == InputKind::Boolean && !step.input(s.name)) x.set("dimension", true);
     ins.push(std::move(x));
   }
   j.add("inputs", std::move(ins));
   // What each result row holds: the layout (the ranking estimator's other inputs) and its
   // outputs, with their labels and units.
   Json layout = Json::array(), outs = Json::array();
-  if (step) {
-    for (const InputSpec& s : step->inputs)
-      if (!search_reads(s.name)) layout.push(s.to_json());
-    for (const OutputSpec& o : step->outputs) outs.push(o.to_json());
-  }
+  for (const InputSpec& s : step.inputs)
+    if (!search_reads(s)) layout.push(s.to_json());
+  for (const OutputSpec& o : step.outputs) outs.push(o.to_json());
   j.add("layout", std::move(layout));
   j.add("outputs", std::move(outs));
   return j;

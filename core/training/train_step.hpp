@@ -2,6 +2,8 @@
 // layout search both call, so the search ranks layouts by exactly the numbers the card shows.
 #pragma once
 
+#include <string>
+
 #include "scenario/cluster.hpp"
 #include "scenario/layout.hpp"
 #include "scenario/model.hpp"
@@ -9,10 +11,14 @@
 
 namespace napkin {
 
+// The fraction of peak that a transformer layer's GEMMs and kernels reach, one figure for every
+// run the tests compare against (docs/training-step.md says how it was chosen).
+inline constexpr double kDefaultComputeEfficiency = 0.6;
+
 struct StepJob {
   double global_batch = 1536;  // sequences per optimizer step
   double seq_len = 2048;
-  double compute_efficiency = 0.5;  // fraction of peak large GEMMs reach
+  double compute_efficiency = kDefaultComputeEfficiency;  // fraction of peak large GEMMs reach
   Dtype math = Dtype::Bf16;
 };
 
@@ -39,6 +45,40 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& l, con
 }  // namespace napkin
 
 namespace napkin {
+
+// train.step's inputs, typed: the registry fills this struct from names (with units, ranges and
+// the scenario bar's presets), and the layout search fills it the same way, so the two read one
+// declaration. Defaults: GPT-3 175B (Brown et al. 2020, Table 2.1) on A100 SXM 80 GB nodes
+// (NVLink 3, 8 × HDR 200 Gb/s), in Megatron-LM's 175B layout (Narayanan et al. 2021, Table 1).
+struct TrainStepIn {
+  // Model.
+  int layers = 96, heads = 96, kv_heads = 96, experts = 0, top_k = 0, shared_experts = 0,
+      dense_layers = 0;
+  double d_model = 12288, head_dim = 128, d_ff = 49152, vocab = 51200, expert_d_ff = 0;
+  std::string ffn = "mlp";
+  bool tied_embeddings = true;
+  // Cluster.
+  double peak_flops = 312e12, gpu_memory = 80.0 * (1ull << 30), host_memory = 0;
+  int gpus_per_node = 8;
+  double intra_bandwidth = 300e9, intra_latency = 3e-6, inter_bandwidth = 25e9,
+         inter_latency = 5e-6;
+  // Layout.
+  int tp = 8, pp = 8, vpp = 1, dp = 8, cp = 1, ep = 1, zero_stage = 0, microbatch = 1;
+  std::string recompute = "full";
+  bool sequence_parallel = false, dp_overlap = true, tp_overlap = false, optimizer_offload = false;
+  // Job.
+  double global_batch = 1536, seq_len = 2048, compute_efficiency = kDefaultComputeEfficiency;
+};
+
+// The typed scenario of those inputs.
+struct StepScenario {
+  Model model;
+  Cluster cluster;
+  Layout layout;
+  StepJob job;
+};
+StepScenario step_scenario(const TrainStepIn& in);
+
 class Registry;
 void register_train_step(Registry& r);  // the train.step estimator
 }  // namespace napkin

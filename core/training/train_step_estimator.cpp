@@ -1,0 +1,390 @@
+// The train.step estimator (SPEC §9): one optimizer step of a model on a cluster in a layout,
+// declared over TrainStepIn so that the scenario bar's model and accelerator presets fill its
+// inputs by meaning, and the layout search reads the same declaration (search_inputs.cpp).
+#include "base/units.hpp"
+#include "registry/registry.hpp"
+#include "training/train_step.hpp"
+
+namespace napkin {
+
+StepScenario step_scenario(const TrainStepIn& in) {
+  StepScenario s;
+  Model& m = s.model;
+  m.layers = in.layers;
+  m.d_model = in.d_model;
+  m.heads = in.heads;
+  m.kv_heads = in.kv_heads;
+  m.head_dim = in.head_dim;
+  m.d_ff = in.d_ff;
+  m.ffn = in.ffn == "swiglu" ? Ffn::Gated : Ffn::Mlp;
+  m.vocab = in.vocab;
+  m.tied_embeddings = in.tied_embeddings;
+  m.experts = in.experts;
+  m.top_k = in.experts > 0 ? in.top_k : 0;
+  m.shared_experts = in.experts > 0 ? in.shared_experts : 0;
+  m.expert_d_ff = in.expert_d_ff;
+  m.dense_layers = in.experts > 0 ? in.dense_layers : 0;
+  Cluster& c = s.cluster;
+  c.gpu.peak_bf16 = in.peak_flops;
+  c.gpu.hbm_bytes = in.gpu_memory;
+  c.gpu.host_memory = in.host_memory;
+  c.gpus_per_node = in.gpus_per_node;
+  c.intra.bandwidth = in.intra_bandwidth;
+  c.intra.latency = in.intra_latency;
+  c.inter.bandwidth = in.inter_bandwidth;
+  c.inter.latency = in.inter_latency;
+  Layout& l = s.layout;
+  l.tp = in.tp;
+  l.pp = in.pp;
+  l.vpp = in.vpp;
+  l.dp = in.dp;
+  l.cp = in.cp;
+  l.ep = in.ep;
+  l.zero_stage = in.zero_stage;
+  l.microbatch = in.microbatch;
+  l.recompute = in.recompute == "full"        ? Recompute::Full
+                : in.recompute == "selective" ? Recompute::Selective
+                                              : Recompute::None;
+  l.sequence_parallel = in.sequence_parallel;
+  l.dp_overlap = in.dp_overlap;
+  l.tp_overlap = in.tp_overlap;
+  l.optimizer_offload = in.optimizer_offload;
+  s.job.global_batch = in.global_batch;
+  s.job.seq_len = in.seq_len;
+  s.job.compute_efficiency = in.compute_efficiency;
+  return s;
+}
+
+namespace {
+
+struct TrainStepOut {
+  double step_time, tokens_per_second, mfu, hfu, model_tflops_per_gpu, memory_per_gpu;
+  bool fits;
+  double compute_time, recompute_time, bubble_time, tp_comm_time, cp_comm_time, ep_comm_time,
+      pp_comm_time, dp_comm_time;
+  double weights_memory, gradients_memory, optimizer_memory, activations_memory;
+};
+
+// The cross-input checks a layout must pass to be built at all.
+std::optional<Error> layout_error(const TrainStepIn& in) {
+  if (in.heads % in.tp != 0 || in.kv_heads % in.tp != 0)
+    return Error::inconsistent("tp", in.tp,
+                               "must divide the attention heads (" + std::to_string(in.heads) +
+                                   ") and the KV heads (" + std::to_string(in.kv_heads) + ")");
+  if (in.layers % (in.pp * in.vpp) != 0)
+    return Error::inconsistent("pp", in.pp,
+                               "× virtual stages must divide the layers (" +
+                                   std::to_string(in.layers) + ")");
+  const long long per_pipe = static_cast<long long>(in.dp) * in.microbatch;
+  const long long batch = static_cast<long long>(in.global_batch);
+  if (batch != in.global_batch || batch % per_pipe != 0)
+    return Error::inconsistent("global_batch", in.global_batch,
+                               "must be a whole multiple of DP × microbatch (" +
+                                   std::to_string(per_pipe) + ")");
+  if (in.vpp > 1 && (batch / per_pipe) % in.pp != 0)
+    return Error::inconsistent("vpp", in.vpp,
+                               "interleaving needs the microbatches per pipeline (" +
+                                   std::to_string(batch / per_pipe) + ") divisible by PP");
+  if (in.experts > 0 && (in.top_k < 1 || in.top_k > in.experts))
+    return Error::inconsistent("top_k", in.top_k,
+                               "must be between 1 and the experts (" +
+                                   std::to_string(in.experts) + ")");
+  if (in.ep > 1 && (in.experts == 0 || in.experts % in.ep != 0 ||
+                    (static_cast<long long>(in.dp) * in.cp) % in.ep != 0))
+    return Error::inconsistent("ep", in.ep,
+                               "must divide the experts and DP × CP (EP reuses those ranks)");
+  return std::nullopt;
+}
+
+Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
+  if (auto e = layout_error(in)) return *e;
+  const StepScenario sc = step_scenario(in);
+  const StepModel sm = step_model(sc.model, in.seq_len);
+  const StepTimes t = train_step(sm, sc.cluster, sc.layout, sc.job);
+  TrainStepOut o{};
+  o.step_time = t.step;
+  o.tokens_per_second = t.tokens_per_second;
+  o.mfu = t.mfu;
+  o.hfu = t.hfu;
+  o.model_tflops_per_gpu = t.model_flops_per_gpu / 1e12;
+  o.memory_per_gpu = t.memory.total;
+  o.fits = t.fits;
+  o.compute_time = t.compute;
+  o.recompute_time = t.recompute;
+  o.bubble_time = t.bubble;
+  o.tp_comm_time = t.tp_comm;
+  o.cp_comm_time = t.cp_comm;
+  o.ep_comm_time = t.ep_comm;
+  o.pp_comm_time = t.pp_comm;
+  o.dp_comm_time = t.dp_comm;
+  o.weights_memory = t.memory.weights;
+  o.gradients_memory = t.memory.gradients;
+  o.optimizer_memory = t.memory.optimizer;
+  o.activations_memory = t.memory.activations;
+  if (!d.recording()) return o;
+
+  const double gpus = static_cast<double>(layout_gpus(sc.layout));
+  const double mb = sc.layout.microbatches;
+  d.step("Model FLOPs per token (forward)", "F_{\\text{fwd}}",
+         "2 N_{\\text{active}} + \\text{attention}",
+         {{"N", "N_{\\text{active}}", sm.params.active, unit::params}},
+         sm.forward_flops_per_token, unit::flop_per_token);
+  // Megatron-LM's microbatch count per pipeline: B / (DP · b).
+  d.step("Microbatches per pipeline", "m", "\\frac{$B}{$D \\cdot $b}",
+         {{"B", "B", in.global_batch, unit::none},
+          {"D", "DP", static_cast<double>(in.dp), unit::none},
+          {"b", "b", static_cast<double>(in.microbatch), unit::none}},
+         mb, unit::none);
+  // Forward + backward = 3 forward passes of the microbatches on each GPU's shard.
+  d.step("Compute", "T_{\\text{compute}}",
+         "\\frac{3 F_{\\text{fwd}} \\cdot B s}{N \\cdot $P \\cdot $e} \\cdot \\text{PP}",
+         {{"P", "P", in.peak_flops, unit::flops},
+          {"e", "e", in.compute_efficiency, unit::fraction}},
+         t.compute, unit::seconds);
+  // 1F1B bubble: (p − 1)/v microbatch slots (Narayanan et al. 2021, §2.2).
+  d.step("Pipeline bubble", "T_{\\text{bubble}}",
+         "\\frac{$p - 1}{$v} \\cdot t_{\\text{microbatch}}",
+         {{"p", "p", static_cast<double>(in.pp), unit::none},
+          {"v", "v", static_cast<double>(in.vpp), unit::none}},
+         t.bubble, unit::seconds);
+  d.step("Exposed communication", "T_{\\text{comm}}", "$a + $c + $x + $q + $g",
+         {{"a", "T_{\\text{TP}}", t.tp_comm, unit::seconds},
+          {"c", "T_{\\text{CP}}", t.cp_comm, unit::seconds},
+          {"x", "T_{\\text{EP}}", t.ep_comm, unit::seconds},
+          {"q", "T_{\\text{PP}}", t.pp_comm, unit::seconds},
+          {"g", "T_{\\text{DP}}", t.dp_comm, unit::seconds}},
+         t.tp_comm + t.cp_comm + t.ep_comm + t.pp_comm + t.dp_comm, unit::seconds);
+  d.step("Step time", "T", "$C + $R + $U + $X",
+         {{"C", "T_{\\text{compute}}", t.compute, unit::seconds},
+          {"R", "T_{\\text{recompute}}", t.recompute, unit::seconds},
+          {"U", "T_{\\text{bubble}}", t.bubble, unit::seconds},
+          {"X", "T_{\\text{comm}}", t.step - t.compute - t.recompute - t.bubble, unit::seconds}},
+         t.step, unit::seconds);
+  // MFU counts the model's FLOPs only (PaLM, Chowdhery et al. 2022, Appendix B); HFU adds what
+  // recomputation repeats (Korthikanti et al. 2022, §6).
+  d.step("Model FLOPs utilization", "\\text{MFU}",
+         "\\frac{3 F_{\\text{fwd}} \\cdot B s}{$T \\cdot $N \\cdot $P}",
+         {{"T", "T", t.step, unit::seconds},
+          {"N", "N", gpus, unit::gpus},
+          {"P", "P", in.peak_flops, unit::flops}},
+         t.mfu, unit::fraction);
+  d.step("Memory per GPU", "M", "$W + $G + $O + $A",
+         {{"W", "M_{\\text{weights}}", t.memory.weights, unit::bytes},
+          {"G", "M_{\\text{grads}}", t.memory.gradients, unit::bytes},
+          {"O", "M_{\\text{optimizer}}", t.memory.optimizer, unit::bytes},
+          {"A", "M_{\\text{act}}", t.memory.activations, unit::bytes}},
+         t.memory.total, unit::bytes);
+  if (!t.fits)
+    d.warn("This layout needs " + format_value(t.memory.total, unit::bytes) + " per GPU, more than the " +
+           format_value(in.gpu_memory, unit::bytes) +
+           " each GPU has: raise TP, PP or the ZeRO stage, or recompute activations.");
+  return o;
+}
+
+}  // namespace
+
+void register_train_step(Registry& r) {
+  using In = TrainStepIn;
+  using Out = TrainStepOut;
+  r.add(declare<In, Out>(
+      {"train.step", "A whole training step", "training",
+       "Time, throughput, MFU and memory per GPU of one optimizer step for a model, a cluster "
+       "and a TP × PP × DP × CP × EP layout.",
+       "Narayanan et al. 2021 (Megatron-LM); Korthikanti et al. 2022; Rajbhandari et al. 2020",
+       "docs/training-step.md"},
+      {num("layers", &In::layers, "Layers")
+           .positive(1e4)
+           .group("model")
+           .help("Transformer blocks in the model."),
+       num("d_model", &In::d_model, "Hidden size")
+           .positive(1e6)
+           .group("model")
+           .help("Width of the residual stream (d_model)."),
+       num("heads", &In::heads, "Attention heads")
+           .positive(1e4)
+           .group("model")
+           .meaning("n_heads")
+           .help("Query heads per layer; TP must divide it."),
+       num("kv_heads", &In::kv_heads, "KV heads")
+           .positive(1e4)
+           .group("model")
+           .meaning("n_kv_heads")
+           .help("Key/value heads: equal to the heads for MHA, fewer for GQA, 1 for MQA."),
+       num("head_dim", &In::head_dim, "Head dimension")
+           .positive(1e5)
+           .group("model")
+           .help("Width of one attention head."),
+       num("d_ff", &In::d_ff, "FFN width")
+           .positive(1e7)
+           .group("model")
+           .help("Inner width of the feed-forward block (per branch for SwiGLU)."),
+       choice("ffn", &In::ffn, "Feed-forward kind", {"mlp", "swiglu"})
+           .labels({"GELU MLP (2 matrices)", "SwiGLU (3 matrices)"})
+           .group("model")
+           .help("GPT-style MLPs have two weight matrices; Llama-style SwiGLU has three."),
+       num("vocab", &In::vocab, "Vocabulary")
+           .positive(1e8)
+           .group("model")
+           .help("Tokens in the vocabulary: the embedding and output layer sizes."),
+       flag("tied_embeddings", &In::tied_embeddings, "Tied embeddings")
+           .group("model")
+           .help("The output layer reuses the input embedding matrix."),
+       num("experts", &In::experts, "Routed experts")
+           .range(0, 1e5)
+           .group("model")
+           .meaning("moe_experts")
+           .help("Experts per MoE layer; 0 for a dense model."),
+       num("top_k", &In::top_k, "Experts per token")
+           .range(0, 1e3)
+           .group("model")
+           .meaning("moe_top_k")
+           .help("Routed experts each token uses (MoE only)."),
+       num("shared_experts", &In::shared_experts, "Shared experts")
+           .range(0, 1e3)
+           .group("model")
+           .meaning("moe_shared_experts")
+           .help("Experts every token uses besides the routed ones (DeepSeek: 1)."),
+       num("expert_d_ff", &In::expert_d_ff, "Expert FFN width")
+           .range(0, 1e7)
+           .group("model")
+           .help("Inner width of one expert; 0 means the same as the FFN width."),
+       num("dense_layers", &In::dense_layers, "Leading dense layers")
+           .range(0, 1e4)
+           .group("model")
+           .meaning("moe_dense_layers")
+           .help("Layers at the start that keep a dense FFN (DeepSeek-V3: 3)."),
+       num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+           .positive(1e17)
+           .group("cluster")
+           .help("Dense BF16 peak from the datasheet (no sparsity)."),
+       num("gpu_memory", &In::gpu_memory, "Memory per GPU", unit::bytes)
+           .positive(1e14)
+           .group("cluster")
+           .help("HBM capacity of one GPU."),
+       num("host_memory", &In::host_memory, "Host memory per GPU", unit::bytes)
+           .range(0, 1e15)
+           .group("cluster")
+           .help("CPU memory per GPU for optimizer offload; 0 when not used."),
+       num("gpus_per_node", &In::gpus_per_node, "GPUs per node", unit::gpus)
+           .positive(1e4)
+           .group("cluster")
+           .help("GPUs on the fast intra-node network (NVLink domain)."),
+       num("intra_bandwidth", &In::intra_bandwidth, "Intra-node bandwidth", unit::bytes_per_s)
+           .positive(1e15)
+           .group("cluster")
+           .help("NVLink bandwidth per GPU in one direction."),
+       num("intra_latency", &In::intra_latency, "Intra-node latency", unit::seconds)
+           .range(0, 1)
+           .group("cluster")
+           .help("Latency of one step of a collective inside a node."),
+       num("inter_bandwidth", &In::inter_bandwidth, "Inter-node bandwidth per GPU",
+           unit::bytes_per_s)
+           .positive(1e15)
+           .group("cluster")
+           .help("InfiniBand or RoCE bandwidth per GPU in one direction."),
+       num("inter_latency", &In::inter_latency, "Inter-node latency", unit::seconds)
+           .range(0, 1)
+           .group("cluster")
+           .help("Latency of one step of a collective between nodes."),
+       num("tp", &In::tp, "Tensor parallel (TP)")
+           .positive(1e5)
+           .group("layout")
+           .help("GPUs that split each layer's matrices."),
+       num("pp", &In::pp, "Pipeline parallel (PP)")
+           .positive(1e5)
+           .group("layout")
+           .help("Pipeline stages the layers are split into."),
+       num("vpp", &In::vpp, "Virtual stages")
+           .positive(1e3)
+           .group("layout")
+           .help("Interleaved stages per GPU; divides the bubble by this."),
+       num("dp", &In::dp, "Data parallel (DP)")
+           .positive(1e7)
+           .group("layout")
+           .help("Model replicas, each on its own slice of the batch."),
+       num("cp", &In::cp, "Context parallel (CP)")
+           .positive(1e5)
+           .group("layout")
+           .help("GPUs that split each sequence (ring attention)."),
+       num("ep", &In::ep, "Expert parallel (EP)")
+           .positive(1e5)
+           .group("layout")
+           .help("GPUs the experts are spread over (MoE only)."),
+       num("zero_stage", &In::zero_stage, "ZeRO stage")
+           .range(0, 3)
+           .group("layout")
+           .help("0 none; 1 shards optimizer state; 2 also gradients; 3 also weights (FSDP)."),
+       num("microbatch", &In::microbatch, "Microbatch (sequences)")
+           .positive(1e5)
+           .group("layout")
+           .help("Sequences per forward/backward pass on one pipeline."),
+       choice("recompute", &In::recompute, "Recomputation", {"none", "selective", "full"})
+           .labels({"None", "Selective (attention)", "Full (every layer)"})
+           .group("layout")
+           .help("Activations recomputed in the backward pass to save memory."),
+       flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism")
+           .group("layout")
+           .help("Split norms and dropout over the TP group (Korthikanti et al. 2022)."),
+       flag("dp_overlap", &In::dp_overlap, "Overlap DP with backward")
+           .group("layout")
+           .help("Reduce gradients in buckets while the backward pass runs."),
+       flag("tp_overlap", &In::tp_overlap, "Overlap TP with GEMMs")
+           .group("layout")
+           .help("Hide most TP collectives under matrix multiplies."),
+       flag("optimizer_offload", &In::optimizer_offload, "Offload optimizer state")
+           .group("layout")
+           .help("Keep the optimizer state in host memory (ZeRO-Offload)."),
+       num("global_batch", &In::global_batch, "Global batch (sequences)")
+           .positive(1e8)
+           .group("job")
+           .help("Sequences per optimizer step over all replicas."),
+       num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+           .positive(1e8)
+           .group("job")
+           .help("Tokens per training sequence."),
+       num("compute_efficiency", &In::compute_efficiency, "GEMM efficiency", unit::fraction)
+           .positive(1)
+           .group("job")
+           .help("Share of peak the layer's kernels reach; the default fits published runs.")},
+      {out("step_time", &Out::step_time, "Step time", unit::seconds)
+           .help("Wall time of one optimizer step."),
+       out("tokens_per_second", &Out::tokens_per_second, "Tokens per second",
+           unit::tokens_per_s)
+           .help("Training tokens processed per second by the whole job."),
+       out("mfu", &Out::mfu, "MFU", unit::fraction)
+           .help("Model FLOPs utilization: the model's FLOPs per second over the peak."),
+       out("hfu", &Out::hfu, "HFU", unit::fraction)
+           .help("Hardware FLOPs utilization: MFU plus the recomputed FLOPs."),
+       out("model_tflops_per_gpu", &Out::model_tflops_per_gpu, "Model TFLOP/s per GPU")
+           .help("The model's FLOPs per second on each GPU, in TFLOP/s."),
+       out("memory_per_gpu", &Out::memory_per_gpu, "Memory per GPU", unit::bytes)
+           .help("Weights, gradients, optimizer state and activations on one GPU."),
+       out("fits", &Out::fits, "Fits").help("Whether that memory fits in the GPU's memory."),
+       out("compute_time", &Out::compute_time, "Compute", unit::seconds)
+           .help("Forward and backward passes of all microbatches on one GPU."),
+       out("recompute_time", &Out::recompute_time, "Recomputation", unit::seconds)
+           .help("Forward work repeated in the backward pass."),
+       out("bubble_time", &Out::bubble_time, "Pipeline bubble", unit::seconds)
+           .help("Time stages sit idle while the pipeline fills and drains."),
+       out("tp_comm_time", &Out::tp_comm_time, "TP communication (exposed)", unit::seconds)
+           .help("Tensor-parallel all-reduces not hidden under compute."),
+       out("cp_comm_time", &Out::cp_comm_time, "CP communication (exposed)", unit::seconds)
+           .help("Context-parallel key/value exchange not hidden under attention."),
+       out("ep_comm_time", &Out::ep_comm_time, "EP communication (exposed)", unit::seconds)
+           .help("Expert-parallel all-to-alls (dispatch and combine)."),
+       out("pp_comm_time", &Out::pp_comm_time, "PP communication (exposed)", unit::seconds)
+           .help("Activations sent between pipeline stages."),
+       out("dp_comm_time", &Out::dp_comm_time, "DP communication (exposed)", unit::seconds)
+           .help("Gradient reduction (and ZeRO-3 gathers) not hidden under backward."),
+       out("weights_memory", &Out::weights_memory, "Weights", unit::bytes)
+           .help("Weights held on one GPU."),
+       out("gradients_memory", &Out::gradients_memory, "Gradients", unit::bytes)
+           .help("Gradients held on one GPU."),
+       out("optimizer_memory", &Out::optimizer_memory, "Optimizer state", unit::bytes)
+           .help("FP32 master weights and Adam moments on one GPU."),
+       out("activations_memory", &Out::activations_memory, "Activations", unit::bytes)
+           .help("Activations kept for the backward pass on one GPU.")},
+      &train_step_run));
+}
+
+}  // namespace napkin
