@@ -86,9 +86,14 @@ double forward_flops_per_token(const Model& m, double context, bool causal) {
   const ModelParams p = model_params(m);
   double flops = 2 * p.non_embedding_active;
   if (m.tied_embeddings) flops += 2 * m.vocab * m.d_model;
+  return flops + attention_flops_per_token(m, context, causal);
+}
+
+double attention_flops_per_token(const Model& m, double context, bool causal) {
   const double vd =
       m.attention == AttentionKind::Mla && m.v_head_dim > 0 ? m.v_head_dim : m.head_dim;
   const double qk = m.head_dim + (m.attention == AttentionKind::Mla ? m.rope_dim : 0);
+  double flops = 0;
   for (int l = 0; l < m.layers; ++l) {
     const bool windowed =
         m.window > 0 && (m.window_every == 0 || (l % m.window_every) != m.window_every - 1);
