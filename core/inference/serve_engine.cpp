@@ -231,21 +231,21 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   d.step("Weight read per decode step", "t_W", "\\frac{$W}{$t \\cdot $e \\cdot $B}",
          {{"W", "W_{\\text{read}}", w_read, unit::bytes},
           {"t", "TP", e.tp},
-          {"e", "\\eta_{BW}", in.bandwidth_efficiency, unit::fraction},
+          {"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
          t_w, unit::seconds);
   d.step("KV cache read per decode step", "t_{KV}", "\\frac{$b \\cdot $S \\cdot $m}{$e \\cdot $B}",
          {{"b", "B", b},
-          {"S", "\\bar S", ctx, unit::tokens},
+          {"S", "S_{\\text{avg}}", ctx, unit::tokens},
           {"m", "m_{KV}", e.kv_tok_gpu, unit::bytes_per_token},
-          {"e", "\\eta_{BW}", in.bandwidth_efficiency, unit::fraction},
+          {"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
          t_kv, unit::seconds);
   d.step("Matmul FLOPs per decode step", "t_C", "\\frac{$b \\cdot $f}{$g \\cdot $e \\cdot $F}",
          {{"b", "B", b},
           {"f", "f_{\\text{tok}}", f_tok, unit::flop_per_token},
           {"g", "G", e.gpus},
-          {"e", "\\eta_C", in.compute_efficiency, unit::fraction},
+          {"e", "e_C", in.compute_efficiency, unit::fraction},
           {"F", "F_{\\text{peak}}", peak, unit::flops}},
          t_c, unit::seconds);
   o.decode_step = t_kv + std::max(t_c, t_w);
@@ -280,10 +280,10 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
          "\\max(\\frac{$F}{$t \\cdot $e \\cdot $P}, \\frac{$W}{$t \\cdot $h \\cdot $B})",
          {{"F", "F_{\\text{prompt}}", f_prefill, unit::flop},
           {"t", "TP", e.tp},
-          {"e", "\\eta_C", in.compute_efficiency, unit::fraction},
+          {"e", "e_C", in.compute_efficiency, unit::fraction},
           {"P", "F_{\\text{peak}}", peak, unit::flops},
           {"W", "W_{\\text{read}}", w_prefill, unit::bytes},
-          {"h", "\\eta_{BW}", in.bandwidth_efficiency, unit::fraction},
+          {"h", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
          t_prefill, unit::seconds);
   // What one request's prefill adds to the others' decode, and its own time to first token.
