@@ -496,6 +496,39 @@ void register_serve_engine(Registry& r) {
            .help("Distinct experts per MoE layer one decode step reads")
            .optional()},
       &serve_engine));
+  // Latency and throughput vs batch: both lines stop at the memory wall (the batch the KV
+  // cache holds); the weight read is shared by the batch until the FLOPs catch up.
+  r.add_chart({.id = "engine-latency-vs-batch",
+               .title = "Time per output token vs batch",
+               .estimator = "serve.engine",
+               .x = "batch",
+               .x_label = "Batch (sequences)",
+               .y_label = "Time",
+               .y_unit = unit::seconds,
+               .x_min = 1,
+               .x_max = 1024,
+               .points = 40,
+               .log_x = true,
+               .log_y = true,
+               .integer_x = true,
+               .y = {"tpot", "decode_step", "ttft"}});
+  r.add_chart({.id = "engine-throughput-vs-batch",
+               .title = "Tokens/s per GPU vs batch, by weight precision",
+               .estimator = "serve.engine",
+               .x = "batch",
+               .x_label = "Batch (sequences)",
+               .y_label = "Output tokens/s per GPU",
+               .y_unit = unit::tokens_per_s,
+               .x_min = 1,
+               .x_max = 1024,
+               .points = 40,
+               .log_x = true,
+               .log_y = true,
+               .integer_x = true,
+               .y = {"tokens_per_second_per_gpu"},
+               .series = {{"BF16 weights", object_of({{"weight_dtype", "bf16"}})},
+                          {"FP8 weights", object_of({{"weight_dtype", "fp8"}})},
+                          {"INT4 weights", object_of({{"weight_dtype", "int4"}})}}});
 }
 
 }  // namespace napkin
