@@ -333,9 +333,10 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
           {"O", "O", in.output_len, unit::tokens}},
          o.tokens_per_second, unit::tokens_per_s);
   o.tokens_per_second_per_gpu = o.tokens_per_second / e.gpus;
-  d.note("Bound", "At batch " + count_text(b) + " the decode step is " + o.bound +
-                      "-bound; it turns compute-bound from batch " +
-                      count_text(std::round(o.crossover_batch)) + ".");
+  if (d.recording())
+    d.note("Bound", "At batch " + count_text(b) + " the decode step is " + o.bound +
+                        "-bound; it turns compute-bound from batch " +
+                        count_text(std::round(o.crossover_batch)) + ".");
   return o;
 }
 
