@@ -133,7 +133,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   // the step's token budget, then the rest of gpu_memory_utilization for KV blocks).
   const double weights = in.params * e.bytes_w;
   o.weights_per_gpu = weights / e.gpus;
-  d.step("Weights per GPU", "W_{\\text{gpu}}", "\\frac{$N \\cdot $b}{$t \\cdot $p}",
+  d.step("Weights per GPU", "W_g", "\\frac{$N \\cdot $b}{$t \\cdot $p}",
          {{"N", "N", in.params, unit::params},
           {"b", "b_w", e.bytes_w, unit::bytes},
           {"t", "TP", e.tp},
@@ -145,7 +145,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   o.activations_per_gpu = step_tokens * (2 * in.d_model + 2 * in.d_ff / e.tp) * 2;
   d.step("Activation peak per GPU (one step's tokens)", "A",
          "$T \\cdot (2 \\cdot $d + \\frac{2 \\cdot $f}{$t}) \\cdot 2",
-         {{"T", "T_{\\text{step}}", step_tokens, unit::tokens},
+         {{"T", "T_s", step_tokens, unit::tokens},
           {"d", "d", in.d_model},
           {"f", "d_{ff}", in.d_ff},
           {"t", "TP", e.tp}},
@@ -165,8 +165,8 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   }
   d.step("KV cache memory per GPU", "M_{KV}", "$u \\cdot $M - $W - $A",
          {{"u", "u", in.memory_utilization, unit::fraction},
-          {"M", "M_{\\text{gpu}}", in.gpu_memory, unit::bytes},
-          {"W", "W_{\\text{gpu}}", o.weights_per_gpu, unit::bytes},
+          {"M", "M", in.gpu_memory, unit::bytes},
+          {"W", "W_g", o.weights_per_gpu, unit::bytes},
           {"A", "A", o.activations_per_gpu, unit::bytes}},
          o.kv_memory_per_gpu, unit::bytes);
   o.kv_bytes_per_token = kv_bytes_per_token(m, kv_b);
@@ -175,7 +175,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   const double kv_split = mla ? 1.0 : std::min(e.tp, static_cast<double>(m.kv_heads));
   e.kv_tok_gpu = o.kv_bytes_per_token / (e.pp * kv_split);
   d.step("KV cache per token on one GPU", "m_{KV}", "\\frac{$m}{$p \\cdot $s}",
-         {{"m", "m_{\\text{token}}", o.kv_bytes_per_token, unit::bytes_per_token},
+         {{"m", "m", o.kv_bytes_per_token, unit::bytes_per_token},
           {"p", "PP", e.pp},
           {"s", "\\min(TP, n_{kv})", kv_split}},
          e.kv_tok_gpu, unit::bytes_per_token);
@@ -185,7 +185,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   d.step("KV cache capacity (whole blocks)", "C_{KV}",
          "\\left\\lfloor \\frac{$M}{$k \\cdot $m} \\right\\rfloor \\cdot $k",
          {{"M", "M_{KV}", o.kv_memory_per_gpu, unit::bytes},
-          {"k", "k_{\\text{block}}", in.block_size, unit::tokens},
+          {"k", "k", in.block_size, unit::tokens},
           {"m", "m_{KV}", e.kv_tok_gpu, unit::bytes_per_token}},
          o.kv_capacity_tokens, unit::tokens);
   const double seq_len = in.prompt_len + in.output_len;
@@ -196,7 +196,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
          {{"C", "C_{KV}", o.kv_capacity_tokens, unit::tokens},
           {"P", "P", in.prompt_len, unit::tokens},
           {"O", "O", in.output_len, unit::tokens},
-          {"k", "k_{\\text{block}}", in.block_size, unit::tokens}},
+          {"k", "k", in.block_size, unit::tokens}},
          o.max_batch, unit::none);
   if (o.max_batch < 1)
     return Error::inconsistent(
@@ -221,7 +221,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   const double t_w = w_read / e.tp / e.bw_rate;
   if (m.experts > 0) {
     o.experts_touched = expected_experts_touched(m, b / e.pp);
-    d.step("Experts a decode step touches per layer", "E_{\\text{hit}}",
+    d.step("Experts a decode step touches per layer", "E_h",
            "$E \\cdot (1 - (1 - \\frac{$k}{$E})^{$B})",
            {{"E", "E", in.experts}, {"k", "k", in.top_k}, {"B", "B", b / e.pp}}, o.experts_touched,
            unit::none);
@@ -229,27 +229,27 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
     o.experts_touched = not_given;
   }
   d.step("Weight read per decode step", "t_W", "\\frac{$W}{$t \\cdot $e \\cdot $B}",
-         {{"W", "W_{\\text{read}}", w_read, unit::bytes},
+         {{"W", "W_r", w_read, unit::bytes},
           {"t", "TP", e.tp},
           {"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
          t_w, unit::seconds);
   d.step("KV cache read per decode step", "t_{KV}", "\\frac{$b \\cdot $S \\cdot $m}{$e \\cdot $B}",
          {{"b", "B", b},
-          {"S", "S_{\\text{avg}}", ctx, unit::tokens},
+          {"S", "S", ctx, unit::tokens},
           {"m", "m_{KV}", e.kv_tok_gpu, unit::bytes_per_token},
           {"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
          t_kv, unit::seconds);
   d.step("Matmul FLOPs per decode step", "t_C", "\\frac{$b \\cdot $f}{$g \\cdot $e \\cdot $F}",
          {{"b", "B", b},
-          {"f", "f_{\\text{tok}}", f_tok, unit::flop_per_token},
+          {"f", "f", f_tok, unit::flop_per_token},
           {"g", "G", e.gpus},
           {"e", "e_C", in.compute_efficiency, unit::fraction},
-          {"F", "F_{\\text{peak}}", peak, unit::flops}},
+          {"F", "F", peak, unit::flops}},
          t_c, unit::seconds);
   o.decode_step = t_kv + std::max(t_c, t_w);
-  d.step("Decode step (the KV read never overlaps; weights and FLOPs do)", "t_{\\text{step}}",
+  d.step("Decode step (the KV read never overlaps; weights and FLOPs do)", "t_s",
          "$K + \\max($C, $W)",
          {{"K", "t_{KV}", t_kv, unit::seconds},
           {"C", "t_C", t_c, unit::seconds},
@@ -276,13 +276,13 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   const double w_prefill = e.weights_read(in.prompt_len);
   const double t_prefill =
       std::max(f_prefill / (e.tp * e.flops_rate), w_prefill / e.tp / e.bw_rate);
-  d.step("Prefill alone", "t_{\\text{prefill}}",
+  d.step("Prefill alone", "t_p",
          "\\max(\\frac{$F}{$t \\cdot $e \\cdot $P}, \\frac{$W}{$t \\cdot $h \\cdot $B})",
-         {{"F", "F_{\\text{prompt}}", f_prefill, unit::flop},
+         {{"F", "F_p", f_prefill, unit::flop},
           {"t", "TP", e.tp},
           {"e", "e_C", in.compute_efficiency, unit::fraction},
-          {"P", "F_{\\text{peak}}", peak, unit::flops},
-          {"W", "W_{\\text{read}}", w_prefill, unit::bytes},
+          {"P", "F", peak, unit::flops},
+          {"W", "W_r", w_prefill, unit::bytes},
           {"h", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
          t_prefill, unit::seconds);
@@ -304,23 +304,23 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
     const double t_w_lat = e.weights_read(others + chunk) / e.tp / e.bw_rate;
     o.ttft = n * (t_kv_lat + std::max(t_c_lat, t_w_lat));
     d.step("Time to first token (chunked: prefill chunks share steps with the running batch)",
-           "\\text{TTFT}", "$n \\cdot (t_{KV} + \\max(t_C, t_W))",
-           {{"n", "\\lceil P / T_{\\text{chunk}} \\rceil", n}}, o.ttft, unit::seconds);
+           "\\text{TTFT}", "$n \\cdot (t_{KV} + \\max(t_C, t_W))", {{"n", "n", n}}, o.ttft,
+           unit::seconds);
   } else {
     extra = std::max(f_prefill / (e.gpus * e.flops_rate), w_prefill / e.tp / e.bw_rate);
     o.max_token_gap = o.decode_step + t_prefill;
     o.ttft = t_prefill;
     d.step("Time to first token (unchunked: the prefill runs alone)", "\\text{TTFT}", "$t",
-           {{"t", "t_{\\text{prefill}}", t_prefill, unit::seconds}}, o.ttft, unit::seconds);
+           {{"t", "t_p", t_prefill, unit::seconds}}, o.ttft, unit::seconds);
   }
   // A sequence emits one token per step, and the other B − 1 requests' prefills fall inside
   // its output in steady state: each adds `extra` once per `output_len` tokens.
   o.tpot = o.decode_step + (b - 1) * extra / in.output_len;
   d.step("Time per output token (decode + the others' prefills)", "\\text{TPOT}",
          "$s + \\frac{($b - 1) \\cdot $x}{$O}",
-         {{"s", "t_{\\text{step}}", o.decode_step, unit::seconds},
+         {{"s", "t_s", o.decode_step, unit::seconds},
           {"b", "B", b},
-          {"x", "t_{\\text{prefill, extra}}", extra, unit::seconds},
+          {"x", "x", extra, unit::seconds},
           {"O", "O", in.output_len, unit::tokens}},
          o.tpot, unit::seconds);
   o.request_time = o.ttft + (in.output_len - 1) * o.tpot;
@@ -328,8 +328,8 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   d.step("Output tokens per second per replica", "\\text{tok/s}",
          "\\frac{$b}{$s + $b \\cdot $x / $O}",
          {{"b", "B", b},
-          {"s", "t_{\\text{step}}", o.decode_step, unit::seconds},
-          {"x", "t_{\\text{prefill, extra}}", extra, unit::seconds},
+          {"s", "t_s", o.decode_step, unit::seconds},
+          {"x", "x", extra, unit::seconds},
           {"O", "O", in.output_len, unit::tokens}},
          o.tokens_per_second, unit::tokens_per_s);
   o.tokens_per_second_per_gpu = o.tokens_per_second / e.gpus;
