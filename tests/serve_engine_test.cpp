@@ -75,6 +75,18 @@ TEST_CASE("serve.engine: NVIDIA NIM's Llama 3.3 70B FP8 on 2 × H100 (TTFT, ITL,
     if (row.concurrency == 1) CHECK(out(r, "ttft") == doctest::Approx(row.ttft).epsilon(0.10));
     CHECK(out(r, "ttft") <= row.ttft);  // queueing only adds to it
   }
+  // The same table's next row, concurrency 100: TTFT 7,996 ms, ten times the row above, as
+  // requests wait for KV cache to free. The cache holds between 50 and 100 such sequences.
+  auto wall = run("serve.engine", {{"model", "llama3-70b"},
+                                   {"gpu", "h100"},
+                                   {"tp", 2},
+                                   {"weight_dtype", "fp8"},
+                                   {"kv_dtype", "fp8"},
+                                   {"prompt_len", 5000},
+                                   {"output_len", 500}});
+  REQUIRE(wall.ok);
+  CHECK(out(wall, "max_batch") > 50);
+  CHECK(out(wall, "max_batch") < 100);
 }
 
 // vLLM's start-up log, "# GPU blocks: N" (16-token blocks), on an RTX A6000 (48 GB, nvidia-smi
