@@ -147,10 +147,24 @@ void put_sci(std::string& out, double v, int digits, const char* times, const ch
   out += close;
 }
 
-// 1,495,726 (or with `sep` between groups of three).
+// 1,495,726 (or with `sep` between groups of three). Below 2^53 the digits come from an
+// integer: nearbyint rounds ties to even as printf's %.0f does, and wasm's printf of a double
+// goes through software long doubles (several µs a number).
 void put_separated(std::string& out, double v, const char* sep = ",") {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.0f", std::fabs(v));
+  const double r = std::nearbyint(std::fabs(v));
+  if (r < 9007199254740992.0) {
+    auto n = static_cast<unsigned long long>(r);
+    char* p = buf + sizeof buf;
+    *--p = '\0';
+    do {
+      *--p = static_cast<char>('0' + n % 10);
+      n /= 10;
+    } while (n > 0);
+    std::memmove(buf, p, static_cast<std::size_t>(buf + sizeof buf - p));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0f", std::fabs(v));
+  }
   int n = static_cast<int>(std::strlen(buf));
   if (v < 0) out += '-';
   for (int i = 0; i < n; ++i) {

@@ -353,8 +353,8 @@ void register_serving(Registry& r) {
     r.add(declare<In, Out>(
         {"serve.llm_gpus", "GPUs to serve an LLM", "inference",
          "How many GPUs a request load needs with a single-stream model (one request at a time per "
-         "GPU), how many "
-         "requests fit in memory beside the weights, and the replica size the weights demand.",
+         "GPU), how many requests fit in memory beside the weights, and the replica size the "
+         "weights demand. The serving engine card sizes a batching engine.",
          "Pope et al. 2022 §2 (weights read once per token); weight memory corrected, see "
          "docs/errata.md",
          "docs/serving.md#servellm_gpus"},

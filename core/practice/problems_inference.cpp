@@ -9,6 +9,8 @@
 #include "base/counts.hpp"
 #include "base/units.hpp"
 #include "practice/problems.hpp"
+#include "scenario/cluster.hpp"
+#include "scenario/model.hpp"
 
 namespace napkin {
 
@@ -837,6 +839,169 @@ void rl(ProblemBank& bank) {
   });
 }
 
+// serve.engine on Llama 3 70B and H100s, its numbers from the typed presets (core/scenario).
+const Model& llama3_70b() {
+  return find_model("llama3-70b")->model;
+}
+double h100_memory() {
+  return find_gpu("h100")->hbm_bytes;
+}
+
+// Sequences of prompt + output tokens in the KV cache left by BF16 weights: the engine's own
+// rule with activations left out, for the mistakes' wrong versions of it.
+double engine_batch(const Values& p, double memory, double util, double kv_split) {
+  const Model& m = llama3_70b();
+  const double weights = model_params(m).total * 2 / p["tp"];
+  const double per_seq = kv_bytes_per_token(m, p["kv_bytes"]) / kv_split *
+                         std::ceil((p["prompt_len"] + p["output_len"]) / 16) * 16;
+  return std::floor((util * memory - weights) / per_seq);
+}
+
+Json engine_inputs(const Values& p) {
+  Json j = Json::object();
+  j.set("model", "llama3-70b");
+  j.set("gpu", "h100");
+  for (const auto& [k, v] : p.items())
+    if (k != "kv_bytes" && k != "weight_bytes") j.set(k, v);
+  if (p.has("kv_bytes")) j.set("kv_dtype", p["kv_bytes"] == 1 ? "fp8" : "bf16");
+  if (p.has("weight_bytes")) j.set("weight_dtype", p["weight_bytes"] == 1 ? "fp8" : "bf16");
+  return j;
+}
+
+void engine(ProblemBank& bank) {
+  bank.add({
+      .id = "serve.engine.max_batch",
+      .area = "inference",
+      .title = "Sequences the KV cache holds",
+      .source = "vLLM's KV-cache accounting (Kwon et al. 2023): Llama 3 70B on 4 H100s in BF16, "
+                "2,048 + 256 tokens: 222 sequences",
+      .statement = "Llama 3 70B (70.55B parameters, 80 layers, 8 KV heads of width 128) is served "
+                   "with BF16 weights on {tp:raw} H100s (80 GiB each) with tensor parallelism. The "
+                   "engine may use 90 % of each GPU's memory; ignore activations. The KV cache "
+                   "stores {kv_bytes:raw} byte(s) per element in blocks of 16 tokens. How many "
+                   "sequences of {prompt_len} + {output_len} fit at once?",
+      .params = {{"tp", 4, {4, 8}},
+                 {"kv_bytes", 2, {1, 2}},
+                 {"prompt_len", 2048, {1024, 2048, 4096}},
+                 {"output_len", 256, {256, 512, 1024}}},
+      .estimator = "serve.engine",
+      .inputs = engine_inputs,
+      .output = "max_batch",
+      .unit = answer_in::count(unit::none, "sequences"),
+      .hints = {"Per GPU: 90 % of 80 GiB, less an equal share of the 141 GB of weights, is left "
+                "for the cache.",
+                "A token caches 2 · 80 · 8 · 128 elements; TP splits the 8 KV heads, so each GPU "
+                "holds 1/TP of them.",
+                "A sequence takes whole 16-token blocks: divide the cache by (prompt + output) "
+                "tokens × bytes per token on one GPU."},
+      .mistakes = {{"kv_not_split_over_tp",
+                    "Each GPU holds only its own KV heads: the cache per token on one GPU is "
+                    "the model's divided by TP.",
+                    [](const Values& p, const Values&) {
+                      return engine_batch(p, h100_memory(), 0.9, 1);
+                    },
+                    0},
+                   {"gb_not_gib",
+                    "An \"80 GB\" H100 holds 80 GiB (85.9e9 bytes): vendors' GB on HBM are "
+                    "binary.",
+                    [](const Values& p, const Values&) {
+                      return engine_batch(p, 80e9, 0.9, std::fmin(p["tp"], 8));
+                    },
+                    0},
+                   {"no_reserve",
+                    "The engine keeps 10 % of memory for its runtime: only 90 % holds weights "
+                    "and cache.",
+                    [](const Values& p, const Values&) {
+                      return engine_batch(p, h100_memory(), 1, std::fmin(p["tp"], 8));
+                    },
+                    0}},
+  });
+  bank.add({
+      .id = "serve.engine.tpot",
+      .area = "inference",
+      .title = "Time per output token of one sequence",
+      .source = "the Scaling Book's roofline per decode step (Austin et al. 2025); NVIDIA NIM "
+                "measures 18.6 ms for Llama 3.3 70B FP8 on 2 H100s",
+      .statement = "Llama 3 70B (70.55B parameters) runs with {weight_bytes:raw}-byte weights on "
+                   "{tp:raw} H100s (3.35 TB/s each) with tensor parallelism, and decode reaches "
+                   "{bandwidth_efficiency} of the memory bandwidth. One sequence is running. "
+                   "Ignoring its KV cache, how long does each output token take?",
+      .params = {{"tp", 2, {2, 4, 8}},
+                 {"weight_bytes", 1, {1, 2}},
+                 {"bandwidth_efficiency", 0.6, {0.6, 0.7, 0.8}},
+                 {"batch", 1, {}},
+                 {"prompt_len", 1024, {}},
+                 {"output_len", 128, {}}},
+      .estimator = "serve.engine",
+      .inputs = engine_inputs,
+      .output = "tpot",
+      .unit = answer_in::ms(),
+      .hints = {"At batch 1 a step is bound by reading the weights, not by FLOPs.",
+                "Each GPU reads its 1/TP share of the weights once per token, at the achieved "
+                "bandwidth: N · bytes / (TP · efficiency · 3.35 TB/s)."},
+      .mistakes = {{"not_split_over_tp",
+                    "With tensor parallelism every GPU reads only its share of the weights, in "
+                    "parallel: divide by TP.",
+                    [](const Values& p, const Values& out) { return out["tpot"] * p["tp"]; }, 0},
+                   {"peak_bandwidth",
+                    "Decode does not reach the datasheet's bandwidth: divide by the achieved "
+                    "share.",
+                    [](const Values& p, const Values& out) {
+                      return out["tpot"] * p["bandwidth_efficiency"];
+                    },
+                    0},
+                   {"flops_bound",
+                    "One sequence does 2 FLOPs per weight per token, far below what the GPUs "
+                    "can do: the weight read sets the time.",
+                    [](const Values& p, const Values&) {
+                      const double peak = p["weight_bytes"] == 1 ? find_gpu("h100")->peak_fp8
+                                                                 : find_gpu("h100")->peak_bf16;
+                      return 2 * model_params(llama3_70b()).total / (p["tp"] * peak);
+                    },
+                    0}},
+  });
+  bank.add({
+      .id = "serve.engine.crossover",
+      .area = "inference",
+      .title = "Batch where FP8 decode turns compute-bound",
+      .source = "the Scaling Book's critical batch (Austin et al. 2025): 0.5 · 1,979 TFLOP/s "
+                "/ (0.6 · 3.35 TB/s) · 1/2 ≈ 246 sequences",
+      .statement = "A dense model with 1-byte FP8 weights decodes on GPUs with an FP8 peak of "
+                   "{peak_fp8} and {mem_bandwidth}; its matmuls reach {compute_efficiency} of "
+                   "the peak and decode reaches {bandwidth_efficiency} of the bandwidth. "
+                   "Ignoring attention and the KV cache, from what batch is a decode step "
+                   "compute-bound?",
+      .params = {{"peak_fp8", 1978.9e12, {1978.9e12, 4500e12}},
+                 {"mem_bandwidth", 3.35e12, {3.35e12, 4.8e12, 7.7e12}},
+                 {"compute_efficiency", 0.5, {0.4, 0.5, 0.6}},
+                 {"bandwidth_efficiency", 0.6, {0.6, 0.7, 0.8}},
+                 {"weight_bytes", 1, {}},
+                 {"tp", 8, {}},
+                 {"prompt_len", 128, {}},
+                 {"output_len", 128, {}}},
+      .estimator = "serve.engine",
+      .inputs = engine_inputs,
+      .output = "crossover_batch",
+      .unit = answer_in::count(unit::none, "sequences"),
+      .tolerance = 0.03,
+      .hints = {"A step reads each weight once for the whole batch and does 2 FLOPs per weight "
+                "per sequence.",
+                "Compute-bound when B · 2 / (e_C · F) > bytes / (e_BW · BW): B* = (e_C · F) / "
+                "(e_BW · BW) · bytes / 2."},
+      .mistakes = {times("bf16_peak", 0.5,
+                         "FP8 weights run W8A8 on the FP8 path: use the FP8 peak, twice the "
+                         "BF16 one."),
+                   times("two_bytes", 2, "FP8 weights are 1 byte each, not 2."),
+                   {"no_efficiencies",
+                    "Neither peak is reached: scale the FLOPs and the bandwidth by their "
+                    "efficiencies.",
+                    [](const Values& p, const Values&) {
+                      return p["peak_fp8"] / p["mem_bandwidth"] / 2;
+                    },
+                    0}},
+  });
+}
+
 }  // namespace
 
 void register_inference_problems(ProblemBank& bank) {
@@ -844,6 +1009,7 @@ void register_inference_problems(ProblemBank& bank) {
   pipeline(bank);
   llm(bank);
   rl(bank);
+  engine(bank);
 }
 
 }  // namespace napkin

@@ -48,6 +48,9 @@ Preset model_preset(const ModelPreset& p) {
   out.values.set("latent_dim", mla ? m.kv_lora_rank : 0);
   out.values.set("rope_dim", mla ? m.rope_dim : 0);
   out.values.set("kv_bytes_per_token", kv_bytes_per_token(m, 2));
+  // Routed experts, 0 for a dense model (so choosing a dense model after an MoE one resets
+  // the engines that read it).
+  out.values.set("experts", m.experts);
   if (m.experts > 0) {  // moe.params' split: shared weights and one expert's weights
     const double expert = (c.ffn_total - c.ffn_active) / (m.experts - m.top_k);
     out.values.set("num_experts", m.experts);
@@ -58,11 +61,14 @@ Preset model_preset(const ModelPreset& p) {
   return out;
 }
 
-// An accelerator preset from the typed catalog (core/scenario/cluster.cpp): dense BF16 peak,
-// HBM bandwidth and capacity under every input name the estimators use for them.
+// An accelerator preset from the typed catalog (core/scenario/cluster.cpp): dense BF16 peak
+// (and the 8-bit peaks, 0 where the chip has no such path), HBM bandwidth and capacity under
+// every input name the estimators use for them.
 Preset accelerator_preset(const Gpu& g) {
   return make(std::string(g.id), std::string(g.label), "gpu", std::string(g.source),
               {{"peak_flops", g.peak_bf16},
+               {"peak_fp8", g.peak_fp8},
+               {"peak_int8", g.peak_int8},
                {"mem_bandwidth", g.hbm_bandwidth},
                {"gpu_memory", g.hbm_bytes},
                {"device_memory", g.hbm_bytes}});

@@ -130,6 +130,12 @@ double dtype_bytes(Dtype t) {
   return 2;
 }
 
+// Lin et al. 2024 (AWQ) §3 and Frantar et al. 2023 (GPTQ) §5: an FP16 scale per group of
+// weights (128 by default); the zero point, packed in 4 bits beside it, is left out.
+double quantized_bytes_per_param(Dtype t, double group_size) {
+  return dtype_bytes(t) + (group_size > 0 ? 2 / group_size : 0);
+}
+
 double peak_flops(const Gpu& g, Dtype math) {
   switch (math) {
     case Dtype::Fp32: return g.peak_fp32;

@@ -12,6 +12,11 @@ enum class Dtype : unsigned char { Fp32, Tf32, Bf16, Fp16, Fp8, Int8, Int4, Fp4 
 // Bytes per element of a dtype (Int4/Fp4: 0.5; group-quantization overhead is separate).
 double dtype_bytes(Dtype t);
 
+// Bytes per weight stored in a dtype with group quantization: one FP16 scale per `group_size`
+// weights on top of the element (AWQ, GPTQ: INT4 with groups of 128 = 0.5 + 2/128 bytes);
+// group_size 0 = per-tensor or per-channel scales, negligible.
+double quantized_bytes_per_param(Dtype t, double group_size);
+
 struct Gpu {
   std::string_view id, label, source;
   // Dense peak FLOP/s (no structured sparsity) per dtype; 0 where the chip has no such path.

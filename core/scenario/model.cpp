@@ -86,9 +86,14 @@ double forward_flops_per_token(const Model& m, double context, bool causal) {
   const ModelParams p = model_params(m);
   double flops = 2 * p.non_embedding_active;
   if (m.tied_embeddings) flops += 2 * m.vocab * m.d_model;
+  return flops + attention_flops_per_token(m, context, causal);
+}
+
+double attention_flops_per_token(const Model& m, double context, bool causal) {
   const double vd =
       m.attention == AttentionKind::Mla && m.v_head_dim > 0 ? m.v_head_dim : m.head_dim;
   const double qk = m.head_dim + (m.attention == AttentionKind::Mla ? m.rope_dim : 0);
+  double flops = 0;
   for (int l = 0; l < m.layers; ++l) {
     const bool windowed =
         m.window > 0 && (m.window_every == 0 || (l % m.window_every) != m.window_every - 1);
@@ -113,11 +118,18 @@ double weight_bytes(const Model& m, double bytes_per_param, bool active_only) {
 }
 
 // Each token picks top_k of E experts; assuming uniform routing, an expert is missed by one
-// token with probability 1 − k/E, by all `tokens` with (1 − k/E)^tokens.
+// token with probability 1 − k/E, by all `tokens` with (1 − k/E)^tokens. Tokens are whole
+// (rounded up), and the power is taken by squaring: plain multiplications round the same
+// natively and in wasm, where std::pow's last bits differ between the C libraries.
 double expected_experts_touched(const Model& m, double tokens) {
   if (m.experts == 0 || tokens <= 0) return 0;
   const double e = m.experts, k = m.top_k;
-  return e * (1 - std::pow(1 - k / e, tokens));
+  double base = 1 - k / e, miss = 1;
+  for (double n = std::ceil(std::fmin(tokens, 9e15)); n > 0; n = std::floor(n / 2)) {
+    if (std::fmod(n, 2) == 1) miss *= base;
+    base *= base;
+  }
+  return e * (1 - miss);
 }
 
 }  // namespace napkin

@@ -74,6 +74,10 @@ ModelParams model_params(const Model& m);
 // PaLM Appendix B counts 6N + 12·L·H·Q·T for training (fwd + bwd) without the causal halving.
 double forward_flops_per_token(const Model& m, double context, bool causal);
 
+// The attention score and value products alone (the context-dependent part of the above):
+// 2·ctx·heads·(qk + v width) per layer, halved when `causal`, bounded by the window.
+double attention_flops_per_token(const Model& m, double context, bool causal);
+
 // Bytes of the KV cache per token, over all layers: 2·kv_heads·head_dim per layer for MHA/GQA/
 // MQA, (kv_lora_rank + rope_dim) for MLA; `bytes_per_element` from the KV dtype.
 double kv_bytes_per_token(const Model& m, double bytes_per_element);

@@ -1,0 +1,535 @@
+// serve.engine: one replica of a continuous-batching engine. Memory follows vLLM's accounting
+// (Kwon et al. 2023, PagedAttention: weights, a profiled activation peak, the rest of
+// gpu_memory_utilization as paged KV blocks); time follows the Scaling Book's roofline per
+// decode step (Austin et al. 2025, "Serving LLaMA 3-70B": the KV read is always bandwidth-
+// bound, the weight read and the matmul FLOPs overlap); prefill mixes into decode steps as in
+// Sarathi-Serve (Agrawal et al. 2024). Every model quantity comes from core/scenario.
+#include "inference/serve_engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/counts.hpp"
+#include "base/units.hpp"
+#include "scenario/cluster.hpp"
+#include "scenario/model.hpp"
+
+namespace napkin {
+
+namespace {
+
+Dtype weight_dtype_of(const std::string& s) {
+  return s == "fp8"    ? Dtype::Fp8
+         : s == "int8" ? Dtype::Int8
+         : s == "int4" ? Dtype::Int4
+                       : Dtype::Bf16;
+}
+
+std::string count_text(double v) {
+  return format_value(v, unit::none);
+}
+
+// The pieces of one step, per GPU, before the roofline combines them.
+struct Engine {
+  Model m;
+  double gpus = 1, tp = 1, pp = 1;
+  double bytes_w = 2, active = 0, shared = 0, expert = 0, total = 0;
+  double kv_tok_gpu = 0;  // cache bytes per token one GPU holds (its layers, its KV heads)
+  double flops_rate = 0, bw_rate = 0;
+
+  // Weights one step reads for `tokens` tokens: dense, everything; MoE, the shared weights and
+  // the experts those tokens touch (Austin et al. 2025, "Inference", MoE serving).
+  double weights_read(double tokens) const {
+    if (m.experts == 0) return total * bytes_w;
+    return (shared + expected_experts_touched(m, tokens) * expert) * bytes_w;
+  }
+  // The Scaling Book's general step time: t_KV + max(t_FLOPs, t_weights). `b` sequences decode
+  // at context `ctx`; `extra_flops` are prefill FLOPs sharing the step (chunked prefill).
+  // Weights are read once per microbatch on every stage: W/tp per GPU per cycle.
+  double step(double b, double ctx, double f_tok, double extra_flops, double extra_tokens) const {
+    const double t_kv = b * ctx * kv_tok_gpu / bw_rate;
+    const double t_c = (b * f_tok + extra_flops) / (gpus * flops_rate);
+    const double t_w = weights_read((b + extra_tokens) / pp) / tp / bw_rate;
+    return t_kv + std::max(t_c, t_w);
+  }
+};
+
+}  // namespace
+
+Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
+  ServeEngineOut o{};
+  Engine e;
+  Model& m = e.m;
+  m.layers = static_cast<int>(in.n_layers);
+  m.d_model = in.d_model;
+  m.heads = static_cast<int>(in.n_heads);
+  m.kv_heads = static_cast<int>(in.n_kv_heads);
+  m.head_dim = in.head_dim;
+  m.d_ff = in.d_ff;
+  const bool mla = in.latent_dim > 0;
+  if (mla) {
+    m.attention = AttentionKind::Mla;
+    m.kv_lora_rank = in.latent_dim;
+    m.rope_dim = in.rope_dim;
+  }
+  // A layout that can be built: each TP rank holds at least one query head, each stage at
+  // least one layer. Uneven splits are counted as even, with a warning: vLLM refuses heads
+  // that TP does not divide, and splits layers over stages as evenly as it can.
+  if (in.tp > m.heads)
+    return Error::inconsistent("tp", in.tp,
+                               "more ranks than attention heads (" + count_text(m.heads) + ")");
+  if (in.pp > m.layers)
+    return Error::inconsistent("pp", in.pp,
+                               "more stages than layers (" + count_text(m.layers) + ")");
+  if (m.heads % in.tp != 0)
+    d.warn("TP " + count_text(in.tp) + " does not divide the " + count_text(m.heads) +
+           " attention heads: vLLM and TensorRT-LLM refuse this layout.");
+  if (!mla && m.kv_heads % in.tp != 0 && in.tp % m.kv_heads != 0)
+    d.warn("TP " + count_text(in.tp) + " neither divides the " + count_text(m.kv_heads) +
+           " KV heads nor is a multiple of them: engines refuse this layout.");
+  if (m.layers % in.pp != 0)
+    d.warn("PP " + count_text(in.pp) + " does not divide the " + count_text(m.layers) +
+           " layers: the fullest stage holds " + count_text(std::ceil(in.n_layers / in.pp)) +
+           " and sets the pace; counted here as even.");
+  if (in.experts > 0) {
+    if (in.top_k > in.experts)
+      return Error::inconsistent("top_k", in.top_k,
+                                 "must be at most the experts (" + count_text(in.experts) + ")");
+    if (in.shared_params + in.experts * in.expert_params > in.params * 1.01)
+      return Error::inconsistent("expert_params", in.expert_params,
+                                 "shared + experts × expert parameters exceed the parameters (" +
+                                     format_value(in.params, unit::params) + ")");
+    m.experts = static_cast<int>(in.experts);
+    m.top_k = static_cast<int>(in.top_k);
+  }
+  e.tp = in.tp;
+  e.pp = in.pp;
+  e.gpus = static_cast<double>(in.tp) * in.pp;
+  e.total = in.params;
+  e.shared = in.shared_params;
+  e.expert = in.expert_params;
+  e.active = m.experts > 0 ? in.shared_params + in.top_k * in.expert_params : in.params;
+
+  // Precision: bytes per weight and the peak the matmuls run at. FP8 and INT8 weights run
+  // W8A8 on the GPU's 8-bit path; INT4 is weight-only (AWQ/GPTQ kernels dequantize to BF16).
+  const Dtype wt = weight_dtype_of(in.weight_dtype);
+  e.bytes_w = quantized_bytes_per_param(wt, wt == Dtype::Int4 ? in.group_size : 0);
+  Gpu g;
+  g.peak_bf16 = in.peak_flops;
+  g.peak_fp8 = in.peak_fp8;
+  g.peak_int8 = in.peak_int8;
+  double peak = peak_flops(g, wt == Dtype::Int4 ? Dtype::Bf16 : wt);
+  if (peak <= 0) {
+    peak = in.peak_flops;
+    d.note("Peak FLOP/s", "This accelerator has no " + in.weight_dtype +
+                              " matmul path: the weights are dequantized and the math runs at "
+                              "the BF16 peak.");
+  }
+  const double kv_b = dtype_bytes(in.kv_dtype == "bf16" ? Dtype::Bf16 : Dtype::Fp8);
+  e.flops_rate = peak * in.compute_efficiency;
+  e.bw_rate = in.mem_bandwidth * in.bandwidth_efficiency;
+
+  // Memory per GPU (vLLM: weights, then the peak activations of a profiled forward pass of
+  // the step's token budget, then the rest of gpu_memory_utilization for KV blocks).
+  const double weights = in.params * e.bytes_w;
+  o.weights_per_gpu = weights / e.gpus;
+  d.step("Weights per GPU", "W_g", "\\frac{$N \\cdot $b}{$t \\cdot $p}",
+         {{"N", "N", in.params, unit::params},
+          {"b", "b_w", e.bytes_w, unit::bytes},
+          {"t", "TP", e.tp},
+          {"p", "PP", e.pp}},
+         o.weights_per_gpu, unit::bytes);
+  const double step_tokens = in.chunked_prefill ? in.chunk_tokens : in.prompt_len;
+  // The largest live tensors of a layer for a step's tokens, in BF16: the residual stream in
+  // and out (2·d) and the FFN's gate and up projections on this rank (2·d_ff / TP).
+  o.activations_per_gpu = step_tokens * (2 * in.d_model + 2 * in.d_ff / e.tp) * 2;
+  d.step("Activation peak per GPU (one step's tokens)", "A",
+         "$T \\cdot (2 \\cdot $d + \\frac{2 \\cdot $f}{$t}) \\cdot 2",
+         {{"T", "T_s", step_tokens, unit::tokens},
+          {"d", "d", in.d_model},
+          {"f", "d_{ff}", in.d_ff},
+          {"t", "TP", e.tp}},
+         o.activations_per_gpu, unit::bytes);
+  o.kv_memory_per_gpu =
+      in.gpu_memory * in.memory_utilization - o.weights_per_gpu - o.activations_per_gpu;
+  if (o.kv_memory_per_gpu <= 0) {
+    const double room = in.gpu_memory * in.memory_utilization - o.activations_per_gpu;
+    const double need = room > 0 ? ceil_count(weights / room) : 0;
+    return Error::inconsistent(
+        "tp", in.tp,
+        "the weights (" + format_value(o.weights_per_gpu, unit::bytes) +
+            " per GPU) leave no room for the KV cache in " +
+            format_value(in.gpu_memory * in.memory_utilization, unit::bytes) +
+            (need > 0 ? "; use at least " + count_text(need + 1) + " GPUs (TP × PP)" : "") +
+            " or smaller weights");
+  }
+  d.step("KV cache memory per GPU", "M_{KV}", "$u \\cdot $M - $W - $A",
+         {{"u", "u", in.memory_utilization, unit::fraction},
+          {"M", "M", in.gpu_memory, unit::bytes},
+          {"W", "W_g", o.weights_per_gpu, unit::bytes},
+          {"A", "A", o.activations_per_gpu, unit::bytes}},
+         o.kv_memory_per_gpu, unit::bytes);
+  o.kv_bytes_per_token = kv_bytes_per_token(m, kv_b);
+  // KV heads split over TP ranks (replicated when TP exceeds them; MLA's latent on every rank),
+  // layers over stages.
+  const double kv_split = mla ? 1.0 : std::min(e.tp, static_cast<double>(m.kv_heads));
+  e.kv_tok_gpu = o.kv_bytes_per_token / (e.pp * kv_split);
+  d.step("KV cache per token on one GPU", "m_{KV}", "\\frac{$m}{$p \\cdot $s}",
+         {{"m", "m", o.kv_bytes_per_token, unit::bytes_per_token},
+          {"p", "PP", e.pp},
+          {"s", "\\min(TP, n_{kv})", kv_split}},
+         e.kv_tok_gpu, unit::bytes_per_token);
+  // Paged blocks (Kwon et al. 2023 §4.1): whole blocks of `block_size` tokens.
+  const double blocks = floor_count(o.kv_memory_per_gpu / (in.block_size * e.kv_tok_gpu));
+  o.kv_capacity_tokens = blocks * in.block_size;
+  d.step("KV cache capacity (whole blocks)", "C_{KV}",
+         "\\left\\lfloor \\frac{$M}{$k \\cdot $m} \\right\\rfloor \\cdot $k",
+         {{"M", "M_{KV}", o.kv_memory_per_gpu, unit::bytes},
+          {"k", "k", in.block_size, unit::tokens},
+          {"m", "m_{KV}", e.kv_tok_gpu, unit::bytes_per_token}},
+         o.kv_capacity_tokens, unit::tokens);
+  const double seq_len = in.prompt_len + in.output_len;
+  const double blocks_per_seq = ceil_count(seq_len / in.block_size);
+  o.max_batch = floor_count(blocks / blocks_per_seq);
+  d.step("Largest batch (every sequence at its full length)", "B_{\\max}",
+         "\\left\\lfloor \\frac{$C}{\\lceil ($P + $O) / $k \\rceil \\cdot $k} \\right\\rfloor",
+         {{"C", "C_{KV}", o.kv_capacity_tokens, unit::tokens},
+          {"P", "P", in.prompt_len, unit::tokens},
+          {"O", "O", in.output_len, unit::tokens},
+          {"k", "k", in.block_size, unit::tokens}},
+         o.max_batch, unit::none);
+  if (o.max_batch < 1)
+    return Error::inconsistent(
+        "prompt_len", in.prompt_len,
+        "one sequence of " + count_text(seq_len) + " tokens needs more KV cache than the " +
+            format_value(o.kv_memory_per_gpu, unit::bytes) + " left per GPU");
+  if (in.batch > o.max_batch)
+    return Error::inconsistent("batch", in.batch,
+                               "more sequences than the KV cache holds: at most " +
+                                   count_text(o.max_batch) + " of " + count_text(seq_len) +
+                                   " tokens");
+  const double b = in.batch > 0 ? in.batch : o.max_batch;
+  o.batch = b;
+
+  // Decode: a sequence's mean context over its output, and the FLOPs of one token there
+  // (2 per active weight, plus attention over the whole context: no causal halving).
+  const double ctx = in.prompt_len + in.output_len / 2;
+  const double f_tok = 2 * e.active + attention_flops_per_token(m, ctx, false);
+  const double t_kv = b * ctx * e.kv_tok_gpu / e.bw_rate;
+  const double t_c = b * f_tok / (e.gpus * e.flops_rate);
+  const double w_read = e.weights_read(b / e.pp);
+  const double t_w = w_read / e.tp / e.bw_rate;
+  if (m.experts > 0) {
+    o.experts_touched = expected_experts_touched(m, b / e.pp);
+    d.step("Experts a decode step touches per layer", "E_h",
+           "$E \\cdot (1 - (1 - \\frac{$k}{$E})^{$B})",
+           {{"E", "E", in.experts}, {"k", "k", in.top_k}, {"B", "B", b / e.pp}}, o.experts_touched,
+           unit::none);
+  } else {
+    o.experts_touched = not_given;
+  }
+  d.step("Weight read per decode step", "t_W", "\\frac{$W}{$t \\cdot $e \\cdot $B}",
+         {{"W", "W_r", w_read, unit::bytes},
+          {"t", "TP", e.tp},
+          {"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
+          {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+         t_w, unit::seconds);
+  d.step("KV cache read per decode step", "t_{KV}", "\\frac{$b \\cdot $S \\cdot $m}{$e \\cdot $B}",
+         {{"b", "B", b},
+          {"S", "S", ctx, unit::tokens},
+          {"m", "m_{KV}", e.kv_tok_gpu, unit::bytes_per_token},
+          {"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
+          {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+         t_kv, unit::seconds);
+  d.step("Matmul FLOPs per decode step", "t_C", "\\frac{$b \\cdot $f}{$g \\cdot $e \\cdot $F}",
+         {{"b", "B", b},
+          {"f", "f", f_tok, unit::flop_per_token},
+          {"g", "G", e.gpus},
+          {"e", "e_C", in.compute_efficiency, unit::fraction},
+          {"F", "F", peak, unit::flops}},
+         t_c, unit::seconds);
+  o.decode_step = t_kv + std::max(t_c, t_w);
+  d.step("Decode step (the KV read never overlaps; weights and FLOPs do)", "t_s",
+         "$K + \\max($C, $W)",
+         {{"K", "t_{KV}", t_kv, unit::seconds},
+          {"C", "t_C", t_c, unit::seconds},
+          {"W", "t_W", t_w, unit::seconds}},
+         o.decode_step, unit::seconds);
+  o.bound = t_c > t_w ? "compute" : "memory";
+  // Crossover: the batch whose FLOPs take as long as its weight read (MoE: the read grows with
+  // the batch, so search for it). Past it, a bigger batch costs time per token.
+  const double t_c1 = f_tok / (e.gpus * e.flops_rate);
+  double lo = 0, hi = 1;
+  while (hi < 1e9 && hi * t_c1 < e.weights_read(hi / e.pp) / e.tp / e.bw_rate) lo = hi, hi *= 2;
+  for (int i = 0; i < 60 && m.experts > 0; ++i) {
+    const double mid = (lo + hi) / 2;
+    (mid * t_c1 < e.weights_read(mid / e.pp) / e.tp / e.bw_rate ? lo : hi) = mid;
+  }
+  o.crossover_batch = m.experts > 0 ? hi : e.weights_read(0) / e.tp / e.bw_rate / t_c1;
+  d.step("Batch where the step turns compute-bound", "B^*", "\\frac{t_W}{t_C / B}", {},
+         o.crossover_batch, unit::none);
+
+  // Prefill: 2 FLOPs per active weight per prompt token plus causal attention, on one TP group
+  // (stages run one after another for a single prompt).
+  const double f_prefill =
+      in.prompt_len * (2 * e.active + attention_flops_per_token(m, in.prompt_len, true));
+  const double w_prefill = e.weights_read(in.prompt_len);
+  const double t_prefill =
+      std::max(f_prefill / (e.tp * e.flops_rate), w_prefill / e.tp / e.bw_rate);
+  d.step("Prefill alone", "t_p",
+         "\\max(\\frac{$F}{$t \\cdot $e \\cdot $P}, \\frac{$W}{$t \\cdot $h \\cdot $B})",
+         {{"F", "F_p", f_prefill, unit::flop},
+          {"t", "TP", e.tp},
+          {"e", "e_C", in.compute_efficiency, unit::fraction},
+          {"P", "F", peak, unit::flops},
+          {"W", "W_r", w_prefill, unit::bytes},
+          {"h", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
+          {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+         t_prefill, unit::seconds);
+  // What one request's prefill adds to the others' decode, and its own time to first token.
+  // Chunked (Sarathi-Serve §4): n steps each carry a chunk beside the running decodes, so a
+  // step costs max(its FLOPs with the chunk's, the weight read); unchunked (vLLM V0's default),
+  // the whole prefill runs alone and every running sequence waits for it.
+  double extra = 0;
+  if (in.chunked_prefill) {
+    const double n = ceil_count(in.prompt_len / in.chunk_tokens);
+    const double chunk = in.prompt_len / n;
+    const double others = (b - 1) / e.pp;  // decodes sharing a chunk's step
+    const double mixed = e.step(b, ctx, f_tok, f_prefill / n, chunk);
+    extra = n * (mixed - o.decode_step);
+    o.max_token_gap = mixed;
+    // TTFT: n mixed steps along one TP group (the stages add up to the whole model).
+    const double t_kv_lat = others * ctx * e.kv_tok_gpu * e.pp / e.bw_rate;
+    const double t_c_lat = (others * f_tok + f_prefill / n) / (e.tp * e.flops_rate);
+    const double t_w_lat = e.weights_read(others + chunk) / e.tp / e.bw_rate;
+    o.ttft = n * (t_kv_lat + std::max(t_c_lat, t_w_lat));
+    d.step("Time to first token (chunked: prefill chunks share steps with the running batch)",
+           "\\text{TTFT}", "$n \\cdot (t_{KV} + \\max(t_C, t_W))", {{"n", "n", n}}, o.ttft,
+           unit::seconds);
+  } else {
+    extra = std::max(f_prefill / (e.gpus * e.flops_rate), w_prefill / e.tp / e.bw_rate);
+    o.max_token_gap = o.decode_step + t_prefill;
+    o.ttft = t_prefill;
+    d.step("Time to first token (unchunked: the prefill runs alone)", "\\text{TTFT}", "$t",
+           {{"t", "t_p", t_prefill, unit::seconds}}, o.ttft, unit::seconds);
+  }
+  // A sequence emits one token per step, and the other B − 1 requests' prefills fall inside
+  // its output in steady state: each adds `extra` once per `output_len` tokens.
+  o.tpot = o.decode_step + (b - 1) * extra / in.output_len;
+  d.step("Time per output token (decode + the others' prefills)", "\\text{TPOT}",
+         "$s + \\frac{($b - 1) \\cdot $x}{$O}",
+         {{"s", "t_s", o.decode_step, unit::seconds},
+          {"b", "B", b},
+          {"x", "x", extra, unit::seconds},
+          {"O", "O", in.output_len, unit::tokens}},
+         o.tpot, unit::seconds);
+  o.request_time = o.ttft + (in.output_len - 1) * o.tpot;
+  o.tokens_per_second = b / (o.decode_step + b * extra / in.output_len);
+  d.step("Output tokens per second per replica", "\\text{tok/s}",
+         "\\frac{$b}{$s + $b \\cdot $x / $O}",
+         {{"b", "B", b},
+          {"s", "t_s", o.decode_step, unit::seconds},
+          {"x", "x", extra, unit::seconds},
+          {"O", "O", in.output_len, unit::tokens}},
+         o.tokens_per_second, unit::tokens_per_s);
+  o.tokens_per_second_per_gpu = o.tokens_per_second / e.gpus;
+  if (d.recording())
+    d.note("Bound", "At batch " + count_text(b) + " the decode step is " + o.bound +
+                        "-bound; it turns compute-bound from batch " +
+                        count_text(std::round(o.crossover_batch)) + ".");
+  return o;
+}
+
+void register_serve_engine(Registry& r) {
+  using In = ServeEngineIn;
+  using Out = ServeEngineOut;
+  constexpr double kMaxTokens = 1e7;
+  r.add(declare<In, Out>(
+      {"serve.engine", "Serving engine: batch, TTFT, TPOT, throughput", "inference",
+       "One replica of a continuous-batching engine (vLLM, SGLang, TensorRT-LLM) on TP × PP "
+       "GPUs: KV cache left after weights, the largest batch, time to first token, time per "
+       "output token and tokens per second.",
+       "Kwon et al. 2023 (PagedAttention); Austin et al. 2025, How to Scale Your Model "
+       "(serving); Agrawal et al. 2024 (Sarathi-Serve)",
+       "docs/serving.md#serveengine"},
+      {num("params", &In::params, "Parameters", unit::params)
+           .help("All weights, every expert included (they all sit in memory)")
+           .positive(1e15),
+       num("n_layers", &In::n_layers, "Layers").help("Transformer blocks").positive(1e4).integer(),
+       num("d_model", &In::d_model, "Model width")
+           .help("Hidden size, for the activation peak")
+           .positive(1e6)
+           .integer(),
+       num("n_heads", &In::n_heads, "Attention heads")
+           .help("Query heads; TP must divide them")
+           .positive(1e4)
+           .integer(),
+       num("n_kv_heads", &In::n_kv_heads, "KV heads")
+           .help("Heads of keys and values (GQA groups); split or replicated over TP")
+           .positive(1e4)
+           .integer(),
+       num("head_dim", &In::head_dim, "Head width")
+           .help("Size of one head")
+           .positive(1e5)
+           .integer(),
+       num("d_ff", &In::d_ff, "FFN width")
+           .help("FFN hidden size, for the activation peak")
+           .positive(1e7)
+           .integer(),
+       num("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
+           .help("Multi-head latent attention caches this latent per layer (DeepSeek-V3: 512)")
+           .range(0, 1e6)
+           .integer(),
+       num("rope_dim", &In::rope_dim, "MLA RoPE key width")
+           .help("MLA's cached RoPE key width (DeepSeek-V3: 64)")
+           .range(0, 1e5)
+           .integer(),
+       num("experts", &In::experts, "Routed experts (0 = dense)")
+           .help("Experts per MoE layer; 0 for a dense model")
+           .range(0, 1e5)
+           .integer(),
+       num("top_k", &In::top_k, "Experts per token")
+           .help("Experts each token is routed to (MoE only)")
+           .range(0, 1e4)
+           .integer(),
+       num("expert_params", &In::expert_params, "Parameters per expert", unit::params)
+           .help("One expert's weights summed over layers (MoE only)")
+           .range(0, 1e15),
+       num("shared_params", &In::shared_params, "Shared parameters", unit::params)
+           .help("Weights every token uses: attention, embeddings, shared experts (MoE only)")
+           .range(0, 1e15),
+       num("peak_flops", &In::peak_flops, "Peak BF16 FLOP/s per GPU", unit::flops)
+           .help("Dense BF16 tensor peak, from the datasheet")
+           .positive(1e17),
+       num("peak_fp8", &In::peak_fp8, "Peak FP8 FLOP/s per GPU", unit::flops)
+           .help("Dense FP8 peak; 0 = no FP8 path (the math then runs at the BF16 peak)")
+           .range(0, 1e17),
+       num("peak_int8", &In::peak_int8, "Peak INT8 OP/s per GPU", unit::flops)
+           .help("Dense INT8 peak; 0 = no INT8 path")
+           .range(0, 1e17),
+       num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+           .help("HBM bandwidth of one GPU")
+           .positive(1e15),
+       num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+           .help("HBM of one GPU")
+           .range(1e8, 1e14),
+       num("tp", &In::tp, "Tensor parallel (TP)")
+           .help("GPUs splitting each layer; must divide the heads")
+           .range(1, 1024),
+       num("pp", &In::pp, "Pipeline parallel (PP)")
+           .help("Stages the layers are split into; must divide the layers")
+           .range(1, 1024),
+       choice("weight_dtype", &In::weight_dtype, "Weights", {"bf16", "fp8", "int8", "int4"})
+           .labels({"BF16", "FP8 (W8A8)", "INT8 (W8A8)", "INT4 (weight-only)"})
+           .help("Storage of the weights; FP8 and INT8 also run the math at the 8-bit peak"),
+       num("group_size", &In::group_size, "INT4 group size (0 = per channel)")
+           .help("Weights sharing one FP16 scale in INT4 (AWQ, GPTQ: 128)")
+           .range(0, 1e6)
+           .integer(),
+       choice("kv_dtype", &In::kv_dtype, "KV cache", {"bf16", "fp8", "int8"})
+           .labels({"BF16", "FP8", "INT8"})
+           .help("Storage of the cached keys and values"),
+       num("memory_utilization", &In::memory_utilization, "GPU memory used", unit::fraction)
+           .help("Share of GPU memory the engine may take (vLLM's default: 90 %)")
+           .range(0.01, 1),
+       num("block_size", &In::block_size, "KV block size", unit::tokens)
+           .help("Tokens per paged KV block (vLLM: 16); a sequence fills whole blocks")
+           .positive(1e5)
+           .integer(),
+       flag("chunked_prefill", &In::chunked_prefill, "Chunked prefill")
+           .help("Split prompts into chunks that ride along with decode steps"),
+       num("chunk_tokens", &In::chunk_tokens, "Tokens per step (chunk)", unit::tokens)
+           .help("Prefill tokens one step takes with chunked prefill (vLLM: 2,048)")
+           .positive(kMaxTokens)
+           .integer(),
+       num("compute_efficiency", &In::compute_efficiency, "Matmul efficiency", unit::fraction)
+           .help("Share of peak FLOP/s the matmuls reach (prefill MFU)")
+           .positive(1),
+       num("bandwidth_efficiency", &In::bandwidth_efficiency, "Bandwidth efficiency",
+           unit::fraction)
+           .help("Share of HBM bandwidth decode reaches (memory-bandwidth utilization)")
+           .positive(1),
+       num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+           .help("Tokens in each request's prompt")
+           .positive(kMaxTokens)
+           .integer(),
+       num("output_len", &In::output_len, "Output length", unit::tokens)
+           .help("Tokens generated per request")
+           .positive(kMaxTokens)
+           .integer(),
+       num("batch", &In::batch, "Batch (0 = the most that fit)")
+           .help("Sequences decoding together; 0 fills the KV cache")
+           .range(0, 1e7)
+           .integer()},
+      {out("max_batch", &Out::max_batch, "Largest batch")
+           .help("Sequences of prompt + output tokens the KV cache holds"),
+       out("ttft", &Out::ttft, "Time to first token", unit::seconds)
+           .help("Prefill of one prompt at this batch (queueing not included)"),
+       out("tpot", &Out::tpot, "Time per output token", unit::seconds)
+           .help("Mean gap between a sequence's tokens, the others' prefills included"),
+       out("tokens_per_second", &Out::tokens_per_second, "Tokens/s per replica", unit::tokens_per_s)
+           .help("Output tokens per second of the whole replica"),
+       out("tokens_per_second_per_gpu", &Out::tokens_per_second_per_gpu, "Tokens/s per GPU",
+           unit::tokens_per_s)
+           .help("Replica throughput ÷ its GPUs"),
+       out("bound", &Out::bound, "Decode bound")
+           .help("Whether the weight read or the FLOPs set the decode step"),
+       out("crossover_batch", &Out::crossover_batch, "Compute-bound from batch")
+           .help("Batch whose FLOPs take as long as the weight read"),
+       out("batch", &Out::batch, "Batch used").help("The batch the times are for"),
+       out("decode_step", &Out::decode_step, "Decode step", unit::seconds)
+           .help("One token for every sequence, no prefill"),
+       out("max_token_gap", &Out::max_token_gap, "Longest token gap", unit::seconds)
+           .help("Longest pause in a sequence's output while a prompt is prefilled"),
+       out("request_time", &Out::request_time, "Request time", unit::seconds)
+           .help("TTFT + the remaining tokens × TPOT"),
+       out("weights_per_gpu", &Out::weights_per_gpu, "Weights per GPU", unit::bytes)
+           .help("Weight bytes each GPU holds"),
+       out("activations_per_gpu", &Out::activations_per_gpu, "Activation peak per GPU", unit::bytes)
+           .help("Largest live activations of one step, kept free"),
+       out("kv_memory_per_gpu", &Out::kv_memory_per_gpu, "KV cache per GPU", unit::bytes)
+           .help("Memory left for KV blocks"),
+       out("kv_per_token", &Out::kv_bytes_per_token, "KV cache per token", unit::bytes_per_token)
+           .help("Cache bytes one token adds over all layers"),
+       out("kv_capacity_tokens", &Out::kv_capacity_tokens, "KV capacity", unit::tokens)
+           .help("Tokens the KV cache holds, in whole blocks"),
+       out("experts_touched", &Out::experts_touched, "Experts touched per step")
+           .help("Distinct experts per MoE layer one decode step reads")
+           .optional()},
+      &serve_engine));
+  // Latency and throughput vs batch: both lines stop at the memory wall (the batch the KV
+  // cache holds); the weight read is shared by the batch until the FLOPs catch up.
+  r.add_chart({.id = "engine-latency-vs-batch",
+               .title = "Time per output token vs batch",
+               .estimator = "serve.engine",
+               .x = "batch",
+               .x_label = "Batch (sequences)",
+               .y_label = "Time",
+               .y_unit = unit::seconds,
+               .x_min = 1,
+               .x_max = 1024,
+               .points = 40,
+               .log_x = true,
+               .log_y = true,
+               .integer_x = true,
+               .y = {"tpot", "decode_step", "ttft"}});
+  r.add_chart({.id = "engine-throughput-vs-batch",
+               .title = "Tokens/s per GPU vs batch, by weight precision",
+               .estimator = "serve.engine",
+               .x = "batch",
+               .x_label = "Batch (sequences)",
+               .y_label = "Output tokens/s per GPU",
+               .y_unit = unit::tokens_per_s,
+               .x_min = 1,
+               .x_max = 1024,
+               .points = 40,
+               .log_x = true,
+               .log_y = true,
+               .integer_x = true,
+               .y = {"tokens_per_second_per_gpu"},
+               .series = {{"BF16 weights", object_of({{"weight_dtype", "bf16"}})},
+                          {"FP8 weights", object_of({{"weight_dtype", "fp8"}})},
+                          {"INT4 weights", object_of({{"weight_dtype", "int4"}})}}});
+}
+
+}  // namespace napkin

@@ -1,0 +1,50 @@
+// serve.engine: one replica of a continuous-batching engine (vLLM, SGLang, TensorRT-LLM) on
+// TP × PP GPUs: KV-cache capacity, the largest batch, TTFT, time per output token and
+// throughput from a roofline per step. Sources above each formula in serve_engine.cpp and in
+// docs/serving.md.
+#pragma once
+
+#include <string>
+
+#include "registry/registry.hpp"
+
+namespace napkin {
+
+struct ServeEngineIn {
+  // Model: Llama 3 70B's shape (the llama3-70b preset; Grattafiori et al. 2024, Table 3).
+  double params = 70553706496;
+  double n_layers = 80, d_model = 8192, n_heads = 64, n_kv_heads = 8, head_dim = 128, d_ff = 28672;
+  double latent_dim = 0, rope_dim = 0;  // MLA's cached latent and RoPE key widths; 0 = GQA/MHA
+  double experts = 0, top_k = 0;        // routed experts per MoE layer (0 = dense), per token
+  double expert_params = 0;             // one expert's weights summed over layers
+  double shared_params = 0;             // weights every token uses (MoE only)
+  // Accelerator: H100 SXM (NVIDIA datasheet, the h100 preset).
+  double peak_flops = 989.4e12, peak_fp8 = 1978.9e12, peak_int8 = 1978.9e12;
+  double mem_bandwidth = 3.35e12, gpu_memory = 80.0 * 1073741824.0;
+  // Layout and precision.
+  int tp = 4, pp = 1;
+  std::string weight_dtype = "bf16", kv_dtype = "bf16";
+  double group_size = 128;
+  // Engine.
+  double memory_utilization = 0.9;  // vLLM's gpu_memory_utilization
+  double block_size = 16;           // tokens per paged KV block (vLLM's default)
+  bool chunked_prefill = true;
+  double chunk_tokens = 2048;  // prefill tokens mixed into one step
+  double compute_efficiency = 0.5, bandwidth_efficiency = 0.6;
+  // Load.
+  double prompt_len = 2048, output_len = 256;
+  double batch = 0;  // concurrent sequences; 0 = the most the KV cache holds
+};
+
+struct ServeEngineOut {
+  double weights_per_gpu, activations_per_gpu, kv_memory_per_gpu, kv_bytes_per_token,
+      kv_capacity_tokens, max_batch, batch, ttft, tpot, decode_step, max_token_gap, request_time,
+      tokens_per_second, tokens_per_second_per_gpu, crossover_batch, experts_touched;
+  std::string bound;
+};
+
+Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d);
+
+void register_serve_engine(Registry& r);
+
+}  // namespace napkin
