@@ -51,6 +51,10 @@ Preset model_preset(const ModelPreset& p) {
   // Routed experts, 0 for a dense model (so choosing a dense model after an MoE one resets
   // the engines that read it).
   out.values.set("experts", m.experts);
+  // The rest of the MoE shape, for train.step (0 for a dense model, for the same reason).
+  out.values.set("shared_experts", m.experts > 0 ? m.shared_experts : 0);
+  out.values.set("expert_d_ff", m.experts > 0 ? m.expert_d_ff : 0);
+  out.values.set("dense_layers", m.experts > 0 ? m.dense_layers : 0);
   if (m.experts > 0) {  // moe.params' split: shared weights and one expert's weights
     const double expert = (c.ffn_total - c.ffn_active) / (m.experts - m.top_k);
     out.values.set("num_experts", m.experts);
@@ -65,13 +69,23 @@ Preset model_preset(const ModelPreset& p) {
 // (and the 8-bit peaks, 0 where the chip has no such path), HBM bandwidth and capacity under
 // every input name the estimators use for them.
 Preset accelerator_preset(const Gpu& g) {
-  return make(std::string(g.id), std::string(g.label), "gpu", std::string(g.source),
-              {{"peak_flops", g.peak_bf16},
-               {"peak_fp8", g.peak_fp8},
-               {"peak_int8", g.peak_int8},
-               {"mem_bandwidth", g.hbm_bandwidth},
-               {"gpu_memory", g.hbm_bytes},
-               {"device_memory", g.hbm_bytes}});
+  Preset p = make(std::string(g.id), std::string(g.label), "gpu", std::string(g.source),
+                  {{"peak_flops", g.peak_bf16},
+                   {"peak_fp8", g.peak_fp8},
+                   {"peak_int8", g.peak_int8},
+                   {"mem_bandwidth", g.hbm_bandwidth},
+                   {"gpu_memory", g.hbm_bytes},
+                   {"device_memory", g.hbm_bytes}});
+  // The node it usually ships in (find_cluster): node size and both network tiers, so a
+  // whole-step estimate follows the accelerator too.
+  if (const Cluster* c = find_cluster(g.id)) {
+    p.values.set("gpus_per_node", c->gpus_per_node);
+    p.values.set("intra_bandwidth", c->intra.bandwidth);
+    p.values.set("intra_latency", c->intra.latency);
+    p.values.set("inter_bandwidth", c->inter.bandwidth);
+    p.values.set("inter_latency", c->inter.latency);
+  }
+  return p;
 }
 
 Preset link(std::string id, std::string label, std::string source, double bw, double latency) {

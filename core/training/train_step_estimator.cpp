@@ -232,17 +232,14 @@ void register_train_step(Registry& r) {
        num("experts", &In::experts, "Routed experts")
            .range(0, 1e5)
            .group("model")
-           .meaning("moe_experts")
            .help("Experts per MoE layer; 0 for a dense model."),
        num("top_k", &In::top_k, "Experts per token")
            .range(0, 1e3)
            .group("model")
-           .meaning("moe_top_k")
            .help("Routed experts each token uses (MoE only)."),
        num("shared_experts", &In::shared_experts, "Shared experts")
            .range(0, 1e3)
            .group("model")
-           .meaning("moe_shared_experts")
            .help("Experts every token uses besides the routed ones (DeepSeek: 1)."),
        num("expert_d_ff", &In::expert_d_ff, "Expert FFN width")
            .range(0, 1e7)
@@ -251,7 +248,6 @@ void register_train_step(Registry& r) {
        num("dense_layers", &In::dense_layers, "Leading dense layers")
            .range(0, 1e4)
            .group("model")
-           .meaning("moe_dense_layers")
            .help("Layers at the start that keep a dense FFN (DeepSeek-V3: 3)."),
        num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
            .positive(1e17)
