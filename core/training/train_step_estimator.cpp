@@ -199,7 +199,7 @@ void register_train_step(Registry& r) {
        num("d_model", &In::d_model, "Hidden size")
            .positive(1e6)
            .group("model")
-           .help("Width of the residual stream (d_model)."),
+           .help("Width of the residual stream: each token's vector between layers."),
        num("heads", &In::heads, "Attention heads")
            .positive(1e4)
            .group("model")
