@@ -42,7 +42,7 @@ TEST_CASE("train_step: Megatron-LM, Narayanan et al. 2021, Table 1 (TFLOP/s with
     int heads, tp, pp, gpus;
     double batch, published;
   // The 39.1B and 76.1B rows (138 and 140 TFLOP/s) are predicted 13.6 % high at this
-  // efficiency: docs/training-step.md lists them as open.
+  // efficiency: docs/training.md (train.step) lists them as open.
   } rows[] = {{80, 12288, 96, 8, 8, 1536, 2304, 148},     // 145.6B
               {96, 16384, 128, 8, 16, 1920, 2160, 155},   // 310.1B
               {105, 20480, 128, 8, 35, 2520, 2520, 163},  // 529.6B
@@ -66,7 +66,7 @@ TEST_CASE("train_step: Megatron-LM, Narayanan et al. 2021, Table 1 (TFLOP/s with
 TEST_CASE("train_step: Korthikanti et al. 2022, Table 5 (iteration time, SP + selective recompute)") {
   // Table 3's configurations (s = 2048, V = 51200, microbatch 1, one pipeline: DP = 1) and
   // Table 5's "present work" iteration times in seconds. The 22B row (8 GPUs, one microbatch of
-  // 4) is predicted 21 % fast and is left out: docs/training-step.md says why.
+  // 4) is predicted 21 % fast and is left out: docs/training.md (train.step) says why.
   struct Row {
     int layers;
     double h;

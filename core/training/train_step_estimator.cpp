@@ -191,7 +191,7 @@ void register_train_step(Registry& r) {
        "Time, throughput, MFU and memory per GPU of one optimizer step for a model, a cluster "
        "and a TP × PP × DP × CP × EP layout.",
        "Narayanan et al. 2021 (Megatron-LM); Korthikanti et al. 2022; Rajbhandari et al. 2020",
-       "docs/training-step.md"},
+       "docs/training.md#trainstep"},
       {num("layers", &In::layers, "Layers")
            .positive(1e4)
            .group("model")
