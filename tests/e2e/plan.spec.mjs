@@ -160,3 +160,19 @@ test('keyboard: Enter searches, Tab reaches Cancel while it runs, focus comes ba
   await expect(plan.getByRole('status')).toHaveText('Search cancelled.');
   await expect(plan.getByRole('button', { name: 'Search' })).toBeFocused();
 });
+
+test('Open puts a row\'s layout into the whole-step card, whose step time matches the row', async ({ page, problems }) => {
+  const plan = await openPlan(page, '/index.html');
+  await plan.locator('[name="gpus"]').fill('512');
+  await plan.getByRole('button', { name: 'Search' }).click();
+  const first = plan.locator('.plan-table tbody tr').first();
+  await expect(first).toBeVisible({ timeout: 20000 });
+  const rowTime = Number(await first.locator('[data-output="step_time"]').getAttribute('data-value'));
+  await first.getByRole('button', { name: /^Open layout 1 in / }).click();
+  const card = page.locator('form[data-estimator="train.step"]');
+  await expect(card).toBeVisible();
+  await expect(card.locator('[data-output="step_time"]')).toHaveAttribute('data-value', /\d/);
+  const cardTime = Number(await card.locator('[data-output="step_time"]').getAttribute('data-value'));
+  expect(cardTime).toBeCloseTo(rowTime, 6);
+  expect(problems).toEqual([]);
+});
