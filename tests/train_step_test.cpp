@@ -1,9 +1,10 @@
 // train.step and the layout search against published runs (Narayanan et al. 2021; Korthikanti
 // et al. 2022; Llama 3, Dubey et al. 2024) and the ZeRO paper's memory figures.
+#include "training/train_step.hpp"
+
 #include <doctest/doctest.h>
 
 #include "training/search.hpp"
-#include "training/train_step.hpp"
 
 using namespace napkin;
 
@@ -41,11 +42,11 @@ TEST_CASE("train_step: Megatron-LM, Narayanan et al. 2021, Table 1 (TFLOP/s with
     double h;
     int heads, tp, pp, gpus;
     double batch, published;
-  // The 39.1B and 76.1B rows (138 and 140 TFLOP/s) are predicted 13.6 % high at this
-  // efficiency: docs/training.md (train.step) lists them as open.
-  } rows[] = {{80, 12288, 96, 8, 8, 1536, 2304, 148},     // 145.6B
-              {96, 16384, 128, 8, 16, 1920, 2160, 155},   // 310.1B
-              {105, 20480, 128, 8, 35, 2520, 2520, 163},  // 529.6B
+    // The 39.1B and 76.1B rows (138 and 140 TFLOP/s) are predicted 13.6 % high at this
+    // efficiency: docs/training.md (train.step) lists them as open.
+  } rows[] = {{80, 12288, 96, 8, 8, 1536, 2304, 148},      // 145.6B
+              {96, 16384, 128, 8, 16, 1920, 2160, 155},    // 310.1B
+              {105, 20480, 128, 8, 35, 2520, 2520, 163},   // 529.6B
               {128, 25600, 160, 8, 64, 3072, 3072, 163}};  // 1008B
   for (const Row& r : rows) {
     Layout l;
@@ -63,7 +64,8 @@ TEST_CASE("train_step: Megatron-LM, Narayanan et al. 2021, Table 1 (TFLOP/s with
   }
 }
 
-TEST_CASE("train_step: Korthikanti et al. 2022, Table 5 (iteration time, SP + selective recompute)") {
+TEST_CASE(
+    "train_step: Korthikanti et al. 2022, Table 5 (iteration time, SP + selective recompute)") {
   // Table 3's configurations (s = 2048, V = 51200, microbatch 1, one pipeline: DP = 1) and
   // Table 5's "present work" iteration times in seconds. The 22B row (8 GPUs, one microbatch of
   // 4) is predicted 21 % fast and is left out: docs/training.md (train.step) says why.
@@ -72,8 +74,8 @@ TEST_CASE("train_step: Korthikanti et al. 2022, Table 5 (iteration time, SP + se
     double h;
     int heads, tp, pp;
     double batch, seconds;
-  } rows[] = {{96, 12288, 96, 8, 8, 64, 13.75},      // 175B on 64 GPUs
-              {105, 20480, 128, 8, 35, 280, 37.83},  // 530B on 280 GPUs
+  } rows[] = {{96, 12288, 96, 8, 8, 64, 13.75},       // 175B on 64 GPUs
+              {105, 20480, 128, 8, 35, 280, 37.83},   // 530B on 280 GPUs
               {128, 25600, 160, 8, 64, 512, 71.49}};  // 1T on 512 GPUs
   for (const Row& r : rows) {
     Layout l;

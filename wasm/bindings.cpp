@@ -111,8 +111,9 @@ std::string parse_value(const std::string& text, const std::string& unit) {
 }
 
 // The layout search (SPEC §9): the same JSON as `napkin search` (core's search_run checks each
-// input against its declaration: units, range, whole number, the same errors as `run`). `progress(done, total)` is called after each block of
-// layouts at least `every` layouts apart; the page's worker posts it on.
+// input against its declaration: units, range, whole number, the same errors as `run`).
+// `progress(done, total)` is called after each block of layouts at least `every` layouts apart; the
+// page's worker posts it on.
 struct SearchCtx {
   const emscripten::val* progress;
   long long every, last;

@@ -76,8 +76,7 @@ struct Error;
 // search's own (gpus, max_memory_fraction, the search_* dimension switches; search_inputs.cpp).
 // An input of the layout itself (tp, pp, …) is refused: the search chooses it. Defaults:
 // train.step's (GPT-3 175B on 512 A100 80 GB, batch 1536, s = 2048).
-bool search_spec_from_inputs(const Registry& reg, const Json& inputs, SearchSpec& spec,
-                             Error& err);
+bool search_spec_from_inputs(const Registry& reg, const Json& inputs, SearchSpec& spec, Error& err);
 // The search's JSON for those inputs, or {"error": …} naming the input.
 Json search_run(const Registry& reg, const Json& inputs, SearchProgress progress = nullptr,
                 void* ctx = nullptr);

@@ -70,14 +70,19 @@ std::vector<InputSpec> own_specs() {
   frac.min_exclusive = true;
   frac.max = 1;
   out.push_back(frac);
-  for (const Dimension& x : kDimensions) out.push_back(own(x.name, x.label, x.help, Json(d.*x.field)));
+  for (const Dimension& x : kDimensions)
+    out.push_back(own(x.name, x.label, x.help, Json(d.*x.field)));
   return out;
 }
 
-const Estimator& ranking(const Registry& reg) { return *reg.find("train.step"); }
+const Estimator& ranking(const Registry& reg) {
+  return *reg.find("train.step");
+}
 
 // What the search reads of train.step: everything but the layout, which it chooses.
-bool search_reads(const InputSpec& s) { return s.group != "layout"; }
+bool search_reads(const InputSpec& s) {
+  return s.group != "layout";
+}
 
 }  // namespace
 
@@ -117,15 +122,17 @@ bool search_spec_from_inputs(const Registry& reg, const Json& inputs, SearchSpec
     const bool preset = name == "model" || name == "gpu" || name == "link";
     if (!preset && (!theirs || !search_reads(*theirs))) {
       std::string names;
-      for (const InputSpec& s : search_input_specs(reg)) names += (names.empty() ? "" : ", ") + s.name;
+      for (const InputSpec& s : search_input_specs(reg))
+        names += (names.empty() ? "" : ", ") + s.name;
       err.code = "unknown_input";
       err.input = name;
       err.value = raw;
       err.allowed = names;
-      err.message = theirs ? name + " is part of the layout, which the search chooses; give the "
-                                    "search the job, and open a layout to set it"
-                           : "unknown input \"" + name + "\" for the layout search; inputs are: " +
-                                 names;
+      err.message =
+          theirs ? name +
+                       " is part of the layout, which the search chooses; give the "
+                       "search the job, and open a layout to set it"
+                 : "unknown input \"" + name + "\" for the layout search; inputs are: " + names;
       return false;
     }
     step_inputs.set(name, raw);

@@ -120,4 +120,3 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
 }
 
 }  // namespace napkin
-

@@ -72,23 +72,22 @@ std::optional<Error> layout_error(const TrainStepIn& in) {
                                "must divide the attention heads (" + std::to_string(in.heads) +
                                    ") and the KV heads (" + std::to_string(in.kv_heads) + ")");
   if (in.layers % (in.pp * in.vpp) != 0)
-    return Error::inconsistent("pp", in.pp,
-                               "× virtual stages must divide the layers (" +
-                                   std::to_string(in.layers) + ")");
+    return Error::inconsistent(
+        "pp", in.pp, "× virtual stages must divide the layers (" + std::to_string(in.layers) + ")");
   const long long per_pipe = static_cast<long long>(in.dp) * in.microbatch;
   const long long batch = static_cast<long long>(in.global_batch);
   if (batch != in.global_batch || batch % per_pipe != 0)
-    return Error::inconsistent("global_batch", in.global_batch,
-                               "must be a whole multiple of DP × microbatch (" +
-                                   std::to_string(per_pipe) + ")");
+    return Error::inconsistent(
+        "global_batch", in.global_batch,
+        "must be a whole multiple of DP × microbatch (" + std::to_string(per_pipe) + ")");
   if (in.vpp > 1 && (batch / per_pipe) % in.pp != 0)
     return Error::inconsistent("vpp", in.vpp,
                                "interleaving needs the microbatches per pipeline (" +
                                    std::to_string(batch / per_pipe) + ") divisible by PP");
   if (in.experts > 0 && (in.top_k < 1 || in.top_k > in.experts))
-    return Error::inconsistent("top_k", in.top_k,
-                               "must be between 1 and the experts (" +
-                                   std::to_string(in.experts) + ")");
+    return Error::inconsistent(
+        "top_k", in.top_k,
+        "must be between 1 and the experts (" + std::to_string(in.experts) + ")");
   if (in.ep > 1 && (in.experts == 0 || in.experts % in.ep != 0 ||
                     (static_cast<long long>(in.dp) * in.cp) % in.ep != 0))
     return Error::inconsistent("ep", in.ep,
@@ -127,8 +126,8 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
   const double mb = sc.layout.microbatches;
   d.step("Model FLOPs per token (forward)", "F_{\\text{fwd}}",
          "2 N_{\\text{active}} + \\text{attention}",
-         {{"N", "N_{\\text{active}}", sm.params.active, unit::params}},
-         sm.forward_flops_per_token, unit::flop_per_token);
+         {{"N", "N_{\\text{active}}", sm.params.active, unit::params}}, sm.forward_flops_per_token,
+         unit::flop_per_token);
   // Megatron-LM's microbatch count per pipeline: B / (DP · b).
   d.step("Microbatches per pipeline", "m", "\\frac{$B}{$D \\cdot $b}",
          {{"B", "B", in.global_batch, unit::none},
@@ -136,11 +135,11 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
           {"b", "b", static_cast<double>(in.microbatch), unit::none}},
          mb, unit::none);
   // Forward + backward = 3 forward passes of the microbatches on each GPU's shard.
-  d.step("Compute", "T_{\\text{compute}}",
-         "\\frac{3 F_{\\text{fwd}} \\cdot B s}{N \\cdot $P \\cdot $e} \\cdot \\text{PP}",
-         {{"P", "P", in.peak_flops, unit::flops},
-          {"e", "e", in.compute_efficiency, unit::fraction}},
-         t.compute, unit::seconds);
+  d.step(
+      "Compute", "T_{\\text{compute}}",
+      "\\frac{3 F_{\\text{fwd}} \\cdot B s}{N \\cdot $P \\cdot $e} \\cdot \\text{PP}",
+      {{"P", "P", in.peak_flops, unit::flops}, {"e", "e", in.compute_efficiency, unit::fraction}},
+      t.compute, unit::seconds);
   // 1F1B bubble: (p − 1)/v microbatch slots (Narayanan et al. 2021, §2.2).
   d.step("Pipeline bubble", "T_{\\text{bubble}}",
          "\\frac{$p - 1}{$v} \\cdot t_{\\text{microbatch}}",
@@ -175,8 +174,8 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
           {"A", "M_{\\text{act}}", t.memory.activations, unit::bytes}},
          t.memory.total, unit::bytes);
   if (!t.fits)
-    d.warn("This layout needs " + format_value(t.memory.total, unit::bytes) + " per GPU, more than the " +
-           format_value(in.gpu_memory, unit::bytes) +
+    d.warn("This layout needs " + format_value(t.memory.total, unit::bytes) +
+           " per GPU, more than the " + format_value(in.gpu_memory, unit::bytes) +
            " each GPU has: raise TP, PP or the ZeRO stage, or recompute activations.");
   return o;
 }
@@ -344,8 +343,7 @@ void register_train_step(Registry& r) {
            .help("Share of peak the layer's kernels reach; the default fits published runs.")},
       {out("step_time", &Out::step_time, "Step time", unit::seconds)
            .help("Wall time of one optimizer step."),
-       out("tokens_per_second", &Out::tokens_per_second, "Tokens per second",
-           unit::tokens_per_s)
+       out("tokens_per_second", &Out::tokens_per_second, "Tokens per second", unit::tokens_per_s)
            .help("Training tokens processed per second by the whole job."),
        out("mfu", &Out::mfu, "MFU", unit::fraction)
            .help("Model FLOPs utilization: the model's FLOPs per second over the peak."),
