@@ -128,7 +128,7 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
           {"g", "g", in.gen_len, unit::tokens}},
          o.requests_per_gpu, unit::requests_per_s);
   o.gpus_needed_seed = std::max(1.0, ceil_count(o.total_rps / o.requests_per_gpu));
-  d.step("GPUs for the load (the worked example's count)", "G_{\\text{seed}}",
+  d.step("GPUs for the load (the worked example's count)", "G_{\\text{example}}",
          "\\left\\lceil \\frac{$R}{$r} \\right\\rceil",
          {{"R", "R", o.total_rps, unit::requests_per_s},
           {"r", "r_{\\text{gpu}}", o.requests_per_gpu, unit::requests_per_s}},
