@@ -288,7 +288,7 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
          q.mean_wait, unit::seconds);
   o.wait_p90 = q.wait90;
   d.step("p90 wait (exponential once waiting)", "W_{90}",
-         "\\frac{$W}{$C} \\cdot \\ln \\frac{$C}{0.1}",
+         "\\max(0, \\frac{$W}{$C} \\cdot \\ln \\frac{$C}{0.1})",
          {{"W", "W_q", q.mean_wait, unit::seconds}, {"C", "C", q.wait_prob, unit::fraction}},
          q.wait90, unit::seconds);
   o.ttft_p50 = q.ttft50;
