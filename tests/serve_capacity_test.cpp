@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "base/portable_math.hpp"
 #include "helpers.hpp"
 #include "practice/problems.hpp"
 #include "scenario/queueing.hpp"
@@ -40,8 +41,16 @@ TEST_CASE("queueing: Erlang C against its closed forms and the textbook table va
       CAPTURE(rho);
       CHECK(erlang_c(c, rho * c) == doctest::Approx(erlang_c_sum(c, rho * c)).epsilon(1e-10));
     }
-  // Thousands of slots stay finite and between 0 and 1.
-  const double big = erlang_c(5000, 4900);
+  // Thousands of slots: the warm-started loop agrees with the full Erlang B recursion from 0.
+  for (double a : {1900.0, 1990.0, 1500.0}) {
+    double b = 1;
+    for (int k = 1; k <= 2000; ++k) b = a * b / (k + a * b);
+    CAPTURE(a);
+    CHECK(erlang_c(2000, a) == doctest::Approx(b / (1 - a / 2000 * (1 - b))).epsilon(1e-12));
+  }
+  // Far below capacity nobody waits; a million slots cost a few thousand steps, not a million.
+  CHECK(erlang_c(1e6, 1000) == 0);
+  const double big = erlang_c(1e6, 0.99e6);
   CHECK(big > 0);
   CHECK(big < 1);
 }
@@ -268,4 +277,19 @@ TEST_CASE("serve.capacity problems: the statement's numbers give the estimator's
     const double rho = w["qps"] / w["replicas"] * w["service_time"] / 2;
     CHECK(wait.value().answer == doctest::Approx(2 * rho * rho / (1 + rho)));
   }
+}
+
+// The portable log and exp (bit-identical natively and in wasm) against the C library's.
+TEST_CASE("portable_log and portable_exp agree with the C library to a few ulp") {
+  for (double x : {1e-300, 1e-9, 0.1, 0.5, 0.70710678, 0.9999999, 1.0, 1.0000001, 2.0, 10.0,
+                   12345.678, 1e300}) {
+    CAPTURE(x);
+    CHECK(portable_log(x) == doctest::Approx(std::log(x)).epsilon(1e-15));
+  }
+  CHECK(portable_log(1.0) == 0);
+  for (double x : {-700.0, -20.0, -1.0, -1e-10, 0.0, 1e-10, 0.5, 0.8211, 1.0, 3.3, 50.0, 700.0}) {
+    CAPTURE(x);
+    CHECK(portable_exp(x) == doctest::Approx(std::exp(x)).epsilon(1e-15));
+  }
+  CHECK(portable_exp(0) == 1);
 }

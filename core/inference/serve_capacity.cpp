@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/counts.hpp"
+#include "base/portable_math.hpp"
 #include "base/units.hpp"
 #include "scenario/queueing.hpp"
 
@@ -124,7 +125,15 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
     return Error::inconsistent(
         "batch", in.batch,
         "more sequences than the KV cache holds: at most " + count_text(full->max_batch));
-  const double b_cap = in.batch > 0 ? in.batch : full->max_batch;
+  // Engines schedule thousands of sequences at most; a cache that holds more (a tiny model on a
+  // large GPU) is counted at 100,000, which also bounds the search's work.
+  constexpr double kMostSlots = 1e5;
+  double b_cap = in.batch > 0 ? in.batch : full->max_batch;
+  if (b_cap > kMostSlots) {
+    d.warn("The KV cache holds " + count_text(b_cap) +
+           " sequences; a replica is counted as running at most " + count_text(kMostSlots) + ".");
+    b_cap = kMostSlots;
+  }
   o.gpus_per_replica = static_cast<double>(in.tp) * in.pp;
 
   // serve.engine at batch b: the time a request holds a slot (its TTFT and O − 1 more tokens),
@@ -193,7 +202,7 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
   constexpr int kSteps = 16;
   double last = 0;
   for (int k = 0; k <= kSteps; ++k) {
-    const double b = std::round(std::pow(b_hi, static_cast<double>(k) / kSteps));
+    const double b = std::round(portable_exp(portable_log(b_hi) * k / kSteps));
     if (b > last) cands.push_back(point_at(b)), last = b;
   }
 

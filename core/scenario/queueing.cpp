@@ -1,7 +1,10 @@
 // Queueing formulas for request serving. Sources above each formula.
 #include "scenario/queueing.hpp"
 
+#include <algorithm>
 #include <cmath>
+
+#include "base/portable_math.hpp"
 
 namespace napkin {
 
@@ -10,15 +13,23 @@ namespace {
 constexpr double kZ90 = 1.2815515655446004;
 }  // namespace
 
-// Erlang C through the Erlang B recursion, stable for thousands of slots (Kleinrock 1975,
-// Queueing Systems Vol. 1, §3.5, M/M/m; the recursion is Erlang B's, C = B / (1 − ρ(1 − B))):
-// B(0) = 1, B(k) = a·B(k−1) / (k + a·B(k−1)); C = B(c) / (1 − (a/c)·(1 − B(c))).
+// Erlang C through the Erlang B recursion (Kleinrock 1975, Queueing Systems Vol. 1, §3.5,
+// M/M/m; C = B / (1 − ρ(1 − B))), written for I = 1/B: I(k) = 1 + (k/a)·I(k−1), I(0) = 1.
+// Below k = a each step multiplies an error in I by k/a < 1, so the loop may start from
+// k₀ = a − 10√a − 10 with the fluid guess I ≈ a/(a − k₀): the guess's error shrinks by
+// e^{−50} before k reaches a. Above a, I grows faster than exponentially; once it passes
+// 1e300, B and C are 0 to double precision. So thousands of slots cost a few hundred steps.
 double erlang_c(double c, double a) {
   if (a <= 0) return 0;
   if (a >= c) return 1;
-  double b = 1;
-  const int n = static_cast<int>(c);
-  for (int k = 1; k <= n; ++k) b = a * b / (k + a * b);
+  const double k0 = std::max(0.0, std::floor(a - 10 * std::sqrt(a) - 10));
+  double inv = k0 > 0 ? a / (a - k0) : 1;
+  const double n = std::floor(c);
+  for (double k = k0 + 1; k <= n; ++k) {
+    inv = 1 + (k / a) * inv;
+    if (inv > 1e300) return 0;
+  }
+  const double b = 1 / inv;
   return b / (1 - (a / c) * (1 - b));
 }
 
@@ -39,25 +50,26 @@ double mgc_mean_wait(double c, double a, double service, double cs2) {
 double wait_quantile(double c, double a, double mean_wait, double p) {
   const double C = erlang_c(c, a);
   if (C <= 1 - p || mean_wait <= 0) return 0;
-  return mean_wait / C * std::log(C / (1 - p));
+  return mean_wait / C * portable_log(C / (1 - p));
 }
 
 // A lognormal X = e^{μ + σZ}: mean e^{μ + σ²/2}, p90 e^{μ + z·σ}, so ln(p90 / mean) = z·σ − σ²/2
-// (Johnson, Kotz & Balakrishnan 1994, Continuous Univariate Distributions, ch. 14). The smaller
+// (Johnson, Kotz & Balakrishnan 1994, Continuous Univariate Distributions, ch. 14; the logs
+// and exps are portable_math.hpp's, bit-identical natively and in wasm). The smaller
 // root, σ = z − √(z² − 2·ln(p90 / mean)), keeps the p90 above the median.
 double lognormal_sigma(double mean, double p90) {
-  const double l = std::log(p90 / mean);
+  const double l = portable_log(p90 / mean);
   const double disc = kZ90 * kZ90 - 2 * l;
   if (l < 0 || disc < 0) return -1;
   return kZ90 - std::sqrt(disc);
 }
 
 double lognormal_cv2(double sigma) {
-  return std::expm1(sigma * sigma);
+  return portable_exp(sigma * sigma) - 1;
 }
 
 double lognormal_max_p90_ratio() {
-  return std::exp(kZ90 * kZ90 / 2);
+  return portable_exp(kZ90 * kZ90 / 2);
 }
 
 }  // namespace napkin
