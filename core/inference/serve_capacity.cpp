@@ -93,12 +93,16 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
       return Error::inconsistent(name, p90,
                                  "must be at least the mean length (" + count_text(mean) + ")");
     sigma = lognormal_sigma(mean, p90);
-    if (sigma < 0)
-      return Error::inconsistent(name, p90,
-                                 "a lognormal length with mean " + count_text(mean) +
-                                     " has its p90 at most " +
-                                     format_value(max_ratio, unit::times) + " the mean (" +
-                                     count_text(std::floor(mean * max_ratio)) + ")");
+    if (sigma < 0) {
+      // No lognormal has its p90 this far above its mean: its spread is counted as the widest
+      // lognormal's (σ = z, c² = e^{z²} − 1 ≈ 4.2): an assumption, stated in a warning.
+      sigma = lognormal_widest_sigma();
+      d.warn(std::string(name == std::string("prompt_len_p90") ? "Prompt" : "Output") +
+             " lengths with a p90 above " + format_value(max_ratio, unit::times) +
+             " the mean fit no lognormal: their spread is counted as the widest lognormal's "
+             "(squared coefficient of variation " +
+             format_value(lognormal_cv2(sigma), unit::none) + ").");
+    }
     return std::nullopt;
   };
   double sig_p = 0, sig_o = 0;
