@@ -339,7 +339,8 @@ void register_serve_capacity(Registry& r) {
   constexpr double kMaxTokens = 1e7;
   const InputDecl<In> own[] = {
       num<In, double>("batch", &In::batch, "Largest batch per replica (0 = what fits)")
-          .help("Most sequences a replica runs at once (vLLM's max_num_seqs); 0 = what the KV "
+          .help("Most sequences a replica runs at once (vLLM's limit on running sequences); 0 = "
+                "what the KV "
                 "cache holds")
           .range(0, 1e7)
           .integer()
