@@ -129,3 +129,40 @@ TEST_CASE("serve.llm_gpus.gpus: a premise that fits, the roofline key (#14.1)") 
   CHECK(v0.value().answer == 149);
   CHECK(v0.value().statement.find("141 GB") != std::string::npos);
 }
+
+// Pope et al. 2022 §3: the prefill step reads the weights too. The worked solution of the
+// prefill problem must show the max the key takes, not the compute side alone (it showed
+// C/F = 14.1 ms with a result of 41.8 ms).
+TEST_CASE("the prefill problem's worked solution shows the roofline its key uses (#14.1)") {
+  Result<Variant> v = make_variant(*problem_bank().find("infer.latency.prefill"), 0);
+  REQUIRE(v.ok());
+  Json steps;  // derivation steps may be kept as raw JSON text: read them back
+  std::string error;
+  REQUIRE(Json::parse(v.value().run.steps.dump(), steps, error));
+  const Json* last = nullptr;
+  for (const Json& s : steps.items())
+    if (s.find("title") && s.find("title")->as_string().starts_with("Prefill time")) last = &s;
+  REQUIRE(last != nullptr);
+  CHECK(last->find("formula")->as_string().find("\\max") != std::string::npos);
+  CHECK(last->find("substituted")->as_string().find("TB/s") != std::string::npos);
+  CHECK(last->find("value")->as_number() == doctest::Approx(v.value().answer).epsilon(1e-12));
+}
+
+// The keys of the three problems that time one request come from the shared latency function,
+// and their own answers are never graded as a mistake (3 × the compute-only prefill was once
+// within 2 % of the right GPU count and was named training_6n).
+TEST_CASE("one-request keys: their answers are correct and name no mistake, seeds 0-40 (#14.1)") {
+  for (const char* id : {"infer.latency.prefill", "infer.latency.total", "serve.llm_gpus.gpus"}) {
+    for (int seed = 0; seed <= 40; ++seed) {
+      CAPTURE(id);
+      CAPTURE(seed);
+      Result<Variant> v = make_variant(*problem_bank().find(id), seed);
+      REQUIRE(v.ok());
+      ParsedAnswer a = parse_answer(answer_text(v.value().answer, v.value().problem->unit),
+                                    v.value().problem->unit);
+      Judgement j = grade(a, v.value().expected(), v.value().mistakes);
+      CHECK(j.verdict == "correct");
+      CHECK(j.mistake.empty());
+    }
+  }
+}

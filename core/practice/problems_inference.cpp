@@ -8,6 +8,7 @@
 
 #include "base/counts.hpp"
 #include "base/units.hpp"
+#include "inference/inference.hpp"
 #include "practice/problems.hpp"
 #include "scenario/cluster.hpp"
 #include "scenario/model.hpp"
@@ -446,12 +447,32 @@ const char* kPrefillHint =
 const char* kPrefillFormula =
     "T = max(prompt_len · 2N / peak, N · 2 bytes / bandwidth): a short prompt is memory-bound.";
 
-// Prefill time by the roofline (Pope et al. 2022 §3; Kaplan et al. 2020 for 2N FLOPs per
-// token): the prompt's FLOPs at peak, or one read of the BF16 weights, whichever is longer.
-// Stated here, not taken from the estimator's output, so the key holds for short prompts.
-double prefill_roofline(const Values& p) {
-  return std::max(p["prompt_len"] * 2 * p["params"] / p["peak_flops"],
-                  2 * p["params"] / p["mem_bandwidth"]);
+// One request alone (batch 1) through the shared latency function, core/inference/inference.cpp,
+// with the roofline prefill (Pope et al. 2022 §3: the prompt's FLOPs at peak or one read of the
+// weights, whichever is longer) and the worked example's decode (one read of the weights per
+// generated token): what the statements give a student to compute.
+struct OneRequest {
+  double prefill = std::nan(""), decode_step = std::nan("");
+  double total(double gen_len) const { return prefill + gen_len * decode_step; }
+};
+OneRequest one_request(const Values& p) {
+  InferLatencyIn in;
+  in.params = p["params"];
+  in.prompt_len = p["prompt_len"];
+  in.gen_len = p["gen_len"];
+  in.peak_flops = p["peak_flops"];
+  in.mem_bandwidth = p["mem_bandwidth"];
+  Derivation quiet(false);
+  in.decode_model = "roofline";
+  Result<InferLatencyOut> roofline = infer_latency(in, quiet);
+  in.decode_model = "weights";
+  Result<InferLatencyOut> weights = infer_latency(in, quiet);
+  OneRequest r;
+  if (roofline.ok() && weights.ok()) {
+    r.prefill = roofline->prefill_time;
+    r.decode_step = weights->decode_time_per_token;
+  }
+  return r;
 }
 
 std::vector<Param> latency_params() {
@@ -511,7 +532,6 @@ void llm(ProblemBank& bank) {
             return j;
           },
       .output = "prefill_time",
-      .answer = [](const Values& p, const Values&) { return prefill_roofline(p); },
       .unit = answer_in::ms(),
       .hints = {kPrefillHint, kPrefillFormula},
       .mistakes =
@@ -540,7 +560,7 @@ void llm(ProblemBank& bank) {
       .output = "total_time",
       .answer =
           [](const Values& p, const Values& out) {
-            return prefill_roofline(p) + p["gen_len"] * out["decode_time_per_token"];
+            return one_request(p).prefill + p["gen_len"] * out["decode_time_per_token"];
           },
       .unit = answer_in::ms(),
       .hints = {kPrefillHint, kDecodeHint, "Total = prefill + generated tokens × decode step."},
@@ -548,13 +568,14 @@ void llm(ProblemBank& bank) {
                     "Each generated token needs its own decode step: multiply the step time by "
                     "the generated tokens.",
                     [](const Values& p, const Values& out) {
-                      return prefill_roofline(p) + out["decode_time_per_token"];
+                      return one_request(p).prefill + out["decode_time_per_token"];
                     },
                     0},
                    {"compute_bound_decode",
                     "Decode at batch 1 is memory-bound: each step reads all the weights.",
-                    [](const Values& p, const Values& out) {
-                      return prefill_roofline(p) + p["gen_len"] * 2 * p["params"] / p["peak_flops"];
+                    [](const Values& p, const Values&) {
+                      return one_request(p).prefill +
+                             p["gen_len"] * 2 * p["params"] / p["peak_flops"];
                     },
                     0}},
   });
@@ -686,13 +707,11 @@ void llm(ProblemBank& bank) {
                  {"mem_bandwidth", 4.8e12, {}, unit::bytes_per_s}},
       .estimator = "serve.llm_gpus",
       .output = "gpus_needed_seed",
-      // One request = the prefill roofline + gen_len weight reads (stated, not the
-      // estimator's compute-only prefill).
+      // One request = infer.latency at batch 1 with the roofline prefill (one_request), not
+      // this estimator's compute-only prefill, which reproduces the worked example.
       .answer =
           [](const Values& p, const Values& out) {
-            return ceil_count(
-                out["total_rps"] *
-                (prefill_roofline(p) + p["gen_len"] * 2 * p["params"] / p["mem_bandwidth"]));
+            return ceil_count(out["total_rps"] * one_request(p).total(p["gen_len"]));
           },
       .unit = answer_in::gpus(),
       .integer = true,
@@ -703,16 +722,14 @@ void llm(ProblemBank& bank) {
                     "Tokens per second is not requests per second: each request generates "
                     "gen_len tokens, so divide the GPU's tokens/s by gen_len.",
                     [](const Values& p, const Values& out) {
-                      return ceil_count(out["total_rps"] *
-                                        (prefill_roofline(p) +
-                                         p["gen_len"] * 2 * p["params"] / p["mem_bandwidth"]) /
+                      return ceil_count(out["total_rps"] * one_request(p).total(p["gen_len"]) /
                                         p["gen_len"]);
                     },
                     0},
                    {"decode_only", "The prefill is part of each request's time on the GPU too.",
                     [](const Values& p, const Values& out) {
-                      return ceil_count(out["total_rps"] * p["gen_len"] * 2 * p["params"] /
-                                        p["mem_bandwidth"]);
+                      return ceil_count(out["total_rps"] * p["gen_len"] *
+                                        one_request(p).decode_step);
                     },
                     0}},
   });
