@@ -39,6 +39,21 @@ TEST_CASE("one rule for mistakes: whole numbers match only when they round alike
   CHECK(mistake_matches(210.4, 210, e));
 }
 
+TEST_CASE(
+    "the variant filter uses the grader's bands: a mistake is avoided when it could be read "
+    "as a correct or close answer (#14.3)") {
+  Expected min{80, answer_in::gpus(), 0.02, 0.1, true, Bound::at_least};
+  CHECK(mistake_shadows_answer(80.3, min));  // rounds to the answer
+  CHECK(mistake_shadows_answer(81, min));    // 81 is close, and would be named as the mistake
+  CHECK_FALSE(mistake_shadows_answer(79, min));
+  Expected max{222, answer_in::count(unit::none, "sequences"), 0.02, 0.1, true, Bound::at_most};
+  CHECK(mistake_shadows_answer(221, max));
+  CHECK_FALSE(mistake_shadows_answer(223, max));
+  Expected ms{0.120, answer_in::ms()};
+  CHECK(mistake_shadows_answer(0.1246, ms));  // 3.8 %: 122.4 ms is within 2 % of both
+  CHECK_FALSE(mistake_shadows_answer(0.130, ms));
+}
+
 TEST_CASE("GB/GiB is named only for a binary unit or an exact match (#14.3)") {
   Expected e{107e6, answer_in::mb()};
   // "110 MB" is a rounded decimal answer (2.8 % over), 1.96 % from 107 MiB: not a GiB mix-up.
@@ -50,13 +65,61 @@ TEST_CASE("GB/GiB is named only for a binary unit or an exact match (#14.3)") {
 }
 
 TEST_CASE("a count that breaks its constraint is wrong, not close (#14.4)") {
-  Expected e{80, answer_in::gpus(), 0.02, 0.1, true};
+  Expected e{80, answer_in::gpus(), 0.02, 0.1, true, Bound::at_least};
   CHECK(grade_text("72", e).verdict == "wrong");
   CHECK(grade_text("87", e).verdict == "wrong");
-  CHECK(grade_text("79", e).verdict == "wrong");        // does not fit
-  CHECK(grade_text("81", e).verdict == "close");        // fits, one spare
-  Expected two{2, answer_in::gpus(), 0.02, 0.1, true};  // 140 GB of weights on 80 GB GPUs
+  CHECK(grade_text("79", e).verdict == "wrong");  // does not fit
+  CHECK(grade_text("81", e).verdict == "close");  // fits, one spare
+  // 140 GB of weights on 80 GB GPUs
+  Expected two{2, answer_in::gpus(), 0.02, 0.1, true, Bound::at_least};
   CHECK(grade_text("1", two).verdict == "wrong");
+}
+
+// The other direction, and counts with no side: vLLM-style "sequences that fit" is a maximum
+// (one more does not fit); sends per pipeline step are an exact count.
+TEST_CASE("maxima are close only below, exact counts never, continuous bounds one-sided (#14.4)") {
+  Expected fit{222, answer_in::count(unit::none, "sequences"), 0.02, 0.1, true, Bound::at_most};
+  CHECK(grade_text("223", fit).verdict == "wrong");
+  CHECK(grade_text("226", fit).verdict == "wrong");  // 2 % over: inside tolerance, still too many
+  CHECK(grade_text("221", fit).verdict == "close");
+  Expected sends{448, answer_in::count(unit::none, "sends"), 0.02, 0.1, true};
+  CHECK(grade_text("447", sends).verdict == "wrong");
+  CHECK(grade_text("449", sends).verdict == "wrong");
+  // The largest model that fits (320B): 5 % over does not fit; 5 % under is close.
+  Expected biggest{320e9, answer_in::billion_params(), 0.02, 0.1, false, Bound::at_most};
+  CHECK(grade_text("336", biggest).verdict == "wrong");
+  CHECK(grade_text("304", biggest).verdict == "close");
+  CHECK(grade_text("322", biggest).verdict == "correct");  // rounding, within tolerance
+}
+
+TEST_CASE("the bank declares the constraint side of its fit and limit counts (#14.4)") {
+  struct Case {
+    const char* id;
+    Bound bound;
+  };
+  for (const Case& c :
+       {Case{"mem.fsdp.gpus", Bound::at_least}, Case{"serve.batching.gpus", Bound::at_least},
+        Case{"serve.llm_gpus.replica", Bound::at_least},
+        Case{"pipe.bubble.min_microbatches", Bound::at_least},
+        Case{"serve.engine.max_batch", Bound::at_most}, Case{"mem.zero.max_params", Bound::at_most},
+        Case{"pipe.bubble.p2p", Bound::none}}) {
+    CAPTURE(c.id);
+    const Problem* p = problem_bank().find(c.id);
+    REQUIRE(p != nullptr);
+    CHECK(p->bound == c.bound);
+  }
+  // Seed 0 of serve.engine.max_batch: 222 sequences fit; 223 do not.
+  Result<Variant> v = make_variant(*problem_bank().find("serve.engine.max_batch"), 0);
+  REQUIRE(v.ok());
+  REQUIRE(v.value().answer == 222);
+  CHECK(
+      grade(parse_answer("223", v.value().problem->unit), v.value().expected(), v.value().mistakes)
+          .verdict == "wrong");
+  // 1 replica GPU for a 140 GB model on 80 GB GPUs: wrong, not close.
+  Result<Variant> r = make_variant(*problem_bank().find("serve.llm_gpus.replica"), 0);
+  REQUIRE(r.value().answer == 2);
+  CHECK(grade(parse_answer("1", r.value().problem->unit), r.value().expected(), r.value().mistakes)
+            .verdict == "wrong");
 }
 
 TEST_CASE("a bare number read two ways 1000x apart asks for its unit (#14.5)") {
@@ -66,6 +129,11 @@ TEST_CASE("a bare number read two ways 1000x apart asks for its unit (#14.5)") {
   CHECK(j.feedback.find("unit") != std::string::npos);
   CHECK(grade_text("120", e).verdict == "correct");
   CHECK(grade_text("0.12 s", e).verdict == "correct");
+  // "0.04" for 41.8 ms: 0.04 ms is nothing, 0.04 s is close: ask, do not call it wrong.
+  Expected decode{0.0418, answer_in::ms()};
+  CHECK(grade_text("0.04", decode).verdict == "unit");
+  CHECK(grade_text("40", decode).verdict == "close");
+  CHECK(grade_text("7", decode).verdict == "wrong");  // neither 7 ms nor 7 s is near
   // Percent: 0.158 for 15.8 % is one reading only, a fraction.
   Expected pct{0.158, answer_in::percent()};
   CHECK(grade_text("0.158", pct).verdict == "correct");

@@ -233,7 +233,7 @@ TEST_CASE("judging: tolerance bands, integer answers, GB vs GiB everywhere") {
   CHECK(approx.mistake == "approximate_bubble");
   CHECK(approx.verdict == "wrong");  // 18.75 is 18.7% above 15.8: outside the close band
 
-  Expected gpus{80, answer_in::gpus(), 0.02, 0.1, true};
+  Expected gpus{80, answer_in::gpus(), 0.02, 0.1, true, Bound::at_least};
   CHECK(judge(parse_answer("80 GPUs", gpus.unit).readings, gpus, {}).verdict == "correct");
   CHECK(judge(parse_answer("81", gpus.unit).readings, gpus, {}).verdict == "close");
   CHECK(judge(parse_answer("79.5", gpus.unit).readings, gpus, {}).verdict == "wrong");

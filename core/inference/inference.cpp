@@ -109,8 +109,7 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   if (roofline) {
     // Pope et al. 2022 §3: a forward pass over the prompt also reads every weight once, so a
     // short prefill is bound by that read, not by its FLOPs.
-    d.step("Weight bytes (read once by the prefill and by every decode step)", "W",
-           "$N \\cdot $w",
+    d.step("Weight bytes (read once by the prefill and by every decode step)", "W", "$N \\cdot $w",
            {{"N", "N", n, unit::params}, {"w", "b_w", in.weight_bytes, unit::bytes}},
            o.weights_memory, unit::bytes);
     o.prefill_time = std::max(prefill_compute, weight_read);

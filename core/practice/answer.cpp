@@ -376,22 +376,43 @@ bool mistake_matches(double given, double mistake, const Expected& e) {
   return mistake != 0 && relative_error(given, mistake) <= e.tolerance;
 }
 
+bool is_correct(double r, const Expected& e) {
+  return e.integer ? std::fabs(r - e.value) <= 1e-9 * std::max(1.0, std::fabs(e.value))
+                   : relative_error(r, e.value) <= e.tolerance;
+}
+
+bool is_close(double r, const Expected& e) {
+  if (e.unit.unit == kYesNo || is_correct(r, e)) return false;  // yes or no: nothing between
+  const double slack = 1e-9 * std::max(1.0, std::fabs(e.value));
+  if (e.integer) {
+    if (e.bound == Bound::at_least) return r > e.value && r - e.value <= 1 + slack;
+    if (e.bound == Bound::at_most) return r < e.value && e.value - r <= 1 + slack;
+    return false;  // an exact count: one off is a wrong count
+  }
+  if (e.bound == Bound::at_least && r < e.value) return false;
+  if (e.bound == Bound::at_most && r > e.value) return false;
+  return relative_error(r, e.value) <= e.close;
+}
+
+bool mistake_shadows_answer(double mistake, const Expected& e) {
+  if (e.integer) {
+    for (double r : {e.value - 1, e.value, e.value + 1})
+      if ((is_correct(r, e) || is_close(r, e)) && mistake_matches(r, mistake, e)) return true;
+    return false;
+  }
+  // Some answer within tolerance of the key is within tolerance of the mistake too.
+  return relative_error(mistake, e.value) <= 2 * e.tolerance;
+}
+
 Judgement judge(const std::vector<double>& readings, const Expected& e,
                 const std::vector<Alternative>& mistakes, bool binary_written) {
   std::vector<Alternative> alts = mistakes;
   std::vector<Alternative> autos = automatic_mistakes(e);
 
-  auto exact = [&](double r) {
-    return e.integer ? std::fabs(r - e.value) <= 1e-9 * std::max(1.0, std::fabs(e.value))
-                     : relative_error(r, e.value) <= e.tolerance;
-  };
-  // Counts in the bank are minimums (GPUs to fit, micro-batches under a bubble limit): one
-  // fewer breaks the constraint and is wrong; one more is close; 10 % off is not close.
-  auto near = [&](double r) {
-    if (e.unit.unit == kYesNo) return false;  // yes or no: nothing in between
-    if (e.integer) return r > e.value && r - e.value <= 1 + 1e-9;
-    return relative_error(r, e.value) <= e.close;
-  };
+  auto exact = [&](double r) { return is_correct(r, e); };
+  // An answer that breaks the question's constraint (fewer GPUs than fit, more sequences than
+  // fit) is wrong, not close; a count 10 % off is not close either (is_close).
+  auto near = [&](double r) { return is_close(r, e); };
   for (auto& a : autos) alts.push_back(std::move(a));
   auto matches = [&](double r, const Alternative& a) {
     if (a.id == "gb_vs_gib" && !binary_written && relative_error(r, a.value) > 2e-3) return false;
@@ -454,9 +475,10 @@ Judgement grade(const ParsedAnswer& a, const Expected& e,
   const double ratio = std::fabs(e.unit.scale);
   const bool far_apart = ratio >= 999 || (ratio > 0 && ratio <= 1.001e-3);
   if (!far_apart) return judge(a.readings, e, mistakes, false);
-  if (asked.verdict == "correct") return asked;
+  // The asked reading is plausible: that is what the student meant.
+  if (asked.verdict != "wrong" || !asked.mistake.empty()) return asked;
   Judgement other = judge({a.readings[1]}, e, mistakes, false);
-  if (other.verdict == "correct" || !other.mistake.empty()) {
+  if (other.verdict != "wrong" || !other.mistake.empty()) {
     Judgement j;
     j.verdict = "unit";
     j.given = a.readings[0];

@@ -105,11 +105,9 @@ std::string fill_statement(const std::string& tmpl, const Problem& p, const Valu
 }
 
 bool mistake_coincides(double alt, double answer, const Problem& p) {
-  // The grader's rule (mistake_matches), from the student's side: a variant is dropped when
-  // the answer, or an answer the grader still calls close, would be read as this mistake.
-  Expected e{answer, {}, p.tolerance, p.close, p.integer};
-  if (p.integer) return mistake_matches(answer, alt, e) || mistake_matches(answer + 1, alt, e);
-  return relative_error(alt, answer) <= 2 * p.tolerance;
+  // The grader's rule, from the student's side (answer.cpp): a variant is dropped when the
+  // answer, or an answer the grader still calls close, would be read as this mistake.
+  return mistake_shadows_answer(alt, {answer, p.unit, p.tolerance, p.close, p.integer, p.bound});
 }
 
 Error unknown_problem(std::string_view id) {
@@ -218,7 +216,8 @@ const ProblemBank& problem_bank() {
 }
 
 Expected Variant::expected() const {
-  return {answer, problem->unit, problem->tolerance, problem->close, problem->integer};
+  return {answer,         problem->unit,    problem->tolerance,
+          problem->close, problem->integer, problem->bound};
 }
 
 // ----------------------------------------------------------------------------------------------

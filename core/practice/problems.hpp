@@ -48,7 +48,9 @@
 //    billion_params(), zettaflop(), count("req/s", "QPS"), yes_no() (a boolean output), or
 //    output() (as format_value shows it). Its `unit.unit` must be the output's registry unit (the
 //    bank checks this). `tolerance` is relative (default 2%); `close` defaults to max(3 ×
-//    tolerance, 10%).
+//    tolerance, 10%). `bound` names the side that breaks the question's constraint:
+//    Bound::at_least for "GPUs needed" (fewer do not fit), Bound::at_most for "sequences that
+//    fit"; that side is wrong, never close. A count with no bound is exact: only it is right.
 //
 // 4. Mistakes are what students actually do (the seeds' "Common mistakes" / "Red flags"):
 //    an id ("total_instead_of_active"), the feedback to show, and the value that wrong
@@ -127,6 +129,7 @@ struct Problem {
   double tolerance = 0.02;                    // relative
   double close = 0;                           // 0 = max(3 × tolerance, 10%)
   bool integer = false;                       // counts that must be exact
+  Bound bound = Bound::none;                  // the side that breaks the question's constraint
   std::vector<std::string> hints;             // ordered, nudge first
   std::vector<Mistake> mistakes;
 };

@@ -98,6 +98,7 @@ Problem gpus_problem(const char* id, const char* title, const char* source, cons
           .output = "gpus_needed",
           .unit = answer_in::gpus(),
           .integer = true,
+          .bound = Bound::at_least,
           .hints = {kQpsHint, rounding_hint},
           .mistakes = {gpus_from_latency(), gpus_qps_one_over_latency()}};
 }
@@ -350,6 +351,7 @@ void pipeline(ProblemBank& bank) {
       .output = "total_gpus",
       .unit = answer_in::gpus(),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {kQpsHint,
                 "Every request goes through every stage: size each batched stage for "
                 "the full QPS, then add."},
@@ -675,6 +677,7 @@ void llm(ProblemBank& bank) {
       .output = "gpus_per_replica",
       .unit = answer_in::gpus(),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {"Weights: parameters × 2 bytes (params in billions × 2 = GB).",
                 "Add one request's KV cache, divide by one GPU's memory, round up."},
       .mistakes =
@@ -715,6 +718,7 @@ void llm(ProblemBank& bank) {
           },
       .unit = answer_in::gpus(),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {"One request takes prefill + gen_len decode steps (infer.latency at batch 1).",
                 "Requests per GPU per second = 1 / that latency; GPUs = load / that, rounded "
                 "up."},
@@ -905,6 +909,8 @@ void engine(ProblemBank& bank) {
       .inputs = engine_inputs,
       .output = "max_batch",
       .unit = answer_in::count(unit::none, "sequences"),
+      .integer = true,
+      .bound = Bound::at_most,  // one more sequence does not fit
       .hints = {"Per GPU: 90 % of 80 GiB, less an equal share of the 141 GB of weights, is left "
                 "for the cache.",
                 "A token caches 2 · 80 · 8 · 128 elements; TP splits the 8 KV heads, so each GPU "

@@ -144,6 +144,7 @@ void zero(ProblemBank& bank) {
       .inputs = with("mem.training", {{"optimizer_bytes", 12}, {"activations", "none"}}),
       .output = "max_params",
       .unit = answer_in::billion_params(),
+      .bound = Bound::at_most,  // a larger model does not fit
       .hints = {"Each parameter costs 16 bytes in all, spread over the N_d GPUs.",
                 "Ψ_max = memory × N_d / 16."},
       .mistakes = {{"forgot_sharding",
@@ -334,6 +335,7 @@ void fsdp(ProblemBank& bank) {
       .output = "reference_gpus",
       .unit = answer_in::gpus(),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {"16 bytes per parameter.", "Divide by the GPU memory and round up."},
       .mistakes = {{"bf16_weights_only",
                     "That only holds BF16 weights; the FP32 states are 16 bytes per parameter.",
@@ -401,6 +403,7 @@ void fsdp(ProblemBank& bank) {
       .output = "min_devices",
       .unit = answer_in::count(unit::none, "devices"),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {"Activations: A = 126 · b · s · (16,384 + 53,248) · 2 bytes.",
                 "Per device: (S + A/2)/N + A/2 must stay below the device memory.",
                 "N ≥ (S + A/2) / (M − A/2), rounded up."},
@@ -442,6 +445,7 @@ void fsdp_tp(ProblemBank& bank) {
       .estimator = "scale.fsdp_tp",
       .output = "min_tokens_per_device",
       .unit = answer_in::count(unit::tokens, "tokens"),
+      .bound = Bound::at_least,  // fewer tokens per device is not compute-bound
       .hints = {"Per layer: T_math = 4BDF/(NC), T_FSDP = 4DF/(Y·W·M_X), T_TP = 4BD/(X·W·M_Y).",
                 "Compute-bound when B·F/(N·α) > F/(Y·M_X) + B/(X·M_Y), with α = C/W.",
                 "Solve for B, then divide by N = X·Y."},
@@ -474,6 +478,7 @@ void fsdp_tp(ProblemBank& bank) {
       .output = "min_sequences",
       .unit = answer_in::count(unit::none, "sequences"),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {"First the threshold in tokens: B > (F/(Y·M_X)) / (F/(N·α) − 1/(X·M_Y)).",
                 "Round up to whole sequences, then to a multiple of X so every FSDP shard gets "
                 "the same number."},
@@ -549,6 +554,7 @@ void bubbles(ProblemBank& bank) {
       .output = "min_microbatches",
       .unit = answer_in::count(unit::none, "microbatches"),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {"Solve (N − 1)/(M + N − 1) ≤ β for M.", "M ≥ (N − 1)(1 − β)/β, rounded up."},
       .mistakes =
           {{"approximate_formula",
