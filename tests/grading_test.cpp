@@ -163,6 +163,22 @@ TEST_CASE("units a student writes are read (#14.9)") {
   }
 }
 
+// A count asked in "devices" (the TPU v5p of the FSDP worked example) reads GPUs and product
+// names as the same noun, as a GPU count reads "devices".
+TEST_CASE("a device count reads GPUs, chips and product names (#14.9)") {
+  Result<Variant> v = make_variant(*problem_bank().find("mem.fsdp.min_devices"), 0);
+  REQUIRE(v.ok());
+  REQUIRE(v.value().answer == 156);
+  for (const char* text : {"156 devices", "156 GPUs", "156 H100s", "156 chips", "156 TPUv5p"}) {
+    CAPTURE(text);
+    ParsedAnswer a = parse_answer(text, v.value().problem->unit);
+    CAPTURE(a.error);
+    REQUIRE(a.ok);
+    CHECK(grade(a, v.value().expected(), v.value().mistakes).verdict == "correct");
+  }
+  CHECK_FALSE(parse_answer("156 GB", v.value().problem->unit).ok);
+}
+
 // LLaMA-2-70B (Touvron et al. 2023) in BF16 on an H100 (NVIDIA datasheet: 989 TFLOP/s dense
 // BF16, 3.35 TB/s). 100 prompt tokens: 2·70e9·100 / 990e12 = 14.1 ms of FLOPs, but one read
 // of 140 GB at 3.35 TB/s = 41.8 ms; the roofline (Pope et al. 2022 §3) takes the longer.

@@ -132,46 +132,11 @@ bool split_number(const std::string& s, double& v, std::string& number, std::str
   return std::isfinite(v);
 }
 
-// Long unit words people type, mapped to what parse_value reads.
-std::string normalize_words(std::string suffix) {
-  static const std::pair<const char*, const char*> words[] = {
-      {"milliseconds", "ms"}, {"millisecond", "ms"}, {"msec", "ms"},  {"microseconds", "us"},
-      {"microsecond", "us"},  {"nanoseconds", "ns"}, {"second", "s"}, {"hour", "h"},
-      {"day", "d"},           {"zetta", "Z"},        {"exa", "E"},    {"peta", "P"},
-      {"tera", "T"},          {"giga", "G"},         {"mega", "M"},   {"kilo", "k"},
-      {"gibi", "Gi"},         {"tebi", "Ti"},        {"mebi", "Mi"},  {"percent", "%"}};
-  std::string l = lower(suffix);
-  for (const auto& [w, r] : words) {
-    auto at = l.find(w);
-    if (at == std::string::npos) continue;
-    std::string rest = suffix.substr(at + std::string_view(w).size());
-    // "seconds" → "s", not "ss"; "hours" → "h".
-    if (std::string_view(r).size() <= 2 && !rest.empty() && rest[0] == 's' &&
-        (std::string_view(w) == "second" || std::string_view(w) == "hour" ||
-         std::string_view(w) == "day"))
-      rest = rest.substr(1);
-    suffix = suffix.substr(0, at) + r + rest;
-    l = lower(suffix);
-  }
-  return suffix;
-}
-
 bool read_with_unit(const std::string& number, const std::string& suffix, const std::string& unit,
                     double& v) {
-  ParsedNumber p = parse_value(number + suffix, unit);
-  if (p.ok) return v = p.value, true;
-  std::string norm = normalize_words(suffix);
-  if (norm != suffix) {
-    p = parse_value(number + norm, unit);
-    if (p.ok) return v = p.value, true;
-  }
-  // Zetta and yotta, which units.cpp does not know: "3675 ZFLOPs", "3.7 ZettaFLOP".
-  for (const auto& [pre, f] : {std::pair<char, double>{'Z', 1e21}, {'Y', 1e24}})
-    if (!norm.empty() && norm[0] == pre) {
-      p = parse_value(number + norm.substr(1), unit);
-      if (p.ok && !norm.substr(1).empty()) return v = p.value * f, true;
-    }
-  return false;
+  ParsedNumber p = parse_value(number + suffix, unit);  // units.cpp reads words and prefixes
+  if (p.ok) v = p.value;
+  return p.ok;
 }
 
 // The asked unit's own name after the number: "80 GPUs", "121.7 days" (when parse_value does
@@ -199,17 +164,9 @@ std::string drop_qualifiers(const std::string& suffix, const AnswerUnit& u) {
       l = lower(s);
       break;
     }
-  if (u.unit == unit::gpus) {
-    // "H100s", "A100", "B200s", "MI300Xs", "devices", "accelerators", "chips", "cards".
-    static const char* nouns[] = {"device", "accelerator", "chip", "card", "gpu"};
-    std::string w = l;
-    if (!w.empty() && w.back() == 's') w.pop_back();
-    bool model_name = w.size() >= 3 && std::isalpha(static_cast<unsigned char>(w[0])) &&
-                      std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(c); });
-    for (const char* n : nouns)
-      if (w == n) model_name = true;
-    if (model_name) return "";
-  }
+  // "44 H100s", "156 GPUs" for a count asked in GPUs or in devices: the noun says nothing more.
+  if ((u.unit == unit::gpus || is_accelerator_noun(compact(u.name))) && is_accelerator_noun(l))
+    return "";
   return s;
 }
 
