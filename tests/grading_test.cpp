@@ -2,6 +2,7 @@
 // the grader alone so the test names the rule it pins down.
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <string>
 
 #include "base/units.hpp"
@@ -26,6 +27,44 @@ TEST_CASE("close feedback says high or low without any number (#14.2)") {
   CHECK(j.feedback.find("a little high") != std::string::npos);
   CHECK(j.feedback.find_first_of("0123456789") == std::string::npos);
   CHECK(grade_text("116 ms", e).feedback.find("a little low") != std::string::npos);
+}
+
+// Issue #14.2: nothing a student sees before answering gives the answer away. The source line
+// (which quotes the original's answer) is shown only after an attempt (web/practice.js); the
+// title, statement and hints are shown before, so none may contain the answer's number unless
+// the statement itself states it (an input equal to the answer, as 80 ms batches and 80 GPUs).
+TEST_CASE("no title or hint shows the answer before the attempt (#14.2)") {
+  for (const auto& p : problem_bank().problems()) {
+    for (int seed = 0; seed < 6; ++seed) {
+      Result<Variant> v = make_variant(p, seed);
+      REQUIRE(v.ok());
+      const std::string shown = answer_text(v.value().answer, p.unit);
+      const std::string number = shown.substr(0, shown.find(' '));
+      if (p.unit.unit == kYesNo || number.size() < 2) continue;  // "2 GPUs": too common a digit
+      auto has = [&](const std::string& text) {
+        for (auto at = text.find(number); at != std::string::npos; at = text.find(number, at + 1)) {
+          const char before = at == 0 ? ' ' : text[at - 1];
+          const char after = at + number.size() < text.size() ? text[at + number.size()] : ' ';
+          if (!std::isdigit(static_cast<unsigned char>(before)) && before != '.' && before != ',' &&
+              !std::isdigit(static_cast<unsigned char>(after)) &&
+              !(after == '.' && at + number.size() + 1 < text.size() &&
+                std::isdigit(static_cast<unsigned char>(text[at + number.size() + 1]))))
+            return true;
+        }
+        return false;
+      };
+      if (has(v.value().statement)) continue;
+      CAPTURE(p.id);
+      CAPTURE(seed);
+      CAPTURE(shown);
+      CHECK_FALSE(has(p.title));
+      for (const auto& h : p.hints) {
+        CAPTURE(h);
+        // 20 tokens per parameter is a constant of the hint, not an answer.
+        if (number != "20") CHECK_FALSE(has(h));
+      }
+    }
+  }
 }
 
 TEST_CASE("one rule for mistakes: whole numbers match only when they round alike (#14.3)") {

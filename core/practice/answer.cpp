@@ -170,6 +170,18 @@ std::string drop_qualifiers(const std::string& suffix, const AnswerUnit& u) {
   return s;
 }
 
+// The base unit in words, for "in ms or in seconds".
+std::string base_unit_words(std::string_view u) {
+  if (u == unit::seconds) return "seconds";
+  if (u == unit::bytes) return "bytes";
+  if (u == unit::bytes_per_s) return "bytes per second";
+  if (u == unit::flop) return "FLOPs";
+  if (u == unit::flops) return "FLOP/s";
+  if (u == unit::params) return "parameters";
+  if (u == unit::tokens) return "tokens";
+  return "base units";
+}
+
 bool is_byte_unit(std::string_view u) {
   return u == unit::bytes || u == unit::bytes_per_s;
 }
@@ -440,10 +452,13 @@ Judgement grade(const ParsedAnswer& a, const Expected& e,
     j.verdict = "unit";
     j.given = a.readings[0];
     j.relative_error = asked.relative_error;
-    j.feedback = "Which unit? A bare number is read in " + e.unit.name + ", and " +
-                 answer_text(a.readings[0], e.unit) + " is not it; write the unit (e.g. \"" +
-                 answer_text(1.5 * e.unit.scale, e.unit) + "\" or in " + unit_noun(e.unit.unit) +
-                 ").";
+    // Neutral on purpose: which reading is near would tell the answer's size.
+    j.feedback = "needs its unit: a bare number could be in " + e.unit.name + " or in " +
+                 base_unit_words(e.unit.unit) +
+                 ", 1000× or more apart; write it with its unit, "
+                 "e.g. \"" +
+                 answer_text(1.5 * e.unit.scale, e.unit) + "\" or \"" +
+                 format_value(1.5, e.unit.unit) + "\"";
     return j;
   }
   return asked;

@@ -431,7 +431,8 @@ Reply check_reply(std::string_view id, std::int64_t seed, std::string_view answe
         {"invalid_value", "answer", "answer " + parsed.error, Json(std::string(answer)), ""});
   Judgement g = grade(parsed, v.expected(), v.mistakes);
   if (g.verdict == "unit")
-    return fail({"invalid_value", "answer", "answer " + g.feedback, Json(std::string(answer)), ""});
+    return fail({"invalid_value", "answer", "answer \"" + std::string(answer) + "\" " + g.feedback,
+                 Json(std::string(answer)), ""});
   Json j = Json::object();
   j.set("id", p->id);
   j.set("seed", static_cast<double>(seed));

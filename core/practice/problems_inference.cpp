@@ -249,8 +249,8 @@ void batching(ProblemBank& bank) {
                    "A TensorRT-optimized stage runs batches of {batch_size} in {inference_time} "
                    "and must serve {total_qps} QPS. How many GPUs does it need?",
                    30000, 20, 0.03,
-                   "GPUs = total QPS / QPS per GPU; round up only a real fraction "
-                   "(30,000 / 666.67 is exactly 45)."));
+                   "GPUs = total QPS / QPS per GPU; round up only a real fraction: when the "
+                   "load is a whole multiple of one GPU's rate, no extra GPU is needed."));
 
   bank.add(gpus_problem(
       "serve.batching.option_c", "GPUs for a heavier stage 2 (skip stage 3)",
