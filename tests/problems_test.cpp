@@ -2,12 +2,14 @@
 // problem added to any area file is covered the moment it is registered.
 #include "practice/problems.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
 #include "base/units.hpp"
 #include "cli_commands.hpp"
 #include "helpers.hpp"
+#include "scenario/cluster.hpp"
 
 // True when `text` contains `shown` as a whole number: not preceded by a digit, point or sign.
 static bool contains_number_text(const std::string& text, const std::string& shown) {
@@ -138,6 +140,56 @@ TEST_CASE("variants are deterministic per seed, and random seeds vary the number
   CHECK_FALSE(make_variant(problem_bank().problems().front(), -1).ok());
   CHECK_FALSE(make_variant(problem_bank().problems().front(), kMaxSeed + 1).ok());
   CHECK(make_variant(problem_bank().problems().front(), kMaxSeed).ok());
+}
+
+// Issue #14.6: variants that teach. Seeds 1-20 give at least 15 different answers (or as many
+// as the problem declares its space to hold), none of them the worked example's, and no two
+// consecutive seeds give the same answer.
+TEST_CASE(
+    "variants: 15 distinct answers in seeds 1-20, none seed 0's, consecutive differ (#14.6)") {
+  for (const auto& p : problem_bank().problems()) {
+    CAPTURE(p.id);
+    Result<Variant> zero = make_variant(p, 0);
+    REQUIRE(zero.ok());
+    const std::string first = answer_text(zero.value().answer, p.unit);
+    std::set<std::string> answers;
+    std::string previous;
+    for (int seed = 1; seed <= 20; ++seed) {
+      CAPTURE(seed);
+      Result<Variant> v = make_variant(p, seed);
+      REQUIRE(v.ok());
+      const std::string a = answer_text(v.value().answer, p.unit);
+      CHECK(a != first);
+      CHECK(v.value().statement != zero.value().statement);
+      CHECK(a != previous);
+      previous = a;
+      answers.insert(a);
+    }
+    CHECK(p.variety <= 15);
+    CHECK(answers.size() >= static_cast<std::size_t>(std::min(15, p.variety)));
+    // A declared smaller space is the real one, not a way out of the test.
+    if (p.variety < 15) CHECK(variant_count(p) == static_cast<std::size_t>(p.variety));
+  }
+}
+
+// Issue #14.6: a variant never pairs one accelerator's peak with another's bandwidth.
+TEST_CASE("variants give an accelerator's peak and bandwidth together, from the presets (#14.6)") {
+  for (const auto& p : problem_bank().problems()) {
+    for (int seed = 1; seed <= 20; ++seed) {
+      Result<Variant> v = make_variant(p, seed);
+      REQUIRE(v.ok());
+      const Values& x = v.value().params;
+      if (!x.has("peak_flops") || !x.has("mem_bandwidth")) continue;
+      CAPTURE(p.id);
+      CAPTURE(seed);
+      bool real = false;
+      for (const Gpu* g = gpus_begin(); g != gpus_end(); ++g)
+        if (g->hbm_bandwidth == x["mem_bandwidth"] &&
+            (g->peak_bf16 == x["peak_flops"] || g->peak_fp8 == x["peak_flops"]))
+          real = true;
+      CHECK(real);
+    }
+  }
 }
 
 // Seed 0 reproduces the seed's worked numbers. Tolerances: exact integer counts are compared

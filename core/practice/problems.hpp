@@ -69,6 +69,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -132,7 +133,15 @@ struct Problem {
   Bound bound = Bound::none;                  // the side that breaks the question's constraint
   std::vector<std::string> hints;             // ordered, nudge first
   std::vector<Mistake> mistakes;
+  // How many different answers the variants can have, when fewer than 15 (the bank's tests
+  // ask for 15 distinct answers in seeds 1-20 unless a problem declares its smaller space).
+  int variety = 15;
+  // Built on first use by make_variant: the parameters of seeds 1, 2, 3...
+  mutable std::shared_ptr<const std::vector<Values>> pool;
 };
+
+// The number of distinct variants seeds ≥ 1 cycle through (at most 200).
+std::size_t variant_count(const Problem& p);
 
 class ProblemBank {
  public:

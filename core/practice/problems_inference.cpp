@@ -10,6 +10,7 @@
 #include "base/units.hpp"
 #include "inference/inference.hpp"
 #include "practice/problems.hpp"
+#include "practice/variant_presets.hpp"
 #include "scenario/cluster.hpp"
 #include "scenario/model.hpp"
 
@@ -121,9 +122,14 @@ void batching(ProblemBank& bank) {
       .statement = "A stage receives {total_qps} QPS in total, runs batches of {batch_size} with "
                    "{inference_time} per batch, and has just enough GPUs for the load. What is "
                    "the average latency of a request?",
+      // The latency is 1.5 × the batch time when the GPUs divide the load exactly, so the
+      // variants need many batch times to differ.
       .params = {{"total_qps", 50000, kQps},
                  {"batch_size", 50, kBatches},
-                 {"inference_time", 0.08, kInference}},
+                 {"inference_time",
+                  0.08,
+                  {0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.045, 0.05, 0.06, 0.07, 0.08, 0.09,
+                   0.1, 0.12, 0.15, 0.2}}},
       .valid = sensible_gpus,
       .estimator = "serve.batching",
       .output = "avg_latency",
@@ -203,7 +209,10 @@ void batching(ProblemBank& bank) {
                    "enough GPUs. What is the average latency now?",
       .params = {{"total_qps", 30000, kQps},
                  {"batch_size", 100, {50, 100, 200}},
-                 {"inference_time", 0.15, {0.1, 0.15, 0.2}}},
+                 {"inference_time",
+                  0.15,
+                  {0.06, 0.07, 0.08, 0.09, 0.1, 0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.18, 0.2, 0.22,
+                   0.25, 0.3}}},
       .valid = sensible_gpus,
       .estimator = "serve.batching",
       .output = "avg_latency",
@@ -222,9 +231,13 @@ void batching(ProblemBank& bank) {
             [](const Values& p, const Values&) { return p["inference_time"]; }, 0}},
   });
 
+  // The latency is about 1.5 × the batch time on just enough GPUs: many batch times.
   const std::vector<Param> stage3 = {{"total_qps", 30000, kQps},
                                      {"batch_size", 20, kBatches},
-                                     {"inference_time", 0.04, kInference}};
+                                     {"inference_time",
+                                      0.04,
+                                      {0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.045, 0.05,
+                                       0.06, 0.07, 0.08, 0.09, 0.1, 0.12, 0.15}}};
   bank.add({
       .id = "serve.batching.option_a",
       .area = "inference",
@@ -369,8 +382,11 @@ void pipeline(ProblemBank& bank) {
                                  {"s1_latency", 0.02, {0.01, 0.02}, unit::seconds},
                                  {"s2_batch", 50, {20, 50}, unit::none},
                                  {"s2_inference", 0.08, {0.04, 0.05, 0.08}, unit::seconds},
-                                 {"s3_batch", 30, {10, 20, 30}, unit::none},
-                                 {"s3_inference", 0.05, {0.02, 0.03, 0.05}, unit::seconds}};
+                                 {"s3_batch", 30, {10, 20, 25, 30, 40}, unit::none},
+                                 {"s3_inference",
+                                  0.05,
+                                  {0.02, 0.025, 0.03, 0.035, 0.04, 0.045, 0.05, 0.06, 0.07, 0.08},
+                                  unit::seconds}};
   bank.add({
       .id = "serve.pipeline.stage3",
       .area = "inference",
@@ -477,12 +493,37 @@ OneRequest one_request(const Values& p) {
   return r;
 }
 
+// Seed 0 is the worked example's LLaMA-2-70B on an H100 (990 TFLOP/s, 3.35 TB/s; gpu = -1);
+// variants take a real dense model's exact size and a real accelerator's BF16 peak and HBM
+// bandwidth together (scenario presets), on one that holds the BF16 weights.
+std::vector<double> single_gpu_model_sizes() {
+  std::vector<double> v;
+  for (const ModelPreset* m : dense_model_presets()) {
+    const double n = model_params(m->model).total;
+    if (n >= 1e9 && n <= 1e11 && std::find(v.begin(), v.end(), n) == v.end()) v.push_back(n);
+  }
+  return v;
+}
+
+double h200_index() {
+  const auto& gpus = accelerator_presets();
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    if (gpus[i]->id == "h200") return static_cast<double>(i);
+  return -1;
+}
+
+bool weights_fit_one_gpu(const Values& p) {
+  return p["gpu"] < 0 || 2 * p["params"] <= p["gpu_memory"];  // BF16: 2 bytes per weight
+}
+
 std::vector<Param> latency_params() {
-  return {{"params", 70e9, {7e9, 13e9, 34e9, 70e9}},
+  return {{"params", 70e9, single_gpu_model_sizes()},
           {"prompt_len", 100, {100, 500, 1000, 2000}},
           {"gen_len", 50, {50, 100, 200, 500}},
-          {"peak_flops", 990e12, {312e12, 990e12}},
-          {"mem_bandwidth", 3.35e12, {2.039e12, 3.35e12}}};
+          {"gpu", -1, indices(accelerator_presets().size())},
+          {"peak_flops", 990e12, {}, unit::flops},
+          {"mem_bandwidth", 3.35e12, {}, unit::bytes_per_s},
+          {"gpu_memory", 80e9, {}, unit::bytes}};
 }
 
 void llm(ProblemBank& bank) {
@@ -501,6 +542,8 @@ void llm(ProblemBank& bank) {
       .statement = std::string(setup) + "How long does each decode step take?",
       .fixed_statement = std::string(setup_fixed) + "How long does each decode step take?",
       .params = latency_params(),
+      .derive = accelerator_of_preset,
+      .valid = weights_fit_one_gpu,
       .estimator = "infer.latency",
       .output = "decode_time_per_token",
       .unit = answer_in::ms(),
@@ -524,12 +567,16 @@ void llm(ProblemBank& bank) {
       .statement = std::string(setup) + "How long does the prefill take?",
       .fixed_statement = std::string(setup_fixed) + "How long does the prefill take?",
       .params = latency_params(),
+      .derive = accelerator_of_preset,
+      .valid = weights_fit_one_gpu,
       .estimator = "infer.latency",
       // The roofline model, so the worked solution shows max(compute, one read of the weights)
       // and agrees with the key.
       .inputs =
           [](const Values& p) {
-            Json j = p.to_json();
+            Json j = Json::object();
+            for (const auto& [name, value] : p.items())
+              if (name != "gpu") j.set(name, value);  // an index into the presets, not an input
             j.set("decode_model", "roofline");
             return j;
           },
@@ -558,6 +605,8 @@ void llm(ProblemBank& bank) {
       .statement = std::string(setup) + "What is the end-to-end latency?",
       .fixed_statement = std::string(setup_fixed) + "What is the end-to-end latency?",
       .params = latency_params(),
+      .derive = accelerator_of_preset,
+      .valid = weights_fit_one_gpu,
       .estimator = "infer.latency",
       .output = "total_time",
       .answer =
@@ -665,8 +714,9 @@ void llm(ProblemBank& bank) {
       .statement = "How many GPUs of {gpu_memory} does one replica of a {params}-parameter model "
                    "in BF16 need, to hold its weights and one request's KV cache ({prompt_len} + "
                    "{gen_len} tokens, {n_layers} layers, d = {d_model}, MHA)?",
-      .params = {{"params", 70e9, {13e9, 34e9, 70e9, 175e9, 405e9}},
-                 {"gpu_memory", 80e9, {40e9, 80e9, 141e9}},
+      // Variants: real models' exact sizes on the memory sizes accelerators ship with.
+      .params = {{"params", 70e9, preset_param_counts()},
+                 {"gpu_memory", 80e9, {24e9, 40e9, 48e9, 80e9, 94e9, 141e9, 192e9}},
                  {"prompt_len", 100, {}},
                  {"gen_len", 50, {}},
                  {"n_layers", 80, {}},
@@ -696,7 +746,7 @@ void llm(ProblemBank& bank) {
                 "141 GB H200s)",
       .statement = "{users:raw} users each send {rps_per_user} requests/s to a {params}-parameter "
                    "BF16 model ({prompt_len} prompt tokens, {gen_len} generated) on H200s "
-                   "({gpu_memory} each, enough for the weights; {peak_flops}, {mem_bandwidth}). "
+                   "(141 GB each, enough for the weights; {peak_flops}, {mem_bandwidth}). "
                    "If each GPU serves one request at a time at single-request speed, how many "
                    "GPUs are needed (count GPUs individually)?",
       .params = {{"users", 5000, {1000, 5000, 10000}},
@@ -704,10 +754,13 @@ void llm(ProblemBank& bank) {
                  {"params", 70e9, {7e9, 13e9, 70e9}},
                  {"prompt_len", 100, {}},
                  {"gen_len", 50, {50, 100}},
-                 // NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, 989 TFLOP/s dense BF16.
-                 {"gpu_memory", 141e9, {}, unit::bytes},
-                 {"peak_flops", 989e12, {}, unit::flops},
-                 {"mem_bandwidth", 4.8e12, {}, unit::bytes_per_s}},
+                 // The H200 preset (NVIDIA datasheet: 141 GB HBM3e, 4.8 TB/s, 989.4 TFLOP/s
+                 // dense BF16); derive fills the three from it.
+                 {"gpu", h200_index(), {}},
+                 {"gpu_memory", 0, {}, unit::bytes},
+                 {"peak_flops", 0, {}, unit::flops},
+                 {"mem_bandwidth", 0, {}, unit::bytes_per_s}},
+      .derive = accelerator_of_preset,
       .estimator = "serve.llm_gpus",
       .output = "gpus_needed_seed",
       // One request = infer.latency at batch 1 with the roofline prefill (one_request), not
@@ -829,9 +882,12 @@ void rl(ProblemBank& bank) {
       .statement = "A dense model with {weight_bytes:raw}-byte weights decodes on an accelerator "
                    "with {peak_flops} and {mem_bandwidth}. Ignoring the KV cache, from what batch "
                    "size does a decode step become compute-bound?",
-      .params = {{"weight_bytes", 2, {1, 2}},
-                 {"peak_flops", 990e12, {312e12, 459e12, 990e12}},
-                 {"mem_bandwidth", 3.35e12, {2.039e12, 2.765e12, 3.35e12}}},
+      .params = {{"weight_bytes", 2, {0.5, 1, 2}},                    // INT4, FP8, BF16 weights
+                 {"gpu", -1, indices(accelerator_presets().size())},  // real pairs
+                 {"peak_flops", 990e12, {}, unit::flops},
+                 {"mem_bandwidth", 3.35e12, {}, unit::bytes_per_s},
+                 {"gpu_memory", 80e9, {}, unit::bytes}},
+      .derive = accelerator_of_preset,
       .estimator = "infer.decode",
       .inputs =
           [](const Values& p) {
