@@ -363,8 +363,8 @@ constexpr int kPoolTries = 4096;        // draws tried to find them
 // as shown, is new — not seed 0's and not an earlier draw's. So seeds 1, 2, 3... give
 // different answers, none the worked example's, until the pool runs out; then it repeats.
 static const std::vector<Values>& variant_pool(const Problem& p, const Estimator& est) {
-  if (p.pool) return *p.pool;
-  auto pool = std::make_shared<std::vector<Values>>();
+  if (p.pool_built) return p.pool;
+  std::vector<Values> pool;
   Draws draws(p);
   std::set<std::string> seen;
   Variant v;
@@ -372,16 +372,17 @@ static const std::vector<Values>& variant_pool(const Problem& p, const Estimator
   bool distinct = true;
   if (evaluate(p, est, draws.fixed(), 0, v, why, distinct))
     seen.insert(answer_text(v.answer, p.unit));
-  for (int k = 0; k < kPoolTries && pool->size() < kPoolSize; ++k) {
+  for (int k = 0; k < kPoolTries && pool.size() < kPoolSize; ++k) {
     Values params;
     if (!draws.draw(k + 1, 0, params)) continue;
     if (!evaluate(p, est, params, k + 1, v, why, distinct) || !distinct) continue;
     if (!seen.insert(answer_text(v.answer, p.unit)).second) continue;
-    pool->push_back(std::move(v.params));
+    pool.push_back(std::move(v.params));
     if (draws.exhausted(k + 1)) break;
   }
   p.pool = std::move(pool);
-  return *p.pool;
+  p.pool_built = true;
+  return p.pool;
 }
 
 std::size_t variant_count(const Problem& p) {

@@ -32,8 +32,14 @@
 //
 // 2. Parameters. Each has a name, its value for seed 0 (faithful to the seed text: the
 //    seed's worked example or practice problem, with `fixed_statement` if the seed's wording
-//    names a model), and `choices`: round values that seeds ≥ 1 draw from (deterministically,
-//    splitmix64 on the problem id and seed). Values are base SI (bytes, seconds, FLOP/s, a
+//    names a model), and `choices`: values that seeds ≥ 1 draw from (deterministically,
+//    splitmix64 on the problem id). Draw real models and chips from the scenario presets
+//    (practice/variant_presets.hpp): a parameter "gpu" with choices
+//    indices(accelerator_presets().size()) and `.derive = accelerator_of_preset` sets the
+//    peak, bandwidth and memory of one real accelerator together; preset_param_counts() gives
+//    real models' sizes. Give enough choices for 15 different answers: the bank's tests ask
+//    for them in seeds 1-20 (seeds never repeat seed 0's answer or the previous seed's), or
+//    declare `variety` when the space is smaller. Values are base SI (bytes, seconds, FLOP/s, a
 //    fraction for percentages), like estimator inputs. A parameter whose name is an input of
 //    the estimator is passed to it; give `inputs` to build the inputs yourself, `derive` to
 //    compute parameters from others (e.g. tokens = 20 × params), `valid` to refuse a draw.
@@ -69,7 +75,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -136,8 +141,10 @@ struct Problem {
   // How many different answers the variants can have, when fewer than 15 (the bank's tests
   // ask for 15 distinct answers in seeds 1-20 unless a problem declares its smaller space).
   int variety = 15;
-  // Built on first use by make_variant: the parameters of seeds 1, 2, 3...
-  mutable std::shared_ptr<const std::vector<Values>> pool;
+  // Built on first use by make_variant: the parameters of seeds 1, 2, 3... (plain members: the
+  // core is built without RTTI, so no type-erased holder crosses into code built with it).
+  mutable std::vector<Values> pool;
+  mutable bool pool_built = false;
 };
 
 // The number of distinct variants seeds ≥ 1 cycle through (at most 200).
