@@ -12,9 +12,10 @@
 const SYMBOLS = {
   cdot: ['mo', '·'], times: ['mo', '×'], approx: ['mo', '≈'], sum: ['mo', '∑'],
   lceil: ['mo', '⌈'], rceil: ['mo', '⌉'], lfloor: ['mo', '⌊'], rfloor: ['mo', '⌋'],
-  alpha: ['mi', 'α'], beta: ['mi', 'β'], gamma: ['mi', 'γ'], rho: ['mi', 'ρ'], sigma: ['mi', 'σ'],
+  alpha: ['mi', 'α'], beta: ['mi', 'β'], gamma: ['mi', 'γ'], lambda: ['mi', 'λ'], rho: ['mi', 'ρ'],
+  sigma: ['mi', 'σ'],
   Delta: ['mi', 'Δ', { mathvariant: 'normal' }], Psi: ['mi', 'Ψ', { mathvariant: 'normal' }],
-  min: ['mi', 'min'], max: ['mi', 'max'], log: ['mi', 'log'],
+  min: ['mi', 'min'], max: ['mi', 'max'], log: ['mi', 'log'], ln: ['mi', 'ln'],
   '%': ['mo', '%'], ',': ['mspace', null, { width: '0.1667em' }], ' ': ['mspace', null, { width: '0.25em' }],
   '{': ['mo', '{'], '}': ['mo', '}'],
 };

@@ -1081,6 +1081,203 @@ void engine(ProblemBank& bank) {
   });
 }
 
+// serve.capacity: a replica's batch slots are the servers of a queue. The time a request holds
+// a slot comes from serve.engine (Llama 3 70B or 8B on H100s), run here so the statement can
+// give it; the answer is serve.capacity's.
+double slot_time(const char* model, const Values& p, double batch) {
+  Json in = Json::object();
+  in.set("model", model);
+  in.set("gpu", "h100");
+  in.set("tp", p["tp"]);
+  in.set("weight_dtype", p.has("weight_bytes") && p["weight_bytes"] == 1 ? "fp8" : "bf16");
+  in.set("prompt_len", p["prompt_len"]);
+  in.set("output_len", p["output_len"]);
+  in.set("batch", batch);
+  const RunResult r = registry().run("serve.engine", in, false);
+  return r.ok ? r.outputs.find("request_time")->as_number() : -1;
+}
+
+Json capacity_inputs(const char* model, const Values& p) {
+  Json j = Json::object();
+  j.set("model", model);
+  j.set("gpu", "h100");
+  for (const char* k : {"tp", "batch", "prompt_len", "output_len", "max_utilization", "qps",
+                        "users", "rps_per_user", "replicas"})
+    if (p.has(k)) j.set(k, p[k]);
+  if (p.has("weight_bytes")) j.set("weight_dtype", p["weight_bytes"] == 1 ? "fp8" : "bf16");
+  // No latency targets: the utilisation limit (or the queue itself) sets the answer.
+  j.set("ttft_p90_target", 0);
+  j.set("tpot_p50_target", 0);
+  return j;
+}
+
+// Slots busy on average = λ · S (Little's law), which must stay under B · ρ per replica. A draw
+// whose count sits within 0.3 % of a whole number would hang on how S is rounded: refused.
+double slots_needed(const Values& p) {
+  const double qps = p.has("users") ? p["users"] * p["rps_per_user"] : p["qps"];
+  return qps * p["service_time"] / (p["batch"] * p["max_utilization"]);
+}
+bool clear_count(const Values& p) {
+  const double x = slots_needed(p);
+  return p["service_time"] > 0 && std::fabs(x - std::round(x)) > 0.003 * x && x < 5000;
+}
+
+void capacity(ProblemBank& bank) {
+  bank.add({
+      .id = "serve.capacity.replicas",
+      .area = "inference",
+      .title = "Replicas for a request rate",
+      .source = "Little's law on a continuous-batching replica (Llama 3 70B, BF16, on H100s; "
+                "the time in a slot from serve.engine)",
+      .statement =
+          "Llama 3 70B is served in BF16 by replicas of {tp:raw} H100s. Each replica runs "
+          "at most {batch} sequences at once; at that batch a request of {prompt_len} "
+          "+ {output_len} tokens holds its slot for {service_time}. Requests arrive at {qps} "
+          "per second and a replica's slots may be at most {max_utilization} busy on "
+          "average. How many replicas are needed?",
+      .params = {{"tp", 4, {4, 8}},
+                 {"batch", 32, {16, 32, 64}},
+                 {"qps", 50, {20, 50, 100, 200}},
+                 {"max_utilization", 0.8, {0.6, 0.7, 0.8, 0.9}},
+                 {"prompt_len", 2048, {1024, 2048}},
+                 {"output_len", 256, {128, 256, 512}},
+                 {"service_time", 0, {}, unit::seconds}},
+      .derive = [](Values& p) { p.set("service_time", slot_time("llama3-70b", p, p["batch"])); },
+      .valid = clear_count,
+      .estimator = "serve.capacity",
+      .inputs = [](const Values& p) { return capacity_inputs("llama3-70b", p); },
+      .output = "replicas",
+      .unit = answer_in::count(unit::none, "replicas"),
+      .integer = true,
+      .hints = {"Little's law: the slots busy on average across the deployment are the arrival "
+                "rate times the time each request holds one.",
+                "Each replica offers batch × utilisation limit of them: divide, and round up."},
+      .mistakes = {{"no_headroom",
+                    "Replicas run at most the utilisation limit busy, so that bursts find free "
+                    "slots: divide by batch × limit, not by the batch alone.",
+                    [](const Values& p, const Values&) {
+                      return ceil_count(slots_needed(p) * p["max_utilization"]);
+                    },
+                    0},
+                   {"one_request_per_replica",
+                    "A continuous-batching replica serves its whole batch at once: each request "
+                    "takes one slot, not the whole replica.",
+                    [](const Values& p, const Values&) {
+                      return ceil_count(slots_needed(p) * p["batch"]);
+                    },
+                    0},
+                   {"rounded_down", "A fraction of a replica still needs a whole one: round up.",
+                    [](const Values& p, const Values&) { return std::floor(slots_needed(p)); }, 0}},
+  });
+  bank.add({
+      .id = "serve.capacity.wait",
+      .area = "inference",
+      .title = "Share of requests that wait for a slot",
+      .source = "Erlang C for two servers, C = 2ρ² / (1 + ρ) (Kleinrock 1975, §3.5), on Llama 3 "
+                "8B replicas that run two sequences at a time",
+      .statement =
+          "Llama 3 8B is served in BF16 by {replicas} replicas, each on one H100 and "
+          "running at most 2 sequences at once; at that batch a request of {prompt_len} "
+          "+ {output_len} tokens holds its slot for {service_time}. Requests arrive at random "
+          "(Poisson) at {qps} per second, spread evenly over the replicas. What share of "
+          "requests find both slots of their replica busy and must wait?",
+      .params = {{"replicas", 4, {2, 4, 8, 10}},
+                 {"qps", 2, {1, 2, 3, 4, 5, 6}},
+                 {"prompt_len", 512, {256, 512, 1024}},
+                 {"output_len", 256, {128, 256, 512}},
+                 {"tp", 1, {}},
+                 {"batch", 2, {}},
+                 {"max_utilization", 1, {}},
+                 {"service_time", 0, {}, unit::seconds}},
+      .derive = [](Values& p) { p.set("service_time", slot_time("llama3-8b", p, 2)); },
+      // One slot alone could not keep up (so the replica runs both), two can.
+      .valid =
+          [](const Values& p) {
+            const double per = p["qps"] / p["replicas"];
+            return per * slot_time("llama3-8b", p, 1) > 1.02 && per * p["service_time"] < 1.9;
+          },
+      .estimator = "serve.capacity",
+      .inputs = [](const Values& p) { return capacity_inputs("llama3-8b", p); },
+      .output = "wait_probability",
+      .unit = answer_in::percent(),
+      .hints = {"Per replica, the offered load is a = (QPS / replicas) × time in a slot, and "
+                "each slot is busy ρ = a / 2 of the time.",
+                "With Poisson arrivals and 2 servers (M/M/2, Erlang C) the chance an arrival "
+                "waits is 2ρ² / (1 + ρ)."},
+      .mistakes = {{"utilization",
+                    "The utilisation is how busy one slot is; a request waits only when both "
+                    "are busy at once.",
+                    [](const Values&, const Values& out) { return out["utilization"]; }, 0},
+                   {"independent_slots",
+                    "The two slots are not busy independently (ρ²): when one is busy, arrivals "
+                    "go to the other, so both fill more often than that.",
+                    [](const Values&, const Values& out) {
+                      return out["utilization"] * out["utilization"];
+                    },
+                    0},
+                   {"erlang_b",
+                    "That is Erlang B, the share turned away when nobody may wait; here requests "
+                    "queue, which keeps the slots busier (Erlang C).",
+                    [](const Values&, const Values& out) {
+                      const double a = 2 * out["utilization"];
+                      return a * a / 2 / (1 + a + a * a / 2);
+                    },
+                    0}},
+  });
+  bank.add({
+      .id = "serve.capacity.gpus",
+      .area = "inference",
+      .title = "GPUs for a user base",
+      .source = "Little's law on continuous-batching replicas of Llama 3 70B (BF16 or FP8) on "
+                "H100s; the time in a slot from serve.engine",
+      .statement = "{users:raw} active users each send a request every {interval} on average. "
+                   "Llama 3 70B runs with {weight_bytes:raw}-byte weights on replicas of "
+                   "{tp:raw} H100s; each replica runs at most {batch} sequences, and at that "
+                   "batch a request of {prompt_len} + {output_len} tokens holds its slot for "
+                   "{service_time}. With a replica's slots at most {max_utilization} busy on "
+                   "average, how many GPUs does the deployment need?",
+      .params = {{"users", 10000, {2000, 5000, 10000, 20000}},
+                 {"interval", 60, {30, 60, 120}, unit::seconds},
+                 {"weight_bytes", 2, {1, 2}},
+                 {"tp", 4, {2, 4, 8}},
+                 {"batch", 64, {32, 64, 128}},
+                 {"max_utilization", 0.8, {0.7, 0.8}},
+                 {"prompt_len", 1024, {1024, 2048}},
+                 {"output_len", 256, {256, 512}},
+                 {"rps_per_user", 0, {}},
+                 {"service_time", 0, {}, unit::seconds}},
+      .derive =
+          [](Values& p) {
+            p.set("rps_per_user", 1 / p["interval"]);
+            p.set("qps", 0);
+            p.set("service_time", slot_time("llama3-70b", p, p["batch"]));
+          },
+      .valid = clear_count,
+      .estimator = "serve.capacity",
+      .inputs = [](const Values& p) { return capacity_inputs("llama3-70b", p); },
+      .output = "gpus",
+      .unit = answer_in::gpus(),
+      .integer = true,
+      .hints = {"The request rate is users / interval; slots busy on average = rate × time in a "
+                "slot (Little's law).",
+                "Replicas = ⌈busy slots / (batch × utilisation limit)⌉, and each replica is TP "
+                "GPUs."},
+      .mistakes = {{"replicas_not_gpus", "That is the replicas: each one runs on TP GPUs.",
+                    [](const Values& p, const Values&) { return ceil_count(slots_needed(p)); }, 0},
+                   {"no_headroom",
+                    "Replicas run at most the utilisation limit busy: divide by batch × limit.",
+                    [](const Values& p, const Values&) {
+                      return ceil_count(slots_needed(p) * p["max_utilization"]) * p["tp"];
+                    },
+                    0},
+                   {"rounded_down", "A fraction of a replica still needs a whole one: round up.",
+                    [](const Values& p, const Values&) {
+                      return std::floor(slots_needed(p)) * p["tp"];
+                    },
+                    0}},
+  });
+}
+
 }  // namespace
 
 void register_inference_problems(ProblemBank& bank) {
@@ -1089,6 +1286,7 @@ void register_inference_problems(ProblemBank& bank) {
   llm(bank);
   rl(bank);
   engine(bank);
+  capacity(bank);
 }
 
 }  // namespace napkin

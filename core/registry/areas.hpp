@@ -18,6 +18,7 @@ void register_inference(Registry& r);         // inference/inference.cpp
 void register_inference_extras(Registry& r);  // inference/inference_presets.cpp
 void register_serving(Registry& r);           // inference/serving.cpp
 void register_serve_engine(Registry& r);      // inference/serve_engine.cpp
+void register_serve_capacity(Registry& r);    // inference/serve_capacity.cpp
 void register_rl(Registry& r);                // inference/rl.cpp
 
 // The one registration list (registrations.cpp).

@@ -18,6 +18,7 @@ void register_all(Registry& r) {
   register_inference_extras(r);
   register_serving(r);
   register_serve_engine(r);
+  register_serve_capacity(r);
   register_rl(r);
 }
 

@@ -1,0 +1,461 @@
+// serve.capacity: the replicas and GPUs a request load needs under latency targets. Each
+// replica is one serve.engine (its TTFT, TPOT and request time at the batch it runs, called,
+// never retyped); a replica's batch slots are the servers of an M/G/c queue with Poisson
+// arrivals (Allen–Cunneen, core/scenario/queueing.cpp). Every replica gets an equal, random
+// share of the requests, which keeps each share Poisson.
+#include "inference/serve_capacity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "base/counts.hpp"
+#include "base/portable_math.hpp"
+#include "base/units.hpp"
+#include "scenario/queueing.hpp"
+
+namespace napkin {
+
+namespace {
+
+std::string count_text(double v) {
+  return format_value(v, unit::none);
+}
+std::string time_text(double v) {
+  return format_value(v, unit::seconds);
+}
+
+// One replica at batch b, from serve.engine: mean-length requests, and p90-length prompts.
+struct Point {
+  double b = 1, service = 0, cs2 = 0, ttft = 0, ttft90 = 0, tpot = 0, tpot90 = 0;
+};
+
+// The queue of one replica among R: offered load, utilisation, wait and TTFT percentiles.
+struct Queue {
+  double a = 0, rho = 0, wait_prob = 0, mean_wait = 0, wait50 = 0, wait90 = 0, ttft50 = 0,
+         ttft90 = 0;
+  bool stable = false;
+};
+
+Queue queue_at(double qps, double replicas, const Point& p) {
+  Queue q;
+  q.a = qps / replicas * p.service;
+  q.rho = q.a / p.b;
+  q.stable = q.a < p.b;
+  if (!q.stable) return q;
+  q.wait_prob = erlang_c(p.b, q.a);
+  q.mean_wait = mgc_mean_wait(p.b, q.a, p.service, p.cs2);
+  q.wait50 = wait_quantile(p.b, q.a, q.mean_wait, 0.5);
+  q.wait90 = wait_quantile(p.b, q.a, q.mean_wait, 0.9);
+  q.ttft50 = q.wait50 + p.ttft;
+  q.ttft90 = q.wait90 + p.ttft90;
+  return q;
+}
+
+// Which targets a point misses (empty: it meets them all); the first one named in a verdict.
+std::string missed(const ServeCapacityIn& in, const Point& p, const Queue& q) {
+  if (!q.stable) return "replicas";
+  if (in.tpot_p50_target > 0 && p.tpot > in.tpot_p50_target) return "tpot_p50_target";
+  if (in.tpot_p90_target > 0 && p.tpot90 > in.tpot_p90_target) return "tpot_p90_target";
+  if (in.ttft_p50_target > 0 && q.ttft50 > in.ttft_p50_target) return "ttft_p50_target";
+  if (in.ttft_p90_target > 0 && q.ttft90 > in.ttft_p90_target) return "ttft_p90_target";
+  if (q.rho > in.max_utilization * (1 + 1e-12)) return "max_utilization";
+  return "";
+}
+
+}  // namespace
+
+Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d) {
+  ServeCapacityOut o{};
+  // The load: requests per second over the whole deployment.
+  const double lambda = in.qps > 0 ? in.qps : in.users * in.rps_per_user;
+  if (lambda <= 0)
+    return Error::inconsistent("qps", in.qps,
+                               "give the load: QPS, or users and requests/s per user");
+  if (in.qps > 0 && in.users * in.rps_per_user > 0)
+    d.warn("Both QPS and users × requests per user are given: the QPS (" + count_text(in.qps) +
+           " req/s) is used.");
+  if (in.qps <= 0)
+    d.step("Request rate", "\\lambda", "$U \\cdot $r",
+           {{"U", "U", in.users}, {"r", "r_u", in.rps_per_user, unit::requests_per_s}}, lambda,
+           unit::requests_per_s);
+  o.qps = lambda;
+
+  // Length distributions: a lognormal through the mean and the p90, or every request at the
+  // mean when no p90 is given.
+  const double max_ratio = lognormal_max_p90_ratio();
+  auto sigma_of = [&](const char* name, double mean, double p90,
+                      double& sigma) -> std::optional<Error> {
+    sigma = 0;
+    if (p90 <= 0) return std::nullopt;
+    if (p90 < mean)
+      return Error::inconsistent(name, p90,
+                                 "must be at least the mean length (" + count_text(mean) + ")");
+    sigma = lognormal_sigma(mean, p90);
+    if (sigma < 0)
+      return Error::inconsistent(name, p90,
+                                 "a lognormal length with mean " + count_text(mean) +
+                                     " has its p90 at most " +
+                                     format_value(max_ratio, unit::times) + " the mean (" +
+                                     count_text(std::floor(mean * max_ratio)) + ")");
+    return std::nullopt;
+  };
+  double sig_p = 0, sig_o = 0;
+  if (auto e = sigma_of("prompt_len_p90", in.prompt_len, in.prompt_len_p90, sig_p)) return *e;
+  if (auto e = sigma_of("output_len_p90", in.output_len, in.output_len_p90, sig_o)) return *e;
+  const double cv2_p = lognormal_cv2(sig_p), cv2_o = lognormal_cv2(sig_o);
+  const double p90_prompt = in.prompt_len_p90 > 0 ? in.prompt_len_p90 : in.prompt_len;
+
+  // The replica: serve.engine at its largest batch, for mean and for p90-length prompts.
+  Derivation quiet(false);
+  ServeEngineIn eng = in;
+  eng.batch = 0;
+  const auto full = serve_engine(eng, quiet);
+  if (!full.ok()) return full.error();
+  ServeEngineIn eng90 = eng;
+  eng90.prompt_len = p90_prompt;
+  const auto full90 = serve_engine(eng90, quiet);
+  if (!full90.ok()) {
+    Error e = full90.error();
+    if (e.input == "prompt_len") e.input = "prompt_len_p90";
+    return e;
+  }
+  if (in.batch > full->max_batch)
+    return Error::inconsistent(
+        "batch", in.batch,
+        "more sequences than the KV cache holds: at most " + count_text(full->max_batch));
+  // Engines schedule thousands of sequences at most; a cache that holds more (a tiny model on a
+  // large GPU) is counted at 100,000, which also bounds the search's work.
+  constexpr double kMostSlots = 1e5;
+  double b_cap = in.batch > 0 ? in.batch : full->max_batch;
+  if (b_cap > kMostSlots) {
+    d.warn("The KV cache holds " + count_text(b_cap) +
+           " sequences; a replica is counted as running at most " + count_text(kMostSlots) + ".");
+    b_cap = kMostSlots;
+  }
+  o.gpus_per_replica = static_cast<double>(in.tp) * in.pp;
+
+  // serve.engine at batch b: the time a request holds a slot (its TTFT and O − 1 more tokens),
+  // and its spread from the lengths' spread (the output's tokens at TPOT, the prompt's
+  // prefill roughly in proportion to its length).
+  auto point_at = [&](double b) {
+    Point p;
+    p.b = b;
+    eng.batch = b;
+    const auto r = serve_engine(eng, quiet);
+    eng90.batch = std::min(b, full90->max_batch);
+    const auto r90 = serve_engine(eng90, quiet);
+    if (!r.ok() || !r90.ok()) return p;  // not reached: b fits both (checked above)
+    p.ttft = r->ttft;
+    p.tpot = r->tpot;
+    p.service = r->request_time;
+    p.ttft90 = r90->ttft;
+    p.tpot90 = r90->tpot;
+    const double var =
+        p.tpot * p.tpot * in.output_len * in.output_len * cv2_o + p.ttft * p.ttft * cv2_p;
+    p.cs2 = var / (p.service * p.service);
+    return p;
+  };
+  // What holds whatever the replicas: the TPOT targets, and a prefill shorter than the TTFT
+  // targets. Both grow with the batch, so the batches that pass run from 1 to some b_hi.
+  const bool fixed = in.replicas > 0;
+  auto batch_miss = [&](const Point& p) -> std::string {
+    if (in.tpot_p50_target > 0 && p.tpot > in.tpot_p50_target) return "tpot_p50_target";
+    if (in.tpot_p90_target > 0 && p.tpot90 > in.tpot_p90_target) return "tpot_p90_target";
+    if (fixed) return "";
+    if (in.ttft_p50_target > 0 && p.ttft >= in.ttft_p50_target) return "ttft_p50_target";
+    if (in.ttft_p90_target > 0 && p.ttft90 >= in.ttft_p90_target) return "ttft_p90_target";
+    return "";
+  };
+  const Point one = point_at(1);
+  if (const std::string miss = batch_miss(one); !miss.empty() && !fixed) {
+    // The verdict: no batch, hence no number of replicas, meets this target.
+    const bool tpot = miss.rfind("tpot", 0) == 0;
+    const double target = miss == "tpot_p50_target"   ? in.tpot_p50_target
+                          : miss == "tpot_p90_target" ? in.tpot_p90_target
+                          : miss == "ttft_p50_target" ? in.ttft_p50_target
+                                                      : in.ttft_p90_target;
+    const double at_one = miss == "tpot_p50_target"   ? one.tpot
+                          : miss == "tpot_p90_target" ? one.tpot90
+                          : miss == "ttft_p50_target" ? one.ttft
+                                                      : one.ttft90;
+    return Error::inconsistent(
+        miss, target,
+        "cannot be met at any batch or number of replicas: one request alone takes " +
+            time_text(at_one) + (tpot ? " per token" : " to prefill") +
+            " on this replica; use more GPUs per replica (TP), FP8 or INT4 weights, or a "
+            "faster GPU");
+  }
+  double lo = 1, hi = b_cap;
+  if (batch_miss(point_at(hi)).empty())
+    lo = hi;
+  else
+    while (hi - lo > 1) {
+      const double mid = std::floor((lo + hi) / 2);
+      (batch_miss(point_at(mid)).empty() ? lo : hi) = mid;
+    }
+  const double b_hi = lo;
+  // Candidate batches: a geometric grid from 1 to b_hi (the fewest replicas are usually at
+  // the largest batch, the shortest waits at a smaller one).
+  std::vector<Point> cands;
+  constexpr int kSteps = 16;
+  double last = 0;
+  for (int k = 0; k <= kSteps; ++k) {
+    const double b = std::round(portable_exp(portable_log(b_hi) * k / kSteps));
+    if (b > last) cands.push_back(point_at(b)), last = b;
+  }
+
+  // Each candidate's replicas: the fewest that keep utilisation under the target and meet the
+  // TTFT targets (waits shrink as replicas are added: double, then bisect).
+  Point best;
+  Queue best_q;
+  double best_r = 0;
+  bool best_meets = false;
+  for (const Point& p : cands) {
+    double r = 0;
+    if (fixed) {
+      r = in.replicas;
+    } else {
+      double lo_r = std::max(1.0, ceil_count(lambda * p.service / (p.b * in.max_utilization)));
+      if (!missed(in, p, queue_at(lambda, lo_r, p)).empty()) {
+        double hi_r = lo_r * 2;
+        for (int i = 0; i < 80 && !missed(in, p, queue_at(lambda, hi_r, p)).empty(); ++i)
+          lo_r = hi_r, hi_r *= 2;
+        while (hi_r - lo_r > 1) {
+          const double mid = std::floor((lo_r + hi_r) / 2);
+          (missed(in, p, queue_at(lambda, mid, p)).empty() ? hi_r : lo_r) = mid;
+        }
+        lo_r = hi_r;
+      }
+      r = lo_r;
+    }
+    const Queue q = queue_at(lambda, r, p);
+    if (!q.stable) continue;
+    const bool meets = missed(in, p, q).empty();
+    const bool better =
+        best_r == 0 || (meets && !best_meets) ||
+        (meets == best_meets && (r < best_r || (r == best_r && q.ttft90 < best_q.ttft90)));
+    if (better) best = p, best_q = q, best_r = r, best_meets = meets;
+  }
+  if (best_r == 0) {
+    // Only with a fixed number of replicas: every batch's queue grows without bound.
+    double most = 0;
+    for (const Point& p : cands) most = std::max(most, in.replicas * p.b / p.service);
+    return Error::inconsistent("replicas", in.replicas,
+                               "too few: they serve at most " +
+                                   format_value(most, unit::requests_per_s) +
+                                   " with every batch slot busy, and the load is " +
+                                   format_value(lambda, unit::requests_per_s));
+  }
+
+  // The chosen replica and queue, with the derivation.
+  const Point& p = best;
+  const Queue& q = best_q;
+  o.batch = p.b;
+  d.note("Batch per replica",
+         "Each replica runs up to " + count_text(p.b) + " sequences: serve.engine's TTFT (" +
+             time_text(p.ttft) + ") and TPOT (" + time_text(p.tpot) +
+             ") at that batch, as if every slot were busy." +
+             (fixed ? "" : " Larger batches miss a target or need more replicas."));
+  o.service_time = p.service;
+  d.step("Time a request holds a batch slot", "S", "$T + ($O - 1) \\cdot $t",
+         {{"T", "\\text{TTFT}_B", p.ttft, unit::seconds},
+          {"O", "O", in.output_len, unit::tokens},
+          {"t", "\\text{TPOT}_B", p.tpot, unit::seconds}},
+         p.service, unit::seconds);
+  o.service_cv2 = p.cs2;
+  d.step("Spread of that time (squared coefficient of variation)", "c_s^2",
+         "\\frac{($t \\cdot $O)^2 \\cdot $v + $T^2 \\cdot $w}{$S^2}",
+         {{"t", "\\text{TPOT}_B", p.tpot, unit::seconds},
+          {"O", "O", in.output_len, unit::tokens},
+          {"v", "c_O^2", cv2_o},
+          {"T", "\\text{TTFT}_B", p.ttft, unit::seconds},
+          {"w", "c_P^2", cv2_p},
+          {"S", "S", p.service, unit::seconds}},
+         p.cs2, unit::none);
+  o.replicas = best_r;
+  o.gpus = best_r * o.gpus_per_replica;
+  o.utilization = q.rho;
+  d.step("Utilisation of a replica's slots", "\\rho", "\\frac{$l \\cdot $S}{$R \\cdot $B}",
+         {{"l", "\\lambda", lambda, unit::requests_per_s},
+          {"S", "S", p.service, unit::seconds},
+          {"R", "R", best_r},
+          {"B", "B", p.b}},
+         q.rho, unit::fraction);
+  o.wait_probability = q.wait_prob;
+  d.step("Chance a request waits for a slot (Erlang C)", "C(B, a)",
+         "\\text{ErlangC}(B = $B, a = $a)", {{"B", "B", p.b}, {"a", "a", q.a}}, q.wait_prob,
+         unit::fraction);
+  d.step("Mean wait (Allen–Cunneen M/G/c)", "W_q",
+         "\\frac{$C \\cdot $S}{$B - $a} \\cdot \\frac{1 + $c}{2}",
+         {{"C", "C", q.wait_prob, unit::fraction},
+          {"S", "S", p.service, unit::seconds},
+          {"B", "B", p.b},
+          {"a", "a", q.a},
+          {"c", "c_s^2", p.cs2}},
+         q.mean_wait, unit::seconds);
+  o.wait_p90 = q.wait90;
+  d.step("p90 wait (exponential once waiting)", "W_{90}",
+         "\\max(0, \\frac{$W}{$C} \\cdot \\ln \\frac{$C}{0.1})",
+         {{"W", "W_q", q.mean_wait, unit::seconds}, {"C", "C", q.wait_prob, unit::fraction}},
+         q.wait90, unit::seconds);
+  o.ttft_p50 = q.ttft50;
+  o.ttft_p90 = q.ttft90;
+  d.step("p90 time to first token (p90 wait + a p90 prompt's prefill)", "\\text{TTFT}_{90}",
+         "$W + $T",
+         {{"W", "W_{90}", q.wait90, unit::seconds},
+          {"T", "\\text{TTFT}_{P90}", p.ttft90, unit::seconds}},
+         q.ttft90, unit::seconds);
+  o.tpot_p50 = p.tpot;
+  o.tpot_p90 = p.tpot90;
+  o.qps_per_replica = in.max_utilization * p.b / p.service;
+  d.step("GPUs", "G", "$R \\cdot $g",
+         {{"R", "R", best_r}, {"g", "TP \\cdot PP", o.gpus_per_replica}}, o.gpus, unit::gpus);
+  o.meets_targets = best_meets;
+  if (!best_meets) {
+    const std::string miss = missed(in, p, q);
+    const char* what = miss == "tpot_p50_target"   ? "the TPOT target"
+                       : miss == "tpot_p90_target" ? "the p90 TPOT target"
+                       : miss == "ttft_p50_target" ? "the median TTFT target"
+                       : miss == "ttft_p90_target" ? "the p90 TTFT target"
+                                                   : "the utilisation limit";
+    d.warn(count_text(best_r) + " replicas miss " + what + " at every batch: the best, " +
+           count_text(p.b) + " sequences, gives a p90 TTFT of " + time_text(q.ttft90) +
+           ", a TPOT of " + time_text(p.tpot) + " and " + format_value(q.rho, unit::fraction) +
+           " utilisation.");
+  }
+  return o;
+}
+
+void register_serve_capacity(Registry& r) {
+  using In = ServeCapacityIn;
+  using Out = ServeCapacityOut;
+  auto ins = serve_engine_inputs<In>();
+  constexpr double kMaxTokens = 1e7;
+  const InputDecl<In> own[] = {
+      num<In, double>("batch", &In::batch, "Largest batch per replica (0 = what fits)")
+          .help("Most sequences a replica runs at once (vLLM's max_num_seqs); 0 = what the KV "
+                "cache holds")
+          .range(0, 1e7)
+          .integer()
+          .group("engine"),
+      num<In, double>("qps", &In::qps, "Requests per second", unit::requests_per_s)
+          .help("Arrivals over the whole deployment, at random (Poisson); 0 = users × rate")
+          .range(0, 1e7)
+          .group("job"),
+      num<In, double>("users", &In::users, "Users (when QPS is 0)")
+          .help("Active users, each sending requests at the rate below")
+          .range(0, 1e10)
+          .group("job"),
+      num<In, double>("rps_per_user", &In::rps_per_user, "Requests/s per user",
+                      unit::requests_per_s)
+          .help("How often one user sends a request")
+          .range(0, 1e4)
+          .group("job"),
+      num<In, double>("prompt_len_p90", &In::prompt_len_p90, "Prompt length p90 (0 = all equal)",
+                      unit::tokens)
+          .help("90 % of prompts are at most this long; 0 = every prompt at the mean")
+          .range(0, kMaxTokens)
+          .integer()
+          .group("job"),
+      num<In, double>("output_len_p90", &In::output_len_p90, "Output length p90 (0 = all equal)",
+                      unit::tokens)
+          .help("90 % of outputs are at most this long; 0 = every output at the mean")
+          .range(0, kMaxTokens)
+          .integer()
+          .group("job"),
+      num<In, double>("ttft_p50_target", &In::ttft_p50_target, "TTFT target, median (0 = none)",
+                      unit::seconds)
+          .help("Half the requests see their first token within this, waiting included")
+          .range(0, 1e5)
+          .group("job"),
+      num<In, double>("ttft_p90_target", &In::ttft_p90_target, "TTFT target, p90 (0 = none)",
+                      unit::seconds)
+          .help("90 % of requests see their first token within this, waiting included")
+          .range(0, 1e5)
+          .group("job"),
+      num<In, double>("tpot_p50_target", &In::tpot_p50_target, "TPOT target, mean (0 = none)",
+                      unit::seconds)
+          .help("Time per output token for mean-length requests")
+          .range(0, 1e3)
+          .group("job"),
+      num<In, double>("tpot_p90_target", &In::tpot_p90_target, "TPOT target, p90 (0 = none)",
+                      unit::seconds)
+          .help("Time per output token when the batch holds p90-length prompts")
+          .range(0, 1e3)
+          .group("job"),
+      num<In, double>("max_utilization", &In::max_utilization, "Utilisation limit", unit::fraction)
+          .help("The busiest a replica's batch slots may be on average; headroom for bursts")
+          .positive(1)
+          .group("job"),
+      num<In, double>("replicas", &In::replicas, "Replicas (0 = fewest that meet the targets)")
+          .help("Fix the replicas to see the latency they give; 0 finds the fewest")
+          .range(0, 1e7)
+          .integer()
+          .group("layout")};
+  for (const auto& decl : own) ins.push_back(decl);
+  r.add(declare<In, Out>(
+      {"serve.capacity", "Serving capacity: replicas and GPUs for a load", "inference",
+       "Replicas and GPUs of a continuous-batching deployment for a request rate, prompt and "
+       "output lengths and latency targets: requests queue for each replica's batch slots.",
+       "Allen 1990 and Whitt 1993 (Allen–Cunneen M/G/c); Kwon et al. 2023 (PagedAttention); "
+       "Austin et al. 2025, How to Scale Your Model (serving)",
+       "docs/serving.md#servecapacity"},
+      std::move(ins),
+      {out("replicas", &Out::replicas, "Replicas")
+           .help("Copies of the model, each on TP × PP GPUs, behind one load balancer"),
+       out("gpus", &Out::gpus, "GPUs", unit::gpus).help("Replicas × GPUs per replica"),
+       out("meets_targets", &Out::meets_targets, "Meets the targets")
+           .help("Every latency target and the utilisation limit hold"),
+       out("ttft_p90", &Out::ttft_p90, "TTFT p90", unit::seconds)
+           .help("90 % of requests see their first token within this: wait + prefill"),
+       out("ttft_p50", &Out::ttft_p50, "TTFT median", unit::seconds)
+           .help("Half the requests see their first token within this"),
+       out("tpot_p50", &Out::tpot_p50, "TPOT", unit::seconds)
+           .help("Time per output token at the replica's batch, mean-length requests"),
+       out("tpot_p90", &Out::tpot_p90, "TPOT p90", unit::seconds)
+           .help("Time per output token when the batch holds p90-length prompts"),
+       out("utilization", &Out::utilization, "Utilisation", unit::fraction)
+           .help("Average share of a replica's batch slots in use"),
+       out("batch", &Out::batch, "Batch per replica")
+           .help("Most sequences a replica runs at once, chosen to need the fewest replicas"),
+       out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus)
+           .help("TP × PP"),
+       out("wait_p90", &Out::wait_p90, "Queue wait p90", unit::seconds)
+           .help("90 % of requests wait at most this for a batch slot"),
+       out("wait_probability", &Out::wait_probability, "Chance of waiting", unit::fraction)
+           .help("Share of requests that find every batch slot busy (Erlang C)"),
+       out("service_time", &Out::service_time, "Time in a slot", unit::seconds)
+           .help("A mean request's TTFT plus its remaining tokens"),
+       out("service_cv2", &Out::service_cv2, "Spread of the time in a slot")
+           .help("Its variance over its mean squared (0 = all equal, 1 = exponential)"),
+       out("qps_per_replica", &Out::qps_per_replica, "Requests/s per replica", unit::requests_per_s)
+           .help("What one replica serves at the utilisation limit"),
+       out("qps", &Out::qps, "Load", unit::requests_per_s).help("Requests per second served")},
+      &serve_capacity));
+  // p90 TTFT against the load for fixed replica counts; the user's own line (replicas chosen
+  // for each load) steps from one to the next.
+  r.add_chart({.id = "capacity-ttft-vs-qps",
+               .title = "p90 time to first token vs load, by replicas",
+               .estimator = "serve.capacity",
+               .x = "qps",
+               .x_label = "Requests per second",
+               .y_label = "TTFT p90",
+               .y_unit = unit::seconds,
+               .x_min = 0.5,
+               .x_max = 200,
+               .points = 30,
+               .log_x = true,
+               .log_y = true,
+               .y = {"ttft_p90"},
+               .series = {{"1 replica", object_of({{"replicas", 1}})},
+                          {"2 replicas", object_of({{"replicas", 2}})},
+                          {"4 replicas", object_of({{"replicas", 4}})},
+                          {"8 replicas", object_of({{"replicas", 8}})},
+                          {"16 replicas", object_of({{"replicas", 16}})},
+                          {"32 replicas", object_of({{"replicas", 32}})}},
+               .hline_input = "ttft_p90_target"});
+}
+
+}  // namespace napkin

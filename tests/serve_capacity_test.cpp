@@ -1,0 +1,295 @@
+// serve.capacity and the queueing formulas under it, against closed forms and published
+// numbers.
+#include "inference/serve_capacity.hpp"
+
+#include <cmath>
+
+#include "base/portable_math.hpp"
+#include "helpers.hpp"
+#include "practice/problems.hpp"
+#include "scenario/queueing.hpp"
+
+using namespace napkin;
+using namespace napkin::test;
+
+namespace {
+// Erlang C by its defining sum (Kleinrock 1975, Queueing Systems Vol. 1, eq. 3.40):
+// C = (a^c/c! · c/(c − a)) / (Σ_{k<c} a^k/k! + a^c/c! · c/(c − a)) — independent of the
+// recursion the code uses.
+double erlang_c_sum(int c, double a) {
+  double sum = 0, term = 1;
+  for (int k = 0; k < c; ++k) {
+    sum += term;
+    term *= a / (k + 1);
+  }
+  const double top = term * c / (c - a);
+  return top / (sum + top);
+}
+}  // namespace
+
+TEST_CASE("queueing: Erlang C against its closed forms and the textbook table value") {
+  // M/M/1: a request waits with probability ρ. M/M/2: C = 2ρ² / (1 + ρ); at ρ = 0.5, 1/3.
+  CHECK(erlang_c(1, 0.5) == doctest::Approx(0.5));
+  CHECK(erlang_c(2, 1) == doctest::Approx(1.0 / 3));
+  CHECK(erlang_c(2, 1.8) == doctest::Approx(2 * 0.81 / 1.9));
+  // The call-centre staple: 10 servers, 8 erlangs offered → 40.9 % wait.
+  CHECK(erlang_c(10, 8) == doctest::Approx(0.4092).epsilon(1e-3));
+  // The recursion agrees with the sum wherever the sum can be evaluated.
+  for (int c : {3, 17, 53, 150})
+    for (double rho : {0.1, 0.5, 0.8, 0.95}) {
+      CAPTURE(c);
+      CAPTURE(rho);
+      CHECK(erlang_c(c, rho * c) == doctest::Approx(erlang_c_sum(c, rho * c)).epsilon(1e-10));
+    }
+  // Thousands of slots: the warm-started loop agrees with the full Erlang B recursion from 0.
+  for (double a : {1900.0, 1990.0, 1500.0}) {
+    double b = 1;
+    for (int k = 1; k <= 2000; ++k) b = a * b / (k + a * b);
+    CAPTURE(a);
+    CHECK(erlang_c(2000, a) == doctest::Approx(b / (1 - a / 2000 * (1 - b))).epsilon(1e-12));
+  }
+  // Far below capacity nobody waits; a million slots cost a few thousand steps, not a million.
+  CHECK(erlang_c(1e6, 1000) == 0);
+  const double big = erlang_c(1e6, 0.99e6);
+  CHECK(big > 0);
+  CHECK(big < 1);
+}
+
+TEST_CASE("queueing: Allen–Cunneen reduces to M/M/c and to Pollaczek–Khinchine") {
+  // c_s² = 1 is M/M/c exactly: W_q = C / (cμ − λ). c = 2, λ = 1, S = 1: (1/3) / (2 − 1).
+  CHECK(mgc_mean_wait(2, 1, 1, 1) == doctest::Approx(1.0 / 3));
+  // M/M/1 at ρ = 0.5, S = 1: W_q = ρ·S / (1 − ρ) = 1.
+  CHECK(mgc_mean_wait(1, 0.5, 1, 1) == doctest::Approx(1.0));
+  // c = 1 is Pollaczek–Khinchine, W_q = λ·E[S²] / (2(1 − ρ)) = ρ·S·(1 + c_s²) / (2(1 − ρ)):
+  // M/D/1 at ρ = 0.5 waits S/2; at ρ = 0.9 with c_s² = 2, 0.9·3/(0.2) = 13.5 S.
+  CHECK(mgc_mean_wait(1, 0.5, 1, 0) == doctest::Approx(0.5));
+  CHECK(mgc_mean_wait(1, 0.9, 2, 2) == doctest::Approx(0.9 * 2 * 3 / 0.2));
+  // Deterministic service halves the M/M/c wait at any c (the (1 + c_s²)/2 factor).
+  CHECK(mgc_mean_wait(10, 8, 3, 0) == doctest::Approx(mgc_mean_wait(10, 8, 3, 1) / 2));
+}
+
+TEST_CASE("queueing: the wait's percentiles are M/M/c's exponential tail") {
+  // M/M/1, ρ = 0.5, μ = 1: P(W > t) = ρ·e^{−(μ − λ)t}, so the p90 is ln(5) / 0.5 and the median
+  // is 0 (half the requests find the server idle).
+  const double w = mgc_mean_wait(1, 0.5, 1, 1);
+  CHECK(wait_quantile(1, 0.5, w, 0.9) == doctest::Approx(std::log(5.0) / 0.5));
+  CHECK(wait_quantile(1, 0.5, w, 0.5) == 0);
+  // M/M/10 at 8 erlangs, S = 1: P(W > t) = C·e^{−(10 − 8)t}.
+  const double c = erlang_c(10, 8);
+  CHECK(wait_quantile(10, 8, mgc_mean_wait(10, 8, 1, 1), 0.9) ==
+        doctest::Approx(std::log(c / 0.1) / 2));
+}
+
+TEST_CASE("queueing: a lognormal length through its mean and p90") {
+  // Mean 256, p90 512: σ solves ln 2 = zσ − σ²/2; the fitted distribution returns the p90.
+  const double s = lognormal_sigma(256, 512);
+  const double z = 1.2815515655446004;
+  CHECK(std::exp(std::log(256) - s * s / 2 + z * s) == doctest::Approx(512));
+  CHECK(lognormal_cv2(s) == doctest::Approx(std::expm1(s * s)));
+  CHECK(lognormal_sigma(256, 256) == 0);
+  // No lognormal's p90 is more than e^{z²/2} = 2.273 times its mean.
+  CHECK(lognormal_max_p90_ratio() == doctest::Approx(2.2732).epsilon(1e-4));
+  CHECK(lognormal_sigma(100, 230) < 0);
+}
+
+// The worked example: Llama 3 70B on H100s (TP4, BF16), 50 QPS of 2,048-token prompts
+// and 256-token outputs, p90 TTFT ≤ 500 ms, TPOT ≤ 50 ms, replicas at most 80 % busy.
+TEST_CASE("serve.capacity: the replicas follow from serve.engine's times and the queue") {
+  auto r = run("serve.capacity", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}});
+  REQUIRE(r.ok);
+  const double b = out(r, "batch");
+  // The times are serve.engine's at that batch.
+  auto e = run("serve.engine", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"batch", b}});
+  REQUIRE(e.ok);
+  CHECK(out(r, "tpot_p50") == doctest::Approx(out(e, "tpot")));
+  CHECK(out(r, "service_time") == doctest::Approx(out(e, "request_time")));
+  // The TPOT target sets the batch: one more sequence breaks it.
+  CHECK(out(r, "tpot_p50") <= 0.05);
+  auto e1 =
+      run("serve.engine", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"batch", b + 1}});
+  CHECK(out(e1, "tpot") > 0.05);
+  // Utilisation λ·S / (R·B) under 80 %, and one replica fewer would exceed it.
+  const double R = out(r, "replicas");
+  const double load = 50 * out(r, "service_time") / b;
+  CHECK(out(r, "utilization") == doctest::Approx(load / R));
+  CHECK(load / R <= 0.8);
+  CHECK(load / (R - 1) > 0.8);
+  CHECK(out(r, "gpus") == 4 * R);
+  CHECK(out(r, "meets_targets") == 1);
+  CHECK(out(r, "ttft_p90") <= 0.5);
+  // With this many slots the queue is short: Erlang C at B slots and a = λ·S/R.
+  CHECK(out(r, "wait_probability") ==
+        doctest::Approx(erlang_c(b, 50 * out(r, "service_time") / R)));
+  // Every request at the mean length: c_s² = 0, and the median and p90 TTFT coincide.
+  CHECK(out(r, "service_cv2") == 0);
+  CHECK(out(r, "ttft_p50") == out(r, "ttft_p90"));
+}
+
+TEST_CASE("serve.capacity: precision, load and spread move the answer the right way") {
+  auto bf16 = run("serve.capacity", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}});
+  auto fp8 = run("serve.capacity", {{"model", "llama3-70b"},
+                                    {"gpu", "h100"},
+                                    {"tp", 4},
+                                    {"weight_dtype", "fp8"},
+                                    {"kv_dtype", "fp8"}});
+  REQUIRE(bf16.ok);
+  REQUIRE(fp8.ok);
+  CHECK(out(fp8, "gpus") < out(bf16, "gpus"));
+  // Twice the load, about twice the replicas (more slots queue a little better).
+  auto twice =
+      run("serve.capacity", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"qps", 100}});
+  CHECK(out(twice, "replicas") >= 2 * out(bf16, "replicas") - 1);
+  CHECK(out(twice, "replicas") <= 2 * out(bf16, "replicas"));
+  // users × requests per user is the same load as QPS.
+  auto users = run("serve.capacity", {{"model", "llama3-70b"},
+                                      {"gpu", "h100"},
+                                      {"tp", 4},
+                                      {"qps", 0},
+                                      {"users", 5000},
+                                      {"rps_per_user", 0.01}});
+  REQUIRE(users.ok);
+  CHECK(out(users, "replicas") == out(bf16, "replicas"));
+  // Lengths that vary: a p90 output twice the mean spreads the time in a slot
+  // (c_s² = (TPOT·O)² · c_O² / S²) and a p90 prompt twice the mean lengthens the p90 TTFT.
+  auto spread = run("serve.capacity", {{"model", "llama3-70b"},
+                                       {"gpu", "h100"},
+                                       {"tp", 4},
+                                       {"prompt_len_p90", 4096},
+                                       {"output_len_p90", 512}});
+  REQUIRE(spread.ok);
+  const double cv2_o = lognormal_cv2(lognormal_sigma(256, 512));
+  const double cv2_p = lognormal_cv2(lognormal_sigma(2048, 4096));
+  const double S = out(spread, "service_time"), t = out(spread, "tpot_p50");
+  const double ttft_b = out(spread, "ttft_p50") - 0;  // no wait at the median here
+  CHECK(out(spread, "service_cv2") ==
+        doctest::Approx((t * t * 256 * 256 * cv2_o + ttft_b * ttft_b * cv2_p) / (S * S)));
+  CHECK(out(spread, "ttft_p90") > out(spread, "ttft_p50"));
+  CHECK(out(spread, "tpot_p90") > out(spread, "tpot_p50"));
+}
+
+// NVIDIA NIM 1.8.0, Llama 3.3 70B FP8 TP2 on 2 × H100, 5,000 → 500 tokens, concurrency 50:
+// 814.37 output tok/s (tests/serve_engine_test.cpp cites the table). A closed loop of 50
+// requests keeps 50 slots busy, so by Little's law the replica completes 814.37 / 500 = 1.63
+// requests/s: what serve.capacity says one replica serves at batch 50 with every slot busy.
+// (At 1.5 QPS only batches near 50 keep one replica's queue finite, so it runs at 50.)
+TEST_CASE("serve.capacity: one replica's full-load rate matches NIM's concurrency-50 row") {
+  auto r = run("serve.capacity", {{"model", "llama3-70b"},
+                                  {"gpu", "h100"},
+                                  {"tp", 2},
+                                  {"weight_dtype", "fp8"},
+                                  {"kv_dtype", "fp8"},
+                                  {"prompt_len", 5000},
+                                  {"output_len", 500},
+                                  {"batch", 50},
+                                  {"qps", 1.5},
+                                  {"ttft_p90_target", 0},
+                                  {"tpot_p50_target", 0},
+                                  {"max_utilization", 1},
+                                  {"replicas", 1}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "batch") == 50);
+  CHECK(out(r, "qps_per_replica") == doctest::Approx(814.37 / 500).epsilon(0.10));
+}
+
+TEST_CASE("serve.capacity: fixed replicas give the latency; too few are an error") {
+  auto fixed = run("serve.capacity",
+                   {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"replicas", 20}});
+  REQUIRE(fixed.ok);
+  CHECK(out(fixed, "replicas") == 20);
+  CHECK(out(fixed, "meets_targets") == 1);
+  // More replicas never lengthen the p90 TTFT at the same load.
+  auto more = run("serve.capacity",
+                  {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"replicas", 40}});
+  CHECK(out(more, "ttft_p90") <= out(fixed, "ttft_p90"));
+  // Close to saturation the queue shows: 16 replicas at 60 QPS wait far longer than at 20.
+  auto busy =
+      run("serve.capacity",
+          {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"replicas", 16}, {"qps", 64}});
+  REQUIRE(busy.ok);
+  CHECK(out(busy, "meets_targets") == 0);
+  CHECK(busy.warnings.size() == 1);
+  CHECK(out(busy, "wait_p90") > 0);
+  Error e = error_of("serve.capacity",
+                     {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"replicas", 4}});
+  CHECK(e.input == "replicas");
+  CHECK(e.message.find("too few") != std::string::npos);
+}
+
+TEST_CASE("serve.capacity: a target no batch can meet is a verdict naming it") {
+  // 10 ms per token: one sequence alone reads 35 GB per GPU per token (17.6 ms).
+  Error tpot =
+      error_of("serve.capacity",
+               {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"tpot_p50_target", 0.01}});
+  CHECK(tpot.input == "tpot_p50_target");
+  CHECK(tpot.message.find("cannot be met at any batch") != std::string::npos);
+  // 100 ms to first token: a 2,048-token prefill alone takes about 150 ms on TP4.
+  Error ttft =
+      error_of("serve.capacity",
+               {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"ttft_p90_target", 0.1}});
+  CHECK(ttft.input == "ttft_p90_target");
+  Error p90 = error_of("serve.capacity", {{"model", "llama3-70b"},
+                                          {"gpu", "h100"},
+                                          {"tp", 4},
+                                          {"tpot_p50_target", 0},
+                                          {"tpot_p90_target", 0.01}});
+  CHECK(p90.input == "tpot_p90_target");
+}
+
+TEST_CASE("serve.capacity: bad loads and lengths name the input") {
+  CHECK(error_of("serve.capacity", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"qps", 0}}).input ==
+        "qps");
+  CHECK(error_of("serve.capacity", {{"qps", -1}}).input == "qps");
+  CHECK(error_of("serve.capacity",
+                 {{"model", "llama3-70b"}, {"gpu", "h100"}, {"output_len_p90", 100}})
+            .input == "output_len_p90");
+  CHECK(error_of("serve.capacity",
+                 {{"model", "llama3-70b"}, {"gpu", "h100"}, {"output_len_p90", 1000}})
+            .input == "output_len_p90");
+  CHECK(error_of("serve.capacity",
+                 {{"model", "llama3-70b"}, {"gpu", "h100"}, {"prompt_len_p90", 1e6}})
+            .input == "prompt_len_p90");
+  CHECK(error_of("serve.capacity", {{"max_utilization", 0}}).input == "max_utilization");
+  CHECK(error_of("serve.capacity", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 1}}).input ==
+        "tp");
+  CHECK(error_of("serve.capacity", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"batch", 1e6}})
+            .input == "batch");
+}
+
+// The capacity problems' statements give the time in a slot; the hand formula from what the
+// statement shows must be the estimator's answer for every draw.
+TEST_CASE("serve.capacity problems: the statement's numbers give the estimator's answer") {
+  for (std::int64_t seed = 0; seed < 12; ++seed) {
+    CAPTURE(seed);
+    auto rep = make_variant(*problem_bank().find("serve.capacity.replicas"), seed);
+    REQUIRE(rep.ok());
+    const Values& p = rep.value().params;
+    CHECK(rep.value().answer ==
+          std::ceil(p["qps"] * p["service_time"] / (p["batch"] * p["max_utilization"])));
+    auto gpus = make_variant(*problem_bank().find("serve.capacity.gpus"), seed);
+    REQUIRE(gpus.ok());
+    const Values& g = gpus.value().params;
+    CHECK(gpus.value().answer ==
+          g["tp"] * std::ceil(g["users"] / g["interval"] * g["service_time"] /
+                              (g["batch"] * g["max_utilization"])));
+    auto wait = make_variant(*problem_bank().find("serve.capacity.wait"), seed);
+    REQUIRE(wait.ok());
+    const Values& w = wait.value().params;
+    const double rho = w["qps"] / w["replicas"] * w["service_time"] / 2;
+    CHECK(wait.value().answer == doctest::Approx(2 * rho * rho / (1 + rho)));
+  }
+}
+
+// The portable log and exp (bit-identical natively and in wasm) against the C library's.
+TEST_CASE("portable_log and portable_exp agree with the C library to a few ulp") {
+  for (double x : {1e-300, 1e-9, 0.1, 0.5, 0.70710678, 0.9999999, 1.0, 1.0000001, 2.0, 10.0,
+                   12345.678, 1e300}) {
+    CAPTURE(x);
+    CHECK(portable_log(x) == doctest::Approx(std::log(x)).epsilon(1e-15));
+  }
+  CHECK(portable_log(1.0) == 0);
+  for (double x : {-700.0, -20.0, -1.0, -1e-10, 0.0, 1e-10, 0.5, 0.8211, 1.0, 3.3, 50.0, 700.0}) {
+    CAPTURE(x);
+    CHECK(portable_exp(x) == doctest::Approx(std::exp(x)).epsilon(1e-15));
+  }
+  CHECK(portable_exp(0) == 1);
+}
