@@ -1149,6 +1149,7 @@ void capacity(ProblemBank& bank) {
       .output = "replicas",
       .unit = answer_in::count(unit::none, "replicas"),
       .integer = true,
+      .bound = Bound::at_least,  // fewer cannot carry the load
       .hints = {"Little's law: the slots busy on average across the deployment are the arrival "
                 "rate times the time each request holds one.",
                 "Each replica offers batch × utilisation limit of them: divide, and round up."},
@@ -1258,6 +1259,7 @@ void capacity(ProblemBank& bank) {
       .output = "gpus",
       .unit = answer_in::gpus(),
       .integer = true,
+      .bound = Bound::at_least,  // fewer cannot carry the load
       .hints = {"The request rate is users / interval; slots busy on average = rate × time in a "
                 "slot (Little's law).",
                 "Replicas = ⌈busy slots / (batch × utilisation limit)⌉, and each replica is TP "
