@@ -140,6 +140,8 @@ TEST_CASE("the bank declares the constraint side of its fit and limit counts (#1
        {Case{"mem.fsdp.gpus", Bound::at_least}, Case{"serve.batching.gpus", Bound::at_least},
         Case{"serve.llm_gpus.replica", Bound::at_least},
         Case{"pipe.bubble.min_microbatches", Bound::at_least},
+        Case{"serve.capacity.replicas", Bound::at_least},
+        Case{"serve.capacity.gpus", Bound::at_least},
         Case{"serve.engine.max_batch", Bound::at_most}, Case{"mem.zero.max_params", Bound::at_most},
         Case{"pipe.bubble.p2p", Bound::none}}) {
     CAPTURE(c.id);
