@@ -10,6 +10,7 @@
 #include "cli_commands.hpp"
 #include "helpers.hpp"
 #include "scenario/cluster.hpp"
+#include "scenario/model.hpp"
 
 // True when `text` contains `shown` as a whole number: not preceded by a digit, point or sign.
 static bool contains_number_text(const std::string& text, const std::string& shown) {
@@ -186,6 +187,30 @@ TEST_CASE("variants give an accelerator's peak and bandwidth together, from the 
       for (const Gpu* g = gpus_begin(); g != gpus_end(); ++g)
         if (g->hbm_bandwidth == x["mem_bandwidth"] &&
             (g->peak_bf16 == x["peak_flops"] || g->peak_fp8 == x["peak_flops"]))
+          real = true;
+      CHECK(real);
+    }
+  }
+}
+
+// Issue #14.6: a variant that states a model's size, depth and width states a real model's
+// (the issue found 405B with 80 layers of 8,192).
+TEST_CASE("variants give a model's size, depth and width together, from the presets (#14.6)") {
+  for (const auto& p : problem_bank().problems()) {
+    for (int seed = 1; seed <= 20; ++seed) {
+      Result<Variant> v = make_variant(p, seed);
+      REQUIRE(v.ok());
+      const Values& x = v.value().params;
+      if (!x.has("n_layers") || !x.has("d_model")) continue;
+      // Generic shapes that name no model ("126 blocks of two linear layers") are not held to
+      // a preset; a model whose size is stated (or implied by the estimator) is.
+      if (p.statement.find("{params") == std::string::npos && !x.has("model")) continue;
+      CAPTURE(p.id);
+      CAPTURE(seed);
+      bool real = false;
+      for (const ModelPreset* m = model_presets_begin(); m != model_presets_end(); ++m)
+        if (m->model.layers == x["n_layers"] && m->model.d_model == x["d_model"] &&
+            (model_params(m->model).total == x["params"] || m->published_params == x["params"]))
           real = true;
       CHECK(real);
     }

@@ -21,6 +21,18 @@ Mistake forgot_ring() {
 }
 
 // Values of a seed 000 problem 1 / seed 002 GPT-3 style parallelism setup.
+// `derive` for a parameter "model" indexing dense_model_presets(): its exact size, width and
+// depth; seed 0 (model = -1) keeps the worked example's.
+void shape_of_preset(Values& p) {
+  const auto& models = dense_model_presets();
+  const double i = p["model"];
+  if (i < 0 || i >= static_cast<double>(models.size())) return;
+  const Model& m = models[static_cast<std::size_t>(i)]->model;
+  p.set("params", model_params(m).total);
+  p.set("d_model", m.d_model);
+  p.set("n_layers", m.layers);
+}
+
 Json parallelism_inputs(const Values& p) {
   Json j = Json::object();
   for (const char* k :
@@ -141,11 +153,13 @@ void parallelism(ProblemBank& bank) {
     j.set("dp", 1);
     return j;
   };
-  const std::vector<Param> tp_params = {{"params", 13e9},
+  // Variants: a real dense model's width and depth together (the scenario presets).
+  const std::vector<Param> tp_params = {{"model", -1, indices(dense_model_presets().size())},
+                                        {"params", 13e9},
                                         {"batch", 32, {8, 16, 32, 64}},
                                         {"seq_len", 4096, {2048, 4096, 8192}},
-                                        {"d_model", 5120, {4096, 5120, 8192, 12288}},
-                                        {"n_layers", 40, {32, 40, 80, 96}},
+                                        {"d_model", 5120, {}},
+                                        {"n_layers", 40, {}},
                                         {"activation_bytes", 2, {2, 4}},
                                         {"tp", 8, {2, 4, 8}}};
   Mistake tp_elements = {
@@ -172,6 +186,7 @@ void parallelism(ProblemBank& bank) {
                          "and BF16 ({activation_bytes:raw}-byte) activations. With 8·B·S·H per "
                          "layer, how many bytes does TP communicate per layer per step?",
       .params = tp_params,
+      .derive = shape_of_preset,
       .estimator = "comm.parallelism",
       .inputs = tp_inputs,
       .output = "tp_bytes_per_layer",
@@ -204,6 +219,7 @@ void parallelism(ProblemBank& bank) {
                          "and BF16 ({activation_bytes:raw}-byte) activations. How many bytes "
                          "does TP communicate per training step (8·B·S·H per layer)?",
       .params = tp_params,
+      .derive = shape_of_preset,
       .estimator = "comm.parallelism",
       .inputs = tp_inputs,
       .output = "tp_bytes",

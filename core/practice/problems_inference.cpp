@@ -714,8 +714,10 @@ void llm(ProblemBank& bank) {
       .statement = "How many GPUs of {gpu_memory} does one replica of a {params}-parameter model "
                    "in BF16 need, to hold its weights and one request's KV cache ({prompt_len} + "
                    "{gen_len} tokens, {n_layers} layers, d = {d_model}, MHA)?",
-      // Variants: real models' exact sizes on the memory sizes accelerators ship with.
-      .params = {{"params", 70e9, preset_param_counts()},
+      // Variants: a real dense model's exact size, depth and width (never a 405B model with
+      // 70B's 80 layers of 8,192), on the memory sizes accelerators ship with.
+      .params = {{"model", -1, indices(dense_model_presets().size())},
+                 {"params", 70e9, {}},
                  {"gpu_memory", 80e9, {24e9, 40e9, 48e9, 80e9, 94e9, 141e9, 192e9}},
                  {"prompt_len", 100, {}},
                  {"gen_len", 50, {}},
@@ -723,6 +725,16 @@ void llm(ProblemBank& bank) {
                  {"d_model", 8192, {}},
                  {"users", 1000, {}},
                  {"rps_per_user", 0.01, {}}},
+      .derive =
+          [](Values& p) {
+            const auto& models = dense_model_presets();
+            const double i = p["model"];
+            if (i < 0 || i >= static_cast<double>(models.size())) return;
+            const Model& m = models[static_cast<std::size_t>(i)]->model;
+            p.set("params", model_params(m).total);
+            p.set("n_layers", m.layers);
+            p.set("d_model", m.d_model);
+          },
       .estimator = "serve.llm_gpus",
       .output = "gpus_per_replica",
       .unit = answer_in::gpus(),
