@@ -8,7 +8,7 @@ test('a student works a problem, gets it wrong, reads a hint, then gets it right
   // Issue #14.2: the source line quotes the original's answer, so it waits for an attempt;
   // "close" says which way, never by how much.
   await expect(problem.locator('.problem-source')).toBeHidden();
-  await expect(problem).not.toContainText('121.7');
+  expect(await problem.innerText()).not.toContain('121.7');  // what is rendered, not hidden text
   await problem.locator('[name="answer"]').fill('126 days');
   await problem.getByRole('button', { name: 'Check' }).click();
   await expect(problem.locator('.verdict')).toHaveAttribute('data-verdict', 'close');
