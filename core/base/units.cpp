@@ -8,6 +8,8 @@
 #include <initializer_list>
 #include <vector>
 
+#include "base/number_text.hpp"
+
 namespace napkin {
 namespace {
 
@@ -125,16 +127,12 @@ void put_sig(std::string& out, double v, int digits) {
 void put_sci(std::string& out, double v, int digits, const char* times, const char* close,
              bool drop_one = false) {
   if (!std::isfinite(v) || v == 0) return put_sig(out, v, digits);
-  // Mantissa and exponent from printf's %e, which both libcs round exactly: dividing by
-  // pow(10, exp) rounds differently in glibc and in emscripten's musl (1.562 vs 1.563), and
-  // underflows for subnormal values.
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.*e", std::clamp(digits - 1, 0, 16), v);
-  char* e = std::strchr(buf, 'e');
-  if (!e) return put_sig(out, v, digits);
-  int exp = std::atoi(e + 1);
-  *e = '\0';
-  const double m = std::strtod(buf, nullptr);
+  // Mantissa and exponent rounded as printf's %e rounds (exactly): dividing by pow(10, exp)
+  // rounds differently in glibc and in emscripten's musl (1.562 vs 1.563), and underflows for
+  // subnormal values.
+  double m = 0;
+  int exp = 0;
+  round_to_digits(v, std::clamp(digits, 1, 17), m, exp);
   const std::size_t at = out.size();
   put_sig(out, m, digits);
   if (drop_one && out.compare(at, std::string::npos, "1") == 0) {
@@ -544,7 +542,8 @@ ParsedNumber parse_value_as_typed(std::string_view raw, std::string_view u) {
     if (m > exp_start) n = m;  // "5e" alone leaves "e" as a (bad) suffix
   }
   std::string num = s.substr(0, n), suffix = s.substr(n);
-  double v = std::strtod(num.c_str(), nullptr);
+  double v = 0;
+  read_decimal(num, v);
   double factor = 1;
   bool known = suffix.empty();
   if (!known && suffix == "%") {

@@ -93,12 +93,16 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
       return Error::inconsistent(name, p90,
                                  "must be at least the mean length (" + count_text(mean) + ")");
     sigma = lognormal_sigma(mean, p90);
-    if (sigma < 0)
-      return Error::inconsistent(name, p90,
-                                 "a lognormal length with mean " + count_text(mean) +
-                                     " has its p90 at most " +
-                                     format_value(max_ratio, unit::times) + " the mean (" +
-                                     count_text(std::floor(mean * max_ratio)) + ")");
+    if (sigma < 0) {
+      // No lognormal has its p90 this far above its mean: its spread is counted as the widest
+      // lognormal's (σ = z, c² = e^{z²} − 1 ≈ 4.2): an assumption, stated in a warning.
+      sigma = lognormal_widest_sigma();
+      d.warn(std::string(name == std::string("prompt_len_p90") ? "Prompt" : "Output") +
+             " lengths with a p90 above " + format_value(max_ratio, unit::times) +
+             " the mean fit no lognormal: their spread is counted as the widest lognormal's "
+             "(squared coefficient of variation " +
+             format_value(lognormal_cv2(sigma), unit::none) + ").");
+    }
     return std::nullopt;
   };
   double sig_p = 0, sig_o = 0;
@@ -335,7 +339,8 @@ void register_serve_capacity(Registry& r) {
   constexpr double kMaxTokens = 1e7;
   const InputDecl<In> own[] = {
       num<In, double>("batch", &In::batch, "Largest batch per replica (0 = what fits)")
-          .help("Most sequences a replica runs at once (vLLM's max_num_seqs); 0 = what the KV "
+          .help("Most sequences a replica runs at once (vLLM's limit on running sequences); 0 = "
+                "what the KV "
                 "cache holds")
           .range(0, 1e7)
           .integer()

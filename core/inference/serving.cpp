@@ -354,7 +354,8 @@ void register_serving(Registry& r) {
         {"serve.llm_gpus", "GPUs to serve an LLM", "inference",
          "How many GPUs a request load needs with a single-stream model (one request at a time per "
          "GPU), how many requests fit in memory beside the weights, and the replica size the "
-         "weights demand. The serving engine card sizes a batching engine.",
+         "weights demand. The serving engine card sizes a batching engine, the serving capacity "
+         "card a fleet of them for a load and latency targets.",
          "Pope et al. 2022 §2 (weights read once per token); weight memory corrected, see "
          "docs/errata.md",
          "docs/serving.md#servellm_gpus"},
@@ -449,7 +450,8 @@ void register_serving(Registry& r) {
     r.add(declare<In, Out>(
         {"serve.batching", "Dynamic batching: QPS vs latency", "inference",
          "GPUs needed for a request rate with batched inference, and the latency a request sees: "
-         "half the batch-collection window plus the inference time.",
+         "half the batch-collection window plus the inference time. LLM engines batch "
+         "continuously: the serving capacity card sizes those.",
          "Little 1961 (L = λW); Crankshaw et al. 2017 (Clipper) §4.3 (adaptive batching)",
          "docs/serving.md#servebatching"},
         {num("batch_size", &In::batch_size, "Batch size")

@@ -1292,6 +1292,117 @@ void capacity(ProblemBank& bank) {
   });
 }
 
+// serve.speculative (Leviathan et al. 2023): a draft proposes k tokens, the target keeps the
+// accepted prefix and adds one of its own.
+double spec_tokens(const Values& p) {
+  double sum = 0, term = 1;
+  for (int i = 0; i <= static_cast<int>(p["draft_len"]); ++i)
+    sum += term, term *= p["acceptance_rate"];
+  return sum;
+}
+
+void speculative(ProblemBank& bank) {
+  bank.add({
+      .id = "serve.speculative.tokens",
+      .area = "inference",
+      .title = "Tokens per target step with a draft model",
+      .source = "Leviathan et al. 2023, eq. 1: (1 − α^(k+1)) / (1 − α)",
+      .statement = "A draft model proposes {draft_len:raw} tokens at a time. The target model "
+                   "checks them in one step, accepting each with probability "
+                   "{acceptance_rate:raw} independently; it keeps the tokens up to the first "
+                   "rejection and then adds one token of its own. On average, how many tokens "
+                   "does one target step produce?",
+      .params = {{"draft_len", 4, {2, 3, 4, 5, 6}},
+                 {"acceptance_rate", 0.8, {0.7, 0.75, 0.8, 0.85, 0.9, 0.95}},
+                 {"cost_ratio", 0.1, {}}},
+      .estimator = "serve.speculative",
+      .output = "expected_tokens_per_step",
+      .unit = answer_in::count(unit::none, "tokens"),
+      .hints = {"The i-th drafted token survives only if it and every token before it are "
+                "accepted: probability α^i.",
+                "Tokens = 1 (the target's own) + α + α² + … + α^k = (1 − α^(k+1)) / (1 − α)."},
+      .mistakes = {{"independent_tokens",
+                    "A drafted token after a rejection is thrown away even if it was right: "
+                    "the i-th survives with probability α^i, not α.",
+                    [](const Values& p, const Values&) {
+                      return 1 + p["draft_len"] * p["acceptance_rate"];
+                    },
+                    0},
+                   {"uncapped",
+                    "The draft has only k tokens: the run of accepted tokens stops at k, so the "
+                    "series stops at α^k.",
+                    [](const Values& p, const Values&) { return 1 / (1 - p["acceptance_rate"]); },
+                    0},
+                   {"no_bonus_token",
+                    "The target's step always yields one token of its own (the correction, or "
+                    "one more after a fully accepted draft): add 1.",
+                    [](const Values& p, const Values&) { return spec_tokens(p) - 1; }, 0}},
+  });
+  bank.add({
+      .id = "serve.speculative.speedup",
+      .area = "inference",
+      .title = "Speedup from speculative decoding",
+      .source = "Leviathan et al. 2023, Theorem 3.8: (1 − α^(k+1)) / ((1 − α)(k·c + 1))",
+      .statement = "A draft model whose step takes {cost_ratio:raw} of the target's proposes "
+                   "{draft_len:raw} tokens per target step, each accepted with probability "
+                   "{acceptance_rate:raw} (up to the first rejection, then the target adds one "
+                   "token). Checking the draft costs the target one ordinary step. How many "
+                   "times faster is decoding than without a draft?",
+      .params = {{"draft_len", 4, {2, 3, 4, 5, 6}},
+                 {"acceptance_rate", 0.8, {0.6, 0.7, 0.8, 0.9}},
+                 {"cost_ratio", 0.114, {0.02, 0.05, 0.1, 0.2}}},
+      .estimator = "serve.speculative",
+      .output = "speedup",
+      .unit = answer_in::output(),
+      .hints = {"One cycle yields (1 − α^(k+1)) / (1 − α) tokens on average.",
+                "It takes k draft steps and one target step: k·c + 1 target steps of time. "
+                "Speedup = tokens per cycle ÷ that."},
+      .mistakes = {{"free_draft", "The draft's k steps take time too: divide by k·c + 1.",
+                    [](const Values& p, const Values&) { return spec_tokens(p); }, 0},
+                   {"one_draft_step",
+                    "The draft runs once per drafted token, k times per cycle: k·c, not c.",
+                    [](const Values& p, const Values&) {
+                      return spec_tokens(p) / (1 + p["cost_ratio"]);
+                    },
+                    0},
+                   {"all_accepted",
+                    "Not every drafted token is accepted: the expected run is capped geometric.",
+                    [](const Values& p, const Values&) {
+                      return (p["draft_len"] + 1) / (p["draft_len"] * p["cost_ratio"] + 1);
+                    },
+                    0}},
+  });
+  bank.add({
+      .id = "serve.speculative.best",
+      .area = "inference",
+      .title = "The best draft length",
+      .source = "Leviathan et al. 2023, Theorem 3.8 and Figure 3 (the optimal γ for α and c)",
+      .statement = "A draft model's step takes {cost_ratio:raw} of the target's, and the target "
+                   "accepts each drafted token with probability {acceptance_rate:raw} (up to "
+                   "the first rejection, then it adds one token of its own). How many tokens "
+                   "should the draft propose per target step to decode fastest?",
+      .params = {{"acceptance_rate", 0.8, {0.6, 0.7, 0.8, 0.9}},
+                 {"cost_ratio", 0.114, {0.02, 0.05, 0.1, 0.2}}},
+      .estimator = "serve.speculative",
+      .output = "best_draft_len",
+      .unit = answer_in::count(unit::none, "tokens"),
+      .integer = true,
+      .hints = {"Speedup(k) = (1 − α^(k+1)) / ((1 − α)(k·c + 1)): each extra drafted token adds "
+                "α^k expected tokens and c of time.",
+                "Evaluate k = 1, 2, 3, … and stop when the speedup falls."},
+      .mistakes = {{"free_draft",
+                    "Longer drafts cost time (c per token): past some k the extra tokens, "
+                    "accepted with probability α^k, are not worth it.",
+                    [](const Values&, const Values&) { return 16.0; }, 0},
+                   {"expected_run",
+                    "The mean run of accepted tokens, α / (1 − α), ignores the draft's cost.",
+                    [](const Values& p, const Values&) {
+                      return std::round(p["acceptance_rate"] / (1 - p["acceptance_rate"]));
+                    },
+                    0}},
+  });
+}
+
 }  // namespace
 
 void register_inference_problems(ProblemBank& bank) {
@@ -1301,6 +1412,7 @@ void register_inference_problems(ProblemBank& bank) {
   rl(bank);
   engine(bank);
   capacity(bank);
+  speculative(bank);
 }
 
 }  // namespace napkin

@@ -19,6 +19,7 @@ void register_all(Registry& r) {
   register_serving(r);
   register_serve_engine(r);
   register_serve_capacity(r);
+  register_serve_speculative(r);
   register_rl(r);
 }
 

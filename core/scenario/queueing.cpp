@@ -68,6 +68,11 @@ double lognormal_cv2(double sigma) {
   return portable_exp(sigma * sigma) - 1;
 }
 
+// ln(p90 / mean) = z·σ − σ²/2 is largest at σ = z.
+double lognormal_widest_sigma() {
+  return kZ90;
+}
+
 double lognormal_max_p90_ratio() {
   return portable_exp(kZ90 * kZ90 / 2);
 }

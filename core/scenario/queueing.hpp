@@ -21,6 +21,8 @@ double wait_quantile(double c, double a, double mean_wait, double p);
 double lognormal_sigma(double mean, double p90);
 // Squared coefficient of variation of a lognormal with this σ: e^{σ²} − 1.
 double lognormal_cv2(double sigma);
+// The σ of the lognormal whose p90 is furthest above its mean: z, the standard normal's p90.
+double lognormal_widest_sigma();
 // The largest p90 / mean a lognormal reaches, e^{z²/2} with z the standard normal's p90.
 double lognormal_max_p90_ratio();
 
