@@ -1381,8 +1381,8 @@ void speculative(ProblemBank& bank) {
                    "accepts each drafted token with probability {acceptance_rate:raw} (up to "
                    "the first rejection, then it adds one token of its own). How many tokens "
                    "should the draft propose per target step to decode fastest?",
-      .params = {{"acceptance_rate", 0.8, {0.6, 0.7, 0.8, 0.9}},
-                 {"cost_ratio", 0.114, {0.02, 0.05, 0.1, 0.2}}},
+      .params = {{"acceptance_rate", 0.8, {0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95}},
+                 {"cost_ratio", 0.114, {0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5}}},
       .estimator = "serve.speculative",
       .output = "best_draft_len",
       .unit = answer_in::count(unit::none, "tokens"),
@@ -1400,6 +1400,9 @@ void speculative(ProblemBank& bank) {
                       return std::round(p["acceptance_rate"] / (1 - p["acceptance_rate"]));
                     },
                     0}},
+      // The best length is a whole number from 1 to 15 (16, the longest draft, is the
+      // free_draft mistake's): 14 besides the worked example's 5.
+      .variety = 14,
   });
 }
 
