@@ -482,7 +482,9 @@ std::string canonical_suffix(const std::string& suffix, std::string_view u) {
 }
 }  // namespace
 
-ParsedNumber parse_value(std::string_view raw, std::string_view u) {
+namespace {
+// parse_value on the text as typed: the tables' spellings only.
+ParsedNumber parse_value_as_typed(std::string_view raw, std::string_view u) {
   ParsedNumber r;
   std::string t = trim(raw);
   if (t.empty()) {
@@ -602,7 +604,7 @@ ParsedNumber parse_value(std::string_view raw, std::string_view u) {
     // Case-insensitive prefixes where that is unambiguous ("80 gb", "80G", "70b", "990 tflop/s").
     const std::string canon = canonical_suffix(suffix, u);
     if (!canon.empty() && canon != suffix) {
-      ParsedNumber again = parse_value(num + canon, u);
+      ParsedNumber again = parse_value_as_typed(num + canon, u);
       if (again.ok) {
         again.scaled = true;
         return again;
@@ -622,6 +624,95 @@ ParsedNumber parse_value(std::string_view raw, std::string_view u) {
   }
   r.ok = true;
   r.value = v;
+  return r;
+}
+}  // namespace
+
+namespace {
+
+std::string lowercase(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Long unit words people type, spelled as the tables above know them: "milliseconds" → "ms",
+// "gigabytes" → "Gbytes", "zettaFLOPs" → "ZFLOPs", "percent" → "%".
+std::string normalize_words(std::string suffix) {
+  static const std::pair<const char*, const char*> words[] = {
+      {"milliseconds", "ms"}, {"millisecond", "ms"}, {"msec", "ms"},  {"microseconds", "us"},
+      {"microsecond", "us"},  {"nanoseconds", "ns"}, {"second", "s"}, {"hour", "h"},
+      {"day", "d"},           {"zetta", "Z"},        {"exa", "E"},    {"peta", "P"},
+      {"tera", "T"},          {"giga", "G"},         {"mega", "M"},   {"kilo", "k"},
+      {"gibi", "Gi"},         {"tebi", "Ti"},        {"mebi", "Mi"},  {"percent", "%"}};
+  std::string l = lowercase(suffix);
+  for (const auto& [w, r] : words) {
+    auto at = l.find(w);
+    if (at == std::string::npos) continue;
+    std::string rest = suffix.substr(at + std::string_view(w).size());
+    // "seconds" → "s", not "ss"; "hours" → "h".
+    if (std::string_view(r).size() <= 2 && !rest.empty() && rest[0] == 's' &&
+        (std::string_view(w) == "second" || std::string_view(w) == "hour" ||
+         std::string_view(w) == "day"))
+      rest = rest.substr(1);
+    suffix = suffix.substr(0, at) + r + rest;
+    l = lowercase(suffix);
+  }
+  return suffix;
+}
+
+}  // namespace
+
+bool is_accelerator_noun(std::string_view word) {
+  std::string w = lowercase(word);
+  if (!w.empty() && w.back() == 's') w.pop_back();
+  for (const char* n : {"gpu", "device", "accelerator", "chip", "card"})
+    if (w == n) return true;
+  // A product name: a letter first, a digit somewhere, letters and digits only ("h100",
+  // "mi300x", "tpuv5p", "b200").
+  return w.size() >= 3 && w.size() <= 12 && std::isalpha(static_cast<unsigned char>(w[0])) &&
+         std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(c); }) &&
+         std::all_of(w.begin(), w.end(), [](char c) { return std::isalnum(c); });
+}
+
+ParsedNumber parse_value(std::string_view raw, std::string_view u) {
+  ParsedNumber r = parse_value_as_typed(raw, u);
+  if (r.ok) return r;
+  // Words and prefixes the tables do not spell: try them once, and keep the first error.
+  std::string t = trim(raw);
+  std::size_t n = 0;
+  while (n < t.size() && (std::isdigit(static_cast<unsigned char>(t[n])) || t[n] == '.' ||
+                          t[n] == ',' || t[n] == '-' || t[n] == '+' || t[n] == ' ' ||
+                          ((t[n] == 'e' || t[n] == 'E') && n > 0 && n + 1 < t.size() &&
+                           (std::isdigit(static_cast<unsigned char>(t[n + 1])) || t[n + 1] == '-' ||
+                            t[n + 1] == '+'))))
+    ++n;
+  const std::string number = t.substr(0, n), suffix = trim(t.substr(n));
+  if (number.empty() || suffix.empty()) return r;
+  const std::string norm = normalize_words(suffix);
+  if (norm != suffix) {
+    ParsedNumber again = parse_value_as_typed(number + norm, u);
+    if (again.ok) return again;
+  }
+  // Zetta and yotta, which the prefix tables leave out: "3675 ZFLOPs", "3.7 zettaFLOP".
+  if (is_flop_unit(u) && norm.size() > 1 && (norm[0] == 'Z' || norm[0] == 'Y')) {
+    ParsedNumber again = parse_value_as_typed(number + norm.substr(1), u);
+    if (again.ok) {
+      again.value *= norm[0] == 'Z' ? 1e21 : 1e24;
+      again.scaled = true;
+      if (!std::isfinite(again.value)) {
+        again.ok = false;
+        again.value = 0;
+        again.error = "\"" + std::string(raw) + "\" is too large to represent";
+      }
+      return again;
+    }
+  }
+  // "44 H100s", "8 devices": a GPU count named by the accelerator.
+  if (u == "GPU" && is_accelerator_noun(suffix)) {
+    ParsedNumber again = parse_value_as_typed(number, u);
+    if (again.ok) return again;
+  }
   return r;
 }
 
