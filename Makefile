@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 export NODE_PATH := /usr/share/nodejs
 
-APT_PACKAGES := cmake g++ make emscripten doctest-dev chromium clang-format nodejs npm \
+APT_PACKAGES := cmake g++ make emscripten doctest-dev libfmt-dev chromium clang-format nodejs npm \
                 clang libclang-rt-14-dev zopfli
 PORT ?= 8080
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)

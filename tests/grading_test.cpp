@@ -2,6 +2,7 @@
 // the grader alone so the test names the rule it pins down.
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <string>
 
 #include "base/units.hpp"
@@ -28,6 +29,44 @@ TEST_CASE("close feedback says high or low without any number (#14.2)") {
   CHECK(grade_text("116 ms", e).feedback.find("a little low") != std::string::npos);
 }
 
+// Issue #14.2: nothing a student sees before answering gives the answer away. The source line
+// (which quotes the original's answer) is shown only after an attempt (web/practice.js); the
+// title, statement and hints are shown before, so none may contain the answer's number unless
+// the statement itself states it (an input equal to the answer, as 80 ms batches and 80 GPUs).
+TEST_CASE("no title or hint shows the answer before the attempt (#14.2)") {
+  for (const auto& p : problem_bank().problems()) {
+    for (int seed = 0; seed < 6; ++seed) {
+      Result<Variant> v = make_variant(p, seed);
+      REQUIRE(v.ok());
+      const std::string shown = answer_text(v.value().answer, p.unit);
+      const std::string number = shown.substr(0, shown.find(' '));
+      if (p.unit.unit == kYesNo || number.size() < 2) continue;  // "2 GPUs": too common a digit
+      auto has = [&](const std::string& text) {
+        for (auto at = text.find(number); at != std::string::npos; at = text.find(number, at + 1)) {
+          const char before = at == 0 ? ' ' : text[at - 1];
+          const char after = at + number.size() < text.size() ? text[at + number.size()] : ' ';
+          if (!std::isdigit(static_cast<unsigned char>(before)) && before != '.' && before != ',' &&
+              !std::isdigit(static_cast<unsigned char>(after)) &&
+              !(after == '.' && at + number.size() + 1 < text.size() &&
+                std::isdigit(static_cast<unsigned char>(text[at + number.size() + 1]))))
+            return true;
+        }
+        return false;
+      };
+      if (has(v.value().statement)) continue;
+      CAPTURE(p.id);
+      CAPTURE(seed);
+      CAPTURE(shown);
+      CHECK_FALSE(has(p.title));
+      for (const auto& h : p.hints) {
+        CAPTURE(h);
+        // 20 tokens per parameter is a constant of the hint, not an answer.
+        if (number != "20") CHECK_FALSE(has(h));
+      }
+    }
+  }
+}
+
 TEST_CASE("one rule for mistakes: whole numbers match only when they round alike (#14.3)") {
   // Answer 213; a mistake worth 212.4 (2 % band would swallow 212 and 213's neighbours).
   Expected e{213, answer_in::gpus(), 0.02, 0.1, true};
@@ -37,6 +76,21 @@ TEST_CASE("one rule for mistakes: whole numbers match only when they round alike
   CHECK(grade_text("210", e, m).mistake == "rounded_down");
   CHECK(mistake_matches(212, 210, e) == false);
   CHECK(mistake_matches(210.4, 210, e));
+}
+
+TEST_CASE(
+    "the variant filter uses the grader's bands: a mistake is avoided when it could be read "
+    "as a correct or close answer (#14.3)") {
+  Expected min{80, answer_in::gpus(), 0.02, 0.1, true, Bound::at_least};
+  CHECK(mistake_shadows_answer(80.3, min));  // rounds to the answer
+  CHECK(mistake_shadows_answer(81, min));    // 81 is close, and would be named as the mistake
+  CHECK_FALSE(mistake_shadows_answer(79, min));
+  Expected max{222, answer_in::count(unit::none, "sequences"), 0.02, 0.1, true, Bound::at_most};
+  CHECK(mistake_shadows_answer(221, max));
+  CHECK_FALSE(mistake_shadows_answer(223, max));
+  Expected ms{0.120, answer_in::ms()};
+  CHECK(mistake_shadows_answer(0.1246, ms));  // 3.8 %: 122.4 ms is within 2 % of both
+  CHECK_FALSE(mistake_shadows_answer(0.130, ms));
 }
 
 TEST_CASE("GB/GiB is named only for a binary unit or an exact match (#14.3)") {
@@ -50,13 +104,63 @@ TEST_CASE("GB/GiB is named only for a binary unit or an exact match (#14.3)") {
 }
 
 TEST_CASE("a count that breaks its constraint is wrong, not close (#14.4)") {
-  Expected e{80, answer_in::gpus(), 0.02, 0.1, true};
+  Expected e{80, answer_in::gpus(), 0.02, 0.1, true, Bound::at_least};
   CHECK(grade_text("72", e).verdict == "wrong");
   CHECK(grade_text("87", e).verdict == "wrong");
-  CHECK(grade_text("79", e).verdict == "wrong");        // does not fit
-  CHECK(grade_text("81", e).verdict == "close");        // fits, one spare
-  Expected two{2, answer_in::gpus(), 0.02, 0.1, true};  // 140 GB of weights on 80 GB GPUs
+  CHECK(grade_text("79", e).verdict == "wrong");  // does not fit
+  CHECK(grade_text("81", e).verdict == "close");  // fits, one spare
+  // 140 GB of weights on 80 GB GPUs
+  Expected two{2, answer_in::gpus(), 0.02, 0.1, true, Bound::at_least};
   CHECK(grade_text("1", two).verdict == "wrong");
+}
+
+// The other direction, and counts with no side: vLLM-style "sequences that fit" is a maximum
+// (one more does not fit); sends per pipeline step are an exact count.
+TEST_CASE("maxima are close only below, exact counts never, continuous bounds one-sided (#14.4)") {
+  Expected fit{222, answer_in::count(unit::none, "sequences"), 0.02, 0.1, true, Bound::at_most};
+  CHECK(grade_text("223", fit).verdict == "wrong");
+  CHECK(grade_text("226", fit).verdict == "wrong");  // 2 % over: inside tolerance, still too many
+  CHECK(grade_text("221", fit).verdict == "close");
+  Expected sends{448, answer_in::count(unit::none, "sends"), 0.02, 0.1, true};
+  CHECK(grade_text("447", sends).verdict == "wrong");
+  CHECK(grade_text("449", sends).verdict == "wrong");
+  // The largest model that fits (320B): 5 % over does not fit; 5 % under is close.
+  Expected biggest{320e9, answer_in::billion_params(), 0.02, 0.1, false, Bound::at_most};
+  CHECK(grade_text("336", biggest).verdict == "wrong");
+  CHECK(grade_text("304", biggest).verdict == "close");
+  CHECK(grade_text("322", biggest).verdict == "correct");  // rounding, within tolerance
+}
+
+TEST_CASE("the bank declares the constraint side of its fit and limit counts (#14.4)") {
+  struct Case {
+    const char* id;
+    Bound bound;
+  };
+  for (const Case& c :
+       {Case{"mem.fsdp.gpus", Bound::at_least}, Case{"serve.batching.gpus", Bound::at_least},
+        Case{"serve.llm_gpus.replica", Bound::at_least},
+        Case{"pipe.bubble.min_microbatches", Bound::at_least},
+        Case{"serve.capacity.replicas", Bound::at_least},
+        Case{"serve.capacity.gpus", Bound::at_least},
+        Case{"serve.engine.max_batch", Bound::at_most}, Case{"mem.zero.max_params", Bound::at_most},
+        Case{"pipe.bubble.p2p", Bound::none}}) {
+    CAPTURE(c.id);
+    const Problem* p = problem_bank().find(c.id);
+    REQUIRE(p != nullptr);
+    CHECK(p->bound == c.bound);
+  }
+  // Seed 0 of serve.engine.max_batch: 222 sequences fit; 223 do not.
+  Result<Variant> v = make_variant(*problem_bank().find("serve.engine.max_batch"), 0);
+  REQUIRE(v.ok());
+  REQUIRE(v.value().answer == 222);
+  CHECK(
+      grade(parse_answer("223", v.value().problem->unit), v.value().expected(), v.value().mistakes)
+          .verdict == "wrong");
+  // 1 replica GPU for a 140 GB model on 80 GB GPUs: wrong, not close.
+  Result<Variant> r = make_variant(*problem_bank().find("serve.llm_gpus.replica"), 0);
+  REQUIRE(r.value().answer == 2);
+  CHECK(grade(parse_answer("1", r.value().problem->unit), r.value().expected(), r.value().mistakes)
+            .verdict == "wrong");
 }
 
 TEST_CASE("a bare number read two ways 1000x apart asks for its unit (#14.5)") {
@@ -66,6 +170,11 @@ TEST_CASE("a bare number read two ways 1000x apart asks for its unit (#14.5)") {
   CHECK(j.feedback.find("unit") != std::string::npos);
   CHECK(grade_text("120", e).verdict == "correct");
   CHECK(grade_text("0.12 s", e).verdict == "correct");
+  // "0.04" for 41.8 ms: 0.04 ms is nothing, 0.04 s is close: ask, do not call it wrong.
+  Expected decode{0.0418, answer_in::ms()};
+  CHECK(grade_text("0.04", decode).verdict == "unit");
+  CHECK(grade_text("40", decode).verdict == "close");
+  CHECK(grade_text("7", decode).verdict == "wrong");  // neither 7 ms nor 7 s is near
   // Percent: 0.158 for 15.8 % is one reading only, a fraction.
   Expected pct{0.158, answer_in::percent()};
   CHECK(grade_text("0.158", pct).verdict == "correct");
@@ -93,6 +202,22 @@ TEST_CASE("units a student writes are read (#14.9)") {
     REQUIRE(a.ok);
     CHECK(a.readings[0] == doctest::Approx(c.base).epsilon(1e-9));
   }
+}
+
+// A count asked in "devices" (the TPU v5p of the FSDP worked example) reads GPUs and product
+// names as the same noun, as a GPU count reads "devices".
+TEST_CASE("a device count reads GPUs, chips and product names (#14.9)") {
+  Result<Variant> v = make_variant(*problem_bank().find("mem.fsdp.min_devices"), 0);
+  REQUIRE(v.ok());
+  REQUIRE(v.value().answer == 156);
+  for (const char* text : {"156 devices", "156 GPUs", "156 H100s", "156 chips", "156 TPUv5p"}) {
+    CAPTURE(text);
+    ParsedAnswer a = parse_answer(text, v.value().problem->unit);
+    CAPTURE(a.error);
+    REQUIRE(a.ok);
+    CHECK(grade(a, v.value().expected(), v.value().mistakes).verdict == "correct");
+  }
+  CHECK_FALSE(parse_answer("156 GB", v.value().problem->unit).ok);
 }
 
 // LLaMA-2-70B (Touvron et al. 2023) in BF16 on an H100 (NVIDIA datasheet: 989 TFLOP/s dense
@@ -128,4 +253,41 @@ TEST_CASE("serve.llm_gpus.gpus: a premise that fits, the roofline key (#14.1)") 
   Result<Variant> v0 = make_variant(*problem_bank().find("serve.llm_gpus.gpus"), 0);
   CHECK(v0.value().answer == 149);
   CHECK(v0.value().statement.find("141 GB") != std::string::npos);
+}
+
+// Pope et al. 2022 §3: the prefill step reads the weights too. The worked solution of the
+// prefill problem must show the max the key takes, not the compute side alone (it showed
+// C/F = 14.1 ms with a result of 41.8 ms).
+TEST_CASE("the prefill problem's worked solution shows the roofline its key uses (#14.1)") {
+  Result<Variant> v = make_variant(*problem_bank().find("infer.latency.prefill"), 0);
+  REQUIRE(v.ok());
+  Json steps;  // derivation steps may be kept as raw JSON text: read them back
+  std::string error;
+  REQUIRE(Json::parse(v.value().run.steps.dump(), steps, error));
+  const Json* last = nullptr;
+  for (const Json& s : steps.items())
+    if (s.find("title") && s.find("title")->as_string().starts_with("Prefill time")) last = &s;
+  REQUIRE(last != nullptr);
+  CHECK(last->find("formula")->as_string().find("\\max") != std::string::npos);
+  CHECK(last->find("substituted")->as_string().find("TB/s") != std::string::npos);
+  CHECK(last->find("value")->as_number() == doctest::Approx(v.value().answer).epsilon(1e-12));
+}
+
+// The keys of the three problems that time one request come from the shared latency function,
+// and their own answers are never graded as a mistake (3 × the compute-only prefill was once
+// within 2 % of the right GPU count and was named training_6n).
+TEST_CASE("one-request keys: their answers are correct and name no mistake, seeds 0-40 (#14.1)") {
+  for (const char* id : {"infer.latency.prefill", "infer.latency.total", "serve.llm_gpus.gpus"}) {
+    for (int seed = 0; seed <= 40; ++seed) {
+      CAPTURE(id);
+      CAPTURE(seed);
+      Result<Variant> v = make_variant(*problem_bank().find(id), seed);
+      REQUIRE(v.ok());
+      ParsedAnswer a = parse_answer(answer_text(v.value().answer, v.value().problem->unit),
+                                    v.value().problem->unit);
+      Judgement j = grade(a, v.value().expected(), v.value().mistakes);
+      CHECK(j.verdict == "correct");
+      CHECK(j.mistake.empty());
+    }
+  }
 }

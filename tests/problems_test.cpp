@@ -2,12 +2,15 @@
 // problem added to any area file is covered the moment it is registered.
 #include "practice/problems.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
 #include "base/units.hpp"
 #include "cli_commands.hpp"
 #include "helpers.hpp"
+#include "scenario/cluster.hpp"
+#include "scenario/model.hpp"
 
 // True when `text` contains `shown` as a whole number: not preceded by a digit, point or sign.
 static bool contains_number_text(const std::string& text, const std::string& shown) {
@@ -140,6 +143,80 @@ TEST_CASE("variants are deterministic per seed, and random seeds vary the number
   CHECK(make_variant(problem_bank().problems().front(), kMaxSeed).ok());
 }
 
+// Issue #14.6: variants that teach. Seeds 1-20 give at least 15 different answers (or as many
+// as the problem declares its space to hold), none of them the worked example's, and no two
+// consecutive seeds give the same answer.
+TEST_CASE(
+    "variants: 15 distinct answers in seeds 1-20, none seed 0's, consecutive differ (#14.6)") {
+  for (const auto& p : problem_bank().problems()) {
+    CAPTURE(p.id);
+    Result<Variant> zero = make_variant(p, 0);
+    REQUIRE(zero.ok());
+    const std::string first = answer_text(zero.value().answer, p.unit);
+    std::set<std::string> answers;
+    std::string previous;
+    for (int seed = 1; seed <= 20; ++seed) {
+      CAPTURE(seed);
+      Result<Variant> v = make_variant(p, seed);
+      REQUIRE(v.ok());
+      const std::string a = answer_text(v.value().answer, p.unit);
+      CHECK(a != first);
+      CHECK(v.value().statement != zero.value().statement);
+      CHECK(a != previous);
+      previous = a;
+      answers.insert(a);
+    }
+    CHECK(p.variety <= 15);
+    CHECK(answers.size() >= static_cast<std::size_t>(std::min(15, p.variety)));
+    // A declared smaller space is the real one, not a way out of the test.
+    if (p.variety < 15) CHECK(variant_count(p) == static_cast<std::size_t>(p.variety));
+  }
+}
+
+// Issue #14.6: a variant never pairs one accelerator's peak with another's bandwidth.
+TEST_CASE("variants give an accelerator's peak and bandwidth together, from the presets (#14.6)") {
+  for (const auto& p : problem_bank().problems()) {
+    for (int seed = 1; seed <= 20; ++seed) {
+      Result<Variant> v = make_variant(p, seed);
+      REQUIRE(v.ok());
+      const Values& x = v.value().params;
+      if (!x.has("peak_flops") || !x.has("mem_bandwidth")) continue;
+      CAPTURE(p.id);
+      CAPTURE(seed);
+      bool real = false;
+      for (const Gpu* g = gpus_begin(); g != gpus_end(); ++g)
+        if (g->hbm_bandwidth == x["mem_bandwidth"] &&
+            (g->peak_bf16 == x["peak_flops"] || g->peak_fp8 == x["peak_flops"]))
+          real = true;
+      CHECK(real);
+    }
+  }
+}
+
+// Issue #14.6: a variant that states a model's size, depth and width states a real model's
+// (the issue found 405B with 80 layers of 8,192).
+TEST_CASE("variants give a model's size, depth and width together, from the presets (#14.6)") {
+  for (const auto& p : problem_bank().problems()) {
+    for (int seed = 1; seed <= 20; ++seed) {
+      Result<Variant> v = make_variant(p, seed);
+      REQUIRE(v.ok());
+      const Values& x = v.value().params;
+      if (!x.has("n_layers") || !x.has("d_model")) continue;
+      // Generic shapes that name no model ("126 blocks of two linear layers") are not held to
+      // a preset; a model whose size is stated (or implied by the estimator) is.
+      if (p.statement.find("{params") == std::string::npos && !x.has("model")) continue;
+      CAPTURE(p.id);
+      CAPTURE(seed);
+      bool real = false;
+      for (const ModelPreset* m = model_presets_begin(); m != model_presets_end(); ++m)
+        if (m->model.layers == x["n_layers"] && m->model.d_model == x["d_model"] &&
+            (model_params(m->model).total == x["params"] || m->published_params == x["params"]))
+          real = true;
+      CHECK(real);
+    }
+  }
+}
+
 // Seed 0 reproduces the seed's worked numbers. Tolerances: exact integer counts are compared
 // exactly (as doubles they are exact below 2^53); quotients to 1e-9; the seed's rounded
 // figures (121.7 days, 1.7×, 17.2%) to their printed precision.
@@ -233,7 +310,7 @@ TEST_CASE("judging: tolerance bands, integer answers, GB vs GiB everywhere") {
   CHECK(approx.mistake == "approximate_bubble");
   CHECK(approx.verdict == "wrong");  // 18.75 is 18.7% above 15.8: outside the close band
 
-  Expected gpus{80, answer_in::gpus(), 0.02, 0.1, true};
+  Expected gpus{80, answer_in::gpus(), 0.02, 0.1, true, Bound::at_least};
   CHECK(judge(parse_answer("80 GPUs", gpus.unit).readings, gpus, {}).verdict == "correct");
   CHECK(judge(parse_answer("81", gpus.unit).readings, gpus, {}).verdict == "close");
   CHECK(judge(parse_answer("79.5", gpus.unit).readings, gpus, {}).verdict == "wrong");

@@ -39,6 +39,29 @@ TEST_CASE("input text is read with the input's unit") {
   CHECK(parsed("-3", unit::none) == -3);
 }
 
+// Issue #14.9: words and nouns a person writes are read where every unit is read (here), so
+// the calculator's inputs and the practice answers accept the same text.
+TEST_CASE("unit words, zetta prefixes and accelerator names are read (#14.9)") {
+  CHECK(parsed("120 milliseconds", unit::seconds) == doctest::Approx(0.12).epsilon(1e-12));
+  CHECK(parsed("3 gigabytes", unit::bytes) == doctest::Approx(3e9).epsilon(1e-12));
+  CHECK(parsed("3.7 zettaFLOPs", unit::flop) == doctest::Approx(3.7e21).epsilon(1e-12));
+  CHECK(parsed("3675 ZFLOP", unit::flop) == doctest::Approx(3.675e24).epsilon(1e-12));
+  CHECK(parsed("15 percent", unit::fraction) == doctest::Approx(0.15).epsilon(1e-12));
+  CHECK(parsed("44 H100s", unit::gpus) == 44);
+  CHECK(parsed("44 devices", unit::gpus) == 44);
+  CHECK(parsed("8 MI300X", unit::gpus) == 8);
+  CHECK(parsed("0.33 years", unit::seconds) == doctest::Approx(0.33 * 365.25 * 86400));
+  CHECK(parsed("3.6 billion", unit::params) == doctest::Approx(3.6e9).epsilon(1e-12));
+  CHECK(parsed("295.5 FLOPs/byte", unit::flop_per_byte) == doctest::Approx(295.5));
+  CHECK(rejects("44 H100s", unit::seconds));
+  CHECK(rejects("44 GB", unit::gpus));
+  CHECK(rejects("44 GPU-hours", unit::gpus));
+  CHECK(is_accelerator_noun("TPUv5p"));
+  CHECK(is_accelerator_noun("chips"));
+  CHECK_FALSE(is_accelerator_noun("GB"));
+  CHECK_FALSE(is_accelerator_noun("sequences"));
+}
+
 TEST_CASE("unreadable or unrepresentable text is refused with an example") {
   CHECK(rejects("", unit::params));
   CHECK(rejects("abc", unit::params));

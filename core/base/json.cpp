@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "base/number_text.hpp"
+
 namespace napkin {
 
 Json& Json::set(std::string_view key, Json v) {
@@ -33,25 +35,7 @@ void append_number(std::string& out, double v) {
     out += std::to_string(static_cast<long long>(v));  // printf's %f is slow for big integers
     return;
   }
-  // %.15g is exact for most round inputs; fall back to 17 digits only when needed
-  // so that native and wasm print the same text for the same double.
-  // 17 significant digits always read back exactly. Only when they end in a run of zeros or
-  // nines (0.1 prints as 0.10000000000000001) is a shorter form worth trying.
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  std::string_view s(buf);
-  bool runs = s.find("000") != std::string_view::npos || s.find("999") != std::string_view::npos;
-  if (runs) {
-    char shorter[40];
-    for (int p = 15; p <= 16; ++p) {
-      std::snprintf(shorter, sizeof shorter, "%.*g", p, v);
-      if (std::strtod(shorter, nullptr) == v) {
-        out += shorter;
-        return;
-      }
-    }
-  }
-  out += buf;
+  append_shortest(out, v);
 }
 
 void append_quoted(std::string& out, std::string_view s) {
@@ -324,15 +308,8 @@ struct Parser {
         if (!digits()) return fail("bad number");
       }
       if (i < t.size() && t[i] >= '0' && t[i] <= '9') return fail("bad number");
-      // A stack copy for strtod (it needs a terminator): no allocation per number.
-      char num[64];
-      const std::size_t len = i - start;
-      if (len >= sizeof num) return fail("number too long");
-      t.copy(num, len, start);
-      num[len] = '\0';
-      char* end = nullptr;
-      double d = std::strtod(num, &end);
-      if (end != num + len) return fail("bad number");
+      double d = 0;
+      if (!read_decimal(t.substr(start, i - start), d)) return fail("bad number");
       out = Json(d);
     } else {
       return fail("unexpected character");

@@ -8,6 +8,8 @@
 #include <initializer_list>
 #include <vector>
 
+#include "base/number_text.hpp"
+
 namespace napkin {
 namespace {
 
@@ -125,16 +127,12 @@ void put_sig(std::string& out, double v, int digits) {
 void put_sci(std::string& out, double v, int digits, const char* times, const char* close,
              bool drop_one = false) {
   if (!std::isfinite(v) || v == 0) return put_sig(out, v, digits);
-  // Mantissa and exponent from printf's %e, which both libcs round exactly: dividing by
-  // pow(10, exp) rounds differently in glibc and in emscripten's musl (1.562 vs 1.563), and
-  // underflows for subnormal values.
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.*e", std::clamp(digits - 1, 0, 16), v);
-  char* e = std::strchr(buf, 'e');
-  if (!e) return put_sig(out, v, digits);
-  int exp = std::atoi(e + 1);
-  *e = '\0';
-  const double m = std::strtod(buf, nullptr);
+  // Mantissa and exponent rounded as printf's %e rounds (exactly): dividing by pow(10, exp)
+  // rounds differently in glibc and in emscripten's musl (1.562 vs 1.563), and underflows for
+  // subnormal values.
+  double m = 0;
+  int exp = 0;
+  round_to_digits(v, std::clamp(digits, 1, 17), m, exp);
   const std::size_t at = out.size();
   put_sig(out, m, digits);
   if (drop_one && out.compare(at, std::string::npos, "1") == 0) {
@@ -484,7 +482,9 @@ std::string canonical_suffix(const std::string& suffix, std::string_view u) {
 }
 }  // namespace
 
-ParsedNumber parse_value(std::string_view raw, std::string_view u) {
+namespace {
+// parse_value on the text as typed: the tables' spellings only.
+ParsedNumber parse_value_as_typed(std::string_view raw, std::string_view u) {
   ParsedNumber r;
   std::string t = trim(raw);
   if (t.empty()) {
@@ -542,7 +542,8 @@ ParsedNumber parse_value(std::string_view raw, std::string_view u) {
     if (m > exp_start) n = m;  // "5e" alone leaves "e" as a (bad) suffix
   }
   std::string num = s.substr(0, n), suffix = s.substr(n);
-  double v = std::strtod(num.c_str(), nullptr);
+  double v = 0;
+  read_decimal(num, v);
   double factor = 1;
   bool known = suffix.empty();
   if (!known && suffix == "%") {
@@ -603,7 +604,7 @@ ParsedNumber parse_value(std::string_view raw, std::string_view u) {
     // Case-insensitive prefixes where that is unambiguous ("80 gb", "80G", "70b", "990 tflop/s").
     const std::string canon = canonical_suffix(suffix, u);
     if (!canon.empty() && canon != suffix) {
-      ParsedNumber again = parse_value(num + canon, u);
+      ParsedNumber again = parse_value_as_typed(num + canon, u);
       if (again.ok) {
         again.scaled = true;
         return again;
@@ -623,6 +624,95 @@ ParsedNumber parse_value(std::string_view raw, std::string_view u) {
   }
   r.ok = true;
   r.value = v;
+  return r;
+}
+}  // namespace
+
+namespace {
+
+std::string lowercase(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Long unit words people type, spelled as the tables above know them: "milliseconds" → "ms",
+// "gigabytes" → "Gbytes", "zettaFLOPs" → "ZFLOPs", "percent" → "%".
+std::string normalize_words(std::string suffix) {
+  static const std::pair<const char*, const char*> words[] = {
+      {"milliseconds", "ms"}, {"millisecond", "ms"}, {"msec", "ms"},  {"microseconds", "us"},
+      {"microsecond", "us"},  {"nanoseconds", "ns"}, {"second", "s"}, {"hour", "h"},
+      {"day", "d"},           {"zetta", "Z"},        {"exa", "E"},    {"peta", "P"},
+      {"tera", "T"},          {"giga", "G"},         {"mega", "M"},   {"kilo", "k"},
+      {"gibi", "Gi"},         {"tebi", "Ti"},        {"mebi", "Mi"},  {"percent", "%"}};
+  std::string l = lowercase(suffix);
+  for (const auto& [w, r] : words) {
+    auto at = l.find(w);
+    if (at == std::string::npos) continue;
+    std::string rest = suffix.substr(at + std::string_view(w).size());
+    // "seconds" → "s", not "ss"; "hours" → "h".
+    if (std::string_view(r).size() <= 2 && !rest.empty() && rest[0] == 's' &&
+        (std::string_view(w) == "second" || std::string_view(w) == "hour" ||
+         std::string_view(w) == "day"))
+      rest = rest.substr(1);
+    suffix = suffix.substr(0, at) + r + rest;
+    l = lowercase(suffix);
+  }
+  return suffix;
+}
+
+}  // namespace
+
+bool is_accelerator_noun(std::string_view word) {
+  std::string w = lowercase(word);
+  if (!w.empty() && w.back() == 's') w.pop_back();
+  for (const char* n : {"gpu", "device", "accelerator", "chip", "card"})
+    if (w == n) return true;
+  // A product name: a letter first, a digit somewhere, letters and digits only ("h100",
+  // "mi300x", "tpuv5p", "b200").
+  return w.size() >= 3 && w.size() <= 12 && std::isalpha(static_cast<unsigned char>(w[0])) &&
+         std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(c); }) &&
+         std::all_of(w.begin(), w.end(), [](char c) { return std::isalnum(c); });
+}
+
+ParsedNumber parse_value(std::string_view raw, std::string_view u) {
+  ParsedNumber r = parse_value_as_typed(raw, u);
+  if (r.ok) return r;
+  // Words and prefixes the tables do not spell: try them once, and keep the first error.
+  std::string t = trim(raw);
+  std::size_t n = 0;
+  while (n < t.size() && (std::isdigit(static_cast<unsigned char>(t[n])) || t[n] == '.' ||
+                          t[n] == ',' || t[n] == '-' || t[n] == '+' || t[n] == ' ' ||
+                          ((t[n] == 'e' || t[n] == 'E') && n > 0 && n + 1 < t.size() &&
+                           (std::isdigit(static_cast<unsigned char>(t[n + 1])) || t[n + 1] == '-' ||
+                            t[n + 1] == '+'))))
+    ++n;
+  const std::string number = t.substr(0, n), suffix = trim(t.substr(n));
+  if (number.empty() || suffix.empty()) return r;
+  const std::string norm = normalize_words(suffix);
+  if (norm != suffix) {
+    ParsedNumber again = parse_value_as_typed(number + norm, u);
+    if (again.ok) return again;
+  }
+  // Zetta and yotta, which the prefix tables leave out: "3675 ZFLOPs", "3.7 zettaFLOP".
+  if (is_flop_unit(u) && norm.size() > 1 && (norm[0] == 'Z' || norm[0] == 'Y')) {
+    ParsedNumber again = parse_value_as_typed(number + norm.substr(1), u);
+    if (again.ok) {
+      again.value *= norm[0] == 'Z' ? 1e21 : 1e24;
+      again.scaled = true;
+      if (!std::isfinite(again.value)) {
+        again.ok = false;
+        again.value = 0;
+        again.error = "\"" + std::string(raw) + "\" is too large to represent";
+      }
+      return again;
+    }
+  }
+  // "44 H100s", "8 devices": a GPU count named by the accelerator.
+  if (u == "GPU" && is_accelerator_noun(suffix)) {
+    ParsedNumber again = parse_value_as_typed(number, u);
+    if (again.ok) return again;
+  }
   return r;
 }
 

@@ -61,8 +61,15 @@ struct ParsedNumber {
 
 // Reads "70B", "3.35 TB/s", "80 GB", "80GiB", "50 µs", "2e12", "50%", "1,024", "10 Gb/s",
 // interpreting suffixes by the expected unit (for a count, B is billion; for bytes, B is
-// bytes). Text that names another kind of unit ("80 GB" for a time) is an error.
+// bytes). Words are read too: "120 milliseconds", "3 gigabytes", "3.7 zettaFLOPs", "3675
+// ZFLOP", "15 percent", "44 H100s" for GPUs. Text that names another kind of unit ("80 GB"
+// for a time) is an error.
 ParsedNumber parse_value(std::string_view text, std::string_view unit);
+
+// "GPUs", "devices", "chips", "accelerators", "cards" or an accelerator's name ("H100s",
+// "A100", "MI300X", "TPUv5p"), in any case: the noun of a count of accelerators ("44 H100s").
+// parse_value reads these after a GPU count; the answer checker after a count asked in devices.
+bool is_accelerator_noun(std::string_view word);
 
 // Human description of a unit for messages: "bytes", "seconds", "a count".
 std::string unit_noun(std::string_view unit);

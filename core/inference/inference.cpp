@@ -106,17 +106,31 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   const double prefill_compute = o.prefill_flops / in.peak_flops;
   o.weights_memory = n * in.weight_bytes;
   const double weight_read = o.weights_memory / in.mem_bandwidth;
-  o.prefill_time = roofline ? std::max(prefill_compute, weight_read) : prefill_compute;
-  d.step(roofline ? "Prefill time (compute or one read of the weights, whichever is longer)"
-                  : "Prefill time (compute-bound)",
-         "T_{\\text{prefill}}", "\\frac{$C}{$F}",
-         {{"C", "C_{\\text{prefill}}", o.prefill_flops, unit::flop},
-          {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
-         o.prefill_time, unit::seconds);
-
-  d.step("Weight bytes read per decode step", "W", "$N \\cdot $w",
-         {{"N", "N", n, unit::params}, {"w", "b_w", in.weight_bytes, unit::bytes}},
-         o.weights_memory, unit::bytes);
+  if (roofline) {
+    // Pope et al. 2022 §3: a forward pass over the prompt also reads every weight once, so a
+    // short prefill is bound by that read, not by its FLOPs.
+    d.step("Weight bytes (read once by the prefill and by every decode step)", "W", "$N \\cdot $w",
+           {{"N", "N", n, unit::params}, {"w", "b_w", in.weight_bytes, unit::bytes}},
+           o.weights_memory, unit::bytes);
+    o.prefill_time = std::max(prefill_compute, weight_read);
+    d.step("Prefill time (compute or one read of the weights, whichever is longer)",
+           "T_{\\text{prefill}}", "\\max\\left(\\frac{$C}{$F},\\ \\frac{$W}{$B}\\right)",
+           {{"C", "C_{\\text{prefill}}", o.prefill_flops, unit::flop},
+            {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops},
+            {"W", "W", o.weights_memory, unit::bytes},
+            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+           o.prefill_time, unit::seconds);
+  } else {
+    o.prefill_time = prefill_compute;
+    d.step("Prefill time (compute-bound, as the worked example)", "T_{\\text{prefill}}",
+           "\\frac{$C}{$F}",
+           {{"C", "C_{\\text{prefill}}", o.prefill_flops, unit::flop},
+            {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
+           o.prefill_time, unit::seconds);
+    d.step("Weight bytes read per decode step", "W", "$N \\cdot $w",
+           {{"N", "N", n, unit::params}, {"w", "b_w", in.weight_bytes, unit::bytes}},
+           o.weights_memory, unit::bytes);
+  }
   if (!roofline) {
     o.decode_time_per_token = weight_read;
     d.step("Decode time per token (memory-bound: read every weight once)", "t_{\\text{tok}}",
@@ -426,7 +440,8 @@ void register_inference(Registry& r) {
              .help("Memory of one accelerator, for the fit warning")
              .positive(1e13)},
         {out("prefill_time", &Out::prefill_time, "Prefill", unit::seconds)
-             .help("2N FLOPs per prompt token at peak"),
+             .help("2N FLOPs per prompt token at peak; roofline: or one read of the weights, "
+                   "whichever is longer"),
          out("decode_time_per_token", &Out::decode_time_per_token, "Decode per token",
              unit::seconds)
              .help("Reading the weights (and cache) once per token"),

@@ -132,46 +132,11 @@ bool split_number(const std::string& s, double& v, std::string& number, std::str
   return std::isfinite(v);
 }
 
-// Long unit words people type, mapped to what parse_value reads.
-std::string normalize_words(std::string suffix) {
-  static const std::pair<const char*, const char*> words[] = {
-      {"milliseconds", "ms"}, {"millisecond", "ms"}, {"msec", "ms"},  {"microseconds", "us"},
-      {"microsecond", "us"},  {"nanoseconds", "ns"}, {"second", "s"}, {"hour", "h"},
-      {"day", "d"},           {"zetta", "Z"},        {"exa", "E"},    {"peta", "P"},
-      {"tera", "T"},          {"giga", "G"},         {"mega", "M"},   {"kilo", "k"},
-      {"gibi", "Gi"},         {"tebi", "Ti"},        {"mebi", "Mi"},  {"percent", "%"}};
-  std::string l = lower(suffix);
-  for (const auto& [w, r] : words) {
-    auto at = l.find(w);
-    if (at == std::string::npos) continue;
-    std::string rest = suffix.substr(at + std::string_view(w).size());
-    // "seconds" → "s", not "ss"; "hours" → "h".
-    if (std::string_view(r).size() <= 2 && !rest.empty() && rest[0] == 's' &&
-        (std::string_view(w) == "second" || std::string_view(w) == "hour" ||
-         std::string_view(w) == "day"))
-      rest = rest.substr(1);
-    suffix = suffix.substr(0, at) + r + rest;
-    l = lower(suffix);
-  }
-  return suffix;
-}
-
 bool read_with_unit(const std::string& number, const std::string& suffix, const std::string& unit,
                     double& v) {
-  ParsedNumber p = parse_value(number + suffix, unit);
-  if (p.ok) return v = p.value, true;
-  std::string norm = normalize_words(suffix);
-  if (norm != suffix) {
-    p = parse_value(number + norm, unit);
-    if (p.ok) return v = p.value, true;
-  }
-  // Zetta and yotta, which units.cpp does not know: "3675 ZFLOPs", "3.7 ZettaFLOP".
-  for (const auto& [pre, f] : {std::pair<char, double>{'Z', 1e21}, {'Y', 1e24}})
-    if (!norm.empty() && norm[0] == pre) {
-      p = parse_value(number + norm.substr(1), unit);
-      if (p.ok && !norm.substr(1).empty()) return v = p.value * f, true;
-    }
-  return false;
+  ParsedNumber p = parse_value(number + suffix, unit);  // units.cpp reads words and prefixes
+  if (p.ok) v = p.value;
+  return p.ok;
 }
 
 // The asked unit's own name after the number: "80 GPUs", "121.7 days" (when parse_value does
@@ -199,18 +164,22 @@ std::string drop_qualifiers(const std::string& suffix, const AnswerUnit& u) {
       l = lower(s);
       break;
     }
-  if (u.unit == unit::gpus) {
-    // "H100s", "A100", "B200s", "MI300Xs", "devices", "accelerators", "chips", "cards".
-    static const char* nouns[] = {"device", "accelerator", "chip", "card", "gpu"};
-    std::string w = l;
-    if (!w.empty() && w.back() == 's') w.pop_back();
-    bool model_name = w.size() >= 3 && std::isalpha(static_cast<unsigned char>(w[0])) &&
-                      std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(c); });
-    for (const char* n : nouns)
-      if (w == n) model_name = true;
-    if (model_name) return "";
-  }
+  // "44 H100s", "156 GPUs" for a count asked in GPUs or in devices: the noun says nothing more.
+  if ((u.unit == unit::gpus || is_accelerator_noun(compact(u.name))) && is_accelerator_noun(l))
+    return "";
   return s;
+}
+
+// The base unit in words, for "in ms or in seconds".
+std::string base_unit_words(std::string_view u) {
+  if (u == unit::seconds) return "seconds";
+  if (u == unit::bytes) return "bytes";
+  if (u == unit::bytes_per_s) return "bytes per second";
+  if (u == unit::flop) return "FLOPs";
+  if (u == unit::flops) return "FLOP/s";
+  if (u == unit::params) return "parameters";
+  if (u == unit::tokens) return "tokens";
+  return "base units";
 }
 
 bool is_byte_unit(std::string_view u) {
@@ -376,22 +345,43 @@ bool mistake_matches(double given, double mistake, const Expected& e) {
   return mistake != 0 && relative_error(given, mistake) <= e.tolerance;
 }
 
+bool is_correct(double r, const Expected& e) {
+  return e.integer ? std::fabs(r - e.value) <= 1e-9 * std::max(1.0, std::fabs(e.value))
+                   : relative_error(r, e.value) <= e.tolerance;
+}
+
+bool is_close(double r, const Expected& e) {
+  if (e.unit.unit == kYesNo || is_correct(r, e)) return false;  // yes or no: nothing between
+  const double slack = 1e-9 * std::max(1.0, std::fabs(e.value));
+  if (e.integer) {
+    if (e.bound == Bound::at_least) return r > e.value && r - e.value <= 1 + slack;
+    if (e.bound == Bound::at_most) return r < e.value && e.value - r <= 1 + slack;
+    return false;  // an exact count: one off is a wrong count
+  }
+  if (e.bound == Bound::at_least && r < e.value) return false;
+  if (e.bound == Bound::at_most && r > e.value) return false;
+  return relative_error(r, e.value) <= e.close;
+}
+
+bool mistake_shadows_answer(double mistake, const Expected& e) {
+  if (e.integer) {
+    for (double r : {e.value - 1, e.value, e.value + 1})
+      if ((is_correct(r, e) || is_close(r, e)) && mistake_matches(r, mistake, e)) return true;
+    return false;
+  }
+  // Some answer within tolerance of the key is within tolerance of the mistake too.
+  return relative_error(mistake, e.value) <= 2 * e.tolerance;
+}
+
 Judgement judge(const std::vector<double>& readings, const Expected& e,
                 const std::vector<Alternative>& mistakes, bool binary_written) {
   std::vector<Alternative> alts = mistakes;
   std::vector<Alternative> autos = automatic_mistakes(e);
 
-  auto exact = [&](double r) {
-    return e.integer ? std::fabs(r - e.value) <= 1e-9 * std::max(1.0, std::fabs(e.value))
-                     : relative_error(r, e.value) <= e.tolerance;
-  };
-  // Counts in the bank are minimums (GPUs to fit, micro-batches under a bubble limit): one
-  // fewer breaks the constraint and is wrong; one more is close; 10 % off is not close.
-  auto near = [&](double r) {
-    if (e.unit.unit == kYesNo) return false;  // yes or no: nothing in between
-    if (e.integer) return r > e.value && r - e.value <= 1 + 1e-9;
-    return relative_error(r, e.value) <= e.close;
-  };
+  auto exact = [&](double r) { return is_correct(r, e); };
+  // An answer that breaks the question's constraint (fewer GPUs than fit, more sequences than
+  // fit) is wrong, not close; a count 10 % off is not close either (is_close).
+  auto near = [&](double r) { return is_close(r, e); };
   for (auto& a : autos) alts.push_back(std::move(a));
   auto matches = [&](double r, const Alternative& a) {
     if (a.id == "gb_vs_gib" && !binary_written && relative_error(r, a.value) > 2e-3) return false;
@@ -454,17 +444,21 @@ Judgement grade(const ParsedAnswer& a, const Expected& e,
   const double ratio = std::fabs(e.unit.scale);
   const bool far_apart = ratio >= 999 || (ratio > 0 && ratio <= 1.001e-3);
   if (!far_apart) return judge(a.readings, e, mistakes, false);
-  if (asked.verdict == "correct") return asked;
+  // The asked reading is plausible: that is what the student meant.
+  if (asked.verdict != "wrong" || !asked.mistake.empty()) return asked;
   Judgement other = judge({a.readings[1]}, e, mistakes, false);
-  if (other.verdict == "correct" || !other.mistake.empty()) {
+  if (other.verdict != "wrong" || !other.mistake.empty()) {
     Judgement j;
     j.verdict = "unit";
     j.given = a.readings[0];
     j.relative_error = asked.relative_error;
-    j.feedback = "Which unit? A bare number is read in " + e.unit.name + ", and " +
-                 answer_text(a.readings[0], e.unit) + " is not it; write the unit (e.g. \"" +
-                 answer_text(1.5 * e.unit.scale, e.unit) + "\" or in " + unit_noun(e.unit.unit) +
-                 ").";
+    // Neutral on purpose: which reading is near would tell the answer's size.
+    j.feedback = "needs its unit: a bare number could be in " + e.unit.name + " or in " +
+                 base_unit_words(e.unit.unit) +
+                 ", 1000× or more apart; write it with its unit, "
+                 "e.g. \"" +
+                 answer_text(1.5 * e.unit.scale, e.unit) + "\" or \"" +
+                 format_value(1.5, e.unit.unit) + "\"";
     return j;
   }
   return asked;

@@ -62,12 +62,20 @@ struct ParsedAnswer {
 constexpr std::size_t kMaxAnswerLength = 200;
 ParsedAnswer parse_answer(std::string_view text, const AnswerUnit& u);
 
+// Which side of the answer breaks a constraint the question states. "GPUs needed to fit" is a
+// minimum (at_least: one fewer does not fit); "sequences that fit", "the largest model that
+// fits" are maxima (at_most: one more does not fit). An answer on the breaking side is wrong,
+// never close. `none`: no side breaks anything; for a count it means the count is exact
+// (sends per step, microbatch size), and only the exact number is right or close.
+enum class Bound { none, at_least, at_most };
+
 struct Expected {
   double value = 0;  // base units
   AnswerUnit unit;
   double tolerance = 0.02;  // relative: within it the answer is correct
   double close = 0.10;      // relative: within it (but not tolerance) the answer is close
   bool integer = false;     // counts that must be exact ("80 GPUs"): correct only if equal
+  Bound bound = Bound::none;
 };
 
 // A known wrong computation and what it evaluates to for this variant.
@@ -92,6 +100,16 @@ double relative_error(double given, double expected);
 // when it is within the problem's tolerance of the mistake's value.
 bool mistake_matches(double given, double mistake, const Expected& e);
 
+// The grader's bands: correct (within tolerance; a count: equal) and close (the close band on
+// the side that keeps the constraint; a count: one more for at_least, one fewer for at_most).
+bool is_correct(double given, const Expected& e);
+bool is_close(double given, const Expected& e);
+
+// The variant filter's side of the same rule: true when an answer the grader calls correct or
+// close could also be read as this mistake (mistake_matches), so the variant cannot tell them
+// apart and is not drawn.
+bool mistake_shadows_answer(double mistake, const Expected& e);
+
 // Mistakes every problem gets for free: for byte answers, GB read as GiB and the reverse
 // ("gb_vs_gib"). Empty when the unit has no such confusion or it is within tolerance.
 std::vector<Alternative> automatic_mistakes(const Expected& e);
@@ -104,8 +122,9 @@ Judgement judge(const std::vector<double>& readings, const Expected& e,
                 const std::vector<Alternative>& mistakes, bool binary_written = false);
 
 // judge() for a parsed answer. A bare number is graded in the asked unit; when its other
-// reading (base units) is a different magnitude and only that one is right, the verdict is
-// "unit" and the feedback asks for the unit instead of guessing ("0.12" for 120 ms).
+// reading (base units) is 1000× or more away and that reading is plausible (correct, close or a
+// known mistake) while the asked one is not, the verdict is "unit" and the feedback asks for
+// the unit instead of guessing ("0.12" or "0.04" for 41.8 ms).
 Judgement grade(const ParsedAnswer& a, const Expected& e, const std::vector<Alternative>& mistakes);
 
 }  // namespace napkin

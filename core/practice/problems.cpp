@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
+#include <set>
 
 #include "base/units.hpp"
 
@@ -105,11 +107,9 @@ std::string fill_statement(const std::string& tmpl, const Problem& p, const Valu
 }
 
 bool mistake_coincides(double alt, double answer, const Problem& p) {
-  // The grader's rule (mistake_matches), from the student's side: a variant is dropped when
-  // the answer, or an answer the grader still calls close, would be read as this mistake.
-  Expected e{answer, {}, p.tolerance, p.close, p.integer};
-  if (p.integer) return mistake_matches(answer, alt, e) || mistake_matches(answer + 1, alt, e);
-  return relative_error(alt, answer) <= 2 * p.tolerance;
+  // The grader's rule, from the student's side (answer.cpp): a variant is dropped when the
+  // answer, or an answer the grader still calls close, would be read as this mistake.
+  return mistake_shadows_answer(alt, {answer, p.unit, p.tolerance, p.close, p.integer, p.bound});
 }
 
 Error unknown_problem(std::string_view id) {
@@ -218,7 +218,8 @@ const ProblemBank& problem_bank() {
 }
 
 Expected Variant::expected() const {
-  return {answer, problem->unit, problem->tolerance, problem->close, problem->integer};
+  return {answer,         problem->unit,    problem->tolerance,
+          problem->close, problem->integer, problem->bound};
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -268,6 +269,11 @@ class Draws {
     return acceptable(v);
   }
 
+  // True when draw k was the last of an enumerated walk (every combination seen).
+  bool exhausted(std::int64_t k) const {
+    return !order_.empty() && static_cast<std::uint64_t>(k) >= order_.size();
+  }
+
   Values fixed() const {
     Values v;
     for (const auto& q : p_.params) v.set(q.name, q.fixed);
@@ -311,6 +317,79 @@ class Draws {
 
 }  // namespace
 
+namespace {
+
+// One variant from its parameters: the estimator's run, the answer, the mistakes. False (with
+// `why`) when the run fails or the answer is not finite; `distinct` is false when a mistake
+// could not be told from the answer (mistake_coincides).
+bool evaluate(const Problem& p, const Estimator& est, Values params, std::int64_t seed, Variant& v,
+              std::string& why, bool& distinct) {
+  v = Variant{};
+  v.problem = &p;
+  v.seed = seed;
+  v.params = std::move(params);
+  Json inputs = Json::object();
+  if (p.inputs) {
+    inputs = p.inputs(v.params);
+  } else {
+    for (const auto& [name, value] : v.params.items())
+      if (est.input(name)) inputs.set(name, value);
+  }
+  v.run = registry().run(p.estimator, inputs);
+  if (!v.run.ok) return why = v.run.error.message, false;
+  for (const auto& [name, value] : v.run.outputs.members())
+    if (value.is_number())
+      v.outputs.set(name, value.as_number());
+    else if (value.is_bool())
+      v.outputs.set(name, value.as_bool() ? 1 : 0);
+  v.answer = p.answer ? p.answer(v.params, v.outputs) : v.outputs[p.output];
+  if (!std::isfinite(v.answer)) return why = "the answer is not a finite number", false;
+  distinct = true;
+  for (const auto& m : p.mistakes) {
+    double alt = m.value ? m.value(v.params, v.outputs) : v.answer * m.factor;
+    v.mistakes.push_back({m.id, m.feedback, alt});
+    if (mistake_coincides(alt, v.answer, p)) distinct = false;
+  }
+  return true;
+}
+
+constexpr std::size_t kPoolSize = 200;  // distinct variants kept per problem
+constexpr int kPoolTries = 4096;        // draws tried to find them
+
+}  // namespace
+
+// Seeds ≥ 1 index a pool built once per problem: draws in the fixed pseudo-random order of
+// Draws, each kept only when every mistake is distinguishable from its answer and its answer,
+// as shown, is new — not seed 0's and not an earlier draw's. So seeds 1, 2, 3... give
+// different answers, none the worked example's, until the pool runs out; then it repeats.
+static const std::vector<Values>& variant_pool(const Problem& p, const Estimator& est) {
+  if (p.pool_built) return p.pool;
+  std::vector<Values> pool;
+  Draws draws(p);
+  std::set<std::string> seen;
+  Variant v;
+  std::string why;
+  bool distinct = true;
+  if (evaluate(p, est, draws.fixed(), 0, v, why, distinct))
+    seen.insert(answer_text(v.answer, p.unit));
+  for (int k = 0; k < kPoolTries && pool.size() < kPoolSize; ++k) {
+    Values params;
+    if (!draws.draw(k + 1, 0, params)) continue;
+    if (!evaluate(p, est, params, k + 1, v, why, distinct) || !distinct) continue;
+    if (!seen.insert(answer_text(v.answer, p.unit)).second) continue;
+    pool.push_back(std::move(v.params));
+    if (draws.exhausted(k + 1)) break;
+  }
+  p.pool = std::move(pool);
+  p.pool_built = true;
+  return p.pool;
+}
+
+std::size_t variant_count(const Problem& p) {
+  const Estimator* est = registry().find(p.estimator);
+  return est ? variant_pool(p, *est).size() : 0;
+}
+
 Result<Variant> make_variant(const Problem& p, std::int64_t seed) {
   if (seed < 0 || seed > kMaxSeed)
     return Error{"invalid_value", "seed",
@@ -318,57 +397,19 @@ Result<Variant> make_variant(const Problem& p, std::int64_t seed) {
                  Json(static_cast<double>(seed)), "0 ≤ seed ≤ 2147483647"};
   const Estimator* est = registry().find(p.estimator);
   if (!est) return unknown_problem(p.id);
-  Draws draws(p);
-
-  // Seed 0 takes the fixed values; a random seed draws until every mistake is distinguishable
-  // from the answer (and falls back to the fixed values if 64 draws are not enough).
-  std::string why;
-  for (int attempt = 0; attempt <= 64; ++attempt) {
-    const bool fixed = seed == 0 || attempt == 64;
-    Variant v;
-    v.problem = &p;
-    v.seed = seed;
-    if (fixed)
-      v.params = draws.fixed();
-    else if (!draws.draw(seed, attempt, v.params))
-      continue;
-
-    Json inputs = Json::object();
-    if (p.inputs) {
-      inputs = p.inputs(v.params);
-    } else {
-      for (const auto& [name, value] : v.params.items())
-        if (est->input(name)) inputs.set(name, value);
-    }
-    v.run = registry().run(p.estimator, inputs);
-    if (!v.run.ok) {
-      why = v.run.error.message;
-      if (fixed) break;
-      continue;
-    }
-    for (const auto& [name, value] : v.run.outputs.members())
-      if (value.is_number())
-        v.outputs.set(name, value.as_number());
-      else if (value.is_bool())
-        v.outputs.set(name, value.as_bool() ? 1 : 0);
-    v.answer = p.answer ? p.answer(v.params, v.outputs) : v.outputs[p.output];
-    if (!std::isfinite(v.answer)) {
-      why = "the answer is not a finite number";
-      if (fixed) break;
-      continue;
-    }
-    bool distinct = true;
-    for (const auto& m : p.mistakes) {
-      double alt = m.value ? m.value(v.params, v.outputs) : v.answer * m.factor;
-      v.mistakes.push_back({m.id, m.feedback, alt});
-      if (mistake_coincides(alt, v.answer, p)) distinct = false;
-    }
-    if (!fixed && !distinct) continue;
-    v.statement = fill_statement(
-        seed == 0 && !p.fixed_statement.empty() ? p.fixed_statement : p.statement, p, v.params);
-    return v;
+  Values params = Draws(p).fixed();  // seed 0, and any seed of a problem with no variants
+  if (seed > 0) {
+    const std::vector<Values>& pool = variant_pool(p, *est);
+    if (!pool.empty()) params = pool[static_cast<std::size_t>(seed - 1) % pool.size()];
   }
-  return Error{"internal", "", "problem " + p.id + " cannot be built: " + why, Json(p.id), ""};
+  Variant v;
+  std::string why;
+  bool distinct = true;
+  if (!evaluate(p, *est, std::move(params), seed, v, why, distinct))
+    return Error{"internal", "", "problem " + p.id + " cannot be built: " + why, Json(p.id), ""};
+  v.statement = fill_statement(
+      seed == 0 && !p.fixed_statement.empty() ? p.fixed_statement : p.statement, p, v.params);
+  return v;
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -432,7 +473,8 @@ Reply check_reply(std::string_view id, std::int64_t seed, std::string_view answe
         {"invalid_value", "answer", "answer " + parsed.error, Json(std::string(answer)), ""});
   Judgement g = grade(parsed, v.expected(), v.mistakes);
   if (g.verdict == "unit")
-    return fail({"invalid_value", "answer", "answer " + g.feedback, Json(std::string(answer)), ""});
+    return fail({"invalid_value", "answer", "answer \"" + std::string(answer) + "\" " + g.feedback,
+                 Json(std::string(answer)), ""});
   Json j = Json::object();
   j.set("id", p->id);
   j.set("seed", static_cast<double>(seed));

@@ -32,8 +32,14 @@
 //
 // 2. Parameters. Each has a name, its value for seed 0 (faithful to the seed text: the
 //    seed's worked example or practice problem, with `fixed_statement` if the seed's wording
-//    names a model), and `choices`: round values that seeds ≥ 1 draw from (deterministically,
-//    splitmix64 on the problem id and seed). Values are base SI (bytes, seconds, FLOP/s, a
+//    names a model), and `choices`: values that seeds ≥ 1 draw from (deterministically,
+//    splitmix64 on the problem id). Draw real models and chips from the scenario presets
+//    (practice/variant_presets.hpp): a parameter "gpu" with choices
+//    indices(accelerator_presets().size()) and `.derive = accelerator_of_preset` sets the
+//    peak, bandwidth and memory of one real accelerator together; preset_param_counts() gives
+//    real models' sizes. Give enough choices for 15 different answers: the bank's tests ask
+//    for them in seeds 1-20 (seeds never repeat seed 0's answer or the previous seed's), or
+//    declare `variety` when the space is smaller. Values are base SI (bytes, seconds, FLOP/s, a
 //    fraction for percentages), like estimator inputs. A parameter whose name is an input of
 //    the estimator is passed to it; give `inputs` to build the inputs yourself, `derive` to
 //    compute parameters from others (e.g. tokens = 20 × params), `valid` to refuse a draw.
@@ -48,7 +54,9 @@
 //    billion_params(), zettaflop(), count("req/s", "QPS"), yes_no() (a boolean output), or
 //    output() (as format_value shows it). Its `unit.unit` must be the output's registry unit (the
 //    bank checks this). `tolerance` is relative (default 2%); `close` defaults to max(3 ×
-//    tolerance, 10%).
+//    tolerance, 10%). `bound` names the side that breaks the question's constraint:
+//    Bound::at_least for "GPUs needed" (fewer do not fit), Bound::at_most for "sequences that
+//    fit"; that side is wrong, never close. A count with no bound is exact: only it is right.
 //
 // 4. Mistakes are what students actually do (the seeds' "Common mistakes" / "Red flags"):
 //    an id ("total_instead_of_active"), the feedback to show, and the value that wrong
@@ -127,9 +135,20 @@ struct Problem {
   double tolerance = 0.02;                    // relative
   double close = 0;                           // 0 = max(3 × tolerance, 10%)
   bool integer = false;                       // counts that must be exact
+  Bound bound = Bound::none;                  // the side that breaks the question's constraint
   std::vector<std::string> hints;             // ordered, nudge first
   std::vector<Mistake> mistakes;
+  // How many different answers the variants can have, when fewer than 15 (the bank's tests
+  // ask for 15 distinct answers in seeds 1-20 unless a problem declares its smaller space).
+  int variety = 15;
+  // Built on first use by make_variant: the parameters of seeds 1, 2, 3... (plain members: the
+  // core is built without RTTI, so no type-erased holder crosses into code built with it).
+  mutable std::vector<Values> pool;
+  mutable bool pool_built = false;
 };
+
+// The number of distinct variants seeds ≥ 1 cycle through (at most 200).
+std::size_t variant_count(const Problem& p);
 
 class ProblemBank {
  public:

@@ -4,6 +4,7 @@
 // 2×, elements instead of bytes, per-device vs total traffic) and GB vs GiB (automatic).
 #include "base/units.hpp"
 #include "practice/problems.hpp"
+#include "practice/variant_presets.hpp"
 
 namespace napkin {
 
@@ -20,6 +21,18 @@ Mistake forgot_ring() {
 }
 
 // Values of a seed 000 problem 1 / seed 002 GPT-3 style parallelism setup.
+// `derive` for a parameter "model" indexing dense_model_presets(): its exact size, width and
+// depth; seed 0 (model = -1) keeps the worked example's.
+void shape_of_preset(Values& p) {
+  const auto& models = dense_model_presets();
+  const double i = p["model"];
+  if (i < 0 || i >= static_cast<double>(models.size())) return;
+  const Model& m = models[static_cast<std::size_t>(i)]->model;
+  p.set("params", model_params(m).total);
+  p.set("d_model", m.d_model);
+  p.set("n_layers", m.layers);
+}
+
 Json parallelism_inputs(const Values& p) {
   Json j = Json::object();
   for (const char* k :
@@ -120,7 +133,7 @@ void parallelism(ProblemBank& bank) {
       .fixed_statement = "A 13B model (D = 5120, L = 40) trains with B = 32, S = 4096, TP = 8, "
                          "DP = 64 and FP32 ({grad_bytes:raw}-byte) gradients. With the 2P rule, "
                          "how much does data parallelism communicate per step?",
-      .params = {{"params", 13e9, {1e9, 7e9, 13e9, 70e9, 175e9}},
+      .params = {{"params", 13e9, preset_param_counts()},
                  {"grad_bytes", 4, {2, 4}},
                  {"dp", 64, {8, 64, 256}}},
       .estimator = "comm.parallelism",
@@ -140,11 +153,13 @@ void parallelism(ProblemBank& bank) {
     j.set("dp", 1);
     return j;
   };
-  const std::vector<Param> tp_params = {{"params", 13e9},
+  // Variants: a real dense model's width and depth together (the scenario presets).
+  const std::vector<Param> tp_params = {{"model", -1, indices(dense_model_presets().size())},
+                                        {"params", 13e9},
                                         {"batch", 32, {8, 16, 32, 64}},
                                         {"seq_len", 4096, {2048, 4096, 8192}},
-                                        {"d_model", 5120, {4096, 5120, 8192, 12288}},
-                                        {"n_layers", 40, {32, 40, 80, 96}},
+                                        {"d_model", 5120, {}},
+                                        {"n_layers", 40, {}},
                                         {"activation_bytes", 2, {2, 4}},
                                         {"tp", 8, {2, 4, 8}}};
   Mistake tp_elements = {
@@ -171,6 +186,7 @@ void parallelism(ProblemBank& bank) {
                          "and BF16 ({activation_bytes:raw}-byte) activations. With 8·B·S·H per "
                          "layer, how many bytes does TP communicate per layer per step?",
       .params = tp_params,
+      .derive = shape_of_preset,
       .estimator = "comm.parallelism",
       .inputs = tp_inputs,
       .output = "tp_bytes_per_layer",
@@ -203,6 +219,7 @@ void parallelism(ProblemBank& bank) {
                          "and BF16 ({activation_bytes:raw}-byte) activations. How many bytes "
                          "does TP communicate per training step (8·B·S·H per layer)?",
       .params = tp_params,
+      .derive = shape_of_preset,
       .estimator = "comm.parallelism",
       .inputs = tp_inputs,
       .output = "tp_bytes",
@@ -261,7 +278,8 @@ void parallelism(ProblemBank& bank) {
             [](const Values&, const Values& out) { return out["pp_bytes_per_boundary"]; }, 0}},
   });
 
-  const std::vector<Param> gpt3 = {{"params", 175e9, {7e9, 13e9, 70e9, 175e9, 405e9}},
+  // Variants: the exact parameter counts of the scenario's model presets.
+  const std::vector<Param> gpt3 = {{"params", 175e9, preset_param_counts()},
                                    {"grad_bytes", 2},
                                    {"tp", 1},
                                    {"pp", 1},
@@ -357,7 +375,13 @@ void parallelism(ProblemBank& bank) {
       .statement = "A {n_layers:raw}-layer transformer is trained with Megatron tensor "
                    "parallelism. How many all-reduces does one training step issue?",
       .params =
-          {{"n_layers", 96, {12, 24, 32, 40, 48, 60, 80, 126}}, {"tp", 8}, {"dp", 1}, {"pp", 1}},
+          // Depths of released models (GPT-2 12 … Llama 3.1 405B 126).
+      {{"n_layers",
+        96,
+        {12, 24, 26, 28, 32, 36, 40, 42, 46, 48, 60, 61, 64, 80, 88, 94, 105, 118, 126}},
+       {"tp", 8},
+       {"dp", 1},
+       {"pp", 1}},
       .estimator = "comm.parallelism",
       .inputs = parallelism_inputs,
       .output = "tp_ops",
@@ -560,7 +584,7 @@ void zero_and_tp(ProblemBank& bank) {
       .statement = "A model with hidden size {hidden:raw} runs tensor-parallel in BF16. How big is "
                    "the payload of each all-reduce when the step carries T = {tokens:raw} "
                    "token(s)?",
-      .params = {{"hidden", 4096, {2048, 4096, 8192}},
+      .params = {{"hidden", 4096, {2048, 3072, 4096, 5120, 8192, 12288, 16384}},
                  {"tokens", 1, {1, 16, 256, 2048}},
                  {"layers", 32}},
       .estimator = "comm.tp_step",
@@ -584,8 +608,20 @@ void roofline(ProblemBank& bank) {
       .source = "the worked example §2; NVIDIA H100 datasheet (989 TFLOP/s BF16, 3.35 TB/s)",
       .statement = "An accelerator peaks at {peak_flops} and streams HBM at {mem_bandwidth}. "
                    "Above what arithmetic intensity is a kernel compute-bound?",
-      .params = {{"peak_flops", 990e12, {125e12, 197e12, 312e12, 459e12, 990e12, 2.25e15}},
-                 {"mem_bandwidth", 3.35e12, {819e9, 900e9, 2.039e12, 3.35e12, 8e12}}},
+      // Variants: a real accelerator's HBM bandwidth with its dense BF16 or FP8 peak.
+      .params = {{"gpu", -1, indices(accelerator_presets().size())},
+                 {"fp8", 0, {0, 1}},
+                 {"peak_flops", 990e12, {}, unit::flops},
+                 {"mem_bandwidth", 3.35e12, {}, unit::bytes_per_s},
+                 {"gpu_memory", 80e9, {}, unit::bytes}},
+      .derive =
+          [](Values& p) {
+            accelerator_of_preset(p);
+            const double i = p["gpu"];
+            if (i >= 0 && p["fp8"] == 1)
+              p.set("peak_flops", accelerator_presets()[static_cast<std::size_t>(i)]->peak_fp8);
+          },
+      .valid = [](const Values& p) { return p["peak_flops"] > 0; },  // no FP8 path: no draw
       .estimator = "hw.roofline",
       .output = "ridge_intensity",
       .unit = answer_in::count(unit::flop_per_byte, "FLOP/B"),
@@ -608,9 +644,12 @@ void roofline(ProblemBank& bank) {
           "traffic) on a GPU with "
           "{peak_flops} peak and {mem_bandwidth} of HBM bandwidth. What throughput can "
           "it attain at best?",
-      .params = {{"peak_flops", 990e12, {312e12, 990e12}},
-                 {"mem_bandwidth", 3.35e12, {2.039e12, 3.35e12}},
-                 {"intensity", 1, {1, 2, 8, 16, 64}}},
+      .params = {{"gpu", -1, indices(accelerator_presets().size())},  // real pairs
+                 {"peak_flops", 990e12, {}, unit::flops},
+                 {"mem_bandwidth", 3.35e12, {}, unit::bytes_per_s},
+                 {"gpu_memory", 80e9, {}, unit::bytes},
+                 {"intensity", 1, {1, 2, 4, 8, 16, 32, 64, 128}}},
+      .derive = accelerator_of_preset,
       .estimator = "hw.roofline",
       .output = "attainable_flops",
       .unit = {unit::flops, "TFLOP/s", 1e12},

@@ -8,7 +8,9 @@
 
 #include "base/counts.hpp"
 #include "base/units.hpp"
+#include "inference/inference.hpp"
 #include "practice/problems.hpp"
+#include "practice/variant_presets.hpp"
 #include "scenario/cluster.hpp"
 #include "scenario/model.hpp"
 
@@ -97,6 +99,7 @@ Problem gpus_problem(const char* id, const char* title, const char* source, cons
           .output = "gpus_needed",
           .unit = answer_in::gpus(),
           .integer = true,
+          .bound = Bound::at_least,
           .hints = {kQpsHint, rounding_hint},
           .mistakes = {gpus_from_latency(), gpus_qps_one_over_latency()}};
 }
@@ -119,9 +122,14 @@ void batching(ProblemBank& bank) {
       .statement = "A stage receives {total_qps} QPS in total, runs batches of {batch_size} with "
                    "{inference_time} per batch, and has just enough GPUs for the load. What is "
                    "the average latency of a request?",
+      // The latency is 1.5 × the batch time when the GPUs divide the load exactly, so the
+      // variants need many batch times to differ.
       .params = {{"total_qps", 50000, kQps},
                  {"batch_size", 50, kBatches},
-                 {"inference_time", 0.08, kInference}},
+                 {"inference_time",
+                  0.08,
+                  {0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.045, 0.05, 0.06, 0.07, 0.08, 0.09,
+                   0.1, 0.12, 0.15, 0.2}}},
       .valid = sensible_gpus,
       .estimator = "serve.batching",
       .output = "avg_latency",
@@ -201,7 +209,10 @@ void batching(ProblemBank& bank) {
                    "enough GPUs. What is the average latency now?",
       .params = {{"total_qps", 30000, kQps},
                  {"batch_size", 100, {50, 100, 200}},
-                 {"inference_time", 0.15, {0.1, 0.15, 0.2}}},
+                 {"inference_time",
+                  0.15,
+                  {0.06, 0.07, 0.08, 0.09, 0.1, 0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.18, 0.2, 0.22,
+                   0.25, 0.3}}},
       .valid = sensible_gpus,
       .estimator = "serve.batching",
       .output = "avg_latency",
@@ -220,9 +231,13 @@ void batching(ProblemBank& bank) {
             [](const Values& p, const Values&) { return p["inference_time"]; }, 0}},
   });
 
+  // The latency is about 1.5 × the batch time on just enough GPUs: many batch times.
   const std::vector<Param> stage3 = {{"total_qps", 30000, kQps},
                                      {"batch_size", 20, kBatches},
-                                     {"inference_time", 0.04, kInference}};
+                                     {"inference_time",
+                                      0.04,
+                                      {0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.045, 0.05,
+                                       0.06, 0.07, 0.08, 0.09, 0.1, 0.12, 0.15}}};
   bank.add({
       .id = "serve.batching.option_a",
       .area = "inference",
@@ -247,8 +262,8 @@ void batching(ProblemBank& bank) {
                    "A TensorRT-optimized stage runs batches of {batch_size} in {inference_time} "
                    "and must serve {total_qps} QPS. How many GPUs does it need?",
                    30000, 20, 0.03,
-                   "GPUs = total QPS / QPS per GPU; round up only a real fraction "
-                   "(30,000 / 666.67 is exactly 45)."));
+                   "GPUs = total QPS / QPS per GPU; round up only a real fraction: when the "
+                   "load is a whole multiple of one GPU's rate, no extra GPU is needed."));
 
   bank.add(gpus_problem(
       "serve.batching.option_c", "GPUs for a heavier stage 2 (skip stage 3)",
@@ -349,6 +364,7 @@ void pipeline(ProblemBank& bank) {
       .output = "total_gpus",
       .unit = answer_in::gpus(),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {kQpsHint,
                 "Every request goes through every stage: size each batched stage for "
                 "the full QPS, then add."},
@@ -366,8 +382,11 @@ void pipeline(ProblemBank& bank) {
                                  {"s1_latency", 0.02, {0.01, 0.02}, unit::seconds},
                                  {"s2_batch", 50, {20, 50}, unit::none},
                                  {"s2_inference", 0.08, {0.04, 0.05, 0.08}, unit::seconds},
-                                 {"s3_batch", 30, {10, 20, 30}, unit::none},
-                                 {"s3_inference", 0.05, {0.02, 0.03, 0.05}, unit::seconds}};
+                                 {"s3_batch", 30, {10, 20, 25, 30, 40}, unit::none},
+                                 {"s3_inference",
+                                  0.05,
+                                  {0.02, 0.025, 0.03, 0.035, 0.04, 0.045, 0.05, 0.06, 0.07, 0.08},
+                                  unit::seconds}};
   bank.add({
       .id = "serve.pipeline.stage3",
       .area = "inference",
@@ -446,20 +465,65 @@ const char* kPrefillHint =
 const char* kPrefillFormula =
     "T = max(prompt_len · 2N / peak, N · 2 bytes / bandwidth): a short prompt is memory-bound.";
 
-// Prefill time by the roofline (Pope et al. 2022 §3; Kaplan et al. 2020 for 2N FLOPs per
-// token): the prompt's FLOPs at peak, or one read of the BF16 weights, whichever is longer.
-// Stated here, not taken from the estimator's output, so the key holds for short prompts.
-double prefill_roofline(const Values& p) {
-  return std::max(p["prompt_len"] * 2 * p["params"] / p["peak_flops"],
-                  2 * p["params"] / p["mem_bandwidth"]);
+// One request alone (batch 1) through the shared latency function, core/inference/inference.cpp,
+// with the roofline prefill (Pope et al. 2022 §3: the prompt's FLOPs at peak or one read of the
+// weights, whichever is longer) and the worked example's decode (one read of the weights per
+// generated token): what the statements give a student to compute.
+struct OneRequest {
+  double prefill = std::nan(""), decode_step = std::nan("");
+  double total(double gen_len) const { return prefill + gen_len * decode_step; }
+};
+OneRequest one_request(const Values& p) {
+  InferLatencyIn in;
+  in.params = p["params"];
+  in.prompt_len = p["prompt_len"];
+  in.gen_len = p["gen_len"];
+  in.peak_flops = p["peak_flops"];
+  in.mem_bandwidth = p["mem_bandwidth"];
+  Derivation quiet(false);
+  in.decode_model = "roofline";
+  Result<InferLatencyOut> roofline = infer_latency(in, quiet);
+  in.decode_model = "weights";
+  Result<InferLatencyOut> weights = infer_latency(in, quiet);
+  OneRequest r;
+  if (roofline.ok() && weights.ok()) {
+    r.prefill = roofline->prefill_time;
+    r.decode_step = weights->decode_time_per_token;
+  }
+  return r;
+}
+
+// Seed 0 is the worked example's LLaMA-2-70B on an H100 (990 TFLOP/s, 3.35 TB/s; gpu = -1);
+// variants take a real dense model's exact size and a real accelerator's BF16 peak and HBM
+// bandwidth together (scenario presets), on one that holds the BF16 weights.
+std::vector<double> single_gpu_model_sizes() {
+  std::vector<double> v;
+  for (const ModelPreset* m : dense_model_presets()) {
+    const double n = model_params(m->model).total;
+    if (n >= 1e9 && n <= 1e11 && std::find(v.begin(), v.end(), n) == v.end()) v.push_back(n);
+  }
+  return v;
+}
+
+double h200_index() {
+  const auto& gpus = accelerator_presets();
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    if (gpus[i]->id == "h200") return static_cast<double>(i);
+  return -1;
+}
+
+bool weights_fit_one_gpu(const Values& p) {
+  return p["gpu"] < 0 || 2 * p["params"] <= p["gpu_memory"];  // BF16: 2 bytes per weight
 }
 
 std::vector<Param> latency_params() {
-  return {{"params", 70e9, {7e9, 13e9, 34e9, 70e9}},
+  return {{"params", 70e9, single_gpu_model_sizes()},
           {"prompt_len", 100, {100, 500, 1000, 2000}},
           {"gen_len", 50, {50, 100, 200, 500}},
-          {"peak_flops", 990e12, {312e12, 990e12}},
-          {"mem_bandwidth", 3.35e12, {2.039e12, 3.35e12}}};
+          {"gpu", -1, indices(accelerator_presets().size())},
+          {"peak_flops", 990e12, {}, unit::flops},
+          {"mem_bandwidth", 3.35e12, {}, unit::bytes_per_s},
+          {"gpu_memory", 80e9, {}, unit::bytes}};
 }
 
 void llm(ProblemBank& bank) {
@@ -478,6 +542,8 @@ void llm(ProblemBank& bank) {
       .statement = std::string(setup) + "How long does each decode step take?",
       .fixed_statement = std::string(setup_fixed) + "How long does each decode step take?",
       .params = latency_params(),
+      .derive = accelerator_of_preset,
+      .valid = weights_fit_one_gpu,
       .estimator = "infer.latency",
       .output = "decode_time_per_token",
       .unit = answer_in::ms(),
@@ -501,17 +567,20 @@ void llm(ProblemBank& bank) {
       .statement = std::string(setup) + "How long does the prefill take?",
       .fixed_statement = std::string(setup_fixed) + "How long does the prefill take?",
       .params = latency_params(),
+      .derive = accelerator_of_preset,
+      .valid = weights_fit_one_gpu,
       .estimator = "infer.latency",
       // The roofline model, so the worked solution shows max(compute, one read of the weights)
       // and agrees with the key.
       .inputs =
           [](const Values& p) {
-            Json j = p.to_json();
+            Json j = Json::object();
+            for (const auto& [name, value] : p.items())
+              if (name != "gpu") j.set(name, value);  // an index into the presets, not an input
             j.set("decode_model", "roofline");
             return j;
           },
       .output = "prefill_time",
-      .answer = [](const Values& p, const Values&) { return prefill_roofline(p); },
       .unit = answer_in::ms(),
       .hints = {kPrefillHint, kPrefillFormula},
       .mistakes =
@@ -536,11 +605,13 @@ void llm(ProblemBank& bank) {
       .statement = std::string(setup) + "What is the end-to-end latency?",
       .fixed_statement = std::string(setup_fixed) + "What is the end-to-end latency?",
       .params = latency_params(),
+      .derive = accelerator_of_preset,
+      .valid = weights_fit_one_gpu,
       .estimator = "infer.latency",
       .output = "total_time",
       .answer =
           [](const Values& p, const Values& out) {
-            return prefill_roofline(p) + p["gen_len"] * out["decode_time_per_token"];
+            return one_request(p).prefill + p["gen_len"] * out["decode_time_per_token"];
           },
       .unit = answer_in::ms(),
       .hints = {kPrefillHint, kDecodeHint, "Total = prefill + generated tokens × decode step."},
@@ -548,13 +619,14 @@ void llm(ProblemBank& bank) {
                     "Each generated token needs its own decode step: multiply the step time by "
                     "the generated tokens.",
                     [](const Values& p, const Values& out) {
-                      return prefill_roofline(p) + out["decode_time_per_token"];
+                      return one_request(p).prefill + out["decode_time_per_token"];
                     },
                     0},
                    {"compute_bound_decode",
                     "Decode at batch 1 is memory-bound: each step reads all the weights.",
-                    [](const Values& p, const Values& out) {
-                      return prefill_roofline(p) + p["gen_len"] * 2 * p["params"] / p["peak_flops"];
+                    [](const Values& p, const Values&) {
+                      return one_request(p).prefill +
+                             p["gen_len"] * 2 * p["params"] / p["peak_flops"];
                     },
                     0}},
   });
@@ -642,18 +714,32 @@ void llm(ProblemBank& bank) {
       .statement = "How many GPUs of {gpu_memory} does one replica of a {params}-parameter model "
                    "in BF16 need, to hold its weights and one request's KV cache ({prompt_len} + "
                    "{gen_len} tokens, {n_layers} layers, d = {d_model}, MHA)?",
-      .params = {{"params", 70e9, {13e9, 34e9, 70e9, 175e9, 405e9}},
-                 {"gpu_memory", 80e9, {40e9, 80e9, 141e9}},
+      // Variants: a real dense model's exact size, depth and width (never a 405B model with
+      // 70B's 80 layers of 8,192), on the memory sizes accelerators ship with.
+      .params = {{"model", -1, indices(dense_model_presets().size())},
+                 {"params", 70e9, {}},
+                 {"gpu_memory", 80e9, {24e9, 40e9, 48e9, 80e9, 94e9, 141e9, 192e9}},
                  {"prompt_len", 100, {}},
                  {"gen_len", 50, {}},
                  {"n_layers", 80, {}},
                  {"d_model", 8192, {}},
                  {"users", 1000, {}},
                  {"rps_per_user", 0.01, {}}},
+      .derive =
+          [](Values& p) {
+            const auto& models = dense_model_presets();
+            const double i = p["model"];
+            if (i < 0 || i >= static_cast<double>(models.size())) return;
+            const Model& m = models[static_cast<std::size_t>(i)]->model;
+            p.set("params", model_params(m).total);
+            p.set("n_layers", m.layers);
+            p.set("d_model", m.d_model);
+          },
       .estimator = "serve.llm_gpus",
       .output = "gpus_per_replica",
       .unit = answer_in::gpus(),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {"Weights: parameters × 2 bytes (params in billions × 2 = GB).",
                 "Add one request's KV cache, divide by one GPU's memory, round up."},
       .mistakes =
@@ -672,7 +758,7 @@ void llm(ProblemBank& bank) {
                 "141 GB H200s)",
       .statement = "{users:raw} users each send {rps_per_user} requests/s to a {params}-parameter "
                    "BF16 model ({prompt_len} prompt tokens, {gen_len} generated) on H200s "
-                   "({gpu_memory} each, enough for the weights; {peak_flops}, {mem_bandwidth}). "
+                   "(141 GB each, enough for the weights; {peak_flops}, {mem_bandwidth}). "
                    "If each GPU serves one request at a time at single-request speed, how many "
                    "GPUs are needed (count GPUs individually)?",
       .params = {{"users", 5000, {1000, 5000, 10000}},
@@ -680,22 +766,24 @@ void llm(ProblemBank& bank) {
                  {"params", 70e9, {7e9, 13e9, 70e9}},
                  {"prompt_len", 100, {}},
                  {"gen_len", 50, {50, 100}},
-                 // NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, 989 TFLOP/s dense BF16.
-                 {"gpu_memory", 141e9, {}, unit::bytes},
-                 {"peak_flops", 989e12, {}, unit::flops},
-                 {"mem_bandwidth", 4.8e12, {}, unit::bytes_per_s}},
+                 // The H200 preset (NVIDIA datasheet: 141 GB HBM3e, 4.8 TB/s, 989.4 TFLOP/s
+                 // dense BF16); derive fills the three from it.
+                 {"gpu", h200_index(), {}},
+                 {"gpu_memory", 0, {}, unit::bytes},
+                 {"peak_flops", 0, {}, unit::flops},
+                 {"mem_bandwidth", 0, {}, unit::bytes_per_s}},
+      .derive = accelerator_of_preset,
       .estimator = "serve.llm_gpus",
       .output = "gpus_needed_seed",
-      // One request = the prefill roofline + gen_len weight reads (stated, not the
-      // estimator's compute-only prefill).
+      // One request = infer.latency at batch 1 with the roofline prefill (one_request), not
+      // this estimator's compute-only prefill, which reproduces the worked example.
       .answer =
           [](const Values& p, const Values& out) {
-            return ceil_count(
-                out["total_rps"] *
-                (prefill_roofline(p) + p["gen_len"] * 2 * p["params"] / p["mem_bandwidth"]));
+            return ceil_count(out["total_rps"] * one_request(p).total(p["gen_len"]));
           },
       .unit = answer_in::gpus(),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {"One request takes prefill + gen_len decode steps (infer.latency at batch 1).",
                 "Requests per GPU per second = 1 / that latency; GPUs = load / that, rounded "
                 "up."},
@@ -703,16 +791,14 @@ void llm(ProblemBank& bank) {
                     "Tokens per second is not requests per second: each request generates "
                     "gen_len tokens, so divide the GPU's tokens/s by gen_len.",
                     [](const Values& p, const Values& out) {
-                      return ceil_count(out["total_rps"] *
-                                        (prefill_roofline(p) +
-                                         p["gen_len"] * 2 * p["params"] / p["mem_bandwidth"]) /
+                      return ceil_count(out["total_rps"] * one_request(p).total(p["gen_len"]) /
                                         p["gen_len"]);
                     },
                     0},
                    {"decode_only", "The prefill is part of each request's time on the GPU too.",
                     [](const Values& p, const Values& out) {
-                      return ceil_count(out["total_rps"] * p["gen_len"] * 2 * p["params"] /
-                                        p["mem_bandwidth"]);
+                      return ceil_count(out["total_rps"] * p["gen_len"] *
+                                        one_request(p).decode_step);
                     },
                     0}},
   });
@@ -808,9 +894,12 @@ void rl(ProblemBank& bank) {
       .statement = "A dense model with {weight_bytes:raw}-byte weights decodes on an accelerator "
                    "with {peak_flops} and {mem_bandwidth}. Ignoring the KV cache, from what batch "
                    "size does a decode step become compute-bound?",
-      .params = {{"weight_bytes", 2, {1, 2}},
-                 {"peak_flops", 990e12, {312e12, 459e12, 990e12}},
-                 {"mem_bandwidth", 3.35e12, {2.039e12, 2.765e12, 3.35e12}}},
+      .params = {{"weight_bytes", 2, {0.5, 1, 2}},                    // INT4, FP8, BF16 weights
+                 {"gpu", -1, indices(accelerator_presets().size())},  // real pairs
+                 {"peak_flops", 990e12, {}, unit::flops},
+                 {"mem_bandwidth", 3.35e12, {}, unit::bytes_per_s},
+                 {"gpu_memory", 80e9, {}, unit::bytes}},
+      .derive = accelerator_of_preset,
       .estimator = "infer.decode",
       .inputs =
           [](const Values& p) {
@@ -888,6 +977,8 @@ void engine(ProblemBank& bank) {
       .inputs = engine_inputs,
       .output = "max_batch",
       .unit = answer_in::count(unit::none, "sequences"),
+      .integer = true,
+      .bound = Bound::at_most,  // one more sequence does not fit
       .hints = {"Per GPU: 90 % of 80 GiB, less an equal share of the 141 GB of weights, is left "
                 "for the cache.",
                 "A token caches 2 · 80 · 8 · 128 elements; TP splits the 8 KV heads, so each GPU "
@@ -1070,6 +1161,7 @@ void capacity(ProblemBank& bank) {
       .output = "replicas",
       .unit = answer_in::count(unit::none, "replicas"),
       .integer = true,
+      .bound = Bound::at_least,  // fewer cannot carry the load
       .hints = {"Little's law: the slots busy on average across the deployment are the arrival "
                 "rate times the time each request holds one.",
                 "Each replica offers batch × utilisation limit of them: divide, and round up."},
@@ -1179,6 +1271,7 @@ void capacity(ProblemBank& bank) {
       .output = "gpus",
       .unit = answer_in::gpus(),
       .integer = true,
+      .bound = Bound::at_least,  // fewer cannot carry the load
       .hints = {"The request rate is users / interval; slots busy on average = rate × time in a "
                 "slot (Little's law).",
                 "Replicas = ⌈busy slots / (batch × utilisation limit)⌉, and each replica is TP "
@@ -1288,8 +1381,8 @@ void speculative(ProblemBank& bank) {
                    "accepts each drafted token with probability {acceptance_rate:raw} (up to "
                    "the first rejection, then it adds one token of its own). How many tokens "
                    "should the draft propose per target step to decode fastest?",
-      .params = {{"acceptance_rate", 0.8, {0.6, 0.7, 0.8, 0.9}},
-                 {"cost_ratio", 0.114, {0.02, 0.05, 0.1, 0.2}}},
+      .params = {{"acceptance_rate", 0.8, {0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95}},
+                 {"cost_ratio", 0.114, {0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5}}},
       .estimator = "serve.speculative",
       .output = "best_draft_len",
       .unit = answer_in::count(unit::none, "tokens"),
@@ -1307,6 +1400,9 @@ void speculative(ProblemBank& bank) {
                       return std::round(p["acceptance_rate"] / (1 - p["acceptance_rate"]));
                     },
                     0}},
+      // The best length is a whole number from 1 to 15 (16, the longest draft, is the
+      // free_draft mistake's): 14 besides the worked example's 5.
+      .variety = 14,
   });
 }
 

@@ -9,6 +9,7 @@
 
 #include "base/units.hpp"
 #include "practice/problems.hpp"
+#include "practice/variant_presets.hpp"
 
 namespace napkin {
 
@@ -136,7 +137,7 @@ void zero(ProblemBank& bank) {
       .statement = "Each GPU has {gpu_memory}. Training uses mixed-precision Adam (2-byte weights "
                    "and gradients, 12 bytes of optimizer state per parameter) with ZeRO stage 3 "
                    "over {dp} GPUs. Ignoring activations, what is the largest model that fits?",
-      .params = {{"gpu_memory", 80e9, {40e9, 80e9, 141e9}},
+      .params = {{"gpu_memory", 80e9, {24e9, 40e9, 80e9, 94e9, 141e9, 192e9}},
                  {"dp", 64, {8, 16, 64, 256, 1024}},
                  {"zero_stage", 3, {}},
                  {"params", 7e9, {}, ""}},
@@ -144,6 +145,7 @@ void zero(ProblemBank& bank) {
       .inputs = with("mem.training", {{"optimizer_bytes", 12}, {"activations", "none"}}),
       .output = "max_params",
       .unit = answer_in::billion_params(),
+      .bound = Bound::at_most,  // a larger model does not fit
       .hints = {"Each parameter costs 16 bytes in all, spread over the N_d GPUs.",
                 "Ψ_max = memory × N_d / 16."},
       .mistakes = {{"forgot_sharding",
@@ -238,9 +240,9 @@ void activations(ProblemBank& bank) {
                    "and sequence parallelism. Selective recomputation recomputes only the "
                    "attention scores, softmax and dropout. What fraction of each layer's "
                    "activation memory does it save?",
-      .params = {{"seq_len", 2048, {1024, 2048, 4096}},
-                 {"d_model", 12288, {8192, 12288, 16384}},
-                 {"n_heads", 96, {64, 96, 128}},
+      .params = {{"seq_len", 2048, {512, 1024, 2048, 4096, 8192}},
+                 {"d_model", 12288, {4096, 5120, 8192, 12288, 16384}},
+                 {"n_heads", 96, {32, 40, 64, 96, 128}},
                  {"n_layers", 96, {}},
                  {"tp", 8, {}}},
       .estimator = "mem.activations",
@@ -264,10 +266,10 @@ void activations(ProblemBank& bank) {
                    "sequence length {seq_len:raw}, micro-batch {micro_batch:raw}, tensor "
                    "parallelism t = {tp:raw} with sequence parallelism, and selective activation "
                    "recomputation. How many bytes of activations does each GPU keep for it?",
-      .params = {{"seq_len", 2048, {1024, 2048, 4096}},
+      .params = {{"seq_len", 2048, {512, 1024, 2048, 4096, 8192}},
                  {"micro_batch", 1, {1, 2, 4}},
-                 {"d_model", 12288, {8192, 12288}},
-                 {"n_heads", 96, {64, 96}},
+                 {"d_model", 12288, {5120, 8192, 12288}},
+                 {"n_heads", 96, {40, 64, 96}},
                  {"n_layers", 96, {}},
                  {"tp", 8, {2, 4, 8}}},
       .estimator = "mem.activations",
@@ -307,7 +309,7 @@ void fsdp(ProblemBank& bank) {
       .fixed_statement = "The worked example (a): for " + std::string(xxl) +
                          ", how much memory do the FP32 master weights, accumulated gradients "
                          "and AdamW optimizer states (two FP32 moments) take?",
-      .params = {{"params", 220e9, {70e9, 175e9, 220e9, 405e9}}},
+      .params = {{"params", 220e9, preset_param_counts()}},  // real models' exact counts
       .estimator = "mem.fsdp",
       .output = "model_states",
       .unit = answer_in::gb(),
@@ -328,12 +330,13 @@ void fsdp(ProblemBank& bank) {
       .statement = "A model has {params} parameters with FP32 master weights, accumulated "
                    "gradients and two AdamW moments. How many GPUs of {reference_gpu_memory} is "
                    "that much memory?",
-      .params = {{"params", 220e9, {70e9, 175e9, 220e9, 405e9}},
-                 {"reference_gpu_memory", 80e9, {40e9, 80e9, 141e9}}},
+      .params = {{"params", 220e9, preset_param_counts()},
+                 {"reference_gpu_memory", 80e9, {40e9, 80e9, 94e9, 141e9, 192e9}}},
       .estimator = "mem.fsdp",
       .output = "reference_gpus",
       .unit = answer_in::gpus(),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {"16 bytes per parameter.", "Divide by the GPU memory and round up."},
       .mistakes = {{"bf16_weights_only",
                     "That only holds BF16 weights; the FP32 states are 16 bytes per parameter.",
@@ -394,13 +397,17 @@ void fsdp(ProblemBank& bank) {
                    "{batch:raw} and sequence length {seq_len:raw}, how many devices of "
                    "{device_memory} are needed?",
       .params = {{"params", 220e9, {}},
-                 {"batch", 4, {1, 2, 4}},
-                 {"seq_len", 2048, {1024, 2048}},
-                 {"device_memory", 95e9, {80e9, 95e9, 141e9}}},
+                 {"batch", 4, {1, 2, 4, 8}},
+                 {"seq_len", 2048, {512, 1024, 2048, 4096}},
+                 {"device_memory", 95e9, {80e9, 95e9, 141e9, 192e9}}},
+      // Above 8,192 tokens the replicated half of the activations alone (72 GB at 8,192)
+      // outgrows an 80 GB device: no number of devices fits.
+      .valid = [](const Values& p) { return p["batch"] * p["seq_len"] <= 8192; },
       .estimator = "mem.fsdp",
       .output = "min_devices",
       .unit = answer_in::count(unit::none, "devices"),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {"Activations: A = 126 · b · s · (16,384 + 53,248) · 2 bytes.",
                 "Per device: (S + A/2)/N + A/2 must stay below the device memory.",
                 "N ≥ (S + A/2) / (M − A/2), rounded up."},
@@ -418,10 +425,25 @@ void fsdp(ProblemBank& bank) {
   });
 }
 
+// Variants take the FFN widths of a real dense model (the scenario presets); seed 0 keeps the
+// worked example's XXL model (model = -1).
+void ffn_of_preset(Values& p) {
+  const auto& models = dense_model_presets();
+  const double i = p["model"];
+  if (i < 0 || i >= static_cast<double>(models.size())) return;
+  const Model& m = models[static_cast<std::size_t>(i)]->model;
+  p.set("d_model", m.d_model);
+  p.set("d_ff", m.d_ff);
+}
+
 void fsdp_tp(ProblemBank& bank) {
-  const char* setup =
+  const char* setup_fixed =
       "For the XXL model of the FSDP worked example (FFN blocks d_model 16,384 → d_ff 53,248), "
       "forward pass "
+      "only, on TPU v5p (C = 4.6e14 FLOP/s, W_ici = 1.8e11 B/s, M_X = 2, M_Y = 1) with "
+      "X = {fsdp:raw}-way FSDP and Y = {tp:raw}-way TP, ";
+  const char* setup =
+      "For a model whose FFN blocks are d_model {d_model:raw} → d_ff {d_ff:raw}, forward pass "
       "only, on TPU v5p (C = 4.6e14 FLOP/s, W_ici = 1.8e11 B/s, M_X = 2, M_Y = 1) with "
       "X = {fsdp:raw}-way FSDP and Y = {tp:raw}-way TP, ";
   bank.add({
@@ -435,13 +457,19 @@ void fsdp_tp(ProblemBank& bank) {
       .statement = std::string(setup) +
                    "how many tokens per device must the batch have for the step to be "
                    "compute-bound?",
-      .params = {{"d_model", 16384, {}},
+      .fixed_statement = std::string(setup_fixed) +
+                         "how many tokens per device must the batch have for the step to be "
+                         "compute-bound?",
+      .params = {{"model", -1, indices(dense_model_presets().size())},
+                 {"d_model", 16384, {}},
                  {"d_ff", 53248, {}},
-                 {"fsdp", 16, {8, 16, 32}},
+                 {"fsdp", 16, {8, 16, 32, 64}},
                  {"tp", 4, {2, 4, 8}}},
+      .derive = ffn_of_preset,
       .estimator = "scale.fsdp_tp",
       .output = "min_tokens_per_device",
       .unit = answer_in::count(unit::tokens, "tokens"),
+      .bound = Bound::at_least,  // fewer tokens per device is not compute-bound
       .hints = {"Per layer: T_math = 4BDF/(NC), T_FSDP = 4DF/(Y·W·M_X), T_TP = 4BD/(X·W·M_Y).",
                 "Compute-bound when B·F/(N·α) > F/(Y·M_X) + B/(X·M_Y), with α = C/W.",
                 "Solve for B, then divide by N = X·Y."},
@@ -465,15 +493,21 @@ void fsdp_tp(ProblemBank& bank) {
       .statement = std::string(setup) +
                    "what is the smallest batch, in whole sequences of {seq_len:raw} tokens "
                    "split evenly over the FSDP shards, that is compute-bound?",
-      .params = {{"d_model", 16384, {}},
+      .fixed_statement = std::string(setup_fixed) +
+                         "what is the smallest batch, in whole sequences of {seq_len:raw} tokens "
+                         "split evenly over the FSDP shards, that is compute-bound?",
+      .params = {{"model", -1, indices(dense_model_presets().size())},
+                 {"d_model", 16384, {}},
                  {"d_ff", 53248, {}},
-                 {"fsdp", 16, {8, 16, 32}},
+                 {"fsdp", 16, {8, 16, 32, 64}},
                  {"tp", 4, {2, 4, 8}},
-                 {"seq_len", 2048, {512, 1024, 2048}}},
+                 {"seq_len", 2048, {512, 1024, 2048, 4096}}},
+      .derive = ffn_of_preset,
       .estimator = "scale.fsdp_tp",
       .output = "min_sequences",
       .unit = answer_in::count(unit::none, "sequences"),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {"First the threshold in tokens: B > (F/(Y·M_X)) / (F/(N·α) − 1/(X·M_Y)).",
                 "Round up to whole sequences, then to a multiple of X so every FSDP shard gets "
                 "the same number."},
@@ -500,7 +534,8 @@ void bubbles(ProblemBank& bank) {
       .source = "the worked example §5: N = 4, M = 16 → 3/19 = 15.8% (approximation 18.75%)",
       .statement = "A pipeline has {stages:raw} stages and runs {microbatches:raw} microbatches "
                    "per step (GPipe / 1F1B schedule). What fraction of the step is bubble?",
-      .params = {{"stages", 4, {2, 4, 8, 16}}, {"microbatches", 16, {8, 16, 32, 64}}},
+      .params = {{"stages", 4, {2, 4, 6, 8, 12, 16}},
+                 {"microbatches", 16, {4, 8, 12, 16, 24, 32, 48, 64}}},
       .estimator = "pipe.bubble",
       .output = "bubble_fraction",
       .unit = answer_in::percent(),
@@ -522,7 +557,7 @@ void bubbles(ProblemBank& bank) {
           "the worked example (d): 4 stages, 8 microbatches — the seed says ~12.5%; it is 27.3%",
       .statement = "With {stages:raw} pipeline stages and {microbatches:raw} microbatches, what "
                    "fraction of the step is pipeline bubble?",
-      .params = {{"stages", 4, {4, 8}}, {"microbatches", 8, {8, 12, 16}}},
+      .params = {{"stages", 4, {2, 4, 8, 16}}, {"microbatches", 8, {4, 8, 12, 16, 24, 32}}},
       .estimator = "pipe.bubble",
       .output = "bubble_fraction",
       .unit = answer_in::percent(),
@@ -542,13 +577,14 @@ void bubbles(ProblemBank& bank) {
           "the worked example §5 (“to keep bubble under 25%, need M ≥ 4N”): N = 4 needs M ≥ 9",
       .statement = "A pipeline has {stages:raw} stages. What is the fewest microbatches per "
                    "step that keeps the bubble, (N − 1)/(M + N − 1), at or below {target}?",
-      .params = {{"stages", 4, {2, 4, 8, 16}},
-                 {"target", 0.25, {0.1, 0.2, 0.25}},
+      .params = {{"stages", 4, {2, 3, 4, 6, 8, 12, 16, 24, 32}},
+                 {"target", 0.25, {0.05, 0.1, 0.15, 0.2, 0.25}},
                  {"microbatches", 16, {}}},
       .estimator = "pipe.bubble",
       .output = "min_microbatches",
       .unit = answer_in::count(unit::none, "microbatches"),
       .integer = true,
+      .bound = Bound::at_least,
       .hints = {"Solve (N − 1)/(M + N − 1) ≤ β for M.", "M ≥ (N − 1)(1 − β)/β, rounded up."},
       .mistakes =
           {{"approximate_formula",
@@ -586,9 +622,12 @@ void bubbles(ProblemBank& bank) {
       .source = "the worked example §10 (pitfall: “Microbatch size = B/N”)",
       .statement = "A global batch of {batch:raw} sequences is pipelined over {stages:raw} stages "
                    "in {microbatches:raw} microbatches. How many sequences are in a microbatch?",
-      .params = {{"batch", 512, {256, 512, 1024}},
+      .params = {{"batch",
+                  512,
+                  {128, 192, 256, 320, 384, 512, 640, 768, 1024, 1280, 1536, 2048, 3072}},
                  {"stages", 8, {4, 8, 16}},
-                 {"microbatches", 32, {16, 32, 64}}},
+                 {"microbatches", 32, {8, 16, 24, 32, 48, 64}}},
+      .valid = [](const Values& p) { return std::fmod(p["batch"], p["microbatches"]) == 0; },
       .estimator = "pipe.bubble",
       .output = "microbatch_size",
       .unit = answer_in::count(unit::none, "sequences"),
@@ -610,7 +649,8 @@ void recommend(ProblemBank& bank) {
       .statement = "By the usual rule of thumb — TP = 8 within each 8-GPU node, PP = 2 for "
                    "models above 50B and min(4, nodes/2) above 100B, DP takes the rest — what is "
                    "the data-parallel degree for a {params}-parameter model on {gpus} GPUs?",
-      .params = {{"params", 70e9, {70e9, 175e9}}, {"gpus", 512, {256, 512, 1024, 2048}}},
+      .params = {{"params", 70e9, preset_param_counts()},
+                 {"gpus", 512, {64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384}}},
       .estimator = "parallel.recommend",
       .output = "dp",
       .unit = answer_in::count(unit::none, "replicas"),
@@ -620,6 +660,9 @@ void recommend(ProblemBank& bank) {
                     [](const Values& p, const Values&) { return p["gpus"] / 8; }, 0},
                    {"dp_equals_gpus", "Each replica spans TP × PP GPUs.",
                     [](const Values& p, const Values&) { return p["gpus"]; }, 0}},
+      // The rule of thumb gives DP = GPUs / (8 · PP): ten powers of two from 4 to 2,048, one
+      // of them the worked example's 32.
+      .variety = 9,
   });
 }
 

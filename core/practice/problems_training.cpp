@@ -5,6 +5,7 @@
 
 #include "base/units.hpp"
 #include "practice/problems.hpp"
+#include "practice/variant_presets.hpp"
 
 namespace napkin {
 
@@ -48,7 +49,7 @@ void chinchilla(ProblemBank& bank) {
                    "{params} parameters be trained on to be compute-optimal?",
       .fixed_statement = "GPT-3 has {params} parameters. By the Chinchilla rule of thumb, how "
                          "many tokens should it have been trained on to be compute-optimal?",
-      .params = {{"params", 175e9, kModelSizes}},
+      .params = {{"params", 175e9, preset_param_counts()}},
       .estimator = "train.chinchilla",
       .output = "optimal_tokens",
       .unit = answer_in::billion_tokens(),
@@ -72,7 +73,7 @@ void chinchilla(ProblemBank& bank) {
                    "number of tokens (20 per parameter). How much training compute is that?",
       .fixed_statement = "GPT-3 ({params} parameters) trained Chinchilla-optimally, on 20 tokens "
                          "per parameter: how much training compute is that?",
-      .params = {{"params", 175e9, kModelSizes}},
+      .params = {{"params", 175e9, preset_param_counts()}},
       .estimator = "train.chinchilla",
       .output = "compute_flops",
       .unit = answer_in::zettaflop(),
@@ -115,7 +116,7 @@ void chinchilla(ProblemBank& bank) {
       .fixed_statement = "LLaMA-2-70B ({params} parameters) was trained on {tokens} tokens. How "
                          "many tokens per parameter is that, against Chinchilla's 20?",
       .params = {{"params", 70e9, {1e9, 7e9, 8e9, 13e9, 70e9}},
-                 {"tokens", 2e12, {2e12, 8e12, 15e12}}},
+                 {"tokens", 2e12, {1e12, 1.4e12, 2e12, 8e12, 15e12}}},
       .valid = [](const Values& p) { return p["tokens"] > 20 * p["params"]; },
       .estimator = "train.chinchilla",
       .output = "tokens_per_param_actual",
@@ -137,7 +138,10 @@ void chinchilla(ProblemBank& bank) {
       .fixed_statement = "Chinchilla's training budget was {compute_flops} (Gopher's). Using "
                          "C ≈ 6·N·D and 20 tokens per parameter, what model size is "
                          "compute-optimal for that budget? (Chinchilla itself has {params}.)",
-      .params = {{"compute_flops", 5.76e23, {1e21, 1e22, 1e23, 1e24, 1e25, 3.8e25}},
+      .params = {{"compute_flops",
+                  5.76e23,
+                  {1e21, 3e21, 1e22, 3e22, 1e23, 3e23, 1e24, 2e24, 3.8e24, 1e25, 2.1e25, 3.8e25,
+                   5e25, 1e26, 2e26}},
                  {"params", 70e9, {7e9, 13e9, 70e9, 175e9}}},
       .estimator = "train.chinchilla",
       .output = "optimal_params_for_budget",
@@ -390,8 +394,10 @@ void training_time(ProblemBank& bank) {
                  {"d_model", 18432},
                  {"attention_dim", 12288},
                  {"seq_len", 2048},
-                 {"tokens_per_second", 238.3e3, {50e3, 100e3, 150e3, 200e3, 250e3}},
-                 {"gpus", 6144, {2048, 3072, 4096, 6144}},
+                 {"tokens_per_second",
+                  238.3e3,
+                  {40e3, 60e3, 80e3, 100e3, 120e3, 140e3, 160e3, 180e3, 200e3, 220e3, 240e3}},
+                 {"gpus", 6144, {2048, 3072, 4096, 5120, 6144}},
                  {"peak_flops", 275e12}},
       .valid =
           [](const Values& p) {
@@ -434,7 +440,12 @@ void flops_and_params(ProblemBank& bank) {
       .statement = "A transformer block has width d = {d_model} and a feed-forward layer of width "
                    "4·d. Ignoring the attention-score products, how many forward FLOPs does one "
                    "block spend per token?",
-      .params = {{"d_model", 12288, {2048, 4096, 5120, 8192, 12288, 16384}}, {"n_layers", 96}},
+      // Widths of released models, GPT-2 (768 … 1,600) to MT-NLG (20,480).
+      .params = {{"d_model",
+                  12288,
+                  {768, 1024, 1280, 1600, 2048, 2560, 3584, 4096, 4608, 5120, 6144, 7168, 8192,
+                   12288, 16384, 18432, 20480}},
+                 {"n_layers", 96}},
       .estimator = "model.flops",
       .output = "fwd_flops_per_layer",
       .unit = answer_in::output(),
@@ -504,15 +515,25 @@ void flops_and_params(ProblemBank& bank) {
                    "(4·d feed-forward) and a vocabulary of {vocab}. Count its training FLOPs per "
                    "token block by block (24·d² forward per block, 2·V·d for the output "
                    "embedding, backward = 2 × forward). What is that count divided by 6·N?",
-      .params = {{"model", 0, {0, 1, 2, 3}}, {"vocab", 50000}},
+      // Seed 0 (model = -1) is the worked example's LLaMA-7B row (vocabulary 50,000); variants
+      // take a real dense model's published size, layers, width and vocabulary (presets).
+      .params = {{"model", -1, indices(dense_model_presets().size())}, {"vocab", 50000}},
       .derive =
           [](Values& p) {
-            static const double rows[4][3] = {
-                {7e9, 4096, 32}, {13e9, 5120, 40}, {70e9, 8192, 80}, {175e9, 12288, 96}};
-            const auto& r = rows[static_cast<int>(p["model"]) & 3];
-            p.set("params", r[0]);
-            p.set("d_model", r[1]);
-            p.set("n_layers", r[2]);
+            const auto& models = dense_model_presets();
+            const double i = p["model"];
+            if (i < 0 || i >= static_cast<double>(models.size())) {
+              p.set("params", 7e9);
+              p.set("d_model", 4096);
+              p.set("n_layers", 32);
+              return;
+            }
+            const ModelPreset& m = *models[static_cast<std::size_t>(i)];
+            p.set("params",
+                  m.published_params > 0 ? m.published_params : model_params(m.model).total);
+            p.set("d_model", m.model.d_model);
+            p.set("n_layers", m.model.layers);
+            p.set("vocab", m.model.vocab);
           },
       .estimator = "model.flops",
       .output = "ratio_to_6n",

@@ -14,6 +14,29 @@ const BIG = '3072';
 // About 2.9 M layouts: time to reach Cancel by mouse or keyboard before it finishes.
 const HUGE = '24576';
 
+// How fast a search finishes depends on the machine (2.9 M layouts take 0.2 s natively): the
+// tests of what the page does *while* one runs hold the worker's answer (its progress messages
+// pass) until they call window.releaseSearch(), so Cancel and the progress bar stay up.
+async function holdSearch(page) {
+  await page.addInitScript(() => {
+    const Base = window.Worker;
+    let hold = true;
+    const held = [];
+    window.Worker = class extends Base {
+      set onmessage(fn) {
+        super.onmessage = fn && ((e) => (hold && !(e.data && e.data.progress) ? held.push(() => fn(e)) : fn(e)));
+      }
+      get onmessage() {
+        return super.onmessage;
+      }
+    };
+    window.releaseSearch = () => {
+      hold = false;
+      held.splice(0).forEach((f) => f());
+    };
+  });
+}
+
 async function openPlan(page, url) {
   await page.goto(url);
   await ready(page);
@@ -61,6 +84,7 @@ for (const [label, url] of [['http', '/index.html'], ['file://', 'file://' + pat
 }
 
 test('Cancel stops a running search, and the next search still answers', async ({ page }) => {
+  await holdSearch(page);
   const plan = await openPlan(page, '/index.html');
   await plan.locator('[name="gpus"]').fill(HUGE);
   await plan.getByRole('button', { name: 'Search' }).click();
@@ -69,12 +93,14 @@ test('Cancel stops a running search, and the next search still answers', async (
   await expect(plan.getByRole('status')).toHaveText('Search cancelled.');
   await expect(plan.getByRole('button', { name: 'Cancel' })).toBeHidden();
   await expect(plan.locator('.plan-table')).toHaveCount(0);
+  await page.evaluate(() => window.releaseSearch());
   await plan.locator('[name="gpus"]').fill('512');
   await plan.getByRole('button', { name: 'Search' }).click();
   await expect(plan.locator('.plan-table tbody tr').first()).toBeVisible({ timeout: 20000 });
 });
 
 test('typing into another card while a search runs updates that card at once', async ({ page }) => {
+  await holdSearch(page);
   const plan = await openPlan(page, '/index.html#tab=training');
   await page.click('[data-tab="training"]');
   const other = page.locator('form[data-estimator="train.time"]');
@@ -87,6 +113,7 @@ test('typing into another card while a search runs updates that card at once', a
   // The card answered while the search was still running: the page did not freeze.
   await expect(days).not.toHaveAttribute('data-value', before, { timeout: 500 });
   await expect(plan.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await page.evaluate(() => window.releaseSearch());
   await expect(plan.locator('.plan-table tbody tr').first()).toBeVisible({ timeout: 30000 });
 });
 
@@ -148,6 +175,7 @@ test('the Plan card follows the scenario bar, and keeps a value typed into it', 
 });
 
 test('keyboard: Enter searches, Tab reaches Cancel while it runs, focus comes back to Search', async ({ page }) => {
+  await holdSearch(page);
   const plan = await openPlan(page, '/index.html');
   await plan.locator('[name="gpus"]').fill(HUGE);
   await plan.getByRole('button', { name: 'Search' }).focus();

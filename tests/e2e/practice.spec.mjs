@@ -5,6 +5,20 @@ test('a student works a problem, gets it wrong, reads a hint, then gets it right
   await page.waitForFunction(() => window.napkin);
   const problem = page.locator('article.problem[data-problem="train.time.days"]');
   await expect(problem.locator('.statement')).toContainText('512 A100s');
+  // Issue #14.2: the source line quotes the original's answer, so it waits for an attempt;
+  // "close" says which way, never by how much.
+  await expect(problem.locator('.problem-source')).toBeHidden();
+  expect(await problem.innerText()).not.toContain('121.7');  // what is rendered, not hidden text
+  await problem.locator('[name="answer"]').fill('126 days');
+  await problem.getByRole('button', { name: 'Check' }).click();
+  await expect(problem.locator('.verdict')).toHaveAttribute('data-verdict', 'close');
+  await expect(problem.locator('.verdict')).toContainText(/a little high/i);
+  expect(await problem.locator('.verdict').textContent()).not.toMatch(/\d/);
+  await expect(problem.locator('.problem-source')).toBeHidden();
+  // Issue #14.5: a bare number that reads 86,400× apart as days or seconds is asked about.
+  await problem.locator('[name="answer"]').fill('10515000');
+  await problem.getByRole('button', { name: 'Check' }).click();
+  await expect(problem.locator('.verdict')).toContainText('needs its unit');
   await problem.locator('[name="answer"]').fill('60 days');
   await problem.getByRole('button', { name: 'Check' }).click();
   const verdict = problem.locator('.verdict');
@@ -16,6 +30,7 @@ test('a student works a problem, gets it wrong, reads a hint, then gets it right
   await problem.locator('[name="answer"]').fill('121.7 days');
   await problem.getByRole('button', { name: 'Check' }).click();
   await expect(verdict).toHaveAttribute('data-verdict', 'correct');
+  await expect(problem.locator('.problem-source')).toBeVisible();
   await expect(page.locator('.progress')).toContainText('streak 1');
   await problem.getByRole('button', { name: 'Show worked solution' }).click();
   await expect(problem.locator('.solution .step').first()).toContainText('Total training compute');

@@ -1,0 +1,204 @@
+#include "base/number_text.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+// Only Dragonbox is used from {fmt}: its public formatting API would add ~30 KB (gzipped) of
+// format-string machinery to the page; the shortest-digits routine alone costs ~3 KB.
+#define FMT_HEADER_ONLY
+#include <fmt/format.h>
+
+namespace napkin {
+
+namespace {
+// Exact powers of ten: every 10^k up to 10^22 is a double (5^22 < 2^53).
+constexpr double kExact10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+}  // namespace
+
+bool read_decimal(std::string_view text, double& out) {
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  bool negative = false;
+  if (i < n && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+  // Digits, at most one point, at least one digit, then an optional exponent; nothing else
+  // (strtod would also read "inf", "nan", hex and leading spaces).
+  std::uint64_t mantissa = 0;
+  int digits = 0, scale = 0, seen = 0;
+  bool point = false;
+  for (; i < n; ++i) {
+    const char c = text[i];
+    if (c == '.' && !point) {
+      point = true;
+      continue;
+    }
+    if (c < '0' || c > '9') break;
+    ++seen;
+    if (digits == 0 && c == '0') {
+      if (point) --scale;
+      continue;
+    }
+    if (digits < 19) {
+      mantissa = mantissa * 10 + static_cast<std::uint64_t>(c - '0');
+      ++digits;
+      if (point) --scale;
+    } else if (!point) {
+      ++scale;  // digits past the 19th only count in the slow path's exact read
+    }
+  }
+  if (seen == 0) return false;
+  bool exact_digits = digits < 19;
+  long exponent = 0;
+  if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    bool minus = false;
+    if (i < n && (text[i] == '+' || text[i] == '-')) minus = text[i++] == '-';
+    const std::size_t start = i;
+    for (; i < n && text[i] >= '0' && text[i] <= '9'; ++i)
+      if (exponent < 100000) exponent = exponent * 10 + (text[i] - '0');
+    if (i == start) return false;
+    if (minus) exponent = -exponent;
+  }
+  if (i != n) return false;
+  // Clinger's fast path (Clinger 1990, "How to read floating point numbers accurately"): an
+  // integer below 2^53 times or over an exact power of ten is one correctly rounded IEEE
+  // operation, the same double strtod returns. Inputs, JSON from the page and catalog values
+  // almost always take it; the rest goes to strtod's exact (and slow) arithmetic.
+  const long e10 = exponent + scale;
+  if (exact_digits && mantissa < (1ULL << 53) && e10 >= -22 && e10 <= 22) {
+    double v = static_cast<double>(mantissa);
+    v = e10 < 0 ? v / kExact10[-e10] : v * kExact10[e10];
+    out = negative ? -v : v;
+    return true;
+  }
+  if (mantissa == 0 && seen > 0 && exact_digits) {
+    out = negative ? -0.0 : 0.0;
+    return true;
+  }
+  char buf[400];
+  if (n >= sizeof buf) return false;
+  text.copy(buf, n);
+  buf[n] = '\0';
+  out = std::strtod(buf, nullptr);
+  return true;
+}
+
+ShortestDigits shortest_digits(double v) {
+  ShortestDigits s{};
+  s.negative = std::signbit(v);
+  const auto dec = fmt::detail::dragonbox::to_decimal(std::fabs(v));
+  std::uint64_t sig = dec.significand;
+  int exponent = dec.exponent;
+  while (sig != 0 && sig % 10 == 0) sig /= 10, ++exponent;
+  char rev[20];
+  int n = 0;
+  do rev[n++] = static_cast<char>('0' + sig % 10), sig /= 10;
+  while (sig != 0);
+  for (int i = 0; i < n; ++i) s.digits[i] = rev[n - 1 - i];
+  s.count = n;
+  s.exp10 = exponent + n - 1;
+  return s;
+}
+
+namespace {
+// d1.d2d3… as the nearest double (one exact read, no pow(): the same double in both libcs).
+double mantissa_of(const char* digits, int count, bool negative) {
+  char text[24];
+  int k = 0;
+  if (negative) text[k++] = '-';
+  text[k++] = digits[0];
+  if (count > 1) text[k++] = '.';
+  for (int i = 1; i < count; ++i) text[k++] = digits[i];
+  double m = 0;
+  read_decimal(std::string_view(text, static_cast<std::size_t>(k)), m);
+  return m;
+}
+}  // namespace
+
+void round_to_digits(double v, int n, double& mantissa, int& exp10) {
+  if (!std::isfinite(v) || v == 0) {
+    mantissa = v;
+    exp10 = 0;
+    return;
+  }
+  ShortestDigits s = shortest_digits(v);
+  exp10 = s.exp10;
+  if (s.count <= n) {
+    mantissa = mantissa_of(s.digits, s.count, s.negative);
+    return;
+  }
+  // Rounding the shortest digits rounds v itself the same way unless they end exactly in the
+  // 5 after the cut: a rounding boundary strictly between the digits and v would be a shorter
+  // (or as short and closer) string inside v's rounding interval, which Dragonbox would have
+  // returned instead. That one case, a decimal tie, goes to printf's exact arithmetic.
+  const char next = s.digits[n];
+  if (next == '5' && s.count == n + 1) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*e", n - 1, v);
+    const char* e = buf;
+    while (*e && *e != 'e') ++e;
+    read_decimal(std::string_view(buf, static_cast<std::size_t>(e - buf)), mantissa);
+    exp10 = *e ? std::atoi(e + 1) : 0;
+    return;
+  }
+  char d[20] = {};
+  for (int i = 0; i < n; ++i) d[i] = s.digits[i];
+  if (next >= '5') {
+    int i = n - 1;
+    while (i >= 0 && d[i] == '9') d[i--] = '0';
+    if (i >= 0) {
+      ++d[i];
+    } else {  // 9.99… rounds up to 10.0…: one digit more on the exponent
+      d[0] = '1';
+      ++exp10;
+    }
+  }
+  mantissa = mantissa_of(d, n, s.negative);
+}
+
+void append_shortest(std::string& out, double v) {
+  if (v == 0) {
+    out += std::signbit(v) ? "-0" : "0";
+    return;
+  }
+  const ShortestDigits s = shortest_digits(v);
+  if (s.negative) out += '-';
+  const int x = s.exp10;
+  if (x >= -4 && x < 17) {  // %.17g's rule for plain digits
+    if (x < 0) {
+      out += "0.";
+      out.append(static_cast<std::size_t>(-x - 1), '0');
+      out.append(s.digits, static_cast<std::size_t>(s.count));
+      return;
+    }
+    const int whole = x + 1;
+    if (s.count <= whole) {
+      out.append(s.digits, static_cast<std::size_t>(s.count));
+      out.append(static_cast<std::size_t>(whole - s.count), '0');
+    } else {
+      out.append(s.digits, static_cast<std::size_t>(whole));
+      out += '.';
+      out.append(s.digits + whole, static_cast<std::size_t>(s.count - whole));
+    }
+    return;
+  }
+  out += s.digits[0];
+  if (s.count > 1) {
+    out += '.';
+    out.append(s.digits + 1, static_cast<std::size_t>(s.count - 1));
+  }
+  char e[8];
+  const int a = x < 0 ? -x : x;
+  int k = 0;
+  e[k++] = 'e';
+  e[k++] = x < 0 ? '-' : '+';
+  if (a >= 100) e[k++] = static_cast<char>('0' + a / 100);
+  e[k++] = static_cast<char>('0' + a / 10 % 10);
+  e[k++] = static_cast<char>('0' + a % 10);
+  out.append(e, static_cast<std::size_t>(k));
+}
+
+}  // namespace napkin
