@@ -20,7 +20,10 @@ export function inputText(api, value, spec) {
   if (spec.kind === 'boolean') return value ? 'true' : 'false';
   if (spec.kind !== 'number') return String(value ?? '');
   if (spec.unit === '$') return api.format(value, '', { digits: 10 });
-  return api.format(value, spec.unit, { digits: 10 });
+  const text = api.format(value, spec.unit, { digits: 10 });
+  // A capacity in binary units reads as vendors write it: 80 GiB, not 85.89934592 GB.
+  const binary = api.format(value, spec.unit, { digits: 10, binary: true });
+  return binary.length < text.length ? binary : text;
 }
 
 // A scenario preset names its estimators and sets inputs by name. A model, accelerator or link
