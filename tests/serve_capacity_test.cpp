@@ -182,8 +182,8 @@ TEST_CASE("serve.capacity: one replica's full-load rate matches NIM's concurrenc
                                   {"output_len", 500},
                                   {"batch", 50},
                                   {"qps", 1.5},
-                                  {"ttft_p90_target", 0},
-                                  {"tpot_p50_target", 0},
+                                  {"ttft_target", 0},
+                                  {"tpot_target", 0},
                                   {"max_utilization", 1},
                                   {"replicas", 1}});
   REQUIRE(r.ok);
@@ -219,18 +219,18 @@ TEST_CASE("serve.capacity: a target no batch can meet is a verdict naming it") {
   // 10 ms per token: one sequence alone reads 35 GB per GPU per token (17.6 ms).
   Error tpot =
       error_of("serve.capacity",
-               {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"tpot_p50_target", 0.01}});
-  CHECK(tpot.input == "tpot_p50_target");
+               {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"tpot_target", 0.01}});
+  CHECK(tpot.input == "tpot_target");
   CHECK(tpot.message.find("cannot be met at any batch") != std::string::npos);
   // 100 ms to first token: a 2,048-token prefill alone takes about 150 ms on TP4.
   Error ttft =
       error_of("serve.capacity",
-               {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"ttft_p90_target", 0.1}});
-  CHECK(ttft.input == "ttft_p90_target");
+               {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"ttft_target", 0.1}});
+  CHECK(ttft.input == "ttft_target");
   Error p90 = error_of("serve.capacity", {{"model", "llama3-70b"},
                                           {"gpu", "h100"},
                                           {"tp", 4},
-                                          {"tpot_p50_target", 0},
+                                          {"tpot_target", 0},
                                           {"tpot_p90_target", 0.01}});
   CHECK(p90.input == "tpot_p90_target");
 }

@@ -14,18 +14,23 @@ function fail(message) {
   box.replaceChildren(p);
 }
 
+// Marks for `make bench`'s breakdown of the time to the first result.
+performance.mark('napkin-modules-evaluated');
+
 if (typeof createNapkin !== 'function') {
   fail('The calculator module did not load. Rebuild with `make dist`.');
 } else {
   // The single file carries the wasm deflated, inflated natively (see vite.config.mjs).
   Promise.resolve(typeof napkinWasmBytes === 'function' ? napkinWasmBytes() : null)
     .then((bytes) => {
+      performance.mark('napkin-wasm-inflated');
       const options = bytes ? { wasmBinary: bytes } : {};
       // The layout search runs in a Web Worker made from the same script (web/search-worker.js).
       options.searchWorker = searchWorker(document.getElementById('napkin-wasm'));
       return createNapkin(options);
     })
     .then((api) => {
+      performance.mark('napkin-wasm-started');
       window.napkin = api;
       const practice = { id: 'practice', title: 'Practice', build: (panel, state, save) => buildPractice(api, panel, state, save) };
       createApp(api, document.getElementById('app'), [practice]);

@@ -56,10 +56,10 @@ Queue queue_at(double qps, double replicas, const Point& p) {
 // Which targets a point misses (empty: it meets them all); the first one named in a verdict.
 std::string missed(const ServeCapacityIn& in, const Point& p, const Queue& q) {
   if (!q.stable) return "replicas";
-  if (in.tpot_p50_target > 0 && p.tpot > in.tpot_p50_target) return "tpot_p50_target";
+  if (in.tpot_target > 0 && p.tpot > in.tpot_target) return "tpot_target";
   if (in.tpot_p90_target > 0 && p.tpot90 > in.tpot_p90_target) return "tpot_p90_target";
   if (in.ttft_p50_target > 0 && q.ttft50 > in.ttft_p50_target) return "ttft_p50_target";
-  if (in.ttft_p90_target > 0 && q.ttft90 > in.ttft_p90_target) return "ttft_p90_target";
+  if (in.ttft_target > 0 && q.ttft90 > in.ttft_target) return "ttft_target";
   if (q.rho > in.max_utilization * (1 + 1e-12)) return "max_utilization";
   return "";
 }
@@ -165,22 +165,22 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
   // targets. Both grow with the batch, so the batches that pass run from 1 to some b_hi.
   const bool fixed = in.replicas > 0;
   auto batch_miss = [&](const Point& p) -> std::string {
-    if (in.tpot_p50_target > 0 && p.tpot > in.tpot_p50_target) return "tpot_p50_target";
+    if (in.tpot_target > 0 && p.tpot > in.tpot_target) return "tpot_target";
     if (in.tpot_p90_target > 0 && p.tpot90 > in.tpot_p90_target) return "tpot_p90_target";
     if (fixed) return "";
     if (in.ttft_p50_target > 0 && p.ttft >= in.ttft_p50_target) return "ttft_p50_target";
-    if (in.ttft_p90_target > 0 && p.ttft90 >= in.ttft_p90_target) return "ttft_p90_target";
+    if (in.ttft_target > 0 && p.ttft90 >= in.ttft_target) return "ttft_target";
     return "";
   };
   const Point one = point_at(1);
   if (const std::string miss = batch_miss(one); !miss.empty() && !fixed) {
     // The verdict: no batch, hence no number of replicas, meets this target.
     const bool tpot = miss.rfind("tpot", 0) == 0;
-    const double target = miss == "tpot_p50_target"   ? in.tpot_p50_target
+    const double target = miss == "tpot_target"       ? in.tpot_target
                           : miss == "tpot_p90_target" ? in.tpot_p90_target
                           : miss == "ttft_p50_target" ? in.ttft_p50_target
-                                                      : in.ttft_p90_target;
-    const double at_one = miss == "tpot_p50_target"   ? one.tpot
+                                                      : in.ttft_target;
+    const double at_one = miss == "tpot_target"       ? one.tpot
                           : miss == "tpot_p90_target" ? one.tpot90
                           : miss == "ttft_p50_target" ? one.ttft
                                                       : one.ttft90;
@@ -319,10 +319,10 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
   o.meets_targets = best_meets;
   if (!best_meets) {
     const std::string miss = missed(in, p, q);
-    const char* what = miss == "tpot_p50_target"   ? "the TPOT target"
+    const char* what = miss == "tpot_target"       ? "the TPOT target"
                        : miss == "tpot_p90_target" ? "the p90 TPOT target"
                        : miss == "ttft_p50_target" ? "the median TTFT target"
-                       : miss == "ttft_p90_target" ? "the p90 TTFT target"
+                       : miss == "ttft_target"     ? "the p90 TTFT target"
                                                    : "the utilisation limit";
     d.warn(count_text(best_r) + " replicas miss " + what + " at every batch: the best, " +
            count_text(p.b) + " sequences, gives a p90 TTFT of " + time_text(q.ttft90) +
@@ -375,12 +375,11 @@ void register_serve_capacity(Registry& r) {
           .help("Half the requests see their first token within this, waiting included")
           .range(0, 1e5)
           .group("job"),
-      num<In, double>("ttft_p90_target", &In::ttft_p90_target, "TTFT target, p90 (0 = none)",
-                      unit::seconds)
+      num<In, double>("ttft_target", &In::ttft_target, "TTFT target, p90 (0 = none)", unit::seconds)
           .help("90 % of requests see their first token within this, waiting included")
           .range(0, 1e5)
           .group("job"),
-      num<In, double>("tpot_p50_target", &In::tpot_p50_target, "TPOT target, mean (0 = none)",
+      num<In, double>("tpot_target", &In::tpot_target, "TPOT target, mean (0 = none)",
                       unit::seconds)
           .help("Time per output token for mean-length requests")
           .range(0, 1e3)
@@ -460,7 +459,7 @@ void register_serve_capacity(Registry& r) {
                           {"8 replicas", object_of({{"replicas", 8}})},
                           {"16 replicas", object_of({{"replicas", 16}})},
                           {"32 replicas", object_of({{"replicas", 32}})}},
-               .hline_input = "ttft_p90_target"});
+               .hline_input = "ttft_target"});
 }
 
 }  // namespace napkin

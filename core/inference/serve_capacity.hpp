@@ -16,7 +16,7 @@ struct ServeCapacityIn : ServeEngineIn {
   // the mean) fits a lognormal.
   double prompt_len_p90 = 0, output_len_p90 = 0;
   // Targets (0 = none) and the busiest a replica may run.
-  double ttft_p50_target = 0, ttft_p90_target = 0.5, tpot_p50_target = 0.05, tpot_p90_target = 0;
+  double ttft_p50_target = 0, ttft_target = 0.5, tpot_target = 0.05, tpot_p90_target = 0;
   double max_utilization = 0.8;
   double replicas = 0;  // 0 = the fewest that meet the targets
 };

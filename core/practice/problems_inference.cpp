@@ -1121,8 +1121,8 @@ Json capacity_inputs(const char* model, const Values& p) {
     if (p.has(k)) j.set(k, p[k]);
   if (p.has("weight_bytes")) j.set("weight_dtype", p["weight_bytes"] == 1 ? "fp8" : "bf16");
   // No latency targets: the utilisation limit (or the queue itself) sets the answer.
-  j.set("ttft_p90_target", 0);
-  j.set("tpot_p50_target", 0);
+  j.set("ttft_target", 0);
+  j.set("tpot_target", 0);
   return j;
 }
 

@@ -62,6 +62,10 @@ async function pageTimes(browser, url) {
     await page.goto(url);
     await page.waitForFunction(() => performance.getEntriesByName('napkin-first-result').length > 0, null, { timeout: 20000 });
     loads.push(await page.evaluate(() => performance.getEntriesByName('napkin-first-result')[0].startTime));
+    // Where the time went (web/main.js marks each stage).
+    (loads.stages ||= []).push(await page.evaluate(() => Object.fromEntries(
+      ['napkin-modules-evaluated', 'napkin-wasm-inflated', 'napkin-wasm-started', 'napkin-first-result']
+        .map((n) => [n.slice(7), (performance.getEntriesByName(n)[0] || {}).startTime]))));
     if (i === 4) {
       const keys = await page.evaluate(async () => {
         performance.clearMeasures('napkin-recompute');
@@ -165,6 +169,8 @@ try {
     const loads = await pageTimes(browser, url);
     console.log(`\nPage from ${label} (budget: results ≤ 200 ms after navigation; keystroke and scenario change ≤ 16 ms)`);
     console.log(`  first results after navigation: median ${median(loads).toFixed(0)} ms  [${loads.map((x) => x.toFixed(0)).join(', ')}]`);
+    const stage = (k) => median(loads.stages.map((x) => x[k] ?? NaN)).toFixed(0);
+    console.log(`    stages (median ms after navigation): scripts evaluated ${stage('modules-evaluated')}, wasm inflated ${stage('wasm-inflated')}, module started ${stage('wasm-started')}, cards of the tab shown ${stage('first-result')}`);
     console.log(`  keystroke → all outputs + chart redrawn: median ${median(loads.keys).toFixed(2)} ms, max ${Math.max(...loads.keys).toFixed(2)} ms`);
     console.log(`  scenario-bar model change → every card of the tab: median ${median(loads.scenario).toFixed(2)} ms, max ${Math.max(...loads.scenario).toFixed(2)} ms`);
   }
