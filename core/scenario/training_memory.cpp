@@ -32,25 +32,26 @@ TrainingMemory training_memory(const Model& m, const ModelParams& p, const Layou
   const double layer_params = p.total - p.embedding - experts;
   const double embed_first =
       l.pp == 1 || m.tied_embeddings ? p.embedding : p.embedding - m.vocab * m.d_model;
-  const double dense = (layer_params / l.pp + embed_first) / l.tp;
-  const double sharded = experts / (static_cast<double>(l.pp) * l.tp * l.ep);
+  const double share = stage_share(m.layers, l);  // 1/pp when the stages are even
+  const double dense = (layer_params * share + embed_first) / l.tp;
+  const double sharded = experts * share / (static_cast<double>(l.tp) * l.ep);
   const double n_dense = static_cast<double>(l.dp) * l.cp;
   const double n_expert = std::max(1.0, n_dense / l.ep);
   const double wb = dtype_bytes(l.weights), gb = dtype_bytes(l.grads);
   const double k = l.optimizer_bytes_per_param;
-  auto share = [&](int stage, double bytes_per) {
+  auto part = [&](int stage, double bytes_per) {
     const double d = stage ? dense / n_dense : dense;
     const double e = stage ? sharded / n_expert : sharded;
     return (d + e) * bytes_per;
   };
   TrainingMemory r;
-  r.optimizer = l.optimizer_offload ? 0 : share(l.zero_stage >= 1, k);
-  r.gradients = share(l.zero_stage >= 2, gb);
-  r.weights = share(l.zero_stage >= 3, wb);
-  // 1F1B keeps min(pp, microbatches) microbatches in flight on the first stage, each of
-  // layers/pp layers; interleaving with v stages adds (p−1)/(p·v) of that (Korthikanti §4.2.3).
+  r.optimizer = l.optimizer_offload ? 0 : part(l.zero_stage >= 1, k);
+  r.gradients = part(l.zero_stage >= 2, gb);
+  r.weights = part(l.zero_stage >= 3, wb);
+  // 1F1B keeps min(pp, microbatches) microbatches in flight on the first stage, each of its
+  // layers (layers/pp); interleaving with v stages adds (p−1)/(p·v) of that (Korthikanti §4.2.3).
   const double in_flight = std::min(l.pp, l.microbatches);
-  double factor = in_flight / l.pp;
+  double factor = in_flight * share;
   if (l.vpp > 1) factor *= 1 + (l.pp - 1.0) / (static_cast<double>(l.pp) * l.vpp);
   r.activations = activation_bytes_per_layer(m, l, seq_len) * m.layers * factor *
                   dtype_bytes(l.activations) / 2;

@@ -21,7 +21,7 @@ const char* reject_words(Reject r) {
     case Reject::BatchNotDivisible: return "global batch not divisible by DP × microbatch";
     case Reject::SpWithoutTp: return "sequence parallelism needs TP > 1";
     case Reject::TpOverlapWithoutTp: return "TP overlap needs TP > 1";
-    case Reject::VppTooDeep: return "layers not divisible by PP × virtual stages";
+    case Reject::VppTooDeep: return "more pipeline chunks (PP × virtual stages) than layers";
     case Reject::TooFewMicrobatches: return "interleaving needs microbatches divisible by PP";
     case Reject::DoesNotFit: return "does not fit in memory";
     case Reject::Count: break;
@@ -139,7 +139,8 @@ SearchResult search_layouts(const SearchSpec& spec, SearchProgress progress, voi
                 continue;
               }
               l.microbatches = static_cast<int>(batch / per_pipe);
-              if (m.layers % (l.pp * l.vpp) != 0 || (l.vpp > 1 && l.pp == 1)) {
+              // Uneven stages are allowed, as in train.step (scenario/layout.hpp stage_share).
+              if (l.pp * l.vpp > m.layers || (l.vpp > 1 && l.pp == 1)) {
                 reject(Reject::VppTooDeep, inner);
                 continue;
               }

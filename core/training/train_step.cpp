@@ -34,8 +34,10 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
   l.microbatches = std::max(1, static_cast<int>(seqs_per_pipe / l.microbatch));
   const double peak = peak_flops(c.gpu, job.math) * job.compute_efficiency;
   const double s = job.seq_len, b = l.microbatch, h = m.d_model;
-  const double shard = static_cast<double>(l.tp) * l.cp * l.pp;
-  // Forward of one microbatch on one stage; backward is twice the forward.
+  // The busiest stage's share of the model (1/pp when PP × virtual stages divide the layers).
+  const double share = stage_share(m.layers, l);
+  const double shard = static_cast<double>(l.tp) * l.cp / share;
+  // Forward of one microbatch on the busiest stage; backward is twice the forward.
   const double fwd = sm.forward_flops_per_token * s * b / shard / peak;
   const double mb = l.microbatches;
   r.compute = 3 * fwd * mb;
@@ -49,7 +51,7 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
   // TP: 2 all-reduces forward and 2 backward per layer of s·b·h activations (Narayanan §3.2);
   // sequence parallelism turns each into a reduce-scatter + all-gather of the same volume.
   const double act_bytes = s / l.cp * b * h * dtype_bytes(l.activations);
-  const double layers_here = static_cast<double>(m.layers) / l.pp;
+  const double layers_here = m.layers * share;
   if (l.tp > 1) {
     const Tier& t = tier_for(c, l.tp);
     const double one = collective_time(Collective::AllReduce, act_bytes, l.tp, t).time;

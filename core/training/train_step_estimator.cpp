@@ -71,9 +71,10 @@ std::optional<Error> layout_error(const TrainStepIn& in) {
     return Error::inconsistent("tp", in.tp,
                                "must divide the attention heads (" + std::to_string(in.heads) +
                                    ") and the KV heads (" + std::to_string(in.kv_heads) + ")");
-  if (in.layers % (in.pp * in.vpp) != 0)
-    return Error::inconsistent(
-        "pp", in.pp, "× virtual stages must divide the layers (" + std::to_string(in.layers) + ")");
+  if (static_cast<long long>(in.pp) * in.vpp > in.layers)
+    return Error::inconsistent("pp", in.pp,
+                               "× virtual stages must be at most the layers (" +
+                                   std::to_string(in.layers) + "): every stage holds one");
   const long long per_pipe = static_cast<long long>(in.dp) * in.microbatch;
   const long long batch = static_cast<long long>(in.global_batch);
   if (batch != in.global_batch || batch % per_pipe != 0)
@@ -128,6 +129,15 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
          "2 N_{\\text{active}} + \\text{attention}",
          {{"N", "N_{\\text{active}}", sm.params.active, unit::params}}, sm.forward_flops_per_token,
          unit::flop_per_token);
+  // Uneven stages (Llama 3 405B: 126 layers on 16): the busiest stage sets the pace.
+  const int chunks = in.pp * in.vpp;
+  if (in.layers % chunks != 0)
+    d.step("Layers on the busiest GPU (uneven stages)", "L_{\\text{stage}}",
+           "\\lceil $L / ($p \\cdot $v) \\rceil \\cdot $v",
+           {{"L", "L", static_cast<double>(in.layers), unit::none},
+            {"p", "PP", static_cast<double>(in.pp), unit::none},
+            {"v", "v", static_cast<double>(in.vpp), unit::none}},
+           static_cast<double>((in.layers + chunks - 1) / chunks * in.vpp), unit::none);
   // Megatron-LM's microbatch count per pipeline: B / (DP · b).
   d.step("Microbatches per pipeline", "m", "\\frac{$B}{$D \\cdot $b}",
          {{"B", "B", in.global_batch, unit::none},
