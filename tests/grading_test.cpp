@@ -67,6 +67,37 @@ TEST_CASE("no title or hint shows the answer before the attempt (#14.2)") {
   }
 }
 
+// Product rule: no raw snake_case before a student outside code ids (d_model, d_ff, h_kv are
+// the papers' symbols and stay).
+TEST_CASE("statements, hints and mistake feedback use words, not snake_case names") {
+  auto snake = [](const std::string& text) {
+    for (std::size_t i = 0; i + 2 < text.size(); ++i) {
+      if (text[i] != '_' || i == 0) continue;
+      if (!std::islower(static_cast<unsigned char>(text[i - 1])) ||
+          !std::islower(static_cast<unsigned char>(text[i + 1])))
+        continue;
+      std::size_t b = i, e = i;
+      while (b > 0 && (std::isalnum(static_cast<unsigned char>(text[b - 1])) || text[b - 1] == '_'))
+        --b;
+      while (e < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_'))
+        ++e;
+      const std::string word = text.substr(b, e - b);
+      // A one-letter stem is a math symbol with a subscript: d_model, h_kv, d_c.
+      if (word.find('_') != 1) return word;
+    }
+    return std::string();
+  };
+  for (const auto& p : problem_bank().problems()) {
+    Result<Variant> v = make_variant(p, 1);
+    REQUIRE(v.ok());
+    CAPTURE(p.id);
+    CHECK(snake(v.value().statement) == "");
+    for (const auto& h : p.hints) CHECK(snake(h) == "");
+    for (const auto& m : p.mistakes) CHECK(snake(m.feedback) == "");
+  }
+}
+
 TEST_CASE("one rule for mistakes: whole numbers match only when they round alike (#14.3)") {
   // Answer 213; a mistake worth 212.4 (2 % band would swallow 212 and 213's neighbours).
   Expected e{213, answer_in::gpus(), 0.02, 0.1, true};

@@ -23,7 +23,7 @@ const std::vector<double> kBatches = {10, 20, 25, 50, 100};
 const std::vector<double> kInference = {0.02, 0.03, 0.04, 0.05, 0.08, 0.1};
 
 const char* kQpsHint =
-    "One GPU serves batch_size / inference_time requests per second: only GPU "
+    "One GPU serves (batch size) / (time per batch) requests per second: only GPU "
     "time counts, never the wait to fill a batch.";
 const char* kPerGpuHint =
     "Each GPU has its own queue after load balancing: its arrival rate is "
@@ -463,7 +463,8 @@ const char* kPrefillHint =
     "Prefill does two things at once: the FLOPs of every prompt token, and one read of every "
     "weight. Which takes longer for this prompt?";
 const char* kPrefillFormula =
-    "T = max(prompt_len · 2N / peak, N · 2 bytes / bandwidth): a short prompt is memory-bound.";
+    "T = max(prompt tokens · 2N / peak, N · 2 bytes / bandwidth): a short prompt is "
+    "memory-bound.";
 
 // One request alone (batch 1) through the shared latency function, core/inference/inference.cpp,
 // with the roofline prefill (Pope et al. 2022 §3: the prompt's FLOPs at peak or one read of the
@@ -742,11 +743,11 @@ void llm(ProblemBank& bank) {
       .bound = Bound::at_least,
       .hints = {"Weights: parameters × 2 bytes (params in billions × 2 = GB).",
                 "Add one request's KV cache, divide by one GPU's memory, round up."},
-      .mistakes =
-          {{"params_b_over_1e9",
-            "The worked example's bug: params_b × 2 / 1e9 'GB' is bytes, not GB. A 70B model's "
-            "BF16 weights take 140 GB.",
-            [](const Values&, const Values&) { return 1.0; }, 0}},
+      .mistakes = {{"params_b_over_1e9",
+                    "The worked example's bug: (parameters in billions) × 2 / 1e9 'GB' is bytes, "
+                    "not GB. A 70B model's "
+                    "BF16 weights take 140 GB.",
+                    [](const Values&, const Values&) { return 1.0; }, 0}},
   });
   bank.add({
       .id = "serve.llm_gpus.gpus",
@@ -784,12 +785,13 @@ void llm(ProblemBank& bank) {
       .unit = answer_in::gpus(),
       .integer = true,
       .bound = Bound::at_least,
-      .hints = {"One request takes prefill + gen_len decode steps (infer.latency at batch 1).",
+      .hints = {"One request takes its prefill plus one decode step per generated token, alone on "
+                "the GPU.",
                 "Requests per GPU per second = 1 / that latency; GPUs = load / that, rounded "
                 "up."},
       .mistakes = {{"tokens_not_requests",
                     "Tokens per second is not requests per second: each request generates "
-                    "gen_len tokens, so divide the GPU's tokens/s by gen_len.",
+                    "its generated tokens, so divide the GPU's tokens/s by them.",
                     [](const Values& p, const Values& out) {
                       return ceil_count(out["total_rps"] * one_request(p).total(p["gen_len"]) /
                                         p["gen_len"]);
@@ -832,7 +834,8 @@ void rl(ProblemBank& bank) {
       .estimator = "rl.throughput",
       .output = "sync_iteration_time",
       .unit = answer_in::seconds(),
-      .hints = {"Generation = prefill (batch · prompt · 2N / F) + gen_len decode steps (2N bytes "
+      .hints = {"Generation = prefill (batch · prompt · 2N / F) + one decode step per generated "
+                "token (2N bytes "
                 "/ BW each).",
                 "Scoring = batch · (prompt + gen) · 2 · N/10 / F.",
                 "Training = epochs · 6N · batch · (prompt + gen) / (GPUs · F · MFU); sync adds "

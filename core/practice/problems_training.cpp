@@ -175,7 +175,7 @@ void moe(ProblemBank& bank) {
       "An MoE model has {shared_params} shared parameters and {num_experts} experts of "
       "{expert_params} parameters each; each token is routed to the top {top_k} of them. ";
   const char* formulas =
-      "Total = shared + experts × expert size; active = shared + top_k × "
+      "Total = shared + experts × expert size; active = shared + top-k × "
       "expert size (the worked example §3).";
   Mistake total_not_active = {
       "total_instead_of_active",
@@ -201,7 +201,7 @@ void moe(ProblemBank& bank) {
       .hints = {"Not every expert runs for a token.", formulas},
       .mistakes =
           {total_not_active,
-           {"top1_not_topk", "You counted one expert; each token runs through top_k experts.",
+           {"top1_not_topk", "You counted one expert; each token runs through its top-k experts.",
             [](const Values& p, const Values&) { return p["shared_params"] + p["expert_params"]; },
             0},
            {"forgot_shared", "The shared parameters (attention, embeddings) always run.",
@@ -286,7 +286,7 @@ void moe(ProblemBank& bank) {
                     },
                     0},
                    {"experts_only",
-                    "top_k / num_experts ignores the shared parameters, which are always active.",
+                    "top-k / experts ignores the shared parameters, which are always active.",
                     [](const Values& p, const Values&) { return p["top_k"] / p["num_experts"]; },
                     0}},
   });
