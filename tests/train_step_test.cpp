@@ -159,6 +159,37 @@ TEST_CASE("train_step: stages that do not divide the layers run the busiest one'
   CHECK(uneven_t.compute > even_t.compute * 126 / 128 * 0.98);
 }
 
+TEST_CASE("train_step: fused (flash) attention stores no scores and recomputes them") {
+  // Korthikanti et al. 2022, Table 2: without recomputation each layer also keeps 5·a·s/h bytes
+  // per s·b·h for the attention scores (a = heads). FlashAttention (Dao et al. 2022) never stores
+  // them and recomputes them in backward: the selective level's memory and time, with
+  // recomputation off.
+  const Model m = gpt(96, 12288, 96);
+  Layout l;
+  l.tp = 8;
+  l.pp = 8;
+  l.dp = 8;
+  StepJob j;
+  j.global_batch = 1536;
+  j.seq_len = 2048;
+  auto run = [&](Recompute r, bool flash) {
+    Layout x = l;
+    x.recompute = r;
+    StepJob y = j;
+    y.flash_attention = flash;
+    return train_step(step_model(m, 2048), a100(), x, y);
+  };
+  const StepTimes none_stored = run(Recompute::None, false);
+  const StepTimes none_flash = run(Recompute::None, true);
+  const StepTimes selective = run(Recompute::Selective, false);
+  CHECK(none_flash.memory.activations == doctest::Approx(selective.memory.activations));
+  CHECK(none_flash.recompute == doctest::Approx(selective.recompute));
+  // Stored scores: 5·a·s/h = 5·96·2048/12288 = 80 more bytes per s·b·h over TP 8's 10/8 + 24/8.
+  CHECK(none_stored.memory.activations / none_flash.memory.activations ==
+        doctest::Approx((10.0 + 24.0 / 8 + 80.0 / 8) / (10.0 + 24.0 / 8)));
+  CHECK(none_stored.recompute == 0);
+}
+
 TEST_CASE("search: pruned and exhaustive enumeration agree, and every layout counts once") {
   SearchSpec s;
   s.model = gpt(24, 2048, 16);

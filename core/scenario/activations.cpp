@@ -22,11 +22,12 @@ double activation_bytes_per_layer(const Model& m, const Layout& l, double seq_le
   // Table 2's 10 (layer norms 4, QKV input 2, MLP input 2, two dropout masks 2): never split
   // by TP, split by t under sequence parallelism. Its 24 (Q, K 4; V 2; attention output 2;
   // MLP 16): split by t. Its 5·a·s/h (scores 2, dropout mask 1, dropout output 2, per head
-  // and key): split by t, dropped by selective recomputation.
+  // and key): split by t, dropped by selective recomputation and by fused (flash) attention.
   const double replicated = 10;
   const double split = 2 * q + 2 * kv + 2 * kv + 2 * q + ffn;
   double per_sbh = replicated / (l.sequence_parallel ? t : 1) + split / t;
-  if (l.recompute == Recompute::None) per_sbh += 5.0 * m.heads * seq_len / (h * t);
+  if (l.recompute == Recompute::None && !l.flash_attention)
+    per_sbh += 5.0 * m.heads * seq_len / (h * t);
   return sbh * per_sbh;
 }
 

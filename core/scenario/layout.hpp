@@ -17,6 +17,9 @@ struct Layout {
   bool dp_overlap = true;   // gradient reduction bucketed under the backward pass
   bool tp_overlap = false;  // TP collectives overlapped with GEMMs
   bool optimizer_offload = false;
+  // Fused attention (FlashAttention, Dao et al. 2022) never stores the s × s scores; its
+  // backward recomputes them. Off keeps Korthikanti et al. 2022's Table 2 (scores stored).
+  bool flash_attention = false;
   Dtype weights = Dtype::Bf16, grads = Dtype::Bf16, activations = Dtype::Bf16, kv = Dtype::Bf16;
   double optimizer_bytes_per_param = 12;  // fp32 master + Adam m and v (ZeRO paper: K = 12)
 };

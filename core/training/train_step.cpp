@@ -30,6 +30,7 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
   StepTimes r;
   const Model& m = sm.model;
   Layout l = in;
+  l.flash_attention = job.flash_attention;
   const double seqs_per_pipe = job.global_batch / l.dp;
   l.microbatches = std::max(1, static_cast<int>(seqs_per_pipe / l.microbatch));
   const double peak = peak_flops(c.gpu, job.math) * job.compute_efficiency;
@@ -41,10 +42,13 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
   const double fwd = sm.forward_flops_per_token * s * b / shard / peak;
   const double mb = l.microbatches;
   r.compute = 3 * fwd * mb;
+  // Selective recomputation repeats the attention core; FlashAttention's backward does the
+  // same with recomputation off (it recomputes the scores it never stored).
+  const bool attention_again =
+      l.recompute == Recompute::Selective || (l.recompute == Recompute::None && l.flash_attention);
   const double recompute_one = l.recompute == Recompute::Full ? fwd
-                               : l.recompute == Recompute::Selective
-                                   ? sm.attention_score_flops * s * b / shard / peak
-                                   : 0;
+                               : attention_again ? sm.attention_score_flops * s * b / shard / peak
+                                                 : 0;
   r.recompute = recompute_one * mb;
   r.bubble = (l.pp - 1.0) / l.vpp * (3 * fwd + recompute_one);
 

@@ -20,6 +20,9 @@ struct StepJob {
   double seq_len = 2048;
   double compute_efficiency = kDefaultComputeEfficiency;  // fraction of peak large GEMMs reach
   Dtype math = Dtype::Bf16;
+  // FlashAttention (Dao et al. 2022): no stored scores, which its backward recomputes, so no
+  // recomputation level costs less than the selective one (Korthikanti et al. 2022, §5).
+  bool flash_attention = false;
 };
 
 struct StepTimes {
@@ -68,6 +71,7 @@ struct TrainStepIn {
   bool sequence_parallel = false, dp_overlap = true, tp_overlap = false, optimizer_offload = false;
   // Job.
   double global_batch = 1536, seq_len = 2048, compute_efficiency = kDefaultComputeEfficiency;
+  bool flash_attention = true;
 };
 
 // The typed scenario of those inputs.

@@ -52,6 +52,8 @@ StepScenario step_scenario(const TrainStepIn& in) {
   s.job.global_batch = in.global_batch;
   s.job.seq_len = in.seq_len;
   s.job.compute_efficiency = in.compute_efficiency;
+  s.job.flash_attention = in.flash_attention;
+  s.layout.flash_attention = in.flash_attention;
   return s;
 }
 
@@ -350,7 +352,12 @@ void register_train_step(Registry& r) {
        num("compute_efficiency", &In::compute_efficiency, "GEMM efficiency", unit::fraction)
            .positive(1)
            .group("job")
-           .help("Share of peak the layer's kernels reach; the default fits published runs.")},
+           .help("Share of peak the layer's kernels reach; the default fits published runs."),
+       flag("flash_attention", &In::flash_attention, "Fused (flash) attention")
+           .group("job")
+           .help("Attention that never stores the sequence × sequence scores (FlashAttention, "
+                 "Dao et al. 2022) and recomputes them in the backward pass; off stores them, "
+                 "as Korthikanti et al. 2022 count.")},
       {out("step_time", &Out::step_time, "Step time", unit::seconds)
            .help("Wall time of one optimizer step."),
        out("tokens_per_second", &Out::tokens_per_second, "Tokens per second", unit::tokens_per_s)
