@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 
 #include "base/units.hpp"
@@ -253,6 +254,37 @@ TEST_CASE("seed 0 statements quote the seed's numbers") {
   CHECK(v.value().statement.find("512 A100s") != std::string::npos);
   CHECK(v.value().statement.find("312 TFLOP/s") != std::string::npos);
   CHECK(answer_text(v.value().answer, v.value().problem->unit) == "121.7 days");
+}
+
+TEST_CASE("what a student reads never names the study notes (\"seed\", \"notebook\")") {
+  // Titles, statements, sources, hints, worked solutions and warnings, for seed 0 and two
+  // variants: the notes are cited as "the worked example", never by their file names.
+  auto words = [](std::string t) {
+    for (auto& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const char* bad : {"seed ", "seed'", "seed\u2019", "seeds ", "seeds'", "notebook"})
+      if (t.find(bad) != std::string::npos) return false;
+    return true;
+  };
+  std::function<void(const Json&)> visit = [&](const Json& j) {
+    if (j.is_string()) {
+      CAPTURE(j.as_string());
+      CHECK(words(j.as_string()));
+    } else if (j.is_array()) {
+      for (const Json& x : j.items()) visit(x);
+    } else if (j.is_object()) {
+      for (const auto& [k, v] : j.members()) visit(v);
+    }
+  };
+  for (const Problem& p : problem_bank().problems()) {
+    for (int seed = 0; seed < 3; ++seed) {
+      const Reply r = problem_reply(p.id, seed);
+      REQUIRE(r.ok);
+      CAPTURE(p.id);
+      CAPTURE(seed);
+      for (const char* field : {"title", "statement", "source", "hints", "solution", "warnings"})
+        if (const Json* f = r.json.find(field)) visit(*f);
+    }
+  }
 }
 
 TEST_CASE("answers are read with units, prefixes, fractions and percentages") {

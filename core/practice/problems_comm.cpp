@@ -177,10 +177,11 @@ void parallelism(ProblemBank& bank) {
       .source = "the worked example practice problem 1 (b), in bytes (the worked example's 5.37 "
                 "\"GB\" are elements)",
       .group = "seed000.p1",
-      .statement = "Megatron tensor parallelism (TP = {tp:raw}) with B = {batch:raw}, S = "
-                   "{seq_len:raw}, H = {d_model:raw} and {activation_bytes:raw}-byte activations. "
-                   "With the seeds' physical volume (4 all-reduces per layer, ring 2×, "
-                   "(N−1)/N ignored), how many bytes does one layer communicate per step?",
+      .statement =
+          "Megatron tensor parallelism (TP = {tp:raw}) with B = {batch:raw}, S = "
+          "{seq_len:raw}, H = {d_model:raw} and {activation_bytes:raw}-byte activations. "
+          "Counting the physical volume as the worked examples do (4 all-reduces per "
+          "layer, ring 2×, (N−1)/N ignored), how many bytes does one layer communicate per step?",
       .fixed_statement = "Worked example: a 13B model (D = {d_model:raw}, L = {n_layers:raw}) "
                          "trains with B = {batch:raw}, S = {seq_len:raw}, TP = {tp:raw}, DP = 64 "
                          "and BF16 ({activation_bytes:raw}-byte) activations. With 8·B·S·H per "
