@@ -156,7 +156,6 @@ TEST_CASE("train_step: stages that do not divide the layers run the busiest one'
   const StepTimes even_t = train_step(step_model(even, 2048), a100(), l, j);
   // The busiest stage does the same work; the model FLOPs differ only by the layers' count.
   CHECK(uneven_t.compute == doctest::Approx(even_t.compute * 126 / 128).epsilon(0.02));
-  CHECK(uneven_t.compute > even_t.compute * 126 / 128 * 0.98);
 }
 
 TEST_CASE("train_step: fused (flash) attention stores no scores and recomputes them") {
@@ -197,18 +196,24 @@ TEST_CASE("search: pruned and exhaustive enumeration agree, and every layout cou
   s.cluster.gpu.hbm_bytes = 16.0 * (1ull << 30);  // tight, so the pruning bites
   s.gpus = 32;
   s.job.global_batch = 64;
-  const SearchResult pruned = search_layouts(s);
-  s.prune = false;
-  const SearchResult full = search_layouts(s);
-  long long rejected = 0;
-  for (auto x : pruned.rejected) rejected += x;
-  CHECK(pruned.evaluated + rejected == pruned.total);
-  CHECK(pruned.evaluated < full.evaluated);  // the pruning did something
-  CHECK(pruned.valid == full.valid);
-  CHECK(pruned.rejected == full.rejected);
-  REQUIRE(pruned.top_count == full.top_count);
-  for (int i = 0; i < pruned.top_count; ++i)
-    CHECK(pruned.top[i].times.step == full.top[i].times.step);
+  // With stored attention scores and with fused attention (the memory bound reads it too).
+  for (bool flash : {false, true}) {
+    CAPTURE(flash);
+    s.job.flash_attention = flash;
+    s.prune = true;
+    const SearchResult pruned = search_layouts(s);
+    s.prune = false;
+    const SearchResult full = search_layouts(s);
+    long long rejected = 0;
+    for (auto x : pruned.rejected) rejected += x;
+    CHECK(pruned.evaluated + rejected == pruned.total);
+    CHECK(pruned.evaluated < full.evaluated);  // the pruning did something
+    CHECK(pruned.valid == full.valid);
+    CHECK(pruned.rejected == full.rejected);
+    REQUIRE(pruned.top_count == full.top_count);
+    for (int i = 0; i < pruned.top_count; ++i)
+      CHECK(pruned.top[i].times.step == full.top[i].times.step);
+  }
 }
 
 TEST_CASE("search: GPT-3 175B on 512 A100s beats or ties Megatron's layout, and fits") {

@@ -74,7 +74,7 @@ bool read_decimal(std::string_view text, double& out) {
     out = negative ? -v : v;
     return true;
   }
-  if (mantissa == 0 && seen > 0 && exact_digits) {
+  if (mantissa == 0 && exact_digits) {  // "0e400" and the like
     out = negative ? -0.0 : 0.0;
     return true;
   }

@@ -28,10 +28,12 @@ struct Layout {
 // divide are dealt out unevenly, ⌈L / (p·v)⌉ per chunk at most: Llama 3 405B's 126 layers on 16
 // stages run 8 on the busiest (Dubey et al. 2024, §3.3.2, takes one layer off the first and the
 // last stage). 1/p when the split is even.
-inline double stage_share(int layers, const Layout& l) {
+inline int stage_layers(int layers, const Layout& l) {
   const int chunks = l.pp * l.vpp;
-  const int per_chunk = (layers + chunks - 1) / chunks;
-  return static_cast<double>(per_chunk) * l.vpp / layers;
+  return (layers + chunks - 1) / chunks * l.vpp;
+}
+inline double stage_share(int layers, const Layout& l) {
+  return static_cast<double>(stage_layers(layers, l)) / layers;
 }
 
 // GPUs the layout occupies (tp · pp · dp · cp; EP reuses the DP × CP ranks, as in Megatron).

@@ -111,6 +111,7 @@ SearchResult search_layouts(const SearchSpec& spec, SearchProgress progress, voi
   }
 
   Layout l;
+  l.flash_attention = spec.job.flash_attention;  // the memory bound below reads it
   long long done = 0;
   auto reject = [&](Reject why, long long n) {
     r.rejected[static_cast<int>(why)] += n;

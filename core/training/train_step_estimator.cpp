@@ -53,7 +53,6 @@ StepScenario step_scenario(const TrainStepIn& in) {
   s.job.seq_len = in.seq_len;
   s.job.compute_efficiency = in.compute_efficiency;
   s.job.flash_attention = in.flash_attention;
-  s.layout.flash_attention = in.flash_attention;
   return s;
 }
 
@@ -132,14 +131,14 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
          {{"N", "N_{\\text{active}}", sm.params.active, unit::params}}, sm.forward_flops_per_token,
          unit::flop_per_token);
   // Uneven stages (Llama 3 405B: 126 layers on 16): the busiest stage sets the pace.
-  const int chunks = in.pp * in.vpp;
-  if (in.layers % chunks != 0)
+  const int busiest = stage_layers(in.layers, sc.layout);
+  if (busiest * in.pp != in.layers)
     d.step("Layers on the busiest GPU (uneven stages)", "L_{\\text{stage}}",
            "\\lceil $L / ($p \\cdot $v) \\rceil \\cdot $v",
            {{"L", "L", static_cast<double>(in.layers), unit::none},
             {"p", "PP", static_cast<double>(in.pp), unit::none},
             {"v", "v", static_cast<double>(in.vpp), unit::none}},
-           static_cast<double>((in.layers + chunks - 1) / chunks * in.vpp), unit::none);
+           static_cast<double>(busiest), unit::none);
   // Megatron-LM's microbatch count per pipeline: B / (DP · b).
   d.step("Microbatches per pipeline", "m", "\\frac{$B}{$D \\cdot $b}",
          {{"B", "B", in.global_batch, unit::none},
