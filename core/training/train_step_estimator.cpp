@@ -74,8 +74,9 @@ std::optional<Error> layout_error(const TrainStepIn& in) {
                                    ") and the KV heads (" + std::to_string(in.kv_heads) + ")");
   if (static_cast<long long>(in.pp) * in.vpp > in.layers)
     return Error::inconsistent("pp", in.pp,
-                               "× virtual stages must be at most the layers (" +
-                                   std::to_string(in.layers) + "): every stage holds one");
+                               "times the virtual stages (" + std::to_string(in.vpp) +
+                                   ") is more stages than layers (" + std::to_string(in.layers) +
+                                   "); each stage needs at least one layer");
   const long long per_pipe = static_cast<long long>(in.dp) * in.microbatch;
   const long long batch = static_cast<long long>(in.global_batch);
   if (batch != in.global_batch || batch % per_pipe != 0)
