@@ -553,8 +553,8 @@ void bubbles(ProblemBank& bank) {
       .id = "pipe.bubble.seed004d",
       .area = "memory",
       .title = "Bubble of a short pipeline",
-      .source = "the worked example (d): 4 stages, 8 microbatches — the worked example says "
-                "~12.5%; it is 27.3%",
+      .source = "the worked example (d): 4 stages, 8 microbatches — it says ~12.5%; the exact "
+                "bubble is 27.3%",
       .statement = "With {stages:raw} pipeline stages and {microbatches:raw} microbatches, what "
                    "fraction of the step is pipeline bubble?",
       .params = {{"stages", 4, {2, 4, 8, 16}}, {"microbatches", 8, {4, 8, 12, 16, 24, 32}}},
