@@ -14,9 +14,27 @@ RunResult llama70b_seed(double prompt, double gen, double batch) {
                                {"gen_len", gen},
                                {"batch", batch},
                                {"n_layers", 80},
-                               {"d_model", 8192}});
+                               {"d_model", 8192},
+                               {"decode_model", "weights"}});
 }
 }  // namespace
+
+// Pope et al. 2022 §3: a forward pass reads every weight once, so a prefill takes at least
+// W / BW. LLaMA-2-70B in BF16 on an H100 (3.35 TB/s, NVIDIA datasheet): 140 GB / 3.35 TB/s
+// = 41.8 ms, three times the 100-token prompt's 14.1 ms of FLOPs at 990 TFLOP/s, so the
+// default (roofline) prefill is 41.8 ms; the ridge is F·b_w / (2·BW) = 296 prompt tokens.
+TEST_CASE("infer.latency: a short prefill is bound by reading the weights (the default)") {
+  auto r = run("infer.latency", {{"params", 70e9}, {"prompt_len", 100}, {"gen_len", 50}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "prefill_time") == doctest::Approx(140e9 / 3.35e12).epsilon(1e-12));
+  // Batch 1, MHA cache of 2·80·8192·2 B per token: step t reads 140 GB + (100 + t)·2.62 MB.
+  CHECK(out(r, "decode_time") ==
+        doctest::Approx(50 * (140e9 + 124.5 * 2621440) / 3.35e12).epsilon(1e-12));
+  CHECK(out(r, "total_time") == doctest::Approx(2.1362).epsilon(5e-5));
+  // Past the ridge the FLOPs win: 2000 tokens take 282.8 ms of compute > 41.8 ms of reads.
+  auto longp = run("infer.latency", {{"params", 70e9}, {"prompt_len", 2000}, {"gen_len", 50}});
+  CHECK(out(longp, "prefill_time") == doctest::Approx(2000 * 2 * 70e9 / 990e12).epsilon(1e-12));
+}
 
 // Seed 001 §9 prints each row to 0.1 ms / 0.1 tok/s / 0.01 GB: a relative tolerance of 5e-4
 // keeps every printed digit (14.1 → ±0.007) while the exact values are pinned to 1e-9.
@@ -99,6 +117,7 @@ TEST_CASE("infer.latency: the roofline decode model counts the cache and the bat
   CHECK(out(one, "decode_time_per_token") == doctest::Approx(per_step).epsilon(1e-12));
   auto seed = llama70b_seed(100, 50, 1);
   CHECK(out(one, "decode_time") > out(seed, "decode_time"));
+  CHECK(out(one, "prefill_time") > out(seed, "prefill_time"));  // 41.8 ms vs the FLOPs' 14.1
   // A huge batch turns decode compute-bound: 4096 · 2 · 70e9 / 990e12 = 0.579 s per step is
   // more than the 0.042 s weight read, and the cache (4096 · 100 · 2.6 MB = 1.07 TB) more still.
   auto big = run("infer.latency", {{"params", 70e9},

@@ -369,8 +369,8 @@ void register_inference(Registry& r) {
     using Out = InferLatencyOut;
     r.add(declare<In, Out>(
         {"infer.latency", "Inference latency: prefill and decode", "inference",
-         "Time to process a prompt (compute-bound prefill) and generate tokens (memory-bound "
-         "decode), throughput, and the KV cache the requests hold.",
+         "Time to process a prompt and generate tokens, each step bound by its FLOPs or by "
+         "reading the weights and the KV cache, throughput, and the KV cache the requests hold.",
          "Pope et al. 2022 §2 (roofline option); Ainslie et al. 2023 (GQA)",
          "docs/inference.md#inferlatency"},
         {num("params", &In::params, "Parameters", unit::params)
@@ -431,11 +431,11 @@ void register_inference(Registry& r) {
          num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
              .help("2 for a BF16 cache")
              .positive(8),
-         choice("decode_model", &In::decode_model, "Decode model", {"weights", "roofline"})
-             .labels({"Weights only (bandwidth)", "Roofline (weights, KV cache and FLOPs)"})
-             .help("weights: the worked example's N·2 bytes / BW per token; roofline: also reads "
-                   "the KV "
-                   "cache and takes the batch's FLOPs into account"),
+         choice("decode_model", &In::decode_model, "Model", {"roofline", "weights"})
+             .labels({"Roofline (weights, KV cache and FLOPs)", "Weights only (worked example)"})
+             .help("roofline: prefill and each decode step take the longer of their FLOPs and "
+                   "their memory reads (weights and KV cache); weights: the worked example's "
+                   "compute-only prefill and N·2 bytes / BW per token"),
          num("gpu_memory", &In::gpu_memory, "GPU memory (for the fit warning)", unit::bytes)
              .help("Memory of one accelerator, for the fit warning")
              .positive(1e13)},

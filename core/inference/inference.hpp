@@ -25,8 +25,8 @@ struct InferLatencyIn {
   double rope_dim = 0;
   double weight_bytes = 2;
   double kv_bytes = 2;
-  std::string decode_model = "weights";  // weights (seed) | roofline
-  double gpu_memory = 80e9;              // only for the "does it fit" warning
+  std::string decode_model = "roofline";  // roofline | weights (seed 001's model)
+  double gpu_memory = 80e9;               // only for the "does it fit" warning
 };
 struct InferLatencyOut {
   double prefill_time, decode_time_per_token, decode_time, total_time, tokens_per_second,
