@@ -239,3 +239,55 @@ TEST_CASE("infer.decode: roofline of one decode step") {
       run("infer.decode", {{"params", 70e9}, {"kv_bytes_per_token", 2621440}, {"context", 32768}});
   CHECK(out(mha, "crossover_batch") == 0);
 }
+
+// Mixtral 8x7B (Jiang et al. 2024, §2: 47B parameters, 13B used per token; the preset's exact
+// config counts 46,702,792,704 and 12,879,925,248) on an H100 (3.35 TB/s, NVIDIA datasheet).
+// A decode step reads the weights every token uses and the experts the batch touches (Austin
+// et al. 2025, "All about transformer inference", MoE): at batch 1 the active 2 · 12.88 GB,
+// 7.69 ms, not all 93.4 GB (27.9 ms); at batch 2, 8 · (1 − (6/8)²) = 3.5 experts per layer;
+// by batch 64 all eight. FLOPs are 2 per active parameter.
+TEST_CASE("infer.decode: an MoE step reads the active weights and the experts the batch touches") {
+  const double total = 46702792704, active = 12879925248;
+  const double expert = (total - active) / 6;  // one routed expert, summed over the 32 layers
+  auto one = run("infer.decode", {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"context", 0}});
+  REQUIRE(one.ok);
+  CHECK(out(one, "weights_read") == doctest::Approx(2 * active).epsilon(1e-9));
+  CHECK(out(one, "step_time") == doctest::Approx(2 * active / 3.35e12).epsilon(1e-9));
+  CHECK(out(one, "step_time") == doctest::Approx(0.00769).epsilon(1e-3));
+  CHECK(out(one, "experts_touched") == doctest::Approx(2).epsilon(1e-9));
+  auto two = run("infer.decode",
+                 {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"context", 0}, {"batch", 2}});
+  CHECK(out(two, "experts_touched") == doctest::Approx(3.5).epsilon(1e-12));
+  CHECK(out(two, "weights_read") == doctest::Approx(2 * (active + 1.5 * expert)).epsilon(1e-9));
+  CHECK(out(two, "compute_time") == doctest::Approx(2 * 2 * active / 989.4e12).epsilon(1e-12));
+  auto many = run("infer.decode",
+                  {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"context", 0}, {"batch", 64}});
+  CHECK(out(many, "weights_read") == doctest::Approx(2 * total).epsilon(1e-6));
+  // A dense model is unchanged, and reports no experts.
+  auto dense = run("infer.decode", {{"params", 70e9}, {"context", 0}});
+  CHECK(out(dense, "weights_read") == 140e9);
+  CHECK(dense.outputs.find("experts_touched") == nullptr);
+  // An MoE needs its active count, within the total.
+  CHECK(error_of("infer.decode", {{"params", 46.7e9}, {"experts", 8}, {"top_k", 2}}).input ==
+        "active_params");
+  CHECK(error_of("infer.decode",
+                 {{"params", 46.7e9}, {"experts", 8}, {"top_k", 9}, {"active_params", 13e9}})
+            .input == "top_k");
+}
+
+// The same Mixtral request end to end: a 100-token prefill routes 100 tokens, which touch all
+// eight experts (1 − 0.75^100 ≈ 1), so it reads all 93.4 GB (27.9 ms) and computes with 2 ·
+// 12.88B per token (2.6 ms); each batch-1 decode step reads the active 25.76 GB and the cache.
+TEST_CASE("infer.latency: an MoE computes with its active parameters") {
+  const double total = 46702792704, active = 12879925248;
+  auto r = run("infer.latency",
+               {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"prompt_len", 100}, {"gen_len", 50}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "active_params") == active);
+  CHECK(out(r, "prefill_flops") == 100 * 2 * active);
+  CHECK(out(r, "prefill_time") == doctest::Approx(2 * total / 3.35e12).epsilon(1e-6));
+  // Mixtral's cache: 32 layers · 8 KV heads · 128 · 2 (K, V) · 2 B = 131,072 B per token.
+  CHECK(out(r, "kv_bytes_per_token") == 131072);
+  CHECK(out(r, "decode_time") ==
+        doctest::Approx(50 * (2 * active + 124.5 * 131072) / 3.35e12).epsilon(1e-9));
+}

@@ -128,3 +128,14 @@ TEST_CASE("rl.throughput: generation replicas and the GPU split") {
                  {{"params", 70e9}, {"batch", 8}, {"total_gpus", 4}, {"async_train_fraction", 0.1}})
             .input == "async_train_fraction");
 }
+
+// A mixture-of-experts policy trains with 6 FLOPs per active parameter per token (Kaplan et al.
+// 2020 §2.1 counts the weights a token uses): Mixtral 8x7B, 12.88B of 46.70B active.
+TEST_CASE("rl.throughput: an MoE policy trains and generates with its active parameters") {
+  auto r = run("rl.throughput",
+               {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"batch", 512}, {"total_gpus", 256}});
+  REQUIRE(r.ok);
+  const double active = 12879925248;
+  CHECK(out(r, "train_time_sync") ==
+        doctest::Approx(4 * 6 * active * 512 * 150 / (256 * 989.4e12 * 0.5)).epsilon(1e-12));
+}

@@ -396,3 +396,30 @@ TEST_CASE("serving: a trickle of load still needs one GPU, and nothing divides b
   CHECK(out(s, "gpus_needed") == 1);
   CHECK(out(s, "gpus_needed_seed") == 1);
 }
+
+// TP must divide the heads (vLLM refuses a layout that splits a head): a 12-head model can use
+// TP 4 at most, so 405B in BF16 (810 GB + cache) on 80 GB GPUs is TP 4 × PP 3 (3 divides the
+// 126 layers), not TP 8 × PP 2.
+TEST_CASE("serve.llm_gpus: TP divides the heads, PP the layers") {
+  auto r = run("serve.llm_gpus", {{"params", 405e9},
+                                  {"total_qps", 1},
+                                  {"n_layers", 126},
+                                  {"d_model", 12288},
+                                  {"n_heads", 12}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "tp") == 4);
+  CHECK(out(r, "pp") == 3);
+  // With a model's shape the cache is its own (Llama 3 70B: GQA, 327,680 B per token, Grattafiori
+  // et al. 2024, Table 3), and an MoE decodes with its active weights (Mixtral: 2 · 12.88 GB
+  // per step at batch 1 on TP 2, half of it per GPU).
+  auto llama = run("serve.llm_gpus", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"total_qps", 1}});
+  CHECK(out(llama, "kv_per_request") == 150 * 327680.0);
+  auto mixtral =
+      run("serve.llm_gpus", {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"total_qps", 1}});
+  REQUIRE(mixtral.ok);
+  CHECK(out(mixtral, "tp") == 2);
+  const double active = 12879925248, total = 46702792704;
+  CHECK(out(mixtral, "single_request_latency") ==
+        doctest::Approx(2 * total / 6.7e12 + 50 * (2 * active + 124.5 * 131072) / 6.7e12)
+            .epsilon(1e-9));
+}

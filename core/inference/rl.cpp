@@ -40,7 +40,12 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
   const double gen_gpus_async = in.total_gpus - o.train_gpus_async;
   o.sequences_per_replica = ceil_count(in.batch / in.generation_replicas);
 
+  Result<double> active = moe_active_params(in, in.params);
+  if (!active.ok()) return active.error();
+  const double na = active.value();
   InferLatencyIn g;
+  static_cast<KvShape&>(g) = in;
+  static_cast<MoeCounts&>(g) = in;
   g.params = in.params;
   g.prompt_len = in.prompt_len;
   g.gen_len = in.gen_len;
@@ -175,13 +180,13 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
            o.score_time_async, unit::seconds);
   }
 
-  const double train_flops =
-      in.ppo_epochs * 6 * in.params * in.batch * (in.prompt_len + in.gen_len);
+  // 6 FLOPs per active parameter per token (a mixture of experts trains only the routed ones).
+  const double train_flops = in.ppo_epochs * 6 * na * in.batch * (in.prompt_len + in.gen_len);
   o.train_time_sync = train_flops / (o.train_gpus_sync * in.peak_flops * in.mfu);
   d.step("Training, synchronous (all GPUs)", "T_{\\text{train}}",
          "\\frac{$e \\cdot 6 \\cdot $N \\cdot $b \\cdot ($p + $g)}{$G \\cdot $F \\cdot $u}",
          {{"e", "e", in.ppo_epochs},
-          {"N", "N", in.params, unit::params},
+          {"N", in.experts > 0 ? "N_a" : "N", na, unit::params},
           {"b", "b", in.batch},
           {"p", "p", in.prompt_len, unit::tokens},
           {"g", "g", in.gen_len, unit::tokens},
@@ -251,73 +256,83 @@ void register_rl(Registry& r) {
        "Iteration time and throughput of RLHF/PPO when generation, scoring and training run one "
        "after another on the same GPUs, or overlap on separate GPU sets.",
        "Kaplan et al. 2020 §2.1 (6N per token)", "docs/rl.md#rlthroughput"},
-      {num("params", &In::params, "Policy parameters", unit::params)
-           .help("Parameters of the policy model")
-           .positive(1e15)
-           .required(),
-       num("batch", &In::batch, "Batch (prompts per iteration)")
-           .help("Prompts per iteration")
-           .positive(1e7)
-           .integer()
-           .required(),
-       num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
-           .help("Tokens per prompt")
-           .positive(1e7)
-           .integer(),
-       num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
-           .help("Tokens generated per prompt")
-           .positive(1e7)
-           .integer(),
-       num("ppo_epochs", &In::ppo_epochs, "PPO epochs")
-           .help("Passes over each batch in training")
-           .positive(1000)
-           .integer(),
-       num("total_gpus", &In::total_gpus, "Total GPUs", unit::gpus)
-           .help("Accelerators for generation, scoring and training")
-           .positive(1e7)
-           .integer()
-           .required(),
-       num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
-           .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
-           .positive(1e17),
-       num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
-           .help("HBM bandwidth of one accelerator, from its datasheet")
-           .positive(1e15),
-       num("mfu", &In::mfu, "Training MFU", unit::fraction)
-           .help("Share of peak the training step reaches")
-           .positive(1),
-       num("reward_model_fraction", &In::reward_model_fraction, "Reward model size / policy size")
-           .help("Reward-model size as a fraction of the policy")
-           .positive(10),
-       num("async_train_fraction", &In::async_train_fraction, "Async: share of GPUs training",
-           unit::fraction)
-           .help("Async: share of GPUs that train while the rest generate")
-           .positive(1),
-       num("generation_replicas", &In::generation_replicas, "Generation replicas")
-           .positive(1e6)
-           .integer()
-           .help("1 = the worked example's single replica; the batch is split evenly across "
-                 "replicas"),
-       num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
-           .help("2 for BF16 weights")
-           .positive(8),
-       num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
-           .help("Memory of one accelerator, to size a generation replica")
-           .positive(1e13),
-       num("gpus_per_replica", &In::gpus_per_replica, "GPUs per generation replica (0 = fewest)")
-           .help("GPUs one generation replica is split over; 0 picks the fewest (a power of two) "
-                 "whose memory holds the weights and the cache")
-           .range(0, 65536)
-           .integer(),
-       choice("decode_model", &In::decode_model, "Generation model", {"roofline", "weights"})
-           .labels({"Roofline (weights, KV cache and FLOPs)", "Weights only (worked example)"})
-           .help("roofline: prefill and decode steps bound by FLOPs or memory, the cache read "
-                 "included; weights: the worked example's compute-only prefill and weight-only "
-                 "decode"),
-       choice("score_on", &In::score_on, "Scoring runs on", {"all", "one_gpu"})
-           .labels({"The GPUs not training", "One GPU (worked example)"})
-           .help("all: the reward model is spread over every GPU not training; one_gpu: the "
-                 "worked example's single GPU")},
+      [] {
+        std::vector<InputDecl<In>> ins = {
+            num("params", &In::params, "Policy parameters", unit::params)
+                .help("Parameters of the policy model, every expert included (what memory holds)")
+                .positive(1e15)
+                .required(),
+            num("batch", &In::batch, "Batch (prompts per iteration)")
+                .help("Prompts per iteration")
+                .positive(1e7)
+                .integer()
+                .required(),
+            num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+                .help("Tokens per prompt")
+                .positive(1e7)
+                .integer(),
+            num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+                .help("Tokens generated per prompt")
+                .positive(1e7)
+                .integer(),
+            num("ppo_epochs", &In::ppo_epochs, "PPO epochs")
+                .help("Passes over each batch in training")
+                .positive(1000)
+                .integer(),
+            num("total_gpus", &In::total_gpus, "Total GPUs", unit::gpus)
+                .help("Accelerators for generation, scoring and training")
+                .positive(1e7)
+                .integer()
+                .required(),
+            num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+                .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+                .positive(1e17),
+            num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+                .help("HBM bandwidth of one accelerator, from its datasheet")
+                .positive(1e15),
+            num("mfu", &In::mfu, "Training MFU", unit::fraction)
+                .help("Share of peak the training step reaches")
+                .positive(1),
+            num("reward_model_fraction", &In::reward_model_fraction,
+                "Reward model size / policy size")
+                .help("Reward-model size as a fraction of the policy")
+                .positive(10),
+            num("async_train_fraction", &In::async_train_fraction, "Async: share of GPUs training",
+                unit::fraction)
+                .help("Async: share of GPUs that train while the rest generate")
+                .positive(1),
+            num("generation_replicas", &In::generation_replicas, "Generation replicas")
+                .positive(1e6)
+                .integer()
+                .help("1 = the worked example's single replica; the batch is split evenly across "
+                      "replicas"),
+            num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+                .help("2 for BF16 weights")
+                .positive(8),
+            num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+                .help("Memory of one accelerator, to size a generation replica")
+                .positive(1e13),
+            num("gpus_per_replica", &In::gpus_per_replica,
+                "GPUs per generation replica (0 = fewest)")
+                .help("GPUs one generation replica is split over; 0 picks the fewest (a power of "
+                      "two) "
+                      "whose memory holds the weights and the cache")
+                .range(0, 65536)
+                .integer(),
+            choice("decode_model", &In::decode_model, "Generation model", {"roofline", "weights"})
+                .labels({"Roofline (weights, KV cache and FLOPs)", "Weights only (worked example)"})
+                .help(
+                    "roofline: prefill and decode steps bound by FLOPs or memory, the cache read "
+                    "included; weights: the worked example's compute-only prefill and weight-only "
+                    "decode"),
+            choice("score_on", &In::score_on, "Scoring runs on", {"all", "one_gpu"})
+                .labels({"The GPUs not training", "One GPU (worked example)"})
+                .help("all: the reward model is spread over every GPU not training; one_gpu: the "
+                      "worked example's single GPU")};
+        for (auto& x : kv_shape_inputs<In>()) ins.push_back(std::move(x));
+        for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
+        return ins;
+      }(),
       {out("generate_time", &Out::generate_time, "Generation", unit::seconds)
            .help("Decoding the batch's responses"),
        out("score_time", &Out::score_time, "Scoring", unit::seconds)

@@ -3,11 +3,12 @@
 
 #include <string>
 
+#include "inference/inference.hpp"
 #include "registry/registry.hpp"
 
 namespace napkin {
 
-struct RlThroughputIn {
+struct RlThroughputIn : KvShape, MoeCounts {
   double params = 70e9;
   double batch = 512;
   double prompt_len = 100;

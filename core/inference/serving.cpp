@@ -116,11 +116,21 @@ bool stage_number(const Json& v, const char* unit_name, double& out, std::string
 struct ReplicaShape {
   double tp = 0, pp = 0;
 };
-ReplicaShape smallest_replica(double need, double gpu_memory, double layers, double node) {
-  for (double tp = 1; tp <= node; tp *= 2)
-    if (tp * gpu_memory >= need) return {tp, 1};
+// The largest TP degree within the node that divides the heads (any power of two when the heads
+// are not given) and, when `of` > 0, divides `of` too.
+double largest_tp(double node, double heads, double of) {
   double tp = 1;
-  while (tp * 2 <= node) tp *= 2;
+  while (tp * 2 <= node && (heads == 0 || std::fmod(heads, tp * 2) == 0) &&
+         (of == 0 || std::fmod(of, tp * 2) == 0))
+    tp *= 2;
+  return tp;
+}
+
+ReplicaShape smallest_replica(double need, double gpu_memory, double layers, double heads,
+                              double node) {
+  for (double tp = 1; tp <= node && (heads == 0 || std::fmod(heads, tp) == 0); tp *= 2)
+    if (tp * gpu_memory >= need) return {tp, 1};
+  const double tp = largest_tp(node, heads, 0);
   for (double pp = 2; pp <= layers; ++pp)
     if (std::fmod(layers, pp) == 0 && tp * pp * gpu_memory >= need) return {tp, pp};
   return {};
@@ -153,8 +163,8 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
   li.batch = 1;
   li.peak_flops = in.peak_flops;
   li.mem_bandwidth = in.mem_bandwidth;
-  li.n_layers = in.n_layers;
-  li.d_model = in.d_model;
+  static_cast<KvShape&>(li) = in;
+  static_cast<MoeCounts&>(li) = in;
   li.weight_bytes = in.weight_bytes;
   li.kv_bytes = in.kv_bytes;
   li.decode_model = "weights";
@@ -188,9 +198,9 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
           "cannot hold the weights (" + format_value(o.weight_memory, unit::bytes) +
               ") and one request's KV cache: at least " + count_text(o.min_gpus_memory) +
               " GPUs of " + format_value(in.gpu_memory, unit::bytes) + " are needed");
-    // TP: the largest power of two up to the node that divides the replica; PP: the rest.
-    double tp = 1;
-    while (tp * 2 <= in.gpus_per_node && std::fmod(in.gpus_per_replica, tp * 2) == 0) tp *= 2;
+    // TP: the largest power of two up to the node that divides the replica and the heads; PP:
+    // the rest.
+    const double tp = largest_tp(in.gpus_per_node, in.n_heads, in.gpus_per_replica);
     const double pp = in.gpus_per_replica / tp;
     if (std::fmod(in.n_layers, pp) != 0)
       return Error::inconsistent(
@@ -202,7 +212,8 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
     o.tp = tp;
     o.pp = pp;
   } else {
-    const ReplicaShape r = smallest_replica(need, in.gpu_memory, in.n_layers, in.gpus_per_node);
+    const ReplicaShape r =
+        smallest_replica(need, in.gpu_memory, in.n_layers, in.n_heads, in.gpus_per_node);
     if (r.tp == 0)
       return Error::inconsistent("gpu_memory", in.gpu_memory,
                                  "too small: even TP " + count_text(in.gpus_per_node) + " × PP " +
@@ -213,8 +224,10 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
     o.pp = r.pp;
   }
   o.gpus_per_replica = o.tp * o.pp;
-  d.step("GPUs per replica: TP (a power of two within a node) × PP (dividing the layers)", "k",
-         "$t \\cdot $p", {{"t", "TP", o.tp}, {"p", "PP", o.pp}}, o.gpus_per_replica, unit::gpus);
+  d.step(
+      "GPUs per replica: TP (a power of two within a node, dividing the heads) × PP (dividing "
+      "the layers)",
+      "k", "$t \\cdot $p", {{"t", "TP", o.tp}, {"p", "PP", o.pp}}, o.gpus_per_replica, unit::gpus);
 
   // One request alone on the replica: TP gives each step tp GPUs' FLOP/s and bandwidth; PP
   // stages run one after another, so they add up to the whole model at that rate.
@@ -449,64 +462,65 @@ void register_serving(Registry& r) {
          "Pope et al. 2022 §2 (weights read once per token); weight memory corrected, see "
          "docs/errata.md",
          "docs/serving.md#servellm_gpus"},
-        {num("params", &In::params, "Parameters", unit::params)
-             .help("Model size N: the number of trainable parameters")
-             .positive(1e15)
-             .required(),
-         num("users", &In::users, "Users")
-             .help("Users sending requests (unused when a total request rate is given)")
-             .positive(1e10)
-             .integer(),
-         num("rps_per_user", &In::rps_per_user, "Requests/s per user", unit::requests_per_s)
-             .help("Requests per second from one user")
-             .positive(1e4),
-         num("total_qps", &In::total_qps, "Total request rate (0 = users × rate)",
-             unit::requests_per_s)
-             .help("Requests per second for the whole service; 0 takes users × requests per user")
-             .range(0, 1e9),
-         num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
-             .help("Tokens in a request's prompt")
-             .positive(1e8)
-             .integer(),
-         num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
-             .help("Tokens generated per request")
-             .positive(1e8)
-             .integer(),
-         num("target_latency", &In::target_latency, "Target latency", unit::seconds)
-             .help("Longest acceptable time for one request")
-             .positive(1e5),
-         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
-             .help("Memory of one accelerator")
-             .positive(1e13),
-         num("n_layers", &In::n_layers, "Layers L")
-             .help("Transformer blocks, for the KV cache")
-             .positive(1e4)
-             .integer(),
-         num("d_model", &In::d_model, "Model width d")
-             .help("Hidden size, for the KV cache")
-             .positive(1e6)
-             .integer(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
-             .help("Dense BF16 peak of one accelerator")
-             .positive(1e17),
-         num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
-             .help("HBM bandwidth of one accelerator")
-             .positive(1e15),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
-             .help("2 for BF16 weights, 1 for FP8")
-             .positive(8),
-         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
-             .help("2 for a BF16 cache")
-             .positive(8),
-         num("gpus_per_replica", &In::gpus_per_replica, "GPUs per replica (0 = smallest that fits)")
-             .help("GPUs holding one copy of the model, TP × PP; 0 picks the smallest shape that "
-                   "fits")
-             .range(0, 1e4)
-             .integer(),
-         num("gpus_per_node", &In::gpus_per_node, "GPUs per node (largest TP)", unit::gpus)
-             .help("GPUs joined by NVLink: tensor parallelism stays within them")
-             .positive(1024)
-             .integer()},
+        [] {
+          std::vector<InputDecl<In>> ins = {
+              num("params", &In::params, "Parameters", unit::params)
+                  .help("Model size N: every weight, all experts included (what memory holds)")
+                  .positive(1e15)
+                  .required(),
+              num("users", &In::users, "Users")
+                  .help("Users sending requests (unused when a total request rate is given)")
+                  .positive(1e10)
+                  .integer(),
+              num("rps_per_user", &In::rps_per_user, "Requests/s per user", unit::requests_per_s)
+                  .help("Requests per second from one user")
+                  .positive(1e4),
+              num("total_qps", &In::total_qps, "Total request rate (0 = users × rate)",
+                  unit::requests_per_s)
+                  .help("Requests per second for the whole service; 0 takes users × requests per "
+                        "user")
+                  .range(0, 1e9),
+              num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+                  .help("Tokens in a request's prompt")
+                  .positive(1e8)
+                  .integer(),
+              num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+                  .help("Tokens generated per request")
+                  .positive(1e8)
+                  .integer(),
+              num("target_latency", &In::target_latency, "Target latency", unit::seconds)
+                  .help("Longest acceptable time for one request")
+                  .positive(1e5),
+              num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+                  .help("Memory of one accelerator")
+                  .positive(1e13),
+              num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
+                  .help("Dense BF16 peak of one accelerator")
+                  .positive(1e17),
+              num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+                  .help("HBM bandwidth of one accelerator")
+                  .positive(1e15),
+              num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+                  .help("2 for BF16 weights, 1 for FP8")
+                  .positive(8),
+              num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+                  .help("2 for a BF16 cache")
+                  .positive(8),
+              num("gpus_per_replica", &In::gpus_per_replica,
+                  "GPUs per replica (0 = smallest that fits)")
+                  .help("GPUs holding one copy of the model, TP × PP; 0 picks the smallest shape "
+                        "that "
+                        "fits")
+                  .range(0, 1e4)
+                  .integer(),
+              num("gpus_per_node", &In::gpus_per_node, "GPUs per node (largest TP)", unit::gpus)
+                  .help("GPUs joined by NVLink: tensor parallelism stays within them")
+                  .positive(1024)
+                  .integer()};
+          for (auto& x : kv_shape_inputs<In>()) ins.push_back(std::move(x));
+          for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
+          return ins;
+        }(),
         {out("total_rps", &Out::total_rps, "Total request rate", unit::requests_per_s)
              .help("Users × requests per user"),
          out("requests_per_gpu", &Out::requests_per_gpu, "Requests/s per GPU", unit::requests_per_s)

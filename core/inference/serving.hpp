@@ -5,11 +5,12 @@
 
 #include <string>
 
+#include "inference/inference.hpp"
 #include "registry/registry.hpp"
 
 namespace napkin {
 
-struct ServeLlmIn {
+struct ServeLlmIn : KvShape, MoeCounts {
   double params = 70e9;
   double users = 10000;
   double rps_per_user = 0.05;
@@ -17,8 +18,6 @@ struct ServeLlmIn {
   double gen_len = 50;
   double target_latency = 1.0;
   double gpu_memory = 80e9;
-  double n_layers = 80;
-  double d_model = 8192;
   double peak_flops = 990e12;
   double mem_bandwidth = 3.35e12;
   double weight_bytes = 2;
