@@ -34,11 +34,14 @@ TEST_CASE("mem.training: seed 001 §6 — the notebook's LLaMA-2-70B table, row 
   };
   for (const auto& row : rows) {
     CAPTURE(row.name);
+    // The worked example's conventions: 8 optimizer bytes, the 10× (3×) activation rule.
     auto r = run("mem.training", {{"params", 70e9},
                                   {"tp", row.tp},
                                   {"dp", row.dp},
                                   {"zero_stage", row.zero},
-                                  {"checkpointing", row.gc}});
+                                  {"checkpointing", row.gc},
+                                  {"optimizer_bytes", 8},
+                                  {"activations", "rule_of_thumb"}});
     REQUIRE(r.ok);
     CHECK(out(r, "total") == doctest::Approx(row.gb * 1e9).epsilon(1e-12));
     CHECK(out(r, "weights") == doctest::Approx(row.weights * 1e9).epsilon(1e-12));
@@ -76,15 +79,24 @@ TEST_CASE("mem.training: ZeRO paper Figure 1 — 7.5B, Nd = 64, K = 12") {
 }
 
 TEST_CASE("mem.training: max_params is the model that exactly fills the GPU") {
-  auto r = run("mem.training",
-               {{"params", 70e9}, {"tp", 8}, {"dp", 8}, {"zero_stage", 3}, {"gpu_memory", 80e9}});
+  auto r = run("mem.training", {{"params", 70e9},
+                                {"tp", 8},
+                                {"dp", 8},
+                                {"zero_stage", 3},
+                                {"gpu_memory", 80e9},
+                                {"optimizer_bytes", 8},
+                                {"activations", "rule_of_thumb"}});
   REQUIRE(r.ok);
   const double maxp = out(r, "max_params");
   // 188.125 GB at 70B, linear in params: 80/188.125 × 70B = 29.77B.
   CHECK(maxp == doctest::Approx(70e9 * 80 / 188.125).epsilon(1e-12));
-  auto full =
-      run("mem.training",
-          {{"params", maxp}, {"tp", 8}, {"dp", 8}, {"zero_stage", 3}, {"gpu_memory", 80e9}});
+  auto full = run("mem.training", {{"params", maxp},
+                                   {"tp", 8},
+                                   {"dp", 8},
+                                   {"zero_stage", 3},
+                                   {"gpu_memory", 80e9},
+                                   {"optimizer_bytes", 8},
+                                   {"activations", "rule_of_thumb"}});
   CHECK(out(full, "total") == doctest::Approx(80e9).epsilon(1e-12));
   // With explicit activations the fixed bytes come off the top first.
   auto e = run("mem.training", {{"params", 7e9},
@@ -93,7 +105,8 @@ TEST_CASE("mem.training: max_params is the model that exactly fills the GPU") {
                                 {"optimizer_bytes", 12}});
   CHECK(out(e, "activations") == 20e9);
   CHECK(out(e, "total") == doctest::Approx(7e9 * 16 + 20e9).epsilon(1e-12));
-  CHECK(out(e, "max_params") == doctest::Approx(60e9 / 16).epsilon(1e-12));
+  // The default GPU memory is 80 GiB (an H100's "80 GB").
+  CHECK(out(e, "max_params") == doctest::Approx((80 * 1073741824.0 - 20e9) / 16).epsilon(1e-12));
   CHECK(out(e, "fits") == 0);
 }
 
@@ -104,7 +117,7 @@ TEST_CASE("mem.training: bad inputs are refused by name") {
   CHECK(error_of("mem.training", {{"params", 70e9}, {"dp", -2}}).input == "dp");
   CHECK(error_of("mem.training", {{"params", 70e9}, {"activations", "lots"}}).input ==
         "activations");
-  auto w = run("mem.training", {{"params", 7e9}, {"zero_stage", 2}});
+  auto w = run("mem.training", {{"params", 7e9}, {"zero_stage", 2}, {"activations", "none"}});
   CHECK(w.warnings.size() == 1);  // ZeRO with dp = 1 shards nothing
 }
 
@@ -466,6 +479,8 @@ TEST_CASE("charts and presets of the memory area are registered") {
   in.set("params", 70e9);
   in.set("tp", 8);
   in.set("dp", 8);
+  in.set("optimizer_bytes", 8);
+  in.set("activations", "rule_of_thumb");
   SweepResult s = registry().sweep("mem.training", in, "zero_stage", {0, 1, 2, 3});
   REQUIRE(s.ok);
   for (const auto& [name, col] : s.columns)
@@ -510,4 +525,46 @@ TEST_CASE("scale.fsdp_tp: no TP traffic at tp = 1, no weight gathers at fsdp = 1
   CHECK(out(tp, "fsdp_comm_time") == 0);
   CHECK(out(tp, "tp_comm_time") > 0);
   CHECK(out(tp, "min_sequences") >= 1);
+}
+
+TEST_CASE("mem.training: mixed-precision Adam is 16 bytes per parameter by default (ZeRO §3)") {
+  // Rajbhandari et al. 2020, §3.1: "mixed-precision training of a model with Ψ parameters
+  // requires ... 2Ψ + 2Ψ + 12Ψ = 16Ψ bytes" (fp16 weights and gradients; fp32 master copy,
+  // momentum and variance: K = 12). Their 1.5B GPT-2 example: at least 24 GB.
+  auto r = run("mem.training", {{"params", 1.5e9}, {"activations", "none"}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "bytes_per_param") == 16);
+  CHECK(out(r, "total") == doctest::Approx(24e9).epsilon(1e-12));
+  // The worked example's 8 bytes (moments only) stay an input: 12 B/param.
+  auto seed =
+      run("mem.training", {{"params", 1.5e9}, {"activations", "none"}, {"optimizer_bytes", 8}});
+  CHECK(out(seed, "bytes_per_param") == 12);
+}
+
+TEST_CASE("mem.training: activations are Korthikanti et al.'s per-layer count, with the batch") {
+  // Korthikanti et al. 2022, Table 2: s·b·h·(34 + 5·a·s/h) bytes per layer with no
+  // parallelism, no recomputation (16-bit activations). GPT-3 175B's shape (h 12288, a 96,
+  // L 96, 4h MLP), s 2048, b 1: 2048·12288·(34 + 5·96·2048/12288) = 2.869 GB per layer, 275.4 GB
+  // for 96 layers (the paper's scores stored: fused attention off).
+  const double sbh = 2048.0 * 12288;
+  const double per_layer = sbh * (34 + 5.0 * 96 * 2048 / 12288);
+  auto act = [](const char* key, Json value) {
+    Json in = Json::object();
+    in.set("model", "gpt3");
+    in.set("params", 175e9);
+    in.set("seq_len", 2048);
+    in.set("micro_batch", 1);
+    in.set("flash_attention", false);
+    if (key) in.set(key, value);
+    RunResult r = registry().run("mem.training", in);
+    REQUIRE(r.ok);
+    return r.outputs.find("activations")->as_number();
+  };
+  CHECK(act(nullptr, Json()) == doctest::Approx(96 * per_layer).epsilon(1e-12));
+  // Twice the microbatch, twice the activations — the rule of thumb ignored the batch.
+  CHECK(act("micro_batch", 2) == doctest::Approx(2 * 96 * per_layer).epsilon(1e-12));
+  // Full recomputation keeps only each layer's input, 2·s·b·h (Korthikanti §5).
+  CHECK(act("recompute", "full") == doctest::Approx(96 * 2 * sbh).epsilon(1e-12));
+  // The rule of thumb stays reachable: 10 × 175B × 2 bytes.
+  CHECK(act("activations", "rule_of_thumb") == doctest::Approx(3.5e12).epsilon(1e-12));
 }

@@ -183,6 +183,7 @@ Result<ParallelRecommendOut> parallel_recommend(const ParallelRecommendIn& in, D
   MemTrainingIn m;
   m.params = in.params, m.tp = int(o.tp), m.pp = int(o.pp), m.dp = int(o.dp);
   m.zero_stage = int(o.zero_stage), m.checkpointing = o.checkpointing, m.gpu_memory = in.gpu_memory;
+  m.optimizer_bytes = 8, m.activations = "rule_of_thumb";  // the worked example's conventions
   Derivation quiet(false);
   Result<MemTrainingOut> mem = mem_training(m, quiet);
   if (!mem.ok()) return mem.error();

@@ -176,6 +176,7 @@ void notebook(ProblemBank& bank) {
                  {"dp", 8, {4, 8, 16, 32}},
                  {"zero_stage", 3, {}}},
       .estimator = "mem.training",
+      .inputs = with("mem.training", {{"optimizer_bytes", 8}, {"activations", "rule_of_thumb"}}),
       .output = "total",
       .unit = answer_in::gb(),
       .hints = {"Divide every state by tp first: TP splits each weight matrix.",
