@@ -333,7 +333,8 @@ TEST_CASE("parallel.recommend: seed 001 §8 — the notebook's test cases") {
                         {1700e9, 2048, 8, 4, 64, 2}};
   for (const auto& c : cases) {
     CAPTURE(c.params);
-    auto r = run("parallel.recommend", {{"params", c.params}, {"gpus", c.gpus}});
+    auto r = run("parallel.recommend",
+                 {{"params", c.params}, {"gpus", c.gpus}, {"method", "rule_of_thumb"}});
     REQUIRE(r.ok);
     CHECK(out(r, "tp") == c.tp);
     CHECK(out(r, "pp") == c.pp);
@@ -346,29 +347,36 @@ TEST_CASE("parallel.recommend: seed 001 §8 — the notebook's test cases") {
     CHECK(why->as_string().find("3D parallelism") != std::string::npos);
   }
   // 175B on 1024: mem.training's check of the recommendation — 10.94 + 0.34 + 1.37 + 32.8 GB.
-  auto g = run("parallel.recommend", {{"params", 175e9}, {"gpus", 1024}});
+  auto g =
+      run("parallel.recommend", {{"params", 175e9}, {"gpus", 1024}, {"method", "rule_of_thumb"}});
   CHECK(out(g, "memory_per_gpu") ==
         doctest::Approx(175e9 / 32 * 2 + 175e9 / 1024 * 10 + 175e9 / 32 * 6).epsilon(1e-12));
   CHECK(out(g, "fits") == 1);
 }
 
 TEST_CASE("parallel.recommend: small models and single nodes") {
-  auto small = run("parallel.recommend", {{"params", 1e9}, {"gpus", 64}});
+  auto small =
+      run("parallel.recommend", {{"params", 1e9}, {"gpus", 64}, {"method", "rule_of_thumb"}});
   CHECK(out(small, "tp") == 1);
   CHECK(out(small, "dp") == 64);
   CHECK(out(small, "zero_stage") == 2);
   CHECK(out(small, "checkpointing") == 0);
-  auto node = run("parallel.recommend", {{"params", 13e9}, {"gpus", 8}});
+  auto node =
+      run("parallel.recommend", {{"params", 13e9}, {"gpus", 8}, {"method", "rule_of_thumb"}});
   CHECK(out(node, "tp") == 8);
   CHECK(out(node, "dp") == 1);
   CHECK(out(node, "zero_stage") == 1);
   // The seed's integer division sent 4 GPUs down the multi-node path (dp = 0); here TP = 4.
-  auto four = run("parallel.recommend", {{"params", 7e9}, {"gpus", 4}});
+  auto four =
+      run("parallel.recommend", {{"params", 7e9}, {"gpus", 4}, {"method", "rule_of_thumb"}});
   CHECK(out(four, "tp") == 4);
   CHECK(out(four, "dp") == 1);
-  CHECK(error_of("parallel.recommend", {{"params", 70e9}, {"gpus", 100}}).input == "gpus");
+  CHECK(
+      error_of("parallel.recommend", {{"params", 70e9}, {"gpus", 100}, {"method", "rule_of_thumb"}})
+          .input == "gpus");
   // PP must divide the node count: 175B on 10 nodes → pp = min(4, 5) = 4 → 2 (10 % 4 ≠ 0).
-  auto ten = run("parallel.recommend", {{"params", 175e9}, {"gpus", 80}});
+  auto ten =
+      run("parallel.recommend", {{"params", 175e9}, {"gpus", 80}, {"method", "rule_of_thumb"}});
   CHECK(std::fmod(10, out(ten, "pp")) == 0);
   CHECK(out(ten, "tp") * out(ten, "pp") * out(ten, "dp") == 80);
 }
@@ -567,4 +575,40 @@ TEST_CASE("mem.training: activations are Korthikanti et al.'s per-layer count, w
   CHECK(act("recompute", "full") == doctest::Approx(96 * 2 * sbh).epsilon(1e-12));
   // The rule of thumb stays reachable: 10 × 175B × 2 bytes.
   CHECK(act("activations", "rule_of_thumb") == doctest::Approx(3.5e12).epsilon(1e-12));
+}
+
+TEST_CASE("parallel.recommend: the search's layout fits by its own check, train.step's") {
+  // The recommendation is the fastest layout of the typed search that fits; its memory and
+  // step time are train.step's for the same layout (one shared function each), so running
+  // train.step on it must give the same numbers and fit. Llama 3 70B on 64 H100s.
+  auto r = run("parallel.recommend", {{"model", "llama3-70b"}, {"gpus", 64}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "fits") == 1);
+  CHECK(out(r, "memory_per_gpu") <= 80 * 1073741824.0);
+  CHECK(out(r, "tp") * out(r, "pp") * out(r, "cp") * out(r, "dp") == 64);
+  // A 70B model's 16 B/param states (1.13 TB) over 64 GPUs need sharding: ZeRO-3 or PP × TP.
+  CHECK((out(r, "zero_stage") == 3 || out(r, "tp") * out(r, "pp") >= 8));
+  Json step = Json::object();
+  step.set("model", "llama3-70b");
+  step.set("gpu", "h100");
+  for (const char* k : {"tp", "pp", "cp", "dp", "zero_stage", "microbatch"}) step.set(k, out(r, k));
+  step.set("ep", 1);
+  step.set("recompute", r.outputs.find("recompute")->as_string());
+  step.set("sequence_parallel", r.outputs.find("sequence_parallel")->as_bool());
+  step.set("global_batch", 1024);  // the preset sets seq_len (8192) on both
+  RunResult t = registry().run("train.step", step);
+  REQUIRE(t.ok);
+  CHECK(t.outputs.find("memory_per_gpu")->as_number() ==
+        doctest::Approx(out(r, "memory_per_gpu")).epsilon(1e-9));
+  CHECK(t.outputs.find("step_time")->as_number() ==
+        doctest::Approx(out(r, "step_time")).epsilon(1e-9));
+  // The worked example's rule for the 1.7T MoE on 2048 GPUs: TP 8, PP 4, ZeRO-2 — which its
+  // own memory check rejects (1.7T × 16 B / 32 ≫ 80 GB). The search never answers a layout
+  // that does not fit: it finds one, or says none fits, naming the GPU count.
+  auto rule =
+      run("parallel.recommend", {{"params", 1700e9}, {"gpus", 2048}, {"method", "rule_of_thumb"}});
+  CHECK(out(rule, "fits") == 0);
+  auto tiny = run("parallel.recommend", {{"model", "llama3-405b"}, {"gpus", 8}});
+  CHECK_FALSE(tiny.ok);
+  CHECK(tiny.error.input == "gpus");
 }

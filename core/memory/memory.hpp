@@ -113,13 +113,22 @@ struct ScaleFsdpTpOut {
 };
 Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d);
 
-// parallel.recommend — seed 001 §8 `recommend_parallelism`.
-struct ParallelRecommendIn {
-  double params = 70e9;
+// parallel.recommend — the fastest layout that fits, from the typed layout search over
+// train.step (SPEC §9) on a small space; or seed 001 §8 `recommend_parallelism`'s rule of thumb.
+struct ParallelRecommendIn : ModelInputs {
+  double params =
+      0;  // the rule of thumb's model size; 0 = the shape's (the search reads the shape)
   double gpus = 512;
   double gpus_per_node = 8;
-  double gpu_memory = 80e9;
+  double gpu_memory = 80.0 * 1073741824;  // an 80 GB H100 is 80 GiB
   double fit_factor = 20;  // seed: the model "fits" one GPU if 2 bytes × params × 20 < memory
+  std::string method = "search";
+  // The job and the cluster the search times (defaults: H100 SXM nodes, NVLink 4, NDR).
+  double global_batch = 1024;  // sequences per step
+  double seq_len = 4096;
+  double peak_flops = 989.4e12;
+  double intra_bandwidth = 450e9, intra_latency = 3e-6;
+  double inter_bandwidth = 50e9, inter_latency = 5e-6;
 };
 struct ParallelRecommendOut {
   double tp, pp, dp, zero_stage;
@@ -127,6 +136,10 @@ struct ParallelRecommendOut {
   std::string rationale;
   double nodes, memory_per_gpu;
   bool fits;
+  double cp, ep, microbatch;
+  std::string recompute;
+  bool sequence_parallel;
+  double step_time, mfu, layouts_evaluated;
 };
 Result<ParallelRecommendOut> parallel_recommend(const ParallelRecommendIn& in, Derivation& d);
 

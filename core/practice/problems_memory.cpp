@@ -653,6 +653,7 @@ void recommend(ProblemBank& bank) {
       .params = {{"params", 70e9, preset_param_counts()},
                  {"gpus", 512, {64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384}}},
       .estimator = "parallel.recommend",
+      .inputs = with("parallel.recommend", {{"method", "rule_of_thumb"}}),
       .output = "dp",
       .unit = answer_in::count(unit::none, "replicas"),
       .integer = true,
