@@ -125,11 +125,16 @@ TEST_CASE("charts and presets refer to estimators and inputs that exist") {
     CHECK_FALSE(p.source.empty());
     // The page groups presets by kind; any other kind would never be offered.
     CHECK((p.kind == "model" || p.kind == "gpu" || p.kind == "link" || p.kind == "scenario"));
-    // Every value must be one an estimator accepts under that name, or it is never applied.
+    // Every value must be one an estimator reads under that meaning (its declared meaning, or
+    // its name when it declares none; a scenario preset sets names), or it is never applied.
     for (const auto& member : p.values.members()) {
       const std::string name = member.first;  // clang 14 cannot capture structured bindings
       bool used = false;
-      for (const auto& e : registry().estimators()) used = used || e.input(name) != nullptr;
+      for (const auto& e : registry().estimators())
+        for (const auto& i : e.inputs)
+          used = used || (p.kind == "scenario"   ? i.name
+                          : i.preset_key.empty() ? i.name
+                                                 : i.preset_key) == name;
       CHECK_MESSAGE(used, name);
     }
     for (const auto& id : p.estimators) CHECK(registry().find(id) != nullptr);

@@ -15,6 +15,12 @@ const PRESET_KINDS = [
   ['scenario', 'Worked example'],
 ];
 
+// Input groups the card folds into a disclosure, with what its summary says.
+const FOLDS = {
+  'model.detail': 'More of the model: biases, norms, positions, latent attention, windows',
+  'model.moe': 'Mixture of experts',
+};
+
 // Text for an input field: readable, and read back by the core's unit parser unchanged.
 export function inputText(api, value, spec) {
   if (spec.kind === 'boolean') return value ? 'true' : 'false';
@@ -91,7 +97,22 @@ export class EstimatorCard {
     if (presetRow) form.append(presetRow);
     const body = h('div', { class: 'card-body' });
     const inputs = h('fieldset', { class: 'inputs' }, h('legend', { text: 'Inputs' }));
-    for (const spec of est.inputs) inputs.append(this.renderInput(spec));
+    // Rarely changed groups (a model's finer details, its experts) fold away; a preset or an
+    // error opens them.
+    const folds = {};
+    for (const spec of est.inputs) {
+      const el = this.renderInput(spec);
+      const label = FOLDS[spec.group];
+      if (!label) {
+        inputs.append(el);
+        continue;
+      }
+      if (!folds[spec.group]) {
+        folds[spec.group] = h('div', { class: 'fold-body' });
+        inputs.append(h('details', { class: 'fold' }, h('summary', { text: label }), folds[spec.group]));
+      }
+      folds[spec.group].append(el);
+    }
     this.resetButton = h('button', { type: 'button', class: 'reset', text: 'Reset to example', onclick: () => this.reset() });
     inputs.append(this.resetButton);
     this.sharedNote = h('div', { class: 'shared-note', hidden: true });
@@ -410,6 +431,8 @@ export class EstimatorCard {
         if (!this.errors[name]) continue;
         this.errors[name].replaceChildren(...withCode(message, name));
         this.fields[name].setAttribute('aria-invalid', 'true');
+        const fold = this.fields[name].closest('details.fold');
+        if (fold) fold.open = true;
         onField = true;
       }
       if (!onField || !r.error.input || !this.errors[r.error.input]) {

@@ -8,6 +8,7 @@
 #include "registry/registry.hpp"
 #include "scenario/cluster.hpp"
 #include "scenario/model.hpp"
+#include "scenario/model_inputs.hpp"
 
 namespace napkin {
 
@@ -18,47 +19,38 @@ Preset make(std::string id, std::string label, std::string kind, std::string sou
                 std::move(source), object_of(f),     {}};
 }
 
-// A model preset also fills the names some estimators use for the same quantity
-// (hidden = d_model, layers = n_layers; see seeds 002/003).
-// A model preset, generated from the typed description (core/scenario/model_presets.cpp): its
-// shape under every input name the estimators use for it (hidden = d_model, layers =
-// n_layers, as some worked examples name them), and its exact parameter count.
+// A model preset, generated from the typed description (core/scenario/model_presets.cpp): every
+// shape input of the one declaration (model_inputs.cpp) under its meaning, so that `model=<id>`
+// gives back the exact Model; the older names some estimators still use for the same quantity
+// (hidden = d_model, layers = n_layers, as some worked examples name them); and its exact
+// parameter counts: `params` the total (what memory holds), `active_params` what one token
+// computes with (MoE: the routed top-k and shared experts only), which compute estimators read.
 Preset model_preset(const ModelPreset& p) {
   const Model& m = p.model;
   const ModelParams c = model_params(m);
   Preset out = make(std::string(p.id), std::string(p.label), "model", std::string(p.source),
                     {{"params", c.total},
-                     {"d_model", m.d_model},
+                     {"active_params", c.active},
                      {"hidden", m.d_model},
-                     {"n_layers", m.layers},
                      {"layers", m.layers},
-                     {"n_heads", m.heads},
-                     {"n_kv_heads", m.kv_heads},
-                     {"head_dim", m.head_dim},
                      {"attention_dim", m.heads * m.head_dim},
-                     {"d_ff", m.d_ff},
-                     {"vocab", m.vocab},
-                     {"seq_len", p.context},
-                     {"ffn", m.ffn == Ffn::Gated ? "swiglu" : "mlp"},
-                     {"tied_embeddings", m.tied_embeddings}});
+                     {"seq_len", p.context}});
+  const ModelInputs shape(m);
+  for (const auto& d : model_input_decls({})) {
+    const std::string& key = d.spec.preset_key.empty() ? d.spec.name : d.spec.preset_key;
+    // Experts per token only for an MoE model: other estimators read `top_k` as a positive
+    // count, and to_model() ignores it when there are no experts.
+    if (key == "top_k" && m.experts == 0) continue;
+    out.values.set(key, field_read(&shape, d.field));
+  }
   if (p.trained_tokens > 0) out.values.set("tokens", p.trained_tokens);
-  // The cache per token in BF16, from the one KV function; MLA's widths (0 for other
-  // attention, so choosing a GQA model after an MLA one resets them).
-  const bool mla = m.attention == AttentionKind::Mla;
-  out.values.set("latent_dim", mla ? m.kv_lora_rank : 0);
-  out.values.set("rope_dim", mla ? m.rope_dim : 0);
+  // The cache per token in BF16, from the one KV function. MLA's widths and the MoE shape are
+  // 0 for other models (ModelInputs(m) copies them), so choosing a GQA or dense model after an
+  // MLA or MoE one resets them.
   out.values.set("kv_bytes_per_token", kv_bytes_per_token(m, 2));
-  // Routed experts, 0 for a dense model (so choosing a dense model after an MoE one resets
-  // the engines that read it).
-  out.values.set("experts", m.experts);
-  // The rest of the MoE shape, for train.step (0 for a dense model, for the same reason).
-  out.values.set("shared_experts", m.experts > 0 ? m.shared_experts : 0);
-  out.values.set("expert_d_ff", m.experts > 0 ? m.expert_d_ff : 0);
-  out.values.set("dense_layers", m.experts > 0 ? m.dense_layers : 0);
   if (m.experts > 0) {  // moe.params' split: shared weights and one expert's weights
     const double expert = (c.ffn_total - c.ffn_active) / (m.experts - m.top_k);
     out.values.set("num_experts", m.experts);
-    out.values.set("top_k", m.top_k);
     out.values.set("expert_params", expert);
     out.values.set("shared_params", c.total - m.experts * expert);
   }
@@ -88,9 +80,12 @@ Preset accelerator_preset(const Gpu& g) {
   return p;
 }
 
-Preset link(std::string id, std::string label, std::string source, double bw, double latency) {
+// Whether the switch reduces in-network (NVLS / SHARP) travels with the link, so that picking
+// InfiniBand after NVLink turns it off.
+Preset link(std::string id, std::string label, std::string source, double bw, double latency,
+            bool in_switch = false) {
   return make(std::move(id), std::move(label), "link", std::move(source),
-              {{"bandwidth", bw}, {"latency", latency}});
+              {{"bandwidth", bw}, {"latency", latency}, {"in_switch_reduction", Json(in_switch)}});
 }
 
 // A layout degree the scenario bar sets: a whole number of GPUs.
@@ -140,7 +135,7 @@ void register_catalog(Registry& r) {
   // (what a ring step can push), latency per step. Then links only a worked example uses.
   for (const Tier* t = tiers_begin(); t != tiers_end(); ++t)
     r.add_preset(link(std::string(t->id), std::string(t->label), std::string(t->source),
-                      t->bandwidth, t->latency));
+                      t->bandwidth, t->latency, t->in_switch_reduction));
   r.add_preset(
       link("eth10", "10 GbE: 1.25 GB/s, 50 µs",
            "IEEE 802.3 10 Gb/s = 1.25 GB/s per direction; 50 µs round trip from a worked example",

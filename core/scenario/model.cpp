@@ -68,7 +68,9 @@ ModelParams model_params(const Model& m) {
   p.attention = m.layers * attn;
   p.ffn_total = n_dense * dense + n_moe * ((m.experts + m.shared_experts) * expert + router);
   p.ffn_active = n_dense * dense + n_moe * ((m.top_k + m.shared_experts) * expert + router);
-  const double norms = m.layers * norm_params(m) + d * (m.norm_bias ? 2 : 1);  // + final norm
+  // Every block's norms and the final one (none at all when a model is counted without norms).
+  const double final_norm = m.norms_per_layer > 0 ? d * (m.norm_bias ? 2 : 1) : 0;
+  const double norms = m.layers * norm_params(m) + final_norm;
   const double input_embedding = m.vocab * d + m.positions * d;
   const double head = m.tied_embeddings ? 0 : m.vocab * d;
   p.embedding = input_embedding + head;

@@ -31,7 +31,8 @@ struct Model {
   double positions = 0;     // learned absolute position embeddings (GPT-2/3: 1024/2048); 0 = RoPE
   bool biases = false;      // linear-layer biases (GPT-2/3: yes; Llama: no)
   bool qkv_bias = false;    // biases on Q, K, V only (Qwen2.5)
-  int norms_per_layer = 2;  // norm layers per block (Gemma 2: 4); each has d gains
+  int norms_per_layer = 2;  // norm layers per block (Gemma 2: 4); each has d gains; 0: no
+                            // norms at all, not even the final one
   bool norm_bias = false;   // LayerNorm with a bias (GPT-2/3) rather than RMSNorm (gain only)
   bool relative_positions = false;  // Transformer-XL relative positions: one more d×d
                                     // projection per layer (Gopher, Chinchilla)

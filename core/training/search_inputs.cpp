@@ -145,7 +145,12 @@ bool search_spec_from_inputs(const Registry& reg, const Json& inputs, SearchSpec
   if (!reg.validate(step.info.id, step_inputs, clean, err)) return false;
   TrainStepIn in;
   step.fill(&in, clean);
-  const StepScenario sc = step_scenario(in);
+  Result<StepScenario> scenario = step_scenario(in);
+  if (!scenario.ok()) {
+    err = scenario.error();
+    return false;
+  }
+  const StepScenario& sc = scenario.value();
   spec.model = sc.model;
   spec.cluster = sc.cluster;
   spec.job = sc.job;

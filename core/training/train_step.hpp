@@ -7,6 +7,7 @@
 #include "scenario/cluster.hpp"
 #include "scenario/layout.hpp"
 #include "scenario/model.hpp"
+#include "scenario/model_inputs.hpp"
 #include "scenario/training_memory.hpp"
 
 namespace napkin {
@@ -53,13 +54,14 @@ namespace napkin {
 // the scenario bar's presets), and the layout search fills it the same way, so the two read one
 // declaration. Defaults: GPT-3 175B (Brown et al. 2020, Table 2.1) on A100 SXM 80 GB nodes
 // (NVLink 3, 8 × HDR 200 Gb/s), in Megatron-LM's 175B layout (Narayanan et al. 2021, Table 1).
-struct TrainStepIn {
-  // Model.
-  int layers = 96, heads = 96, kv_heads = 96, experts = 0, top_k = 0, shared_experts = 0,
-      dense_layers = 0;
-  double d_model = 12288, head_dim = 128, d_ff = 49152, vocab = 51200, expert_d_ff = 0;
-  std::string ffn = "mlp";
-  bool tied_embeddings = true;
+// The model's shape is the shared declaration (scenario/model_inputs.hpp), under the names
+// train.step has always used for three of them (kStepModelNames).
+struct TrainStepIn : ModelInputs {
+  TrainStepIn() {
+    // GPT-3 175B as Megatron-LM trains it: the vocabulary padded to 51,200, no biases counted.
+    layers = 96, heads = kv_heads = 96, d_model = 12288, head_dim = 128, d_ff = 49152;
+    vocab = 51200, ffn = "mlp", tied_embeddings = true;
+  }
   // Cluster.
   double peak_flops = 312e12, gpu_memory = 80.0 * (1ull << 30), host_memory = 0;
   int gpus_per_node = 8;
@@ -75,6 +77,8 @@ struct TrainStepIn {
   bool flash_attention = true;
 };
 
+inline constexpr ModelInputNames kStepModelNames{"layers", "heads", "kv_heads"};
+
 // The typed scenario of those inputs.
 struct StepScenario {
   Model model;
@@ -82,7 +86,9 @@ struct StepScenario {
   Layout layout;
   StepJob job;
 };
-StepScenario step_scenario(const TrainStepIn& in);
+// The model through to_model() (its errors name train.step's inputs), the cluster, the layout
+// and the job.
+Result<StepScenario> step_scenario(const TrainStepIn& in);
 
 class Registry;
 void register_train_step(Registry& r);  // the train.step estimator

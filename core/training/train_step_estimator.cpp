@@ -7,23 +7,11 @@
 
 namespace napkin {
 
-StepScenario step_scenario(const TrainStepIn& in) {
+Result<StepScenario> step_scenario(const TrainStepIn& in) {
+  Result<Model> model = to_model(in, kStepModelNames);
+  if (!model.ok()) return model.error();
   StepScenario s;
-  Model& m = s.model;
-  m.layers = in.layers;
-  m.d_model = in.d_model;
-  m.heads = in.heads;
-  m.kv_heads = in.kv_heads;
-  m.head_dim = in.head_dim;
-  m.d_ff = in.d_ff;
-  m.ffn = in.ffn == "swiglu" ? Ffn::Gated : Ffn::Mlp;
-  m.vocab = in.vocab;
-  m.tied_embeddings = in.tied_embeddings;
-  m.experts = in.experts;
-  m.top_k = in.experts > 0 ? in.top_k : 0;
-  m.shared_experts = in.experts > 0 ? in.shared_experts : 0;
-  m.expert_d_ff = in.expert_d_ff;
-  m.dense_layers = in.experts > 0 ? in.dense_layers : 0;
+  s.model = model.value();
   Cluster& c = s.cluster;
   c.gpu.peak_bf16 = in.peak_flops;
   c.gpu.hbm_bytes = in.gpu_memory;
@@ -68,12 +56,12 @@ struct TrainStepOut {
   double weights_memory, gradients_memory, optimizer_memory, activations_memory;
 };
 
-// The cross-input checks a layout must pass to be built at all.
-std::optional<Error> layout_error(const TrainStepIn& in) {
-  if (in.heads % in.tp != 0 || in.kv_heads % in.tp != 0)
+// The cross-input checks a layout must pass to be built at all (the model's own are to_model's).
+std::optional<Error> layout_error(const TrainStepIn& in, const Model& m) {
+  if (m.heads % in.tp != 0 || m.kv_heads % in.tp != 0)
     return Error::inconsistent("tp", in.tp,
-                               "must divide the attention heads (" + std::to_string(in.heads) +
-                                   ") and the KV heads (" + std::to_string(in.kv_heads) + ")");
+                               "must divide the attention heads (" + std::to_string(m.heads) +
+                                   ") and the KV heads (" + std::to_string(m.kv_heads) + ")");
   if (static_cast<long long>(in.pp) * in.vpp > in.layers)
     return Error::inconsistent("pp", in.pp,
                                "times the virtual stages (" + std::to_string(in.vpp) +
@@ -89,10 +77,6 @@ std::optional<Error> layout_error(const TrainStepIn& in) {
     return Error::inconsistent("vpp", in.vpp,
                                "interleaving needs the microbatches per pipeline (" +
                                    std::to_string(batch / per_pipe) + ") divisible by PP");
-  if (in.experts > 0 && (in.top_k < 1 || in.top_k > in.experts))
-    return Error::inconsistent(
-        "top_k", in.top_k,
-        "must be between 1 and the experts (" + std::to_string(in.experts) + ")");
   if (in.ep > 1 && (in.experts == 0 || in.experts % in.ep != 0 ||
                     (static_cast<long long>(in.dp) * in.cp) % in.ep != 0))
     return Error::inconsistent("ep", in.ep,
@@ -101,8 +85,10 @@ std::optional<Error> layout_error(const TrainStepIn& in) {
 }
 
 Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
-  if (auto e = layout_error(in)) return *e;
-  const StepScenario sc = step_scenario(in);
+  Result<StepScenario> scenario = step_scenario(in);
+  if (!scenario.ok()) return scenario.error();
+  const StepScenario& sc = scenario.value();
+  if (auto e = layout_error(in, sc.model)) return *e;
   const StepModel sm = step_model(sc.model, in.seq_len);
   const StepTimes t = train_step(sm, sc.cluster, sc.layout, sc.job);
   TrainStepOut o{};
@@ -229,170 +215,116 @@ void register_train_step(Registry& r) {
        "and a TP × PP × DP × CP × EP layout.",
        "Narayanan et al. 2021 (Megatron-LM); Korthikanti et al. 2022; Rajbhandari et al. 2020",
        "docs/training.md#trainstep"},
-      {num("layers", &In::layers, "Layers")
-           .positive(1e4)
-           .group("model")
-           .help("Transformer blocks in the model."),
-       num("d_model", &In::d_model, "Hidden size")
-           .positive(1e6)
-           .group("model")
-           .help("Width of the residual stream: each token's vector between layers."),
-       num("heads", &In::heads, "Attention heads")
-           .positive(1e4)
-           .group("model")
-           .meaning("n_heads")
-           .help("Query heads per layer; TP must divide it."),
-       num("kv_heads", &In::kv_heads, "KV heads")
-           .positive(1e4)
-           .group("model")
-           .meaning("n_kv_heads")
-           .help("Key/value heads: equal to the heads for MHA, fewer for GQA, 1 for MQA."),
-       num("head_dim", &In::head_dim, "Head dimension")
-           .positive(1e5)
-           .group("model")
-           .help("Width of one attention head."),
-       num("d_ff", &In::d_ff, "FFN width")
-           .positive(1e7)
-           .group("model")
-           .help("Inner width of the feed-forward block (per branch for SwiGLU)."),
-       choice("ffn", &In::ffn, "Feed-forward kind", {"mlp", "swiglu"})
-           .labels({"GELU MLP (2 matrices)", "SwiGLU (3 matrices)"})
-           .group("model")
-           .help("GPT-style MLPs have two weight matrices; Llama-style SwiGLU has three."),
-       num("vocab", &In::vocab, "Vocabulary")
-           .positive(1e8)
-           .group("model")
-           .help("Tokens in the vocabulary: the embedding and output layer sizes."),
-       flag("tied_embeddings", &In::tied_embeddings, "Tied embeddings")
-           .group("model")
-           .help("The output layer reuses the input embedding matrix."),
-       num("experts", &In::experts, "Routed experts")
-           .range(0, 1e5)
-           .group("model")
-           .help("Experts per MoE layer; 0 for a dense model."),
-       num("top_k", &In::top_k, "Experts per token")
-           .range(0, 1e3)
-           .group("model")
-           .help("Routed experts each token uses (MoE only)."),
-       num("shared_experts", &In::shared_experts, "Shared experts")
-           .range(0, 1e3)
-           .group("model")
-           .help("Experts every token uses besides the routed ones (DeepSeek: 1)."),
-       num("expert_d_ff", &In::expert_d_ff, "Expert FFN width")
-           .range(0, 1e7)
-           .group("model")
-           .help("Inner width of one expert; 0 means the same as the FFN width."),
-       num("dense_layers", &In::dense_layers, "Leading dense layers")
-           .range(0, 1e4)
-           .group("model")
-           .help("Layers at the start that keep a dense FFN (DeepSeek-V3: 3)."),
-       num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
-           .positive(1e17)
-           .group("cluster")
-           .help("Dense BF16 peak from the datasheet (no sparsity)."),
-       num("gpu_memory", &In::gpu_memory, "Memory per GPU", unit::bytes)
-           .positive(1e14)
-           .group("cluster")
-           .help("HBM capacity of one GPU."),
-       num("host_memory", &In::host_memory, "Host memory per GPU", unit::bytes)
-           .range(0, 1e15)
-           .group("cluster")
-           .help("CPU memory per GPU for optimizer offload; 0 when not used."),
-       num("gpus_per_node", &In::gpus_per_node, "GPUs per node", unit::gpus)
-           .positive(1e4)
-           .group("cluster")
-           .help("GPUs on the fast intra-node network (NVLink domain)."),
-       num("intra_bandwidth", &In::intra_bandwidth, "Intra-node bandwidth", unit::bytes_per_s)
-           .positive(1e15)
-           .group("cluster")
-           .help("NVLink bandwidth per GPU in one direction."),
-       num("intra_latency", &In::intra_latency, "Intra-node latency", unit::seconds)
-           .range(0, 1)
-           .group("cluster")
-           .help("Latency of one step of a collective inside a node."),
-       num("inter_bandwidth", &In::inter_bandwidth, "Inter-node bandwidth per GPU",
-           unit::bytes_per_s)
-           .positive(1e15)
-           .group("cluster")
-           .help("InfiniBand or RoCE bandwidth per GPU in one direction."),
-       num("inter_latency", &In::inter_latency, "Inter-node latency", unit::seconds)
-           .range(0, 1)
-           .group("cluster")
-           .help("Latency of one step of a collective between nodes."),
-       num("tp", &In::tp, "Tensor parallel (TP)")
-           .positive(1e5)
-           .group("layout")
-           .help("GPUs that split each layer's matrices."),
-       num("pp", &In::pp, "Pipeline parallel (PP)")
-           .positive(1e5)
-           .group("layout")
-           .help("Pipeline stages the layers are split into."),
-       num("vpp", &In::vpp, "Virtual stages")
-           .positive(1e3)
-           .group("layout")
-           .help("Interleaved stages per GPU; divides the bubble by this."),
-       num("dp", &In::dp, "Data parallel (DP)")
-           .positive(1e7)
-           .group("layout")
-           .help("Model replicas, each on its own slice of the batch."),
-       num("cp", &In::cp, "Context parallel (CP)")
-           .positive(1e5)
-           .group("layout")
-           .help("GPUs that split each sequence (ring attention)."),
-       num("ep", &In::ep, "Expert parallel (EP)")
-           .positive(1e5)
-           .group("layout")
-           .help("GPUs the experts are spread over (MoE only)."),
-       num("zero_stage", &In::zero_stage, "ZeRO stage")
-           .range(0, 3)
-           .group("layout")
-           .help("0 none; 1 shards optimizer state; 2 also gradients; 3 also weights (FSDP)."),
-       num("microbatch", &In::microbatch, "Microbatch (sequences)")
-           .positive(1e5)
-           .group("layout")
-           .help("Sequences per forward/backward pass on one pipeline."),
-       choice("recompute", &In::recompute, "Recomputation", {"none", "selective", "full"})
-           .labels({"None", "Selective (attention)", "Full (every layer)"})
-           .group("layout")
-           .help("Activations recomputed in the backward pass to save memory."),
-       flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism")
-           .group("layout")
-           .help("Split norms and dropout over the TP group (Korthikanti et al. 2022)."),
-       flag("dp_overlap", &In::dp_overlap, "Overlap DP with backward")
-           .group("layout")
-           .help("Reduce gradients in buckets while the backward pass runs."),
-       flag("tp_overlap", &In::tp_overlap, "Overlap TP with GEMMs")
-           .group("layout")
-           .help("Hide most TP collectives under matrix multiplies."),
-       flag("optimizer_offload", &In::optimizer_offload, "Offload optimizer state")
-           .group("layout")
-           .help("Keep the optimizer state in host memory (ZeRO-Offload)."),
-       choice("placement", &In::placement, "Rank order (placement)",
-              {kPlacementNames[0], kPlacementNames[1], kPlacementNames[2], kPlacementNames[3],
-               kPlacementNames[4], kPlacementNames[5]})
-           .labels({"TP, CP, DP, PP (Megatron's default)", "TP, CP, PP, DP", "TP, DP, CP, PP",
-                    "TP, DP, PP, CP", "TP, PP, CP, DP", "TP, PP, DP, CP"})
-           .group("layout")
-           .help("Which groups sit inside a node, innermost first: a group whose ranks and "
-                 "the groups inside it fit in a node talks over NVLink, the rest over the "
-                 "inter-node network (Megatron-LM's --order)."),
-       num("global_batch", &In::global_batch, "Global batch (sequences)")
-           .positive(1e8)
-           .group("job")
-           .help("Sequences per optimizer step over all replicas."),
-       num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
-           .positive(1e8)
-           .group("job")
-           .help("Tokens per training sequence."),
-       num("compute_efficiency", &In::compute_efficiency, "GEMM efficiency", unit::fraction)
-           .positive(1)
-           .group("job")
-           .help("Share of peak the layer's kernels reach; the default fits published runs."),
-       flag("flash_attention", &In::flash_attention, "Fused (flash) attention")
-           .group("job")
-           .help("Attention that never stores the sequence × sequence scores (FlashAttention, "
-                 "Dao et al. 2022) and recomputes them in the backward pass; off stores them, "
-                 "as Korthikanti et al. 2022 count.")},
+      with_model_inputs<In>(
+          {},
+          {num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+               .positive(1e17)
+               .group("cluster")
+               .help("Dense BF16 peak from the datasheet (no sparsity)."),
+           num("gpu_memory", &In::gpu_memory, "Memory per GPU", unit::bytes)
+               .positive(1e14)
+               .group("cluster")
+               .help("HBM capacity of one GPU."),
+           num("host_memory", &In::host_memory, "Host memory per GPU", unit::bytes)
+               .range(0, 1e15)
+               .group("cluster")
+               .help("CPU memory per GPU for optimizer offload; 0 when not used."),
+           num("gpus_per_node", &In::gpus_per_node, "GPUs per node", unit::gpus)
+               .positive(1e4)
+               .group("cluster")
+               .help("GPUs on the fast intra-node network (NVLink domain)."),
+           num("intra_bandwidth", &In::intra_bandwidth, "Intra-node bandwidth", unit::bytes_per_s)
+               .positive(1e15)
+               .group("cluster")
+               .help("NVLink bandwidth per GPU in one direction."),
+           num("intra_latency", &In::intra_latency, "Intra-node latency", unit::seconds)
+               .range(0, 1)
+               .group("cluster")
+               .help("Latency of one step of a collective inside a node."),
+           num("inter_bandwidth", &In::inter_bandwidth, "Inter-node bandwidth per GPU",
+               unit::bytes_per_s)
+               .positive(1e15)
+               .group("cluster")
+               .help("InfiniBand or RoCE bandwidth per GPU in one direction."),
+           num("inter_latency", &In::inter_latency, "Inter-node latency", unit::seconds)
+               .range(0, 1)
+               .group("cluster")
+               .help("Latency of one step of a collective between nodes."),
+           num("tp", &In::tp, "Tensor parallel (TP)")
+               .positive(1e5)
+               .group("layout")
+               .help("GPUs that split each layer's matrices."),
+           num("pp", &In::pp, "Pipeline parallel (PP)")
+               .positive(1e5)
+               .group("layout")
+               .help("Pipeline stages the layers are split into."),
+           num("vpp", &In::vpp, "Virtual stages")
+               .positive(1e3)
+               .group("layout")
+               .help("Interleaved stages per GPU; divides the bubble by this."),
+           num("dp", &In::dp, "Data parallel (DP)")
+               .positive(1e7)
+               .group("layout")
+               .help("Model replicas, each on its own slice of the batch."),
+           num("cp", &In::cp, "Context parallel (CP)")
+               .positive(1e5)
+               .group("layout")
+               .help("GPUs that split each sequence (ring attention)."),
+           num("ep", &In::ep, "Expert parallel (EP)")
+               .positive(1e5)
+               .group("layout")
+               .help("GPUs the experts are spread over (MoE only)."),
+           num("zero_stage", &In::zero_stage, "ZeRO stage")
+               .range(0, 3)
+               .group("layout")
+               .help("0 none; 1 shards optimizer state; 2 also gradients; 3 also weights (FSDP)."),
+           num("microbatch", &In::microbatch, "Microbatch (sequences)")
+               .positive(1e5)
+               .group("layout")
+               .help("Sequences per forward/backward pass on one pipeline."),
+           choice("recompute", &In::recompute, "Recomputation", {"none", "selective", "full"})
+               .labels({"None", "Selective (attention)", "Full (every layer)"})
+               .group("layout")
+               .help("Activations recomputed in the backward pass to save memory."),
+           flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism")
+               .group("layout")
+               .help("Split norms and dropout over the TP group (Korthikanti et al. 2022)."),
+           flag("dp_overlap", &In::dp_overlap, "Overlap DP with backward")
+               .group("layout")
+               .help("Reduce gradients in buckets while the backward pass runs."),
+           flag("tp_overlap", &In::tp_overlap, "Overlap TP with GEMMs")
+               .group("layout")
+               .help("Hide most TP collectives under matrix multiplies."),
+           flag("optimizer_offload", &In::optimizer_offload, "Offload optimizer state")
+               .group("layout")
+               .help("Keep the optimizer state in host memory (ZeRO-Offload)."),
+           choice("placement", &In::placement, "Rank order (placement)",
+                  {kPlacementNames[0], kPlacementNames[1], kPlacementNames[2], kPlacementNames[3],
+                   kPlacementNames[4], kPlacementNames[5]})
+               .labels({"TP, CP, DP, PP (Megatron's default)", "TP, CP, PP, DP", "TP, DP, CP, PP",
+                        "TP, DP, PP, CP", "TP, PP, CP, DP", "TP, PP, DP, CP"})
+               .group("layout")
+               .help("Which groups sit inside a node, innermost first: a group whose ranks and "
+                     "the groups inside it fit in a node talks over NVLink, the rest over the "
+                     "inter-node network (Megatron-LM's --order)."),
+           num("global_batch", &In::global_batch, "Global batch (sequences)")
+               .positive(1e8)
+               .group("job")
+               .help("Sequences per optimizer step over all replicas."),
+           num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+               .positive(1e8)
+               .group("job")
+               .help("Tokens per training sequence."),
+           num("compute_efficiency", &In::compute_efficiency, "GEMM efficiency", unit::fraction)
+               .positive(1)
+               .group("job")
+               .help("Share of peak the layer's kernels reach; the default fits published runs."),
+           flag("flash_attention", &In::flash_attention, "Fused (flash) attention")
+               .group("job")
+               .help("Attention that never stores the sequence × sequence scores (FlashAttention, "
+                     "Dao et al. 2022) and recomputes them in the backward pass; off stores them, "
+                     "as Korthikanti et al. 2022 count.")},
+          kStepModelNames),
       {out("step_time", &Out::step_time, "Step time", unit::seconds)
            .help("Wall time of one optimizer step."),
        out("tokens_per_second", &Out::tokens_per_second, "Tokens per second", unit::tokens_per_s)

@@ -281,7 +281,9 @@ void register_training(Registry& r) {
          "Hoffmann et al. 2022, Training Compute-Optimal Large Language Models, Table 3",
          "docs/training.md#trainchinchilla"},
         {num("params", &In::params, "Parameters", unit::params)
-             .help("Model size N: the number of trainable parameters")
+             .help("Model size N: the parameters each token computes with (a model preset gives "
+                   "the active ones: a mixture of experts uses only its routed experts)")
+             .meaning("active_params")
              .positive(kMaxParams)
              .required(),
          num("tokens_per_param", &In::tokens_per_param, "Tokens per parameter")
@@ -321,7 +323,9 @@ void register_training(Registry& r) {
          "Kaplan et al. 2020 §2.1 (6ND); Narayanan et al. 2021 eq. 3 (8ND with recomputation)",
          "docs/training.md#traintime"},
         {num("params", &In::params, "Parameters", unit::params)
-             .help("Model size N: the number of trainable parameters")
+             .help("Model size N: the parameters each token computes with (a model preset gives "
+                   "the active ones: a mixture of experts uses only its routed experts)")
+             .meaning("active_params")
              .positive(kMaxParams)
              .required(),
          num("tokens", &In::tokens, "Training tokens", unit::tokens)
@@ -371,7 +375,9 @@ void register_training(Registry& r) {
          "Chowdhery et al. 2022 (PaLM), Appendix B; Korthikanti et al. 2022 §5",
          "docs/training.md#trainmfu"},
         {num("params", &In::params, "Parameters", unit::params)
-             .help("Model size N: the number of trainable parameters")
+             .help("Model size N: the parameters each token computes with (a model preset gives "
+                   "the active ones: a mixture of experts uses only its routed experts)")
+             .meaning("active_params")
              .positive(kMaxParams)
              .required(),
          num("tokens_per_second", &In::tokens_per_second, "Throughput", unit::tokens_per_s)

@@ -1,0 +1,95 @@
+// The model-shape inputs, declared once (SPEC §8): every estimator that takes a model's shape
+// derives its input struct from ModelInputs, includes model_inputs<In>() in its input list, and
+// builds the one typed Model with to_model(). Labels, help, ranges, preset meanings and groups
+// live in model_inputs.cpp only; a model preset (catalog.cpp) fills every one of them.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "registry/registry.hpp"
+#include "scenario/model.hpp"
+
+namespace napkin {
+
+// Members mirror Model's; the input names are the preset meanings (n_layers, n_heads, …)
+// unless an estimator kept older names (ModelInputNames). Defaults: Llama 3 70B.
+struct ModelInputs {
+  // Shape (group "model").
+  int layers = 80, heads = 64;
+  int kv_heads = 8;       // 0 = heads
+  double d_model = 8192;  //
+  double head_dim = 128;  // 0 = d_model / heads
+  double d_ff = 28672;    // 0 = 4·d (MLP) or 8d/3 rounded up to 256 (SwiGLU)
+  std::string ffn = "swiglu";
+  double vocab = 128256;
+  bool tied_embeddings = false;
+  // Details most models share (group "model.detail", folded on the page).
+  double positions = 0;
+  bool biases = false, qkv_bias = false, norm_bias = false, relative_positions = false;
+  int norms_per_layer = 2;
+  std::string attention = "standard";  // standard | mla
+  double q_lora_rank = 0, latent_dim = 0, rope_dim = 0, v_head_dim = 0;
+  double window = 0;
+  int window_every = 0;
+  // Mixture of experts (group "model.moe", folded on the page).
+  int experts = 0, top_k = 0, shared_experts = 0, dense_layers = 0, moe_every = 1;
+  double expert_d_ff = 0;
+
+  ModelInputs() = default;
+  explicit ModelInputs(const Model& m);  // the inputs that give back m
+};
+
+// Input names an estimator kept from before the shared declaration (train.step: layers, heads,
+// kv_heads). The preset meanings stay n_layers, n_heads, n_kv_heads whatever the names.
+struct ModelInputNames {
+  const char* layers = "n_layers";
+  const char* heads = "n_heads";
+  const char* kv_heads = "n_kv_heads";
+};
+
+// The declaration of every shape input over ModelInputs (non-template: one copy in wasm).
+std::vector<InputDecl<ModelInputs>> model_input_decls(const ModelInputNames& names);
+
+// The same declarations bound to an input struct In that derives from ModelInputs.
+template <class In>
+std::vector<InputDecl<In>> model_inputs(const ModelInputNames& names = {}) {
+  static_assert(std::is_base_of_v<ModelInputs, In>, "In must derive from ModelInputs");
+  // Where the ModelInputs base sits inside In, without constructing an In (as field_ref).
+  alignas(In) static unsigned char storage[sizeof(In)];
+  const ModelInputs* base = reinterpret_cast<const In*>(storage);
+  const std::size_t shift =
+      static_cast<std::size_t>(reinterpret_cast<const unsigned char*>(base) - storage);
+  std::vector<InputDecl<In>> out;
+  for (auto& d : model_input_decls(names)) {
+    InputDecl<In> x;
+    x.spec = std::move(d.spec);
+    x.field = {d.field.offset + shift, d.field.type};
+    x.has_example = d.has_example;
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+// `first`, then the shape inputs, then `rest`: an estimator's whole input list.
+template <class In>
+std::vector<InputDecl<In>> with_model_inputs(std::vector<InputDecl<In>> first,
+                                             std::vector<InputDecl<In>> rest,
+                                             const ModelInputNames& names = {}) {
+  std::vector<InputDecl<In>> shape = model_inputs<In>(names);
+  first.insert(first.end(), std::make_move_iterator(shape.begin()),
+               std::make_move_iterator(shape.end()));
+  first.insert(first.end(), std::make_move_iterator(rest.begin()),
+               std::make_move_iterator(rest.end()));
+  return first;
+}
+
+// The one conversion from the inputs to the typed Model: defaults resolved (0 KV heads = MHA,
+// 0 head dim = d ÷ heads, 0 FFN width = the usual multiple), MoE fields ignored for a dense
+// model, and the cross-input checks (KV heads divide the heads, top-k within the experts, …)
+// as errors naming the input under the estimator's `names`.
+Result<Model> to_model(const ModelInputs& in, const ModelInputNames& names = {});
+
+}  // namespace napkin
