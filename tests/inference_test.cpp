@@ -267,9 +267,14 @@ TEST_CASE("infer.decode: an MoE step reads the active weights and the experts th
   auto dense = run("infer.decode", {{"params", 70e9}, {"context", 0}});
   CHECK(out(dense, "weights_read") == 140e9);
   CHECK(dense.outputs.find("experts_touched") == nullptr);
-  // An MoE needs its active count, within the total.
-  CHECK(error_of("infer.decode", {{"params", 46.7e9}, {"experts", 8}, {"top_k", 2}}).input ==
-        "active_params");
+  // An MoE's active count is within the total; experts without it are counted as dense, said.
+  CHECK(error_of("infer.decode",
+                 {{"params", 46.7e9}, {"experts", 8}, {"top_k", 2}, {"active_params", 50e9}})
+            .input == "active_params");
+  auto bare = run("infer.decode", {{"params", 46.7e9}, {"experts", 8}, {"top_k", 2}});
+  REQUIRE(bare.ok);
+  CHECK(out(bare, "weights_read") == doctest::Approx(2 * 46.7e9));
+  CHECK(bare.warnings.size() == 1);
   CHECK(error_of("infer.decode",
                  {{"params", 46.7e9}, {"experts", 8}, {"top_k", 9}, {"active_params", 13e9}})
             .input == "top_k");

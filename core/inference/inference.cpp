@@ -55,14 +55,14 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   if (in.rope_dim > 0 && in.latent_dim == 0)
     return Error::inconsistent("rope_dim", in.rope_dim,
                                "is an MLA width: set latent_dim (MLA's d_c) too, or rope_dim = 0");
-  Result<double> active = moe_active_params(in, in.params);
+  Result<double> active = moe_active_params(in, in.params, d);
   if (!active.ok()) return active.error();
   InferLatencyOut o{};
   const double n = in.params, b = in.batch, p = in.prompt_len, g = in.gen_len;
   const double na = active.value();
   o.active_params = na;
   const bool roofline = in.decode_model == "roofline";
-  const bool moe = in.experts > 0;
+  const bool moe = is_moe(in);
 
   // KV cache per token from the scenario's one function (core/scenario/model.cpp), so this
   // card and infer.kv agree for every model.
@@ -320,10 +320,10 @@ Result<InferKvOut> infer_kv(const InferKvIn& in, Derivation& d) {
 // weight of a dense model; for a mixture of experts the shared weights and the experts the
 // batch touches (params_read_per_step), and N_a the active parameters.
 Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
-  Result<double> active = moe_active_params(in, in.params);
+  Result<double> active = moe_active_params(in, in.params, d);
   if (!active.ok()) return active.error();
   const double na = active.value();
-  const bool moe = in.experts > 0;
+  const bool moe = is_moe(in);
   InferDecodeOut o{};
   const double bw = in.chips * in.mem_bandwidth, f = in.chips * in.peak_flops;
   const double w = in.params * in.weight_bytes;

@@ -29,11 +29,11 @@ template <class In>
 std::vector<InputDecl<In>> kv_shape_inputs() {
   return {num<In, double>("n_layers", &In::n_layers, "Layers L")
               .help("Transformer blocks, for the KV cache")
-              .positive(1e4)
+              .range(1, 1e4)
               .integer(),
           num<In, double>("d_model", &In::d_model, "Model width d")
               .help("Hidden size, for the KV cache")
-              .positive(1e6)
+              .range(1, 1e6)
               .integer(),
           num<In, double>("n_heads", &In::n_heads, "Attention heads (0 = MHA cache 2·L·d)")
               .help("Attention heads; 0 assumes a full multi-head cache of 2·L·d")

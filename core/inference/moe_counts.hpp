@@ -40,7 +40,10 @@ std::vector<InputDecl<In>> moe_count_inputs() {
 }
 
 // The parameters one token computes with (params for a dense model, whatever active_params
-// says), or an error naming the input that does not fit `params`.
-Result<double> moe_active_params(const MoeCounts& in, double params);
+// says), or an error naming the input that does not fit `params`. Experts without active
+// parameters are counted as dense, with a warning naming active_params.
+Result<double> moe_active_params(const MoeCounts& in, double params, Derivation& d);
+// Whether the counts describe a mixture of experts (experts and active parameters given).
+bool is_moe(const MoeCounts& in);
 
 }  // namespace napkin

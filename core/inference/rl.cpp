@@ -40,7 +40,7 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
   const double gen_gpus_async = in.total_gpus - o.train_gpus_async;
   o.sequences_per_replica = ceil_count(in.batch / in.generation_replicas);
 
-  Result<double> active = moe_active_params(in, in.params);
+  Result<double> active = moe_active_params(in, in.params, d);
   if (!active.ok()) return active.error();
   const double na = active.value();
   InferLatencyIn g;
@@ -82,10 +82,10 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
     while (need * in.gpu_memory < o.generation_memory && need < 65536) need *= 2;
     d.warn("The policy's weights (" + format_value(one->weights_memory, unit::bytes) +
            ") and the cache of " + format_value(o.sequences_per_replica, unit::none) +
-           " sequences need " + format_value(o.generation_memory, unit::bytes) + ", more than " +
-           format_value(k, unit::none) + " GPU(s) of " + format_value(in.gpu_memory, unit::bytes) +
-           " hold (gpus_per_replica): a replica needs at least " + format_value(need, unit::none) +
-           ". The times below assume it fits.");
+           " sequences need " + format_value(o.generation_memory, unit::bytes) +
+           "; a replica of gpus_per_replica = " + format_value(k, unit::none) + " GPU(s) holds " +
+           format_value(k * in.gpu_memory, unit::bytes) + ": it needs at least " +
+           format_value(need, unit::none) + " GPUs. The times below assume it fits.");
   }
   if (in.generation_replicas * k > gen_gpus_async)
     return Error::inconsistent(
@@ -186,7 +186,7 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
   d.step("Training, synchronous (all GPUs)", "T_{\\text{train}}",
          "\\frac{$e \\cdot 6 \\cdot $N \\cdot $b \\cdot ($p + $g)}{$G \\cdot $F \\cdot $u}",
          {{"e", "e", in.ppo_epochs},
-          {"N", in.experts > 0 ? "N_a" : "N", na, unit::params},
+          {"N", is_moe(in) ? "N_a" : "N", na, unit::params},
           {"b", "b", in.batch},
           {"p", "p", in.prompt_len, unit::tokens},
           {"g", "g", in.gen_len, unit::tokens},

@@ -6,6 +6,7 @@
 #include "base/counts.hpp"
 #include "base/units.hpp"
 #include "inference/inference.hpp"
+#include "inference/moe_counts.hpp"
 
 namespace napkin {
 
@@ -156,6 +157,8 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
            {{"u", "U", in.users}, {"r", "r_{\\text{user}}", in.rps_per_user, unit::requests_per_s}},
            o.total_rps, unit::requests_per_s);
   }
+  if (Result<double> active = moe_active_params(in, in.params, d); !active.ok())
+    return active.error();
   InferLatencyIn li;
   li.params = in.params;
   li.prompt_len = in.prompt_len;
@@ -203,12 +206,10 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
     const double tp = largest_tp(in.gpus_per_node, in.n_heads, in.gpus_per_replica);
     const double pp = in.gpus_per_replica / tp;
     if (std::fmod(in.n_layers, pp) != 0)
-      return Error::inconsistent(
-          "gpus_per_replica", in.gpus_per_replica,
-          "splits into TP " + count_text(tp) + " × PP " + count_text(pp) + ", and " +
-              count_text(pp) + " pipeline stages do not divide the " + count_text(in.n_layers) +
-              " layers; use a power of two up to " + count_text(in.gpus_per_node) +
-              " times a divisor of the layers");
+      d.warn("gpus_per_replica = " + count_text(in.gpus_per_replica) + " splits into TP " +
+             count_text(tp) + " × PP " + count_text(pp) + ", and " + count_text(pp) +
+             " stages do not divide the " + count_text(in.n_layers) +
+             " layers: the fullest stage sets the pace; counted here as even.");
     o.tp = tp;
     o.pp = pp;
   } else {
@@ -515,7 +516,7 @@ void register_serving(Registry& r) {
                   .integer(),
               num("gpus_per_node", &In::gpus_per_node, "GPUs per node (largest TP)", unit::gpus)
                   .help("GPUs joined by NVLink: tensor parallelism stays within them")
-                  .positive(1024)
+                  .range(1, 1024)
                   .integer()};
           for (auto& x : kv_shape_inputs<In>()) ins.push_back(std::move(x));
           for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
