@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "base/counts.hpp"
 #include "base/units.hpp"
@@ -38,10 +39,7 @@ double sum_of_max_linear(double a, double c, double k, double g) {
 // The roofline option follows Pope et al. 2022 §2 (Efficiently Scaling Transformer
 // Inference): a decode step reads the weights once and every sequence's cache, and costs
 // max(bytes / BW, 2N·b / F).
-Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
-  if (in.n_kv_heads > 0 && in.n_heads == 0)
-    return Error::inconsistent("n_kv_heads", in.n_kv_heads,
-                               "needs n_heads (the head width is d_model / n_heads)");
+std::optional<Error> check_kv_shape(const KvShape& in, Derivation& d) {
   if (in.n_heads > 0 && in.head_dim == 0 && std::fmod(in.d_model, in.n_heads) != 0)
     return Error::inconsistent(
         "n_heads", in.n_heads,
@@ -49,12 +47,21 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   if (in.n_kv_heads > in.n_heads && in.n_heads > 0)
     return Error::inconsistent("n_kv_heads", in.n_kv_heads,
                                "must be at most n_heads (" + count_text(in.n_heads) + ")");
-  if (in.n_kv_heads > 0 && std::fmod(in.n_heads, in.n_kv_heads) != 0)
+  if (in.n_heads > 0 && in.n_kv_heads > 0 && std::fmod(in.n_heads, in.n_kv_heads) != 0)
     return Error::inconsistent("n_kv_heads", in.n_kv_heads,
                                "must divide n_heads (" + count_text(in.n_heads) + ")");
+  // Widths the cache formula in use does not read: said by name, not silently dropped.
+  if (in.n_kv_heads > 0 && in.n_heads == 0 && in.latent_dim == 0)
+    d.warn(
+        "n_kv_heads is not used without n_heads: the cache is the full multi-head 2·L·d per "
+        "token. Give n_heads (the head width is d_model / n_heads) for a GQA cache.");
   if (in.rope_dim > 0 && in.latent_dim == 0)
-    return Error::inconsistent("rope_dim", in.rope_dim,
-                               "is an MLA width: set latent_dim (MLA's d_c) too, or rope_dim = 0");
+    d.warn("rope_dim is an MLA width and is not used without latent_dim (MLA's d_c).");
+  return std::nullopt;
+}
+
+Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
+  if (std::optional<Error> e = check_kv_shape(in, d)) return *e;
   Result<double> active = moe_active_params(in, in.params, d);
   if (!active.ok()) return active.error();
   InferLatencyOut o{};

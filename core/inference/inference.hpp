@@ -3,6 +3,7 @@
 // docs/inference.md.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,10 @@ std::vector<InputDecl<In>> kv_shape_inputs() {
               .range(0, 1e5)
               .integer()};
 }
+
+// The shape's cross-input checks (an error naming the input), and a warning for each width the
+// cache formula in use does not read.
+std::optional<Error> check_kv_shape(const KvShape& in, Derivation& d);
 
 struct InferLatencyIn : KvShape, MoeCounts {
   double params = 70e9;

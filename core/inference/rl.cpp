@@ -40,6 +40,7 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
   const double gen_gpus_async = in.total_gpus - o.train_gpus_async;
   o.sequences_per_replica = ceil_count(in.batch / in.generation_replicas);
 
+  if (std::optional<Error> e = check_kv_shape(in, d)) return *e;
   Result<double> active = moe_active_params(in, in.params, d);
   if (!active.ok()) return active.error();
   const double na = active.value();

@@ -157,6 +157,7 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
            {{"u", "U", in.users}, {"r", "r_{\\text{user}}", in.rps_per_user, unit::requests_per_s}},
            o.total_rps, unit::requests_per_s);
   }
+  if (std::optional<Error> e = check_kv_shape(in, d)) return *e;
   if (Result<double> active = moe_active_params(in, in.params, d); !active.ok())
     return active.error();
   InferLatencyIn li;
