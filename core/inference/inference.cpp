@@ -53,10 +53,13 @@ std::optional<Error> check_kv_shape(const KvShape& in, Derivation& d) {
   // Widths the cache formula in use does not read: said by name, not silently dropped.
   if (in.n_kv_heads > 0 && in.n_heads == 0 && in.latent_dim == 0)
     d.warn(
-        "n_kv_heads is not used without n_heads: the cache is the full multi-head 2·L·d per "
-        "token. Give n_heads (the head width is d_model / n_heads) for a GQA cache.");
+        "The KV heads (n_kv_heads) are not used without the attention heads (n_heads): the "
+        "cache is the full multi-head 2·L·d per token. Give the attention heads (the head "
+        "width is d / heads) for a grouped-query cache.");
   if (in.rope_dim > 0 && in.latent_dim == 0)
-    d.warn("rope_dim is an MLA width and is not used without latent_dim (MLA's d_c).");
+    d.warn(
+        "The MLA RoPE key width (rope_dim) is not used without the MLA latent width "
+        "(latent_dim).");
   return std::nullopt;
 }
 

@@ -83,8 +83,9 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
     while (need * in.gpu_memory < o.generation_memory && need < 65536) need *= 2;
     d.warn("The policy's weights (" + format_value(one->weights_memory, unit::bytes) +
            ") and the cache of " + format_value(o.sequences_per_replica, unit::none) +
-           " sequences need " + format_value(o.generation_memory, unit::bytes) +
-           "; a replica of gpus_per_replica = " + format_value(k, unit::none) + " GPU(s) holds " +
+           " sequences need " + format_value(o.generation_memory, unit::bytes) + "; a replica of " +
+           format_value(k, unit::none) +
+           " GPU(s) (GPUs per generation replica, gpus_per_replica) holds " +
            format_value(k * in.gpu_memory, unit::bytes) + ": it needs at least " +
            format_value(need, unit::none) + " GPUs. The times below assume it fits.");
   }
@@ -328,8 +329,8 @@ void register_rl(Registry& r) {
                     "decode"),
             choice("score_on", &In::score_on, "Scoring runs on", {"all", "one_gpu"})
                 .labels({"The GPUs not training", "One GPU (worked example)"})
-                .help("all: the reward model is spread over every GPU not training; one_gpu: the "
-                      "worked example's single GPU")};
+                .help("All: the reward model is spread over every GPU not training; one GPU: "
+                      "the worked example's")};
         for (auto& x : kv_shape_inputs<In>()) ins.push_back(std::move(x));
         for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
         return ins;

@@ -207,7 +207,7 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
     const double tp = largest_tp(in.gpus_per_node, in.n_heads, in.gpus_per_replica);
     const double pp = in.gpus_per_replica / tp;
     if (std::fmod(in.n_layers, pp) != 0)
-      d.warn("gpus_per_replica = " + count_text(in.gpus_per_replica) + " splits into TP " +
+      d.warn("A replica of " + count_text(in.gpus_per_replica) + " GPUs splits into TP " +
              count_text(tp) + " × PP " + count_text(pp) + ", and " + count_text(pp) +
              " stages do not divide the " + count_text(in.n_layers) +
              " layers: the fullest stage sets the pace; counted here as even.");
@@ -596,8 +596,9 @@ void register_serving(Registry& r) {
              .range(0, 3600),
          choice("wait_model", &In::wait_model, "Wait to fill a batch", {"fill", "half_window"})
              .labels({"(batch − 1) / (2 × arrival rate)", "Half the collection window"})
-             .help("fill: each request waits for the rest of its batch to arrive (a batch of one "
-                   "never waits); half_window: the worked example's batch / (2 × arrival rate)")},
+             .help("Fill: each request waits for the rest of its batch to arrive (a batch of one "
+                   "never waits); half the window: the worked example's batch / (2 × arrival "
+                   "rate)")},
         {out("qps_per_gpu", &Out::qps_per_gpu, "QPS one GPU sustains", unit::requests_per_s)
              .help("Batch ÷ inference time"),
          out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus)
@@ -645,8 +646,8 @@ void register_serving(Registry& r) {
                  R"(array of {"name", "latency"} or {"name", "batch", "inference"}; times in seconds or "20 ms")"),
          choice("wait_model", &In::wait_model, "Wait to fill a batch", {"fill", "half_window"})
              .labels({"(batch − 1) / (2 × arrival rate)", "Half the collection window"})
-             .help("fill: each request waits for the rest of its batch to arrive; half_window: "
-                   "the worked example's batch / (2 × arrival rate)")},
+             .help("Fill: each request waits for the rest of its batch to arrive; half the "
+                   "window: the worked example's batch / (2 × arrival rate)")},
         {out("total_latency", &Out::total_latency, "End-to-end latency", unit::seconds)
              .help("Sum of the stages' latencies"),
          out("remaining_budget", &Out::remaining_budget, "Budget left", unit::seconds)
