@@ -13,7 +13,8 @@ using test::run;
 constexpr double kExact = 1e-12;
 
 TEST_CASE("comm.collective: seed 002 — 1 GB ring all-reduce on 4 GPUs sends 1.5 GB per device") {
-  auto r = run("comm.collective", {{"op", "all_reduce"}, {"bytes", "1 GB"}, {"ranks", 4}});
+  auto r = run("comm.collective",
+               {{"op", "all_reduce"}, {"bytes", "1 GB"}, {"ranks", 4}, {"algorithm", "ring"}});
   REQUIRE(r.ok);
   CHECK(out(r, "bytes_per_rank") == doctest::Approx(1.5e9).epsilon(kExact));
   CHECK(out(r, "bytes_per_rank_approx") == doctest::Approx(2e9).epsilon(kExact));
@@ -21,7 +22,8 @@ TEST_CASE("comm.collective: seed 002 — 1 GB ring all-reduce on 4 GPUs sends 1.
   CHECK(out(r, "total_bytes") == doctest::Approx(6e9).epsilon(kExact));
   CHECK(out(r, "steps") == 6);  // 2(N−1)
   // Seed 002: at N = 1024 the exact volume is 99.9% of 2P.
-  auto big = run("comm.collective", {{"op", "all_reduce"}, {"bytes", 1e9}, {"ranks", 1024}});
+  auto big = run("comm.collective",
+                 {{"op", "all_reduce"}, {"bytes", 1e9}, {"ranks", 1024}, {"algorithm", "ring"}});
   CHECK(out(big, "bytes_per_rank") == doctest::Approx(1.998e9).epsilon(1e-3));
   CHECK(out(big, "steps") == 2046);
 }
@@ -41,8 +43,12 @@ TEST_CASE("comm.collective: nccl-tests bus-bandwidth factors (PERFORMANCE.md, Su
                {"broadcast", 1}};
   for (const auto& c : cases) {
     CAPTURE(c.op);
-    auto r = run("comm.collective",
-                 {{"op", c.op}, {"bytes", 1e9}, {"ranks", n}, {"bandwidth", bw}, {"latency", 0}});
+    auto r = run("comm.collective", {{"op", c.op},
+                                     {"bytes", 1e9},
+                                     {"ranks", n},
+                                     {"bandwidth", bw},
+                                     {"latency", 0},
+                                     {"algorithm", "ring"}});
     REQUIRE(r.ok);
     CHECK(out(r, "bus_bandwidth") == doctest::Approx(bw).epsilon(kExact));
     CHECK(out(r, "algorithm_bandwidth") == doctest::Approx(bw / c.factor).epsilon(kExact));
@@ -252,7 +258,7 @@ TEST_CASE("comm.tp_step: seed 003 — ring traffic 2(N−1)/N (test_ring_traffic
   CHECK(out(two, "bytes_per_rank") == out(two, "payload_bytes"));  // N = 2: one payload
   double prev = 0;
   for (double n : {2.0, 4.0, 8.0, 64.0}) {
-    auto r = run("comm.tp_step", {{"tp", n}});
+    auto r = run("comm.tp_step", {{"tp", n}, {"algorithm", "ring"}});
     const double v = out(r, "bytes_per_rank");
     CHECK(v == doctest::Approx(2 * (n - 1) / n * 8192).epsilon(kExact));
     CHECK(v > prev);
@@ -290,16 +296,17 @@ TEST_CASE("comm.tp_step: seed 003 — latency rules decode, bandwidth rules pref
 }
 
 TEST_CASE("comm.tp_step: seed 003 — TP=8 costs more than TP=2 (test_more_ranks_more_overhead)") {
-  auto two = run("comm.tp_step", {{"tp", 2}});
-  auto eight = run("comm.tp_step", {{"tp", 8}});
+  auto two = run("comm.tp_step", {{"tp", 2}, {"algorithm", "ring"}});
+  auto eight = run("comm.tp_step", {{"tp", 8}, {"algorithm", "ring"}});
   CHECK(out(eight, "comm_time") > out(two, "comm_time"));
   CHECK(out(eight, "latency_time") == doctest::Approx(7 * out(two, "latency_time")).epsilon(1e-12));
 }
 
 TEST_CASE("comm.tp_step: overlap hides communication, never more than the compute") {
-  auto r = run("comm.tp_step", {{"overlap", 0.5}});
+  auto r = run("comm.tp_step", {{"overlap_model", "fraction"}, {"overlap", 0.5}});
   CHECK(out(r, "exposed_comm_time") == doctest::Approx(out(r, "comm_time") / 2).epsilon(kExact));
-  auto all = run("comm.tp_step", {{"overlap", 1}, {"compute_time", 1e-3}});
+  auto all =
+      run("comm.tp_step", {{"overlap_model", "fraction"}, {"overlap", 1}, {"compute_time", 1e-3}});
   CHECK(out(all, "exposed_comm_time") ==
         doctest::Approx(out(all, "comm_time") - 1e-3).epsilon(kExact));
   // Roofline compute: 8B in BF16 over 2 H100s = 16 GB / (2 × 3.35 TB/s) = 2.39 ms at batch 1.
@@ -473,4 +480,83 @@ TEST_CASE("collective-time chart: every link crosses from latency- to bandwidth-
     CHECK(lat[0] > bw[0]);  // smallest message: latency-bound
     CHECK(bw[1] > lat[1]);  // largest message: bandwidth-bound
   }
+}
+
+TEST_CASE("comm.collective: a 32 KB all-reduce on 8 NVSwitch H100s — in-switch, not 14 ring hops") {
+  // H100 SXM: NVLink 4 at 450 GB/s per direction, third-generation NVSwitch with NVLink SHARP
+  // (NVIDIA H100 datasheet; "Upgrading Multi-GPU Interconnectivity with the Third-Generation
+  // NVIDIA NVSwitch", 2022). α = 3 µs per dependent step is Napkin's modelled figure (the link
+  // preset). First principles: a ring pays 2(N−1) = 14 steps = 42 µs; NVLS pushes to the
+  // switch and pulls the sum, 2 steps = 6 µs plus 32768 B / 450 GB/s = 0.073 µs. NCCL's own
+  // tuner (NVIDIA/nccl src/graph/tuning.cc) puts this size at 15 µs (ring, LL protocol:
+  // 6.6 µs base + 14 × 0.6 µs) to 23 µs (NVLS): the model's 6 µs is the switch's floor, not
+  // a measurement, and both are far from the 42 µs of 14 steps of 3 µs.
+  auto r = run("comm.collective", {{"op", "all_reduce"}, {"bytes", 32768}, {"ranks", 8}});
+  REQUIRE(r.ok);
+  CHECK(r.outputs.find("algorithm_used")->as_string() == "in-switch");
+  CHECK(out(r, "time") == doctest::Approx(2 * 3e-6 + 32768 / 450e9).epsilon(kExact));
+  CHECK(out(r, "ring_time") == doctest::Approx(14 * 3e-6 + 1.75 * 32768 / 450e9).epsilon(kExact));
+  // Without in-switch reduction the double binary tree wins: 2·⌈log2 8⌉ = 6 steps, 2P bytes.
+  auto t = run("comm.collective",
+               {{"op", "all_reduce"}, {"bytes", 32768}, {"ranks", 8}, {"link", "ib-ndr"}});
+  CHECK(t.outputs.find("algorithm_used")->as_string() == "tree");
+  CHECK(out(t, "time") == doctest::Approx(6 * 5e-6 + 2 * 32768 / 50e9).epsilon(kExact));
+  // Forcing in-switch reduction on a link without it is an error naming the input.
+  CHECK(error_of("comm.collective", {{"algorithm", "in_switch"}, {"link", "ib-ndr"}}).input ==
+        "algorithm");
+}
+
+TEST_CASE("comm.collective: two tiers — reduce-scatter in the node, all-reduce across, gather in") {
+  // 1 GB over 64 H100s in 8 nodes (NVLink 4 + NVLS inside, NDR 50 GB/s per GPU across).
+  // By hand: reduce-scatter in the node, in-switch: 2·3 µs + (7/8)·1 GB / 450 GB/s; across the
+  // 8 nodes a ring all-reduce of the 125 MB shard: 14·5 µs + 2·(7/8)·125 MB / 50 GB/s;
+  // all-gather in the node like the reduce-scatter (NCCL's hierarchy; Jia et al. 2018).
+  auto r = run("comm.collective",
+               {{"op", "all_reduce"}, {"bytes", 1e9}, {"ranks", 64}, {"gpus_per_node", 8}});
+  REQUIRE(r.ok);
+  const double node = 2 * 3e-6 + 0.875e9 / 450e9;
+  const double across = 14 * 5e-6 + 2 * 0.875 * 125e6 / 50e9;
+  CHECK(r.outputs.find("algorithm_used")->as_string() == "hierarchical");
+  CHECK(out(r, "time") == doctest::Approx(2 * node + across).epsilon(kExact));
+}
+
+TEST_CASE("comm.parallelism: full recomputation re-runs the forward's TP all-reduces") {
+  // Korthikanti et al. 2022 §4: full recomputation re-executes each layer's forward in the
+  // backward pass, its two TP all-reduces included: 6 per layer instead of Megatron's 4
+  // (Shoeybi et al. 2019 §3). Seed 000 problem 1's 13B (40 layers, B 32, S 4096, H 5120, TP 8).
+  auto none = run("comm.parallelism", {});
+  auto full = run("comm.parallelism", {{"recompute", "full"}});
+  auto sel = run("comm.parallelism", {{"recompute", "selective"}});
+  CHECK(out(none, "tp_ops") == 160);
+  CHECK(out(full, "tp_ops") == 240);
+  CHECK(out(sel, "tp_ops") == 160);  // selective re-runs attention only: no collective
+  const double bsh = 32.0 * 4096 * 5120 * 2;
+  CHECK(out(full, "tp_bytes_exact") == doctest::Approx(12 * bsh * 7 / 8 * 40).epsilon(kExact));
+  CHECK(out(full, "tp_recompute_bytes") == doctest::Approx(4 * bsh * 7 / 8 * 40).epsilon(kExact));
+  // Its time: 240 ring all-reduces of B·S·H on the link.
+  auto t =
+      run("comm.parallelism", {{"recompute", "full"}, {"bandwidth", 450e9}, {"latency", 3e-6}});
+  CHECK(out(t, "tp_time") ==
+        doctest::Approx(240 * (14 * 3e-6 + 1.75 * bsh / 450e9)).epsilon(kExact));
+}
+
+TEST_CASE("comm.tp_step: Megatron-LM's default overlap — forward exposed, backward hidden") {
+  // megatron/core/tensor_parallel/layers.py (LinearWithGradAccumulationAndAsyncCommunication):
+  // the backward input-gradient all-reduce is launched async before the weight-gradient GEMM;
+  // forward all-reduces block; --tp-comm-overlap is off by default. Decode (2 per layer):
+  // nothing hidden — the worked example's 46 % stands.
+  auto decode = run("comm.tp_step", {});
+  CHECK(out(decode, "exposed_comm_time") == out(decode, "comm_time"));
+  // A training step (4 per layer): the backward half hides, up to the weight-gradient third of
+  // the compute. 8 KB on NVLink (tp 2): comm ≪ compute, so exactly half is exposed.
+  auto train = run("comm.tp_step", {{"allreduces_per_layer", 4},
+                                    {"bandwidth", 450e9},
+                                    {"latency", 3e-6},
+                                    {"compute_time", 0.1}});
+  CHECK(out(train, "exposed_comm_time") ==
+        doctest::Approx(out(train, "comm_time") / 2).epsilon(kExact));
+  // Little compute: only a third of it can hide communication.
+  auto tight = run("comm.tp_step", {{"allreduces_per_layer", 4}, {"compute_time", 3e-3}});
+  CHECK(out(tight, "exposed_comm_time") ==
+        doctest::Approx(out(tight, "comm_time") - 1e-3).epsilon(kExact));
 }

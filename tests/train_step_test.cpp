@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "registry/registry.hpp"
+#include "training/calculon_space.hpp"
 #include "training/search.hpp"
 
 using namespace napkin;
@@ -253,4 +254,85 @@ TEST_CASE("training_memory: ZeRO, Rajbhandari et al. 2020, Figure 1 (7.5B, 64 GP
   CHECK(states(3) == doctest::Approx(16 * psi / 64));
   // With Ψ = 7.5e9 exactly these are the figure's 120 / 31.4 / 16.6 / 1.9 GB.
   CHECK(4 * 7.5 + 12 * 7.5 / 64 == doctest::Approx(31.4).epsilon(0.005));
+}
+
+TEST_CASE("placement: the rank order decides which groups talk inside a node") {
+  Layout l;
+  l.tp = 2;
+  l.pp = 2;
+  l.dp = 4;
+  // Megatron's default order tp-cp-dp-pp: DP's 4 ranks sit beside TP's 2 in an 8-GPU node,
+  // so PP's stages are a whole node apart.
+  CHECK(inner_span(l, Group::Dp) == 2);
+  CHECK(inner_span(l, Group::Pp) == 8);
+  CHECK(within_node(l, Group::Dp, 8));
+  CHECK_FALSE(within_node(l, Group::Pp, 8));
+  // tp-cp-pp-dp: the stages share the node, and 2 of DP's 4 ranks do.
+  l.placement = 1;
+  CHECK(within_node(l, Group::Pp, 8));
+  CHECK(ranks_per_node(l, Group::Dp, 8) == 2);
+  CHECK_FALSE(within_node(l, Group::Dp, 8));
+
+  // In train.step, the PP sends move to NVLink (300 GB/s vs 25 GB/s per GPU here) and the
+  // gradient reduction pays for it: a different exposed time for each.
+  const Registry& reg = registry();
+  Json in = Json::object();
+  in.set("tp", 2.0);
+  in.set("pp", 2.0);
+  in.set("dp", 4.0);
+  in.set("global_batch", 64.0);
+  in.set("layers", 24.0);
+  in.set("d_model", 2048.0);
+  in.set("heads", 16.0);
+  in.set("kv_heads", 16.0);
+  in.set("dp_overlap", false);
+  const RunResult base = reg.run("train.step", in, true);
+  REQUIRE(base.error.code.empty());
+  in.set("placement", "tp-cp-pp-dp");
+  const RunResult pp_inside = reg.run("train.step", in, true);
+  REQUIRE(pp_inside.error.code.empty());
+  const auto out = [](const RunResult& r, const char* k) { return r.outputs.find(k)->as_number(); };
+  CHECK(out(pp_inside, "pp_comm_time") < out(base, "pp_comm_time") / 5);
+  CHECK(out(pp_inside, "dp_comm_time") > out(base, "dp_comm_time"));
+  // The derivation says where each group sits.
+  const std::string steps = pp_inside.steps.dump();
+  CHECK(steps.find("Where the groups sit (rank order tp-cp-pp-dp)") != std::string::npos);
+  CHECK(steps.find("inside a node of 8 GPUs (intra-node link): TP 2, PP 2; across nodes "
+                   "(inter-node link): DP 4.") != std::string::npos);
+}
+
+TEST_CASE("search: each distinct placement counts once") {
+  SearchSpec s;
+  s.model = gpt(24, 2048, 16);
+  s.cluster = a100();
+  s.gpus = 32;
+  s.job.global_batch = 64;
+  s.search_placement = false;
+  const SearchResult one = search_layouts(s);
+  s.search_placement = true;
+  const SearchResult all = search_layouts(s);
+  // Per (tp, pp, cp, dp): k! orders of the k groups among CP, DP, PP with degree > 1. For 32
+  // GPUs, summed over the TP/PP/CP choices, the space grows by more than 2 and less than 6.
+  CHECK(all.total > 2 * one.total);
+  CHECK(all.total < 6 * one.total);
+  long long rejected = 0;
+  for (auto x : all.rejected) rejected += x;
+  CHECK(all.evaluated + rejected == all.total);
+  // Searching placements never finds a slower best layout: the default order is among them.
+  REQUIRE(all.top_count > 0);
+  CHECK(all.top[0].times.step <= one.top[0].times.step);
+}
+
+TEST_CASE("calculon_space: Calculon's llm-optimal-execution loops, counted") {
+  // GPT-3 175B (calculon models/gpt3-175B.json: hidden 12288, 96 heads, 96 blocks, s = 2048)
+  // on 512 A100 80 GB (systems/a100_80g.json: 2 networks, 512 GiB second memory), max batch
+  // 1536: 13,165,632 executions, the figure the layout-search issue quotes from a run of it.
+  CalculonJob j;
+  CHECK(calculon_space(j) == 13165632);
+  // One GPU, no host memory: 3 recomputations × 3 TP communication kinds, plus the all-gather
+  // redo for rs_ag without full recomputation (2 more): 11.
+  CalculonJob one;
+  one.gpus = one.max_batch = one.hidden = one.attn_heads = one.blocks = one.seq = 1;
+  one.host_memory = false;
+  CHECK(calculon_space(one) == 11);
 }

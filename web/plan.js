@@ -167,7 +167,8 @@ export class PlanCard {
       return;
     }
     this.last = { inputs, result: r };
-    this.status.textContent = `${this.count(r.total)} layouts in ${fmt(r.seconds, 's', 2)} (${this.count(r.configs_per_second)} per second): ${this.count(r.evaluated)} evaluated, ${this.count(r.valid)} fit.`;
+    this.status.textContent = `${this.count(r.total)} layouts in ${fmt(r.seconds, 's', 2)} (${this.count(r.configs_per_second)} per second): ${this.count(r.evaluated)} evaluated, ${this.count(r.valid)} fit.`
+      + (r.calculon_space ? ` Calculon's search visits ${this.count(r.calculon_space)} layouts for the same job.` : '');
     this.showResults(r, inputs);
   }
 

@@ -1,9 +1,11 @@
 #include "comm/comm.hpp"
 
 #include <cmath>
+#include <vector>
 
 #include "base/units.hpp"
 #include "registry/areas.hpp"
+#include "scenario/collective.hpp"
 
 namespace napkin {
 
@@ -17,67 +19,178 @@ bool has_link(double bandwidth) {
 }  // namespace
 
 // α–β model (Hockney 1994; Thakur, Rabenseifner & Gropp 2005, "Optimization of Collective
-// Communication Operations in MPICH", §2): time = steps·α + bytes_per_rank/β.
-// Bytes per rank for the ring algorithms are NCCL's bus-bandwidth factors (nccl-tests
-// doc/PERFORMANCE.md "Summary"): all-reduce 2(n−1)/n, all-gather and reduce-scatter (n−1)/n,
-// all-to-all (n−1)/n, broadcast 1. Ring all-reduce = reduce-scatter + all-gather, each n−1
-// sequential steps, hence 2(n−1) latency steps (seed 003 "How").
+// Communication Operations in MPICH", §2): time = steps·α + bytes_per_rank/β. The algorithms
+// and their bytes and steps are the shared collective_time (core/scenario/collective.cpp):
+// ring with NCCL's bus-bandwidth factors (nccl-tests doc/PERFORMANCE.md "Summary": all-reduce
+// 2(n−1)/n over 2(n−1) steps, all-gather, reduce-scatter and all-to-all (n−1)/n over n−1,
+// broadcast 1); NCCL's double binary tree (2·⌈log2 n⌉ steps, 2P per rank); in-switch reduction
+// (NVLink SHARP / NVLS: P per rank in two steps whatever n); and the two-tier hierarchy
+// (reduce-scatter in the node, all-reduce across nodes, all-gather in the node).
 Result<CollectiveOut> comm_collective(const CollectiveIn& in, Derivation& d) {
   CollectiveOut o{};
   const double p = in.bytes, n = in.ranks;
-  const bool tree = in.algorithm == "tree";
+  const std::string& a = in.algorithm;
   if (in.op != "p2p" && n < 2)
     return Error::inconsistent("ranks", n, "a collective needs at least 2 ranks");
-  if (tree && in.op != "all_reduce" && in.op != "broadcast") {
+  if (a == "tree" && in.op != "all_reduce" && in.op != "broadcast") {
     const std::string what = "the tree algorithm is modelled for all_reduce and broadcast only";
     return Error{"inconsistent", "algorithm", "algorithm = tree: " + what + " (op = " + in.op + ")",
                  Json("tree"), what};
   }
-  double factor = 1, approx = 1, total_links = n;
-  const char* factor_tex = "1";
-  if (in.op == "all_reduce") {
-    factor = 2 * (n - 1) / n, approx = 2, factor_tex = "\\frac{2($N - 1)}{$N}";
-    o.steps = tree ? 2 * std::ceil(std::log2(n)) : 2 * (n - 1);
-  } else if (in.op == "all_gather" || in.op == "reduce_scatter" || in.op == "all_to_all") {
-    factor = (n - 1) / n, factor_tex = "\\frac{$N - 1}{$N}";
-    o.steps = n - 1;
-  } else if (in.op == "broadcast") {
-    // Pipelined ring broadcast: every rank but the root receives P once; the root's link is
-    // the bottleneck (nccl-tests PERFORMANCE.md, Broadcast: t = S/B).
-    o.steps = tree ? std::ceil(std::log2(n)) : n - 1;
-    total_links = n - 1;
-  } else {  // p2p: one send between two ranks
-    o.steps = 1, total_links = 1;
+  if (a == "in_switch" &&
+      (!in.in_switch_reduction ||
+       (in.op != "all_reduce" && in.op != "all_gather" && in.op != "reduce_scatter"))) {
+    const std::string what =
+        "in-switch reduction needs a switch that reduces (in_switch_reduction on) and an "
+        "all_reduce, all_gather or reduce_scatter";
+    return Error{"inconsistent", "algorithm", "algorithm = in_switch: " + what, Json("in_switch"),
+                 what};
   }
-  if (tree && in.op == "all_reduce") factor = 2, factor_tex = "2";  // up and down the tree
-  o.bytes_per_rank = factor * p;
+  const Collective op = in.op == "all_reduce"       ? Collective::AllReduce
+                        : in.op == "all_gather"     ? Collective::AllGather
+                        : in.op == "reduce_scatter" ? Collective::ReduceScatter
+                        : in.op == "all_to_all"     ? Collective::AllToAll
+                        : in.op == "broadcast"      ? Collective::Broadcast
+                                                    : Collective::P2p;
+  const Algorithm algo = a == "ring"        ? Algorithm::Ring
+                         : a == "tree"      ? Algorithm::Tree
+                         : a == "in_switch" ? Algorithm::InSwitch
+                                            : Algorithm::Auto;
+  const Tier link{"link", "link", "", in.bandwidth, in.latency, in.in_switch_reduction};
+  const Tier inter{"inter", "inter", "", in.inter_bandwidth, in.inter_latency, false};
+  const int ranks = op == Collective::P2p ? 2 : static_cast<int>(n);
+  const int per_node = static_cast<int>(in.gpus_per_node);
+  const bool two_tier = per_node > 0 && ranks > per_node && op != Collective::P2p;
+  const Cluster cluster{{}, per_node, link, inter};
+
+  // The ring on the same link(s), for comparison (and the worked examples' 2(N−1) steps).
+  const CollectiveCost ring =
+      two_tier ? hierarchical_time(op, p, ranks, per_node, cluster, Algorithm::Ring)
+               : collective_time(op, p, ranks, link, Algorithm::Ring);
+  o.ring_time = ring.time;
+  if (two_tier) {
+    const int nodes = (ranks + per_node - 1) / per_node;
+    const CollectiveCost c = hierarchical_time(op, p, ranks, per_node, cluster, algo);
+    o.algorithm_used = "hierarchical";
+    o.bytes_per_rank = c.bytes_per_rank;
+    o.steps = c.steps;
+    o.latency_time = c.latency_time;
+    o.bandwidth_time = c.bandwidth_time;
+    o.time = c.time;
+    o.total_bytes = o.bytes_per_rank * n;
+    d.note("Two tiers",
+           std::to_string(ranks) + " ranks in " + std::to_string(nodes) + " nodes of " +
+               std::to_string(per_node) +
+               (op == Collective::AllReduce
+                    ? ": reduce-scatter inside each node, all-reduce of each 1/" +
+                          std::to_string(per_node) +
+                          " shard across the nodes on the inter-node link, all-gather inside "
+                          "(NCCL's hierarchy; Jia et al. 2018, hierarchical all-reduce)."
+                    : ": the part across nodes on the inter-node link, the rest inside."));
+    struct Phase {
+      const char* label;
+      Collective op;
+      double bytes;
+      int ranks;
+      const Tier* tier;
+    };
+    std::vector<Phase> phases;
+    if (op == Collective::AllReduce) {
+      phases = {{"Reduce-scatter inside the node", Collective::ReduceScatter, p, per_node, &link},
+                {"All-reduce of the shard across nodes", Collective::AllReduce, p / per_node, nodes,
+                 &inter},
+                {"All-gather inside the node", Collective::AllGather, p, per_node, &link}};
+    } else {
+      phases = {{"Across the nodes", op, p, nodes, &inter},
+                {"Inside the node", op, p / nodes, per_node, &link}};
+    }
+    for (const Phase& ph : phases) {
+      const CollectiveCost x = collective_time(ph.op, ph.bytes, ph.ranks, *ph.tier, algo);
+      d.step(ph.label, "T_{\\text{phase}}", "$s \\cdot $a + \\frac{$V}{$B}",
+             {{"s", "s", x.steps},
+              {"a", "\\alpha", ph.tier->latency, unit::seconds},
+              {"V", "V_{\\text{rank}}", x.bytes_per_rank, unit::bytes},
+              {"B", "\\beta", ph.tier->bandwidth, unit::bytes_per_s}},
+             x.time, unit::seconds);
+    }
+  } else {
+    const CollectiveCost c = collective_time(op, p, ranks, link, algo);
+    o.algorithm_used = c.used == Algorithm::InSwitch ? "in-switch"
+                       : c.used == Algorithm::Tree   ? "tree"
+                                                     : "ring";
+    o.bytes_per_rank = c.bytes_per_rank;
+    o.steps = c.steps;
+    o.latency_time = c.latency_time;
+    o.bandwidth_time = c.bandwidth_time;
+    o.time = c.time;
+    const double links = op == Collective::P2p                                          ? 1
+                         : op == Collective::Broadcast && c.used != Algorithm::InSwitch ? n - 1
+                                                                                        : n;
+    o.total_bytes = o.bytes_per_rank * links;
+    if (algo == Algorithm::Auto) {
+      std::string why = "Fastest on this link: ";
+      const CollectiveCost tree = collective_time(op, p, ranks, link, Algorithm::Tree);
+      const CollectiveCost sw = collective_time(op, p, ranks, link, Algorithm::InSwitch);
+      why += "ring " + format_value(ring.time, unit::seconds);
+      if (tree.used == Algorithm::Tree) why += ", tree " + format_value(tree.time, unit::seconds);
+      if (sw.used == Algorithm::InSwitch)
+        why += ", in-switch reduction " + format_value(sw.time, unit::seconds);
+      d.note("Algorithm",
+             why + " → " +
+                 (c.used == Algorithm::InSwitch ? "in-switch reduction" : o.algorithm_used) + ".");
+    }
+    // The formula of the algorithm used, with its bytes factor and step count.
+    const char* f_tex = "1";
+    const char* s_tex = "1";
+    const char* what = "Point-to-point: one send";
+    if (c.used == Algorithm::InSwitch) {
+      f_tex = op == Collective::AllReduce ? "1" : "\\frac{$N - 1}{$N}";
+      s_tex = "2";
+      what =
+          "In-switch reduction (NVLS / SHARP): each rank pushes its data to the switch, "
+          "which reduces it and multicasts the result";
+    } else if (c.used == Algorithm::Tree) {
+      f_tex = op == Collective::AllReduce ? "2" : "1";
+      s_tex = op == Collective::AllReduce ? "2 \\lceil \\log_2 $N \\rceil"
+                                          : "\\lceil \\log_2 $N \\rceil";
+      what = "Double binary tree: reduce up and broadcast down, about log₂ N steps each";
+    } else if (op == Collective::AllReduce) {
+      f_tex = "\\frac{2($N - 1)}{$N}", s_tex = "2($N - 1)";
+      what = "Ring: reduce-scatter then all-gather, N − 1 steps each";
+    } else if (op != Collective::Broadcast && op != Collective::P2p) {
+      f_tex = "\\frac{$N - 1}{$N}", s_tex = "$N - 1";
+      what = "Ring: N − 1 steps of P/N each";
+    } else if (op == Collective::Broadcast) {
+      s_tex = "$N - 1";
+      // Pipelined ring broadcast: every rank but the root receives P once; the root's link is
+      // the bottleneck (nccl-tests PERFORMANCE.md, Broadcast: t = S/B).
+      what = "Pipelined ring broadcast: the root's link carries P once";
+    }
+    d.note("How", what);
+    d.step("Bytes each rank sends (exact)", "V_{\\text{rank}}", std::string(f_tex) + " \\cdot $P",
+           {{"P", "P", p, unit::bytes}, {"N", "N", n}}, o.bytes_per_rank, unit::bytes);
+    d.step("Latency: sequential steps", "T_{\\alpha}", std::string("(") + s_tex + ") \\cdot $a",
+           {{"N", "N", n}, {"a", "\\alpha", in.latency, unit::seconds}}, o.latency_time,
+           unit::seconds);
+    d.step("Bandwidth term", "T_{\\beta}", "\\frac{$V}{$B}",
+           {{"V", "V_{\\text{rank}}", o.bytes_per_rank, unit::bytes},
+            {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
+           o.bandwidth_time, unit::seconds);
+  }
+  const double approx = op == Collective::AllReduce ? 2 : 1;
   o.bytes_per_rank_approx = approx * p;
-  o.total_bytes = o.bytes_per_rank * total_links;
-  std::string rhs = std::string(factor_tex) + " \\cdot $P";
-  d.step("Bytes each rank sends (exact)", "V_{\\text{rank}}", rhs,
-         {{"P", "P", p, unit::bytes}, {"N", "N", n}}, o.bytes_per_rank, unit::bytes);
-  if (approx != factor)
-    d.step("The large-N approximation", "V_{\\text{approx}}", approx == 2 ? "2 $P" : "$P",
-           {{"P", "P", p, unit::bytes}}, o.bytes_per_rank_approx, unit::bytes);
+  if (op == Collective::AllReduce && o.algorithm_used == "ring")
+    d.step("The large-N approximation", "V_{\\text{approx}}", "2 $P", {{"P", "P", p, unit::bytes}},
+           o.bytes_per_rank_approx, unit::bytes);
   d.step("Traffic summed over all ranks (switch / bisection load)", "V_{\\text{total}}",
-         "$V \\cdot $k",
-         {{"V", "V_{\\text{rank}}", o.bytes_per_rank, unit::bytes}, {"k", "k", total_links}},
-         o.total_bytes, unit::bytes);
-  o.latency_time = o.steps * in.latency;
-  d.step(tree ? "Latency: tree depth, up and down" : "Latency: sequential ring steps",
-         "T_{\\alpha}", "$s \\cdot $a",
-         {{"s", "s", o.steps}, {"a", "\\alpha", in.latency, unit::seconds}}, o.latency_time,
-         unit::seconds);
-  o.bandwidth_time = o.bytes_per_rank / in.bandwidth;
-  d.step("Bandwidth term", "T_{\\beta}", "\\frac{$V}{$B}",
-         {{"V", "V_{\\text{rank}}", o.bytes_per_rank, unit::bytes},
-          {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
-         o.bandwidth_time, unit::seconds);
-  o.time = o.latency_time + o.bandwidth_time;
+         "\\sum V_{\\text{rank}}", {}, o.total_bytes, unit::bytes);
   d.step("Collective time", "T", "$A + $B",
          {{"A", "T_{\\alpha}", o.latency_time, unit::seconds},
           {"B", "T_{\\beta}", o.bandwidth_time, unit::seconds}},
          o.time, unit::seconds);
+  if (o.algorithm_used != "ring")
+    d.step("The same on a ring, for comparison", "T_{\\text{ring}}", "T_{\\text{ring}}", {},
+           o.ring_time, unit::seconds);
   o.regime = o.latency_time > o.bandwidth_time ? "latency" : "bandwidth";
   d.note("Regime", o.regime == "latency"
                        ? "Latency-bound: the step count dominates. Fewer, larger messages (or a "
@@ -90,14 +203,15 @@ Result<CollectiveOut> comm_collective(const CollectiveIn& in, Derivation& d) {
       "Bus bandwidth (what nccl-tests reports as busbw)", "\\text{busbw}", "\\frac{$V}{$T}",
       {{"V", "V_{\\text{rank}}", o.bytes_per_rank, unit::bytes}, {"T", "T", o.time, unit::seconds}},
       o.bus_bandwidth, unit::bytes_per_s);
-  const double f = o.bytes_per_rank > 0 ? factor : 0;
-  o.crossover_bytes = f > 0 ? o.latency_time * in.bandwidth / f : 0;
-  if (f > 0)
+  // Where the latency and bandwidth terms meet: P* = T_α / (T_β / P).
+  const double beta_per_byte = p > 0 ? o.bandwidth_time / p : 0;
+  o.crossover_bytes = beta_per_byte > 0 ? o.latency_time / beta_per_byte : 0;
+  if (beta_per_byte > 0)
     d.step("Message size where latency and bandwidth terms are equal", "P^{*}",
-           "\\frac{$A \\cdot $B}{$f}",
+           "\\frac{$A \\cdot $P}{$B}",
            {{"A", "T_{\\alpha}", o.latency_time, unit::seconds},
-            {"B", "\\beta", in.bandwidth, unit::bytes_per_s},
-            {"f", "f", f}},
+            {"P", "P", p, unit::bytes},
+            {"B", "T_{\\beta}", o.bandwidth_time, unit::seconds}},
            o.crossover_bytes, unit::bytes);
   return o;
 }
@@ -123,6 +237,13 @@ Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d) 
   const double shard = 1 / (tp * pp);  // a device holds 1/(tp·pp) of the parameters
   const bool link = has_link(in.bandwidth);
   if (!link) o.dp_time = o.fsdp_time = o.tp_time = o.pp_time = not_given;
+  // Times come from the shared collective_time on one link; the worked examples' ring unless
+  // another algorithm is asked for.
+  const Tier tier{"link", "link", "", in.bandwidth, in.latency, false};
+  const Algorithm algo = in.algorithm == "auto"   ? Algorithm::Auto
+                         : in.algorithm == "tree" ? Algorithm::Tree
+                                                  : Algorithm::Ring;
+  const auto ranks = [](double x) { return static_cast<int>(x); };
   if (ab == 1 || gb == 1)
     d.note("Convention",
            "A byte count of 1 counts elements as bytes (the worked examples' convention): "
@@ -164,24 +285,37 @@ Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d) 
            o.fsdp_bytes_exact, unit::bytes);
     o.fsdp_ops = 3 * L;
     if (link) {
-      o.dp_time = 2 * (dp - 1) * in.latency + o.dp_bytes_per_device / in.bandwidth;
-      d.step("DP time per step", "T_{DP}", "2($N - 1) \\cdot $a + \\frac{$V}{$B}",
-             {{"N", "N_{dp}", dp},
-              {"a", "\\alpha", in.latency, unit::seconds},
-              {"V", "V_{DP}^{\\text{dev}}", o.dp_bytes_per_device, unit::bytes},
-              {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
-             o.dp_time, unit::seconds);
-      o.fsdp_time = o.fsdp_ops * (dp - 1) * in.latency + o.fsdp_bytes_exact * shard / in.bandwidth;
-      d.step("FSDP time per step (3L collectives of N−1 steps)", "T_{FSDP}",
-             "$k ($N - 1) \\cdot $a + \\frac{$V}{$t \\cdot $p \\cdot $B}",
-             {{"k", "3L", o.fsdp_ops},
-              {"N", "N_{dp}", dp},
-              {"a", "\\alpha", in.latency, unit::seconds},
-              {"V", "V_{FSDP}^{\\text{exact}}", o.fsdp_bytes_exact, unit::bytes},
-              {"t", "t", tp},
-              {"p", "p", pp},
-              {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
-             o.fsdp_time, unit::seconds);
+      o.dp_time =
+          collective_time(Collective::AllReduce, P * gb * shard, ranks(dp), tier, algo).time;
+      if (algo == Algorithm::Ring)
+        d.step("DP time per step", "T_{DP}", "2($N - 1) \\cdot $a + \\frac{$V}{$B}",
+               {{"N", "N_{dp}", dp},
+                {"a", "\\alpha", in.latency, unit::seconds},
+                {"V", "V_{DP}^{\\text{dev}}", o.dp_bytes_per_device, unit::bytes},
+                {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
+               o.dp_time, unit::seconds);
+      else
+        d.step("DP time per step (shared collective time, " + in.algorithm + ")", "T", "T", {},
+               o.dp_time, unit::seconds);
+      // Per layer: all-gather (forward), all-gather (backward), reduce-scatter of its shard.
+      const double layer = P * gb * shard / L;
+      o.fsdp_time =
+          L * (2 * collective_time(Collective::AllGather, layer, ranks(dp), tier, algo).time +
+               collective_time(Collective::ReduceScatter, layer, ranks(dp), tier, algo).time);
+      if (algo == Algorithm::Ring)
+        d.step("FSDP time per step (3L collectives of N−1 steps)", "T_{FSDP}",
+               "$k ($N - 1) \\cdot $a + \\frac{$V}{$t \\cdot $p \\cdot $B}",
+               {{"k", "3L", o.fsdp_ops},
+                {"N", "N_{dp}", dp},
+                {"a", "\\alpha", in.latency, unit::seconds},
+                {"V", "V_{FSDP}^{\\text{exact}}", o.fsdp_bytes_exact, unit::bytes},
+                {"t", "t", tp},
+                {"p", "p", pp},
+                {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
+               o.fsdp_time, unit::seconds);
+      else
+        d.step("FSDP time per step (shared collective time, " + in.algorithm + ")", "T", "T", {},
+               o.fsdp_time, unit::seconds);
     }
   }
 
@@ -211,28 +345,47 @@ Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d) 
             {"b", "b_{a}", ab, unit::bytes},
             {"t", "t", tp}},
            o.tp_bytes_per_layer_exact, unit::bytes);
-    o.tp_logical_bytes = o.tp_logical_bytes_per_layer * L;
-    o.tp_bytes = o.tp_bytes_per_layer * L;
-    o.tp_bytes_exact = o.tp_bytes_per_layer_exact * L;
-    d.step("TP physical over all layers", "V_{TP}^{\\text{step}}", "$V \\cdot $L",
-           {{"V", "V_{TP}", o.tp_bytes_per_layer, unit::bytes}, {"L", "L", L}}, o.tp_bytes,
-           unit::bytes);
-    o.tp_ops = 4 * L;
-    d.step("TP all-reduces per step", "n_{TP}", "4 \\cdot $L", {{"L", "L", L}}, o.tp_ops,
-           unit::none);
+    // Full recomputation re-runs each layer's forward in the backward pass, its two TP
+    // all-reduces included (Korthikanti et al. 2022 §4): 6 all-reduces per layer, not 4.
+    // Selective recomputation re-runs only the attention core, which has no collective.
+    const double passes = in.recompute == "full" ? 1.5 : 1;
+    o.tp_logical_bytes = o.tp_logical_bytes_per_layer * L * passes;
+    o.tp_bytes = o.tp_bytes_per_layer * L * passes;
+    o.tp_bytes_exact = o.tp_bytes_per_layer_exact * L * passes;
+    o.tp_recompute_bytes = o.tp_bytes_exact - o.tp_bytes_per_layer_exact * L;
+    o.tp_ops = 4 * L * passes;
+    if (passes > 1) {
+      d.step("Full recomputation: the forward's 2 all-reduces per layer again", "n_{TP}",
+             "(4 + 2) \\cdot $L", {{"L", "L", L}}, o.tp_ops, unit::none);
+      d.step("TP physical over all layers, recomputed forward included", "V_{TP}^{\\text{step}}",
+             "\\frac{6}{4} \\cdot $V \\cdot $L",
+             {{"V", "V_{TP}", o.tp_bytes_per_layer, unit::bytes}, {"L", "L", L}}, o.tp_bytes,
+             unit::bytes);
+    } else {
+      d.step("TP physical over all layers", "V_{TP}^{\\text{step}}", "$V \\cdot $L",
+             {{"V", "V_{TP}", o.tp_bytes_per_layer, unit::bytes}, {"L", "L", L}}, o.tp_bytes,
+             unit::bytes);
+      d.step("TP all-reduces per step", "n_{TP}", "4 \\cdot $L", {{"L", "L", L}}, o.tp_ops,
+             unit::none);
+    }
     if (pp > 1)
       d.note("Pipeline stages",
              "With pp stages a device runs only n_layers/pp of these layers: "
              "divide the TP step totals by pp for one device.");
     if (link) {
-      o.tp_time = o.tp_ops * 2 * (tp - 1) * in.latency + o.tp_bytes_exact / in.bandwidth;
-      d.step("TP time per step", "T_{TP}", "$n \\cdot 2($t - 1) \\cdot $a + \\frac{$V}{$B}",
-             {{"n", "n_{TP}", o.tp_ops},
-              {"t", "t", tp},
-              {"a", "\\alpha", in.latency, unit::seconds},
-              {"V", "V_{TP}^{\\text{exact}} L", o.tp_bytes_exact, unit::bytes},
-              {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
-             o.tp_time, unit::seconds);
+      o.tp_time =
+          o.tp_ops * collective_time(Collective::AllReduce, bsh * ab, ranks(tp), tier, algo).time;
+      if (algo == Algorithm::Ring)
+        d.step("TP time per step", "T_{TP}", "$n \\cdot 2($t - 1) \\cdot $a + \\frac{$V}{$B}",
+               {{"n", "n_{TP}", o.tp_ops},
+                {"t", "t", tp},
+                {"a", "\\alpha", in.latency, unit::seconds},
+                {"V", "V_{TP}^{\\text{exact}} L", o.tp_bytes_exact, unit::bytes},
+                {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
+               o.tp_time, unit::seconds);
+      else
+        d.step("TP time per step (shared collective time, " + in.algorithm + ")", "T", "T", {},
+               o.tp_time, unit::seconds);
     }
   }
 
@@ -257,13 +410,17 @@ Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d) 
     d.step("PP sends per step", "n_{PP}", "2 \\cdot $M ($p - 1)", {{"M", "M", M}, {"p", "p", pp}},
            o.pp_ops, unit::none);
     if (link) {
-      o.pp_time = 2 * M * in.latency + o.pp_bytes_per_device / in.bandwidth;
-      d.step("PP send time of one middle stage", "T_{PP}", "2 $M \\cdot $a + \\frac{$V}{$B}",
-             {{"M", "M", M},
-              {"a", "\\alpha", in.latency, unit::seconds},
-              {"V", "V_{PP}^{\\text{dev}}", o.pp_bytes_per_device, unit::bytes},
-              {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
-             o.pp_time, unit::seconds);
+      o.pp_time = 2 * M * collective_time(Collective::P2p, bsh * ab / M, 2, tier, algo).time;
+      if (algo == Algorithm::Ring)
+        d.step("PP send time of one middle stage", "T_{PP}", "2 $M \\cdot $a + \\frac{$V}{$B}",
+               {{"M", "M", M},
+                {"a", "\\alpha", in.latency, unit::seconds},
+                {"V", "V_{PP}^{\\text{dev}}", o.pp_bytes_per_device, unit::bytes},
+                {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
+               o.pp_time, unit::seconds);
+      else
+        d.step("PP send time of one middle stage (shared collective time, " + in.algorithm + ")",
+               "T", "T", {}, o.pp_time, unit::seconds);
     }
   }
   if (!link) d.note("Times", "Give a link bandwidth (and latency) to turn volumes into times.");
@@ -390,9 +547,25 @@ void register_comm(Registry& r) {
          num("latency", &In::latency, "Latency per step α", unit::seconds)
              .help("Fixed cost of one step of the algorithm")
              .range(0, 10),
-         choice("algorithm", &In::algorithm, "Algorithm", {"ring", "tree"})
-             .help("Ring: N − 1 steps; tree: about log₂ N steps")
-             .labels({"Ring", "Tree"})},
+         flag("in_switch_reduction", &In::in_switch_reduction, "Switch reduces in-network")
+             .help("NVLink SHARP (NVLS) on H100/B200 NVSwitch, or InfiniBand SHARP: the switch "
+                   "sums the data, so each rank sends it once"),
+         choice("algorithm", &In::algorithm, "Algorithm", {"auto", "ring", "tree", "in_switch"})
+             .help("Auto picks the fastest; ring: 2(N − 1) steps; tree: about 2 log₂ N steps; "
+                   "in-switch: 2 steps")
+             .labels({"Auto (fastest)", "Ring", "Tree", "In-switch reduction"}),
+         num("gpus_per_node", &In::gpus_per_node, "GPUs per node (0 = one link)")
+             .help("Ranks beyond this many are in other nodes, reached over the inter-node "
+                   "link; 0 puts every rank on the link above")
+             .range(0, kMaxRanks)
+             .integer(),
+         num("inter_bandwidth", &In::inter_bandwidth, "Inter-node bandwidth per GPU",
+             unit::bytes_per_s)
+             .help("Each GPU's network bandwidth to other nodes, one direction (NDR: 50 GB/s)")
+             .positive(kMaxBw),
+         num("inter_latency", &In::inter_latency, "Inter-node latency per step", unit::seconds)
+             .help("Fixed cost of one step across nodes")
+             .range(0, 10)},
         {out("bytes_per_rank", &Out::bytes_per_rank, "Bytes per rank (exact)", unit::bytes)
              .help("Bytes each rank sends, exactly, for this collective"),
          out("bytes_per_rank_approx", &Out::bytes_per_rank_approx, "Bytes per rank (≈ 2P / P)",
@@ -415,7 +588,11 @@ void register_comm(Registry& r) {
          out("bus_bandwidth", &Out::bus_bandwidth, "Bus bandwidth", unit::bytes_per_s)
              .help("Algorithm bandwidth × the collective's factor: comparable with link speed"),
          out("crossover_bytes", &Out::crossover_bytes, "Latency = bandwidth at", unit::bytes)
-             .help("Message size where the latency and bandwidth terms are equal")},
+             .help("Message size where the latency and bandwidth terms are equal"),
+         out("algorithm_used", &Out::algorithm_used, "Algorithm used")
+             .help("The algorithm timed: ring, tree, in-switch reduction, or two tiers"),
+         out("ring_time", &Out::ring_time, "Time on a ring", unit::seconds)
+             .help("The same collective on a ring, for comparison")},
         &comm_collective));
   }
   {
@@ -470,7 +647,16 @@ void register_comm(Registry& r) {
              .range(0, kMaxBw),
          num("latency", &In::latency, "Latency per step", unit::seconds)
              .help("Fixed cost of one communication step")
-             .range(0, 10)},
+             .range(0, 10),
+         choice("recompute", &In::recompute, "Activation recomputation",
+                {"none", "selective", "full"})
+             .help("Full recomputation re-runs each layer's forward in backward, its TP "
+                   "all-reduces too; selective re-runs only attention, with no collective")
+             .labels({"None", "Selective (attention only)", "Full"}),
+         choice("algorithm", &In::algorithm, "Collective algorithm", {"ring", "auto", "tree"})
+             .help("Ring, as the worked examples assume; auto picks the faster of ring and tree "
+                   "for each collective")
+             .labels({"Ring", "Auto (fastest)", "Tree"})},
         {out("dp_bytes", &Out::dp_bytes, "DP per step (2P)", unit::bytes)
              .help("Gradient all-reduce, the 2P rule"),
          out("dp_bytes_exact", &Out::dp_bytes_exact, "DP exact 2P(N−1)/N", unit::bytes)
@@ -495,7 +681,12 @@ void register_comm(Registry& r) {
          out("tp_logical_bytes_per_layer", &Out::tp_logical_bytes_per_layer,
              "TP logical per layer (4BSH)", unit::bytes)
              .help("The data the all-reduces carry: 4BSH"),
-         out("tp_bytes", &Out::tp_bytes, "TP per step", unit::bytes).help("Per layer × layers"),
+         out("tp_bytes", &Out::tp_bytes, "TP per step", unit::bytes)
+             .help("Per layer × layers (× 6/4 under full recomputation: the forward runs twice)"),
+         out("tp_recompute_bytes", &Out::tp_recompute_bytes, "TP bytes of the recomputed forward",
+             unit::bytes)
+             .help("Exact bytes the recomputed forward's all-reduces add per step (full "
+                   "recomputation only)"),
          out("tp_bytes_exact", &Out::tp_bytes_exact, "TP per step, exact", unit::bytes)
              .help("Exact per layer × layers"),
          out("tp_logical_bytes", &Out::tp_logical_bytes, "TP logical per step", unit::bytes)
@@ -511,7 +702,7 @@ void register_comm(Registry& r) {
          out("fsdp_ops", &Out::fsdp_ops, "FSDP collectives")
              .help("Collectives per step for FSDP (3 per layer)"),
          out("tp_ops", &Out::tp_ops, "TP all-reduces")
-             .help("All-reduces per step for TP (4 per layer)"),
+             .help("All-reduces per step for TP (4 per layer; 6 with full recomputation)"),
          out("pp_ops", &Out::pp_ops, "PP sends").help("Sends per step for PP"),
          out("dp_time", &Out::dp_time, "DP time", unit::seconds)
              .optional()

@@ -12,16 +12,22 @@ namespace napkin {
 // ---------------------------------------------------------------------------------------
 struct CollectiveIn {
   std::string op = "all_reduce";
-  double bytes = 1e9;        // P: the full tensor (all-gather: the gathered result)
-  double ranks = 4;          // N
-  double bandwidth = 450e9;  // per-rank link, one direction (H100 NVLink 4)
-  double latency = 3e-6;     // per step (seed 003's NVLink hop)
-  std::string algorithm = "ring";
+  double bytes = 1e9;               // P: the full tensor (all-gather: the gathered result)
+  double ranks = 4;                 // N
+  double bandwidth = 450e9;         // per-rank link, one direction (H100 NVLink 4)
+  double latency = 3e-6;            // per step (seed 003's NVLink hop)
+  bool in_switch_reduction = true;  // third-generation NVSwitch: NVLink SHARP (NVLS)
+  std::string algorithm = "auto";
+  // Two tiers: ranks beyond gpus_per_node sit in other nodes, reached over the inter link
+  // (0 = every rank on the one link above).
+  double gpus_per_node = 0;
+  double inter_bandwidth = 50e9;  // InfiniBand NDR, one NIC per GPU
+  double inter_latency = 5e-6;
 };
 struct CollectiveOut {
   double bytes_per_rank, bytes_per_rank_approx, total_bytes, steps, bandwidth_time, latency_time,
-      time, algorithm_bandwidth, bus_bandwidth, crossover_bytes;
-  std::string regime;
+      time, algorithm_bandwidth, bus_bandwidth, crossover_bytes, ring_time;
+  std::string regime, algorithm_used;
 };
 Result<CollectiveOut> comm_collective(const CollectiveIn& in, Derivation& d);
 
@@ -42,13 +48,15 @@ struct ParallelismIn {
   double microbatches = 1;
   double bandwidth = 0;
   double latency = 0;
+  std::string recompute = "none";
+  std::string algorithm = "ring";
 };
 struct ParallelismOut {
   double dp_bytes, dp_bytes_exact, dp_bytes_per_device, dp_total_traffic, dp_total_traffic_approx,
       fsdp_bytes, fsdp_bytes_exact, tp_bytes_per_layer, tp_bytes_per_layer_exact,
       tp_logical_bytes_per_layer, tp_bytes, tp_bytes_exact, tp_logical_bytes, pp_bytes_per_boundary,
       pp_bytes, pp_bytes_per_device, dp_ops, fsdp_ops, tp_ops, pp_ops, dp_time, fsdp_time, tp_time,
-      pp_time;
+      pp_time, tp_recompute_bytes;
 };
 Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d);
 
@@ -82,7 +90,13 @@ struct TpStepIn {
   double bandwidth = 1.25e9;
   double latency = 50e-6;
   double compute_time = 8e-3;
+  // Megatron-LM's default: forward all-reduces exposed; backward ones (the input-gradient
+  // all-reduce of each column-parallel layer) launched asynchronously under the weight-gradient
+  // GEMM. "fraction" hides `overlap` of all of it instead.
+  std::string overlap_model = "megatron";
   double overlap = 0;
+  bool in_switch_reduction = false;
+  std::string algorithm = "auto";
   // Optional roofline compute model, used when compute_time = 0 and params > 0.
   double params = 0;
   double weight_bytes = 2;

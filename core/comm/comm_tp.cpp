@@ -6,33 +6,58 @@
 #include "base/units.hpp"
 #include "comm/comm.hpp"
 #include "scenario/cluster.hpp"
+#include "scenario/collective.hpp"
 
 namespace napkin {
 
 // Seed 003 "Background": payload = batch_tokens × hidden × dtype_bytes, all-reduced
 // allreduces_per_layer × layers times per step (Megatron: after the attention out-projection
-// and the MLP down-projection, Shoeybi et al. 2019 §3). Ring all-reduce: 2(N−1)/N × payload per
-// rank over 2(N−1) sequential hops (nccl-tests PERFORMANCE.md, AllReduce).
+// and the MLP down-projection, Shoeybi et al. 2019 §3). Each all-reduce is timed by the shared
+// collective_time (core/scenario/collective.cpp): a ring moves 2(N−1)/N × payload per rank
+// over 2(N−1) sequential hops (nccl-tests PERFORMANCE.md, AllReduce); a tree or in-switch
+// reduction where faster.
 Result<TpStepOut> comm_tp_step(const TpStepIn& in, Derivation& d) {
   TpStepOut o{};
   const double n = in.tp;
+  if (in.algorithm == "in_switch" && !in.in_switch_reduction)
+    return Error{"inconsistent", "algorithm",
+                 "algorithm = in_switch needs a switch that reduces (in_switch_reduction on)",
+                 Json("in_switch"), "ring, tree or auto on this link"};
   o.payload_bytes = in.tokens * in.hidden * in.dtype_bytes;
   d.step("All-reduce payload: one activation row per token", "P", "$t \\cdot $h \\cdot $b",
          {{"t", "\\text{tokens}", in.tokens},
           {"h", "h", in.hidden},
           {"b", "b", in.dtype_bytes, unit::bytes}},
          o.payload_bytes, unit::bytes);
-  o.bytes_per_rank = 2 * (n - 1) / n * o.payload_bytes;
-  d.step("Ring traffic per rank per all-reduce", "V", "\\frac{2($N - 1)}{$N} \\cdot $P",
-         {{"N", "N", n}, {"P", "P", o.payload_bytes, unit::bytes}}, o.bytes_per_rank, unit::bytes);
+  const Tier link{"link", "link", "", in.bandwidth, in.latency, in.in_switch_reduction};
+  const Algorithm algo = in.algorithm == "ring"        ? Algorithm::Ring
+                         : in.algorithm == "tree"      ? Algorithm::Tree
+                         : in.algorithm == "in_switch" ? Algorithm::InSwitch
+                                                       : Algorithm::Auto;
+  const CollectiveCost one =
+      collective_time(Collective::AllReduce, o.payload_bytes, static_cast<int>(n), link, algo);
+  const char* used = one.used == Algorithm::InSwitch ? "in-switch reduction"
+                     : one.used == Algorithm::Tree   ? "tree"
+                                                     : "ring";
+  o.bytes_per_rank = one.bytes_per_rank;
+  if (one.used == Algorithm::Ring)
+    d.step("Ring traffic per rank per all-reduce", "V", "\\frac{2($N - 1)}{$N} \\cdot $P",
+           {{"N", "N", n}, {"P", "P", o.payload_bytes, unit::bytes}}, o.bytes_per_rank,
+           unit::bytes);
+  else
+    d.step(std::string("Traffic per rank per all-reduce (") + used + ")", "V", "V", {},
+           o.bytes_per_rank, unit::bytes);
   o.allreduces = n > 1 ? in.allreduces_per_layer * in.layers : 0;
   d.step("All-reduces per step", "k", "$a \\cdot $L",
          {{"a", "a", in.allreduces_per_layer}, {"L", "L", in.layers}}, o.allreduces, unit::none);
-  o.latency_time = o.allreduces * 2 * (n - 1) * in.latency;
-  d.step("Latency: 2(N−1) hops per all-reduce", "T_{\\alpha}", "$k \\cdot 2($N - 1) \\cdot $a",
-         {{"k", "k", o.allreduces}, {"N", "N", n}, {"a", "\\alpha", in.latency, unit::seconds}},
+  o.latency_time = o.allreduces * one.latency_time;
+  d.step(std::string("Latency: ") + used + " steps per all-reduce × latency", "T_{\\alpha}",
+         "$k \\cdot $s \\cdot $a",
+         {{"k", "k", o.allreduces},
+          {"s", "s", one.steps},
+          {"a", "\\alpha", in.latency, unit::seconds}},
          o.latency_time, unit::seconds);
-  o.bandwidth_time = o.allreduces * o.bytes_per_rank / in.bandwidth;
+  o.bandwidth_time = o.allreduces * one.bandwidth_time;
   d.step("Bandwidth: traffic over the link", "T_{\\beta}", "\\frac{$k \\cdot $V}{$B}",
          {{"k", "k", o.allreduces},
           {"V", "V", o.bytes_per_rank, unit::bytes},
@@ -63,15 +88,48 @@ Result<TpStepOut> comm_tp_step(const TpStepIn& in, Derivation& d) {
             {"F", "F_{peak}", in.peak_flops, unit::flops}},
            o.compute_time, unit::seconds);
   }
-  // Seed 003 "Going further": an overlap fraction of the communication hides under compute
-  // (never more than the compute there is to hide under).
-  const double hidden = std::min(in.overlap * o.comm_time, o.compute_time);
+  double hidden = 0;
+  if (in.overlap_model == "fraction") {
+    // Seed 003 "Going further": an overlap fraction of the communication hides under compute
+    // (never more than the compute there is to hide under).
+    hidden = std::min(in.overlap * o.comm_time, o.compute_time);
+    if (in.overlap > 0)
+      d.step("Hidden under compute (the fraction given)", "T_{\\text{hid}}",
+             "\\min($o \\cdot $C, $K)",
+             {{"o", "o", in.overlap, unit::fraction},
+              {"C", "T_{\\text{comm}}", o.comm_time, unit::seconds},
+              {"K", "T_{\\text{comp}}", o.compute_time, unit::seconds}},
+             hidden, unit::seconds);
+  } else {
+    // Megatron-LM's default (megatron/core/tensor_parallel/layers.py,
+    // LinearWithGradAccumulationAndAsyncCommunication): in backward, the input-gradient
+    // all-reduce of each column-parallel layer is launched asynchronously before the
+    // weight-gradient GEMM and waited for after it; the forward all-reduces block.
+    // --tp-comm-overlap (Transformer Engine userbuffers, which also hides forward TP
+    // communication) is off by default. So the all-reduces beyond the forward's 2 per layer
+    // hide, up to the weight-gradient GEMMs' share of compute: one third of a training step
+    // (forward, input gradient, weight gradient: 2 + 2 + 2 FLOPs per parameter per token).
+    const double fwd = std::min(2.0, in.allreduces_per_layer);
+    const double bwd_share =
+        in.allreduces_per_layer > 0 ? (in.allreduces_per_layer - fwd) / in.allreduces_per_layer : 0;
+    hidden = std::min(bwd_share * o.comm_time, o.compute_time / 3);
+    if (bwd_share > 0)
+      d.step("Hidden (Megatron-LM default): backward all-reduces under the weight-gradient GEMM",
+             "T_{\\text{hid}}", "\\min\\left($f \\cdot $C, \\frac{$K}{3}\\right)",
+             {{"f", "f_{\\text{bwd}}", bwd_share, unit::fraction},
+              {"C", "T_{\\text{comm}}", o.comm_time, unit::seconds},
+              {"K", "T_{\\text{comp}}", o.compute_time, unit::seconds}},
+             hidden, unit::seconds);
+    else
+      d.note("Overlap",
+             "Megatron-LM's default hides no forward all-reduce (and inference has "
+             "no backward): all of it is exposed.");
+  }
   o.exposed_comm_time = o.comm_time - hidden;
-  if (in.overlap > 0)
-    d.step("Exposed communication", "T_{\\text{exp}}", "$C - \\min($o \\cdot $C, $K)",
+  if (hidden > 0)
+    d.step("Exposed communication", "T_{\\text{exp}}", "$C - $H",
            {{"C", "T_{\\text{comm}}", o.comm_time, unit::seconds},
-            {"o", "o", in.overlap, unit::fraction},
-            {"K", "T_{\\text{comp}}", o.compute_time, unit::seconds}},
+            {"H", "T_{\\text{hid}}", hidden, unit::seconds}},
            o.exposed_comm_time, unit::seconds);
   o.step_time = o.compute_time + o.exposed_comm_time;
   o.comm_fraction = o.step_time > 0 ? o.exposed_comm_time / o.step_time : 0;
@@ -107,7 +165,10 @@ Result<EpAlltoallOut> comm_ep_alltoall(const EpAlltoallIn& in, Derivation& d) {
           {"h", "h", in.hidden},
           {"b", "b", in.dtype_bytes, unit::bytes}},
          o.payload_bytes, unit::bytes);
-  o.bytes_per_rank = o.payload_bytes * (n - 1) / n;
+  const Tier link{"link", "link", "", in.bandwidth, in.latency, false};
+  const CollectiveCost one =
+      collective_time(Collective::AllToAll, o.payload_bytes, static_cast<int>(n), link);
+  o.bytes_per_rank = one.bytes_per_rank;
   d.step("Leaving the rank (uniform routing)", "V", "\\frac{$N - 1}{$N} \\cdot $P",
          {{"N", "N_{ep}", n}, {"P", "P", o.payload_bytes, unit::bytes}}, o.bytes_per_rank,
          unit::bytes);
@@ -115,11 +176,11 @@ Result<EpAlltoallOut> comm_ep_alltoall(const EpAlltoallIn& in, Derivation& d) {
   d.step("All-to-alls per step: dispatch + combine per MoE layer", "a", "2 \\cdot $L",
          {{"L", "L_{moe}", in.moe_layers}}, o.alltoalls, unit::none);
   o.step_bytes_per_rank = o.alltoalls * o.bytes_per_rank;
-  o.latency_time = o.alltoalls * (n - 1) * in.latency;
+  o.latency_time = o.alltoalls * one.latency_time;
   d.step("Latency: N−1 pairwise steps each", "T_{\\alpha}", "$a ($N - 1) \\cdot $l",
          {{"a", "a", o.alltoalls}, {"N", "N_{ep}", n}, {"l", "\\alpha", in.latency, unit::seconds}},
          o.latency_time, unit::seconds);
-  o.bandwidth_time = o.step_bytes_per_rank / in.bandwidth;
+  o.bandwidth_time = o.alltoalls * one.bandwidth_time;
   d.step("Bandwidth term", "T_{\\beta}", "\\frac{$a \\cdot $V}{$B}",
          {{"a", "a", o.alltoalls},
           {"V", "V", o.bytes_per_rank, unit::bytes},
@@ -232,9 +293,19 @@ void register_comm_tp(Registry& r) {
              unit::seconds)
              .help("Compute of the step; 0 estimates it from the roofline")
              .range(0, 1e5),
+         choice("overlap_model", &In::overlap_model, "Overlap", {"megatron", "fraction"})
+             .help("Megatron-LM's default: forward all-reduces exposed, backward ones hidden "
+                   "under the weight-gradient GEMM; or a fraction you set")
+             .labels({"Megatron-LM default", "A fraction you set"}),
          num("overlap", &In::overlap, "Communication hidden under compute", unit::fraction)
-             .help("Share of communication hidden under compute")
+             .help("Share of communication hidden under compute (when overlap is a fraction)")
              .range(0, 1),
+         flag("in_switch_reduction", &In::in_switch_reduction, "Switch reduces in-network")
+             .help("NVLink SHARP (NVLS) or InfiniBand SHARP: the switch sums the data"),
+         choice("algorithm", &In::algorithm, "All-reduce algorithm",
+                {"auto", "ring", "tree", "in_switch"})
+             .help("Auto picks the fastest; ring: 2(N − 1) hops, as the worked examples assume")
+             .labels({"Auto (fastest)", "Ring", "Tree", "In-switch reduction"}),
          num("params", &In::params, "Parameters for the roofline compute (0 = none)", unit::params)
              .help("Parameters, for the roofline compute time; 0 = none")
              .range(0, 1e15),
@@ -250,11 +321,11 @@ void register_comm_tp(Registry& r) {
         {out("payload_bytes", &Out::payload_bytes, "Payload per all-reduce", unit::bytes)
              .help("Tokens × hidden × bytes: what one all-reduce sums"),
          out("bytes_per_rank", &Out::bytes_per_rank, "Traffic per rank per all-reduce", unit::bytes)
-             .help("2(N − 1)/N × payload on a ring"),
+             .help("2(N − 1)/N × payload on a ring; 1× with in-switch reduction, 2× on a tree"),
          out("allreduces", &Out::allreduces, "All-reduces per step")
              .help("All-reduces per layer × layers"),
          out("latency_time", &Out::latency_time, "Latency time", unit::seconds)
-             .help("All-reduces × 2(N − 1) hops × latency"),
+             .help("All-reduces × the algorithm's steps (ring: 2(N − 1)) × latency"),
          out("bandwidth_time", &Out::bandwidth_time, "Bandwidth time", unit::seconds)
              .help("All-reduces × bytes per rank ÷ bandwidth"),
          out("comm_time", &Out::comm_time, "Communication time", unit::seconds)
@@ -474,9 +545,10 @@ void register_comm_tp(Registry& r) {
        .markers = {{"Decode GEMV, BF16 (≈1 FLOP/B)", 1}}});
 
   // The seeds' worked examples as scenarios.
-  r.add_preset(scenario("seed002-allreduce-1gb", "Worked example: 1 GB ring all-reduce on 4 GPUs",
-                        "Worked example (2P(N−1)/N = 1.5 GB per device)", "comm.collective",
-                        {{"op", "all_reduce"}, {"bytes", 1e9}, {"ranks", 4}}));
+  r.add_preset(
+      scenario("seed002-allreduce-1gb", "Worked example: 1 GB ring all-reduce on 4 GPUs",
+               "Worked example (2P(N−1)/N = 1.5 GB per device)", "comm.collective",
+               {{"op", "all_reduce"}, {"bytes", 1e9}, {"ranks", 4}, {"algorithm", "ring"}}));
   r.add_preset(scenario("seed000-problem1", "Worked example: 13B, TP 8, DP 64 (its units)",
                         "Worked example: FP32 gradients, activations counted as elements",
                         "comm.parallelism",

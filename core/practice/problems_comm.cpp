@@ -33,6 +33,16 @@ void shape_of_preset(Values& p) {
   p.set("n_layers", m.layers);
 }
 
+// The TP bill's problems state ring all-reduces: the inputs say so (auto may pick a tree).
+Json ring_tp_inputs(const Values& p) {
+  Json j = Json::object();
+  for (const char* k :
+       {"hidden", "tokens", "layers", "tp", "bandwidth", "latency", "compute_time", "dtype_bytes"})
+    if (p.has(k)) j.set(k, p[k]);
+  j.set("algorithm", "ring");
+  return j;
+}
+
 Json parallelism_inputs(const Values& p) {
   Json j = Json::object();
   for (const char* k :
@@ -58,6 +68,7 @@ void collectives(ProblemBank& bank) {
             j.set("op", "all_reduce");
             j.set("bytes", p["bytes"]);
             j.set("ranks", p["ranks"]);
+            j.set("algorithm", "ring");
             return j;
           },
       .output = "bytes_per_rank",
@@ -95,6 +106,7 @@ void collectives(ProblemBank& bank) {
             Json j = Json::object();
             for (const char* k : {"bytes", "ranks", "bandwidth", "latency"}) j.set(k, p[k]);
             j.set("op", "all_reduce");
+            j.set("algorithm", "ring");
             return j;
           },
       .output = "time",
@@ -497,6 +509,7 @@ void zero_and_tp(ProblemBank& bank) {
           "token goes to latency alone?",
       .params = decode,
       .estimator = "comm.tp_step",
+      .inputs = ring_tp_inputs,
       .output = "latency_time",
       .unit = answer_in::ms(),
       .hints = {"All-reduces per token: 2 per layer × layers.",
@@ -522,6 +535,7 @@ void zero_and_tp(ProblemBank& bank) {
                    "of the step (compute + communication, no overlap) is communication?",
       .params = decode,
       .estimator = "comm.tp_step",
+      .inputs = ring_tp_inputs,
       .output = "comm_fraction",
       .unit = answer_in::percent(),
       .hints = {"Payload = hidden × 2 bytes; per all-reduce each rank sends 2(N−1)/N of it.",
@@ -557,6 +571,7 @@ void zero_and_tp(ProblemBank& bank) {
                  {"latency", 3e-6, {1e-6, 3e-6}},
                  {"compute_time", 8e-3, {8e-3, 16e-3}}},
       .estimator = "comm.tp_step",
+      .inputs = ring_tp_inputs,
       .output = "comm_fraction",
       .unit = answer_in::percent(),
       .hints = {"Communication = all-reduces × (2(N−1) × latency + bytes / bandwidth).",
@@ -589,6 +604,7 @@ void zero_and_tp(ProblemBank& bank) {
                  {"tokens", 1, {1, 16, 256, 2048}},
                  {"layers", 32}},
       .estimator = "comm.tp_step",
+      .inputs = ring_tp_inputs,
       .output = "payload_bytes",
       .unit = answer_in::output(),
       .tolerance = 0.03,  // "8 KB" for 8,192 bytes is 2.3% off and what the seed writes

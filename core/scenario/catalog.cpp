@@ -83,9 +83,12 @@ Preset accelerator_preset(const Gpu& g) {
   return p;
 }
 
-Preset link(std::string id, std::string label, std::string source, double bw, double latency) {
+// Whether the switch reduces in-network (NVLS / SHARP) travels with the link, so that picking
+// InfiniBand after NVLink turns it off.
+Preset link(std::string id, std::string label, std::string source, double bw, double latency,
+            bool in_switch = false) {
   return make(std::move(id), std::move(label), "link", std::move(source),
-              {{"bandwidth", bw}, {"latency", latency}});
+              {{"bandwidth", bw}, {"latency", latency}, {"in_switch_reduction", Json(in_switch)}});
 }
 
 // A layout degree the scenario bar sets: a whole number of GPUs.
@@ -135,7 +138,7 @@ void register_catalog(Registry& r) {
   // (what a ring step can push), latency per step. Then links only a worked example uses.
   for (const Tier* t = tiers_begin(); t != tiers_end(); ++t)
     r.add_preset(link(std::string(t->id), std::string(t->label), std::string(t->source),
-                      t->bandwidth, t->latency));
+                      t->bandwidth, t->latency, t->in_switch_reduction));
   r.add_preset(
       link("eth10", "10 GbE: 1.25 GB/s, 50 µs",
            "IEEE 802.3 10 Gb/s = 1.25 GB/s per direction; 50 µs round trip from a worked example",

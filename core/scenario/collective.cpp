@@ -77,10 +77,10 @@ CollectiveCost collective_time(Collective op, double bytes, int ranks, const Tie
 }
 
 CollectiveCost hierarchical_time(Collective op, double bytes, int ranks, int per_node,
-                                 const Cluster& c) {
+                                 const Cluster& c, Algorithm algo) {
   if (per_node < 1) per_node = 1;
-  if (ranks <= per_node) return collective_time(op, bytes, ranks, c.intra);
-  if (per_node == 1) return collective_time(op, bytes, ranks, c.inter);
+  if (ranks <= per_node) return collective_time(op, bytes, ranks, c.intra, algo);
+  if (per_node == 1) return collective_time(op, bytes, ranks, c.inter, algo);
   const int nodes = (ranks + per_node - 1) / per_node;
   CollectiveCost total;
   auto add = [&](const CollectiveCost& x) {
@@ -92,18 +92,18 @@ CollectiveCost hierarchical_time(Collective op, double bytes, int ranks, int per
   };
   if (op == Collective::AllReduce) {
     // Reduce-scatter in the node, all-reduce of the 1/per_node shard across nodes, all-gather.
-    add(collective_time(Collective::ReduceScatter, bytes, per_node, c.intra));
-    add(collective_time(Collective::AllReduce, bytes / per_node, nodes, c.inter));
-    add(collective_time(Collective::AllGather, bytes, per_node, c.intra));
+    add(collective_time(Collective::ReduceScatter, bytes, per_node, c.intra, algo));
+    add(collective_time(Collective::AllReduce, bytes / per_node, nodes, c.inter, algo));
+    add(collective_time(Collective::AllGather, bytes, per_node, c.intra, algo));
   } else if (op == Collective::AllGather || op == Collective::ReduceScatter) {
     // The cross-node part carries the other nodes' shards; the node part its own node's.
-    add(collective_time(op, bytes, nodes, c.inter));
-    add(collective_time(op, bytes / nodes, per_node, c.intra));
+    add(collective_time(op, bytes, nodes, c.inter, algo));
+    add(collective_time(op, bytes / nodes, per_node, c.intra, algo));
   } else {
     // All-to-all and broadcast: the cross-node share dominates; each rank's traffic to other
     // nodes goes over its own NIC.
-    add(collective_time(op, bytes, nodes, c.inter));
-    add(collective_time(op, bytes / nodes, per_node, c.intra));
+    add(collective_time(op, bytes, nodes, c.inter, algo));
+    add(collective_time(op, bytes / nodes, per_node, c.intra, algo));
   }
   total.used = Algorithm::Ring;
   return total;

@@ -30,7 +30,8 @@ CollectiveCost collective_time(Collective op, double bytes, int ranks, const Tie
 
 // Ranks spread over nodes of `per_node` ranks on the intra tier: reduce-scatter inside the
 // node, the operation across nodes on the inter tier, all-gather inside (NCCL's hierarchy).
+// `algo` applies on each tier where that tier supports it (Auto: the fastest on each).
 CollectiveCost hierarchical_time(Collective op, double bytes, int ranks, int per_node,
-                                 const Cluster& c);
+                                 const Cluster& c, Algorithm algo = Algorithm::Auto);
 
 }  // namespace napkin

@@ -7,6 +7,28 @@ namespace napkin {
 
 enum class Recompute : unsigned char { None, Selective, Full };
 
+// The parallel groups whose ranks a placement orders. EP reuses the DP × CP ranks (Megatron).
+enum class Group : unsigned char { Tp, Cp, Dp, Pp };
+
+// Where the groups sit on the nodes: the rank order of Megatron-LM's `--order`
+// (megatron/core/parallel_state.py, default "tp-cp-ep-dp-pp"). TP is innermost, its ranks on
+// neighbouring GPUs; the other three follow in one of six orders, innermost first. A group's
+// ranks lie as far apart as the product of the degrees placed inside it, so the inner groups
+// share a node's NVLink and the outer ones cross the inter-node network. This is the network
+// tier each parallelism lives on, as Calculon's per-group network choice (tensor_par_net, …)
+// but as a rank order, which can always be built.
+constexpr int kPlacements = 6;
+inline constexpr Group kPlacementOrder[kPlacements][3] = {
+    {Group::Cp, Group::Dp, Group::Pp},  // tp-cp-dp-pp: Megatron's default
+    {Group::Cp, Group::Pp, Group::Dp},  // tp-cp-pp-dp: pipeline stages inside a node
+    {Group::Dp, Group::Cp, Group::Pp},  // tp-dp-cp-pp
+    {Group::Dp, Group::Pp, Group::Cp},  // tp-dp-pp-cp
+    {Group::Pp, Group::Cp, Group::Dp},  // tp-pp-cp-dp
+    {Group::Pp, Group::Dp, Group::Cp},  // tp-pp-dp-cp
+};
+inline constexpr const char* kPlacementNames[kPlacements] = {
+    "tp-cp-dp-pp", "tp-cp-pp-dp", "tp-dp-cp-pp", "tp-dp-pp-cp", "tp-pp-cp-dp", "tp-pp-dp-cp"};
+
 struct Layout {
   int tp = 1, pp = 1, vpp = 1, dp = 1, cp = 1, ep = 1;  // vpp: virtual (interleaved) stages
   int zero_stage = 0;                                   // 0..3; 3 = FSDP (parameters sharded too)
@@ -17,6 +39,7 @@ struct Layout {
   bool dp_overlap = true;   // gradient reduction bucketed under the backward pass
   bool tp_overlap = false;  // TP collectives overlapped with GEMMs
   bool optimizer_offload = false;
+  unsigned char placement = 0;  // index into kPlacementOrder (0: Megatron's default order)
   // Fused attention (FlashAttention, Dao et al. 2022) never stores the s × s scores; its
   // backward recomputes them. Off keeps Korthikanti et al. 2022's Table 2 (scores stored).
   bool flash_attention = false;
@@ -34,6 +57,33 @@ inline int stage_layers(int layers, const Layout& l) {
 }
 inline double stage_share(int layers, const Layout& l) {
   return static_cast<double>(stage_layers(layers, l)) / layers;
+}
+
+inline int group_degree(const Layout& l, Group g) {
+  return g == Group::Tp ? l.tp : g == Group::Cp ? l.cp : g == Group::Dp ? l.dp : l.pp;
+}
+
+// The product of the degrees placed inside group g: how far apart its ranks are.
+inline long long inner_span(const Layout& l, Group g) {
+  if (g == Group::Tp) return 1;
+  long long span = l.tp;
+  for (Group x : kPlacementOrder[l.placement]) {
+    if (x == g) break;
+    span *= group_degree(l, x);
+  }
+  return span;
+}
+
+// Ranks of group g on one node of n GPUs (at least 1): all of them when the group and
+// everything placed inside it fit in the node.
+inline int ranks_per_node(const Layout& l, Group g, int n) {
+  const long long inner = inner_span(l, g);
+  if (inner >= n) return 1;
+  const long long fit = n / inner, degree = group_degree(l, g);
+  return static_cast<int>(fit < degree ? fit : degree);
+}
+inline bool within_node(const Layout& l, Group g, int n) {
+  return ranks_per_node(l, g, n) == group_degree(l, g);
 }
 
 // GPUs the layout occupies (tp · pp · dp · cp; EP reuses the DP × CP ranks, as in Megatron).

@@ -6,8 +6,9 @@
 // weights + gradients + optimizer state + activations; a higher stage shards a superset of what
 // a lower one shards over the same dp·cp ranks (training_memory: each term is divided or not,
 // never multiplied), and activations do not read the stage, so memory at stage z ≥ memory at
-// stage z + 1. Memory also does not read the overlap switches. So when stage z does not fit,
-// every stage below it and every overlap combination does not fit either: they are counted as
+// stage z + 1. Memory also does not read the overlap switches or the placement. So when stage z
+// does not fit, every stage below it and every overlap and placement combination does not fit
+// either: they are counted as
 // "does not fit" without calling train_step. A layout that does not fit is never in best, top
 // or pareto, so the answer is the same; tests compare against `prune = false`.
 #include "training/search.hpp"
@@ -67,6 +68,29 @@ void keep(SearchResult& r, const SearchSpec& spec, const Layout& l, const StepTi
   }
 }
 
+// The placements that differ for a layout: two rank orders that list the groups of degree > 1
+// in the same sequence place every rank alike, so only the first of them counts (Calculon
+// likewise gives a network choice only to groups of degree > 1). `count` of them, in `index`.
+struct Placements {
+  unsigned char index[kPlacements];
+  int count = 0;
+};
+Placements distinct_placements(const Layout& l) {
+  Placements p;
+  int keys[kPlacements];
+  for (int o = 0; o < kPlacements; ++o) {
+    int key = 0;  // the groups of degree > 1, in order, two bits each
+    for (Group g : kPlacementOrder[o])
+      if (group_degree(l, g) > 1) key = key * 4 + static_cast<int>(g);
+    bool seen = false;
+    for (int i = 0; i < p.count; ++i) seen = seen || keys[i] == key;
+    if (seen) continue;
+    keys[p.count] = key;
+    p.index[p.count++] = static_cast<unsigned char>(o);
+  }
+  return p;
+}
+
 }  // namespace
 
 SearchResult search_layouts(const SearchSpec& spec, SearchProgress progress, void* ctx) {
@@ -93,8 +117,16 @@ SearchResult search_layouts(const SearchSpec& spec, SearchProgress progress, voi
   const int n_off = spec.search_offload && spec.cluster.gpu.host_memory > 0 ? 2 : 1;
   const int n_zero = spec.search_zero ? 4 : 1;
   const int n_ov = spec.search_overlap ? 2 : 1;
-  // Layouts below one (tp, pp, cp, ep, vpp, microbatch) choice.
-  const long long inner = static_cast<long long>(n_rc) * n_sp * n_off * n_zero * n_ov * n_ov;
+  // Layouts below one (tp, pp, cp, ep, vpp, microbatch) choice, before placements.
+  const long long inner_base = static_cast<long long>(n_rc) * n_sp * n_off * n_zero * n_ov * n_ov;
+  // The rank orders tried for a (tp, pp, cp, dp): the distinct ones, or Megatron's default.
+  auto placements = [&](const Layout& at) {
+    Placements p;
+    if (spec.search_placement) return distinct_placements(at);
+    p.index[0] = 0;
+    p.count = 1;
+    return p;
+  };
 
   // The total, for progress and the count check.
   for (int i = 0; i < tps.n; ++i) {
@@ -105,7 +137,13 @@ SearchResult search_layouts(const SearchSpec& spec, SearchProgress progress, voi
       for (int q = 0; q < cps.n; ++q) {
         const int dpcp = rest;
         const List eps = m.experts > 0 ? divisors(dpcp, m.experts) : divisors(1, 1);
-        r.total += static_cast<long long>(eps.n) * n_vpp * mbs.n * inner;
+        Layout at;
+        at.tp = tps.v[i];
+        at.pp = pps.v[j];
+        at.cp = cps.v[q];
+        at.dp = rest / at.cp;
+        r.total +=
+            static_cast<long long>(eps.n) * n_vpp * mbs.n * inner_base * placements(at).count;
       }
     }
   }
@@ -127,6 +165,8 @@ SearchResult search_layouts(const SearchSpec& spec, SearchProgress progress, voi
       for (int q = 0; q < cps.n; ++q) {
         l.cp = cps.v[q];
         l.dp = rest / l.cp;
+        const Placements pl = placements(l);
+        const long long inner = inner_base * pl.count;
         const List eps = m.experts > 0 ? divisors(rest, m.experts) : divisors(1, 1);
         for (int e = 0; e < eps.n; ++e) {
           l.ep = eps.v[e];
@@ -166,8 +206,8 @@ SearchResult search_layouts(const SearchSpec& spec, SearchProgress progress, voi
                       l.zero_stage = spec.search_zero ? 3 - zi : 1;
                       // Overlap combinations: those with TP overlap at TP = 1 are rejected
                       // for that; the rest are evaluated or do not fit.
-                      const int n_combo = n_ov * n_ov;
-                      const int n_bad_tp = l.tp == 1 && n_ov == 2 ? 2 : 0;
+                      const int n_combo = n_ov * n_ov * pl.count;
+                      const int n_bad_tp = l.tp == 1 && n_ov == 2 ? 2 * pl.count : 0;
                       if (spec.prune && fits_above) {
                         // Memory does not read the overlap switches: one check per stage.
                         fits_above =
@@ -183,18 +223,22 @@ SearchResult search_layouts(const SearchSpec& spec, SearchProgress progress, voi
                         for (int tov = 0; tov < n_ov; ++tov) {
                           l.tp_overlap = spec.search_overlap ? tov == 1 : false;
                           if (l.tp_overlap && l.tp == 1) {
-                            reject(Reject::TpOverlapWithoutTp, 1);
+                            reject(Reject::TpOverlapWithoutTp, pl.count);
                             continue;
                           }
-                          const StepTimes t = train_step(sm, spec.cluster, l, spec.job);
-                          ++r.evaluated;
-                          ++done;
-                          if (t.memory.total > limit) {
-                            r.rejected[static_cast<int>(Reject::DoesNotFit)]++;
-                            continue;
+                          // Placement last: it changes only which link each group uses.
+                          for (int o = 0; o < pl.count; ++o) {
+                            l.placement = pl.index[o];
+                            const StepTimes t = train_step(sm, spec.cluster, l, spec.job);
+                            ++r.evaluated;
+                            ++done;
+                            if (t.memory.total > limit) {
+                              r.rejected[static_cast<int>(Reject::DoesNotFit)]++;
+                              continue;
+                            }
+                            ++r.valid;
+                            keep(r, spec, l, t, limit);
                           }
-                          ++r.valid;
-                          keep(r, spec, l, t, limit);
                         }
                       }
                     }

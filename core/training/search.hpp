@@ -32,7 +32,7 @@ struct SearchSpec {
   bool prune = true;                 // false: evaluate every layout (tests compare both)
   // Dimensions to search (false pins the default).
   bool search_cp = true, search_vpp = true, search_recompute = true, search_zero = true,
-       search_sp = true, search_overlap = true, search_offload = true;
+       search_sp = true, search_overlap = true, search_offload = true, search_placement = true;
   int max_microbatch = 16;
 };
 

@@ -48,6 +48,10 @@ constexpr Dimension kDimensions[] = {
     {"search_offload", "Optimizer offload",
      "Also try optimizer state in host memory, where the GPU has host memory.",
      &SearchSpec::search_offload},
+    {"search_placement", "Placement",
+     "Try every rank order of the CP, DP and PP groups, which decides the groups that talk "
+     "inside a node; off keeps Megatron's default (TP, CP, DP, PP).",
+     &SearchSpec::search_placement},
 };
 
 // The search's own inputs: the GPU count, the memory share, then the dimension switches.

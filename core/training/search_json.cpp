@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "base/json.hpp"
+#include "training/calculon_space.hpp"
 #include "training/search.hpp"
 
 namespace napkin {
@@ -28,6 +29,7 @@ Json ranked_json(const Ranked& x) {
   layout.add("dp_overlap", l.dp_overlap);
   layout.add("tp_overlap", l.tp_overlap);
   layout.add("optimizer_offload", l.optimizer_offload);
+  layout.add("placement", kPlacementNames[l.placement]);
   Json o = Json::object();
   o.add("step_time", t.step);
   o.add("tokens_per_second", t.tokens_per_second);
@@ -57,9 +59,18 @@ Json ranked_json(const Ranked& x) {
 }  // namespace
 
 Json search_json(const SearchSpec& spec, const SearchResult& r) {
-  (void)spec;
   Json j = Json::object();
   j.add("total", r.total);
+  // The layouts Calculon's search would visit for the same job (training/calculon_space.hpp).
+  CalculonJob cj;
+  cj.gpus = spec.gpus;
+  cj.max_batch = static_cast<long long>(spec.job.global_batch);
+  cj.hidden = static_cast<long long>(spec.model.d_model);
+  cj.attn_heads = spec.model.heads;
+  cj.blocks = spec.model.layers;
+  cj.seq = static_cast<long long>(spec.job.seq_len);
+  cj.host_memory = spec.cluster.gpu.host_memory > 0;
+  j.add("calculon_space", calculon_space(cj));
   j.add("evaluated", r.evaluated);
   j.add("valid", r.valid);
   Json rejected = Json::object();

@@ -21,8 +21,10 @@ StepModel step_model(const Model& m, double seq_len) {
 }
 
 namespace {
-const Tier& tier_for(const Cluster& c, long long span) {
-  return span <= c.gpus_per_node ? c.intra : c.inter;
+// A group's collectives run on the intra-node tier when all its ranks share a node (the
+// placement decides, scenario/layout.hpp), on the inter-node tier otherwise.
+const Tier& tier_of(const Cluster& c, const Layout& l, Group g) {
+  return within_node(l, g, c.gpus_per_node) ? c.intra : c.inter;
 }
 }  // namespace
 
@@ -57,7 +59,7 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
   const double act_bytes = s / l.cp * b * h * dtype_bytes(l.activations);
   const double layers_here = m.layers * share;
   if (l.tp > 1) {
-    const Tier& t = tier_for(c, l.tp);
+    const Tier& t = tier_of(c, l, Group::Tp);
     const double one = collective_time(Collective::AllReduce, act_bytes, l.tp, t).time;
     const double per_mb = 4 * one * layers_here * (l.recompute == Recompute::Full ? 1.5 : 1);
     r.tp_comm = per_mb * mb * (l.tp_overlap ? 0.3 : 1);  // overlap hides ~70 % (see docs)
@@ -65,20 +67,23 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
   // CP: ring exchange of K and V per layer, overlapped with attention.
   if (l.cp > 1) {
     const double kv = 2 * s / l.cp * b * m.kv_heads * m.head_dim * dtype_bytes(l.activations);
-    const Tier& t = tier_for(c, static_cast<long long>(l.tp) * l.cp);
+    const Tier& t = tier_of(c, l, Group::Cp);
     const double x = collective_time(Collective::AllGather, kv * l.cp, l.cp, t).time;
     r.cp_comm = std::max(0.0, 3 * x * layers_here * mb - r.compute / 2);
   }
   // EP: dispatch and combine all-to-alls, forward and backward, per MoE layer.
   if (m.experts > 0 && l.ep > 1) {
     const double tokens = act_bytes / l.tp * std::max(1, m.top_k);
-    const Tier& t = tier_for(c, static_cast<long long>(l.tp) * l.ep);
+    // EP reuses DP × CP ranks: inside a node when that many of them share one.
+    const int near = ranks_per_node(l, Group::Cp, c.gpus_per_node) *
+                     ranks_per_node(l, Group::Dp, c.gpus_per_node);
+    const Tier& t = l.ep <= near ? c.intra : c.inter;
     r.ep_comm = 4 * collective_time(Collective::AllToAll, tokens, l.ep, t).time * layers_here * mb;
   }
   // PP: one send per microbatch each way on the critical path's p−1 hops.
   if (l.pp > 1) {
     const double bytes = act_bytes / (l.sequence_parallel ? l.tp : 1);
-    const Tier& t = tier_for(c, static_cast<long long>(l.tp) * l.cp * l.pp);
+    const Tier& t = tier_of(c, l, Group::Pp);
     r.pp_comm = 2 * (l.pp - 1.0) * l.vpp * collective_time(Collective::P2p, bytes, 2, t).time;
   }
   r.memory = training_memory(m, sm.params, l, s);
@@ -88,8 +93,9 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
   if (dpr > 1) {
     const double grad_bytes =
         sm.params.total / (static_cast<double>(l.tp) * l.pp) * dtype_bytes(l.grads);
-    const int per_node =
-        std::max(1, static_cast<int>(c.gpus_per_node / (static_cast<long long>(l.tp) * 1)));
+    // The DP × CP group's ranks that share a node reduce over NVLink first (hierarchical).
+    const int per_node = ranks_per_node(l, Group::Cp, c.gpus_per_node) *
+                         ranks_per_node(l, Group::Dp, c.gpus_per_node);
     double t =
         hierarchical_time(Collective::AllReduce, grad_bytes, dpr, std::min(per_node, dpr), c).time;
     // Overlapped with the backward pass of the last microbatch round (bucketed, PyTorch DDP).

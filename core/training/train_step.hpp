@@ -71,6 +71,7 @@ struct TrainStepIn : ModelInputs {
   int tp = 8, pp = 8, vpp = 1, dp = 8, cp = 1, ep = 1, zero_stage = 0, microbatch = 1;
   std::string recompute = "full";
   bool sequence_parallel = false, dp_overlap = true, tp_overlap = false, optimizer_offload = false;
+  std::string placement = kPlacementNames[0];
   // Job.
   double global_batch = 1536, seq_len = 2048, compute_efficiency = kDefaultComputeEfficiency;
   bool flash_attention = true;

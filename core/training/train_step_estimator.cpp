@@ -37,6 +37,8 @@ Result<StepScenario> step_scenario(const TrainStepIn& in) {
   l.dp_overlap = in.dp_overlap;
   l.tp_overlap = in.tp_overlap;
   l.optimizer_offload = in.optimizer_offload;
+  for (int i = 0; i < kPlacements; ++i)
+    if (in.placement == kPlacementNames[i]) l.placement = static_cast<unsigned char>(i);
   s.job.global_batch = in.global_batch;
   s.job.seq_len = in.seq_len;
   s.job.compute_efficiency = in.compute_efficiency;
@@ -126,6 +128,30 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
             {"p", "PP", static_cast<double>(in.pp), unit::none},
             {"v", "v", static_cast<double>(in.vpp), unit::none}},
            static_cast<double>(busiest), unit::none);
+  // The placement: which groups' collectives stay on NVLink and which cross nodes.
+  {
+    std::string inside, across;
+    const Group groups[] = {Group::Tp, kPlacementOrder[sc.layout.placement][0],
+                            kPlacementOrder[sc.layout.placement][1],
+                            kPlacementOrder[sc.layout.placement][2]};
+    for (Group g : groups) {
+      const int n = group_degree(sc.layout, g);
+      if (n == 1) continue;
+      const char* name = g == Group::Tp   ? "TP"
+                         : g == Group::Cp ? "CP"
+                         : g == Group::Dp ? "DP"
+                                          : "PP";
+      std::string& to = within_node(sc.layout, g, in.gpus_per_node) ? inside : across;
+      to += (to.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(n);
+    }
+    if (!inside.empty() || !across.empty())
+      d.note("Where the groups sit (rank order " + in.placement + ")",
+             (inside.empty() ? ""
+                             : "inside a node of " + std::to_string(in.gpus_per_node) +
+                                   " GPUs (intra-node link): " + inside) +
+                 (!inside.empty() && !across.empty() ? "; " : "") +
+                 (across.empty() ? "" : "across nodes (inter-node link): " + across) + ".");
+  }
   // Megatron-LM's microbatch count per pipeline: B / (DP · b).
   d.step("Microbatches per pipeline", "m", "\\frac{$B}{$D \\cdot $b}",
          {{"B", "B", in.global_batch, unit::none},
@@ -272,6 +298,15 @@ void register_train_step(Registry& r) {
            flag("optimizer_offload", &In::optimizer_offload, "Offload optimizer state")
                .group("layout")
                .help("Keep the optimizer state in host memory (ZeRO-Offload)."),
+           choice("placement", &In::placement, "Rank order (placement)",
+                  {kPlacementNames[0], kPlacementNames[1], kPlacementNames[2], kPlacementNames[3],
+                   kPlacementNames[4], kPlacementNames[5]})
+               .labels({"TP, CP, DP, PP (Megatron's default)", "TP, CP, PP, DP", "TP, DP, CP, PP",
+                        "TP, DP, PP, CP", "TP, PP, CP, DP", "TP, PP, DP, CP"})
+               .group("layout")
+               .help("Which groups sit inside a node, innermost first: a group whose ranks and "
+                     "the groups inside it fit in a node talks over NVLink, the rest over the "
+                     "inter-node network (Megatron-LM's --order)."),
            num("global_batch", &In::global_batch, "Global batch (sequences)")
                .positive(1e8)
                .group("job")

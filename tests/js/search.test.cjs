@@ -14,6 +14,10 @@ test('search() resolves to the counted search JSON, with progress', async () => 
   // Every layout counts once: evaluated or rejected early; the evaluated ones fit or not.
   assert.equal(r.total, r.valid + rejected);
   assert.ok(r.valid > 0 && r.seconds > 0 && r.configs_per_second > 0);
+  // Calculon's count for the same job (core/training/calculon_space.cpp), a whole number.
+  assert.ok(Number.isInteger(r.calculon_space) && r.calculon_space > 0);
+  // Every layout names its rank order, one of train.step's placement choices.
+  assert.match(r.best.layout.placement, /^tp-(cp|dp|pp)-(cp|dp|pp)-(cp|dp|pp)$/);
   assert.ok(seen.length >= 1 && seen.every((p) => p.done <= p.total && p.total === r.total));
   assert.equal(seen[seen.length - 1].done, r.total);
   // The best is the first of the top list, which is sorted by step time; all fit.
