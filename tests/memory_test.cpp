@@ -34,11 +34,14 @@ TEST_CASE("mem.training: seed 001 §6 — the notebook's LLaMA-2-70B table, row 
   };
   for (const auto& row : rows) {
     CAPTURE(row.name);
+    // The worked example's conventions: 8 optimizer bytes, the 10× (3×) activation rule.
     auto r = run("mem.training", {{"params", 70e9},
                                   {"tp", row.tp},
                                   {"dp", row.dp},
                                   {"zero_stage", row.zero},
-                                  {"checkpointing", row.gc}});
+                                  {"checkpointing", row.gc},
+                                  {"optimizer_bytes", 8},
+                                  {"activations", "rule_of_thumb"}});
     REQUIRE(r.ok);
     CHECK(out(r, "total") == doctest::Approx(row.gb * 1e9).epsilon(1e-12));
     CHECK(out(r, "weights") == doctest::Approx(row.weights * 1e9).epsilon(1e-12));
@@ -76,15 +79,24 @@ TEST_CASE("mem.training: ZeRO paper Figure 1 — 7.5B, Nd = 64, K = 12") {
 }
 
 TEST_CASE("mem.training: max_params is the model that exactly fills the GPU") {
-  auto r = run("mem.training",
-               {{"params", 70e9}, {"tp", 8}, {"dp", 8}, {"zero_stage", 3}, {"gpu_memory", 80e9}});
+  auto r = run("mem.training", {{"params", 70e9},
+                                {"tp", 8},
+                                {"dp", 8},
+                                {"zero_stage", 3},
+                                {"gpu_memory", 80e9},
+                                {"optimizer_bytes", 8},
+                                {"activations", "rule_of_thumb"}});
   REQUIRE(r.ok);
   const double maxp = out(r, "max_params");
   // 188.125 GB at 70B, linear in params: 80/188.125 × 70B = 29.77B.
   CHECK(maxp == doctest::Approx(70e9 * 80 / 188.125).epsilon(1e-12));
-  auto full =
-      run("mem.training",
-          {{"params", maxp}, {"tp", 8}, {"dp", 8}, {"zero_stage", 3}, {"gpu_memory", 80e9}});
+  auto full = run("mem.training", {{"params", maxp},
+                                   {"tp", 8},
+                                   {"dp", 8},
+                                   {"zero_stage", 3},
+                                   {"gpu_memory", 80e9},
+                                   {"optimizer_bytes", 8},
+                                   {"activations", "rule_of_thumb"}});
   CHECK(out(full, "total") == doctest::Approx(80e9).epsilon(1e-12));
   // With explicit activations the fixed bytes come off the top first.
   auto e = run("mem.training", {{"params", 7e9},
@@ -93,7 +105,8 @@ TEST_CASE("mem.training: max_params is the model that exactly fills the GPU") {
                                 {"optimizer_bytes", 12}});
   CHECK(out(e, "activations") == 20e9);
   CHECK(out(e, "total") == doctest::Approx(7e9 * 16 + 20e9).epsilon(1e-12));
-  CHECK(out(e, "max_params") == doctest::Approx(60e9 / 16).epsilon(1e-12));
+  // The default GPU memory is 80 GiB (an H100's "80 GB").
+  CHECK(out(e, "max_params") == doctest::Approx((80 * 1073741824.0 - 20e9) / 16).epsilon(1e-12));
   CHECK(out(e, "fits") == 0);
 }
 
@@ -104,7 +117,7 @@ TEST_CASE("mem.training: bad inputs are refused by name") {
   CHECK(error_of("mem.training", {{"params", 70e9}, {"dp", -2}}).input == "dp");
   CHECK(error_of("mem.training", {{"params", 70e9}, {"activations", "lots"}}).input ==
         "activations");
-  auto w = run("mem.training", {{"params", 7e9}, {"zero_stage", 2}});
+  auto w = run("mem.training", {{"params", 7e9}, {"zero_stage", 2}, {"activations", "none"}});
   CHECK(w.warnings.size() == 1);  // ZeRO with dp = 1 shards nothing
 }
 
@@ -320,7 +333,8 @@ TEST_CASE("parallel.recommend: seed 001 §8 — the notebook's test cases") {
                         {1700e9, 2048, 8, 4, 64, 2}};
   for (const auto& c : cases) {
     CAPTURE(c.params);
-    auto r = run("parallel.recommend", {{"params", c.params}, {"gpus", c.gpus}});
+    auto r = run("parallel.recommend",
+                 {{"params", c.params}, {"gpus", c.gpus}, {"method", "rule_of_thumb"}});
     REQUIRE(r.ok);
     CHECK(out(r, "tp") == c.tp);
     CHECK(out(r, "pp") == c.pp);
@@ -333,29 +347,36 @@ TEST_CASE("parallel.recommend: seed 001 §8 — the notebook's test cases") {
     CHECK(why->as_string().find("3D parallelism") != std::string::npos);
   }
   // 175B on 1024: mem.training's check of the recommendation — 10.94 + 0.34 + 1.37 + 32.8 GB.
-  auto g = run("parallel.recommend", {{"params", 175e9}, {"gpus", 1024}});
+  auto g =
+      run("parallel.recommend", {{"params", 175e9}, {"gpus", 1024}, {"method", "rule_of_thumb"}});
   CHECK(out(g, "memory_per_gpu") ==
         doctest::Approx(175e9 / 32 * 2 + 175e9 / 1024 * 10 + 175e9 / 32 * 6).epsilon(1e-12));
   CHECK(out(g, "fits") == 1);
 }
 
 TEST_CASE("parallel.recommend: small models and single nodes") {
-  auto small = run("parallel.recommend", {{"params", 1e9}, {"gpus", 64}});
+  auto small =
+      run("parallel.recommend", {{"params", 1e9}, {"gpus", 64}, {"method", "rule_of_thumb"}});
   CHECK(out(small, "tp") == 1);
   CHECK(out(small, "dp") == 64);
   CHECK(out(small, "zero_stage") == 2);
   CHECK(out(small, "checkpointing") == 0);
-  auto node = run("parallel.recommend", {{"params", 13e9}, {"gpus", 8}});
+  auto node =
+      run("parallel.recommend", {{"params", 13e9}, {"gpus", 8}, {"method", "rule_of_thumb"}});
   CHECK(out(node, "tp") == 8);
   CHECK(out(node, "dp") == 1);
   CHECK(out(node, "zero_stage") == 1);
   // The seed's integer division sent 4 GPUs down the multi-node path (dp = 0); here TP = 4.
-  auto four = run("parallel.recommend", {{"params", 7e9}, {"gpus", 4}});
+  auto four =
+      run("parallel.recommend", {{"params", 7e9}, {"gpus", 4}, {"method", "rule_of_thumb"}});
   CHECK(out(four, "tp") == 4);
   CHECK(out(four, "dp") == 1);
-  CHECK(error_of("parallel.recommend", {{"params", 70e9}, {"gpus", 100}}).input == "gpus");
+  CHECK(
+      error_of("parallel.recommend", {{"params", 70e9}, {"gpus", 100}, {"method", "rule_of_thumb"}})
+          .input == "gpus");
   // PP must divide the node count: 175B on 10 nodes → pp = min(4, 5) = 4 → 2 (10 % 4 ≠ 0).
-  auto ten = run("parallel.recommend", {{"params", 175e9}, {"gpus", 80}});
+  auto ten =
+      run("parallel.recommend", {{"params", 175e9}, {"gpus", 80}, {"method", "rule_of_thumb"}});
   CHECK(std::fmod(10, out(ten, "pp")) == 0);
   CHECK(out(ten, "tp") * out(ten, "pp") * out(ten, "dp") == 80);
 }
@@ -466,6 +487,8 @@ TEST_CASE("charts and presets of the memory area are registered") {
   in.set("params", 70e9);
   in.set("tp", 8);
   in.set("dp", 8);
+  in.set("optimizer_bytes", 8);
+  in.set("activations", "rule_of_thumb");
   SweepResult s = registry().sweep("mem.training", in, "zero_stage", {0, 1, 2, 3});
   REQUIRE(s.ok);
   for (const auto& [name, col] : s.columns)
@@ -510,4 +533,82 @@ TEST_CASE("scale.fsdp_tp: no TP traffic at tp = 1, no weight gathers at fsdp = 1
   CHECK(out(tp, "fsdp_comm_time") == 0);
   CHECK(out(tp, "tp_comm_time") > 0);
   CHECK(out(tp, "min_sequences") >= 1);
+}
+
+TEST_CASE("mem.training: mixed-precision Adam is 16 bytes per parameter by default (ZeRO §3)") {
+  // Rajbhandari et al. 2020, §3.1: "mixed-precision training of a model with Ψ parameters
+  // requires ... 2Ψ + 2Ψ + 12Ψ = 16Ψ bytes" (fp16 weights and gradients; fp32 master copy,
+  // momentum and variance: K = 12). Their 1.5B GPT-2 example: at least 24 GB.
+  auto r = run("mem.training", {{"params", 1.5e9}, {"activations", "none"}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "bytes_per_param") == 16);
+  CHECK(out(r, "total") == doctest::Approx(24e9).epsilon(1e-12));
+  // The worked example's 8 bytes (moments only) stay an input: 12 B/param.
+  auto seed =
+      run("mem.training", {{"params", 1.5e9}, {"activations", "none"}, {"optimizer_bytes", 8}});
+  CHECK(out(seed, "bytes_per_param") == 12);
+}
+
+TEST_CASE("mem.training: activations are Korthikanti et al.'s per-layer count, with the batch") {
+  // Korthikanti et al. 2022, Table 2: s·b·h·(34 + 5·a·s/h) bytes per layer with no
+  // parallelism, no recomputation (16-bit activations). GPT-3 175B's shape (h 12288, a 96,
+  // L 96, 4h MLP), s 2048, b 1: 2048·12288·(34 + 5·96·2048/12288) = 2.869 GB per layer, 275.4 GB
+  // for 96 layers (the paper's scores stored: fused attention off).
+  const double sbh = 2048.0 * 12288;
+  const double per_layer = sbh * (34 + 5.0 * 96 * 2048 / 12288);
+  auto act = [](const char* key, Json value) {
+    Json in = Json::object();
+    in.set("model", "gpt3");
+    in.set("params", 175e9);
+    in.set("seq_len", 2048);
+    in.set("micro_batch", 1);
+    in.set("flash_attention", false);
+    if (key) in.set(key, value);
+    RunResult r = registry().run("mem.training", in);
+    REQUIRE(r.ok);
+    return r.outputs.find("activations")->as_number();
+  };
+  CHECK(act(nullptr, Json()) == doctest::Approx(96 * per_layer).epsilon(1e-12));
+  // Twice the microbatch, twice the activations — the rule of thumb ignored the batch.
+  CHECK(act("micro_batch", 2) == doctest::Approx(2 * 96 * per_layer).epsilon(1e-12));
+  // Full recomputation keeps only each layer's input, 2·s·b·h (Korthikanti §5).
+  CHECK(act("recompute", "full") == doctest::Approx(96 * 2 * sbh).epsilon(1e-12));
+  // The rule of thumb stays reachable: 10 × 175B × 2 bytes.
+  CHECK(act("activations", "rule_of_thumb") == doctest::Approx(3.5e12).epsilon(1e-12));
+}
+
+TEST_CASE("parallel.recommend: the search's layout fits by its own check, train.step's") {
+  // The recommendation is the fastest layout of the typed search that fits; its memory and
+  // step time are train.step's for the same layout (one shared function each), so running
+  // train.step on it must give the same numbers and fit. Llama 3 70B on 64 H100s.
+  auto r = run("parallel.recommend", {{"model", "llama3-70b"}, {"gpus", 64}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "fits") == 1);
+  CHECK(out(r, "memory_per_gpu") <= 80 * 1073741824.0);
+  CHECK(out(r, "tp") * out(r, "pp") * out(r, "cp") * out(r, "dp") == 64);
+  // A 70B model's 16 B/param states (1.13 TB) over 64 GPUs need sharding: ZeRO-3 or PP × TP.
+  CHECK((out(r, "zero_stage") == 3 || out(r, "tp") * out(r, "pp") >= 8));
+  Json step = Json::object();
+  step.set("model", "llama3-70b");
+  step.set("gpu", "h100");
+  for (const char* k : {"tp", "pp", "cp", "dp", "zero_stage", "microbatch"}) step.set(k, out(r, k));
+  step.set("ep", 1);
+  step.set("recompute", r.outputs.find("recompute")->as_string());
+  step.set("sequence_parallel", r.outputs.find("sequence_parallel")->as_bool());
+  step.set("global_batch", 1024);  // the preset sets seq_len (8192) on both
+  RunResult t = registry().run("train.step", step);
+  REQUIRE(t.ok);
+  CHECK(t.outputs.find("memory_per_gpu")->as_number() ==
+        doctest::Approx(out(r, "memory_per_gpu")).epsilon(1e-9));
+  CHECK(t.outputs.find("step_time")->as_number() ==
+        doctest::Approx(out(r, "step_time")).epsilon(1e-9));
+  // The worked example's rule for the 1.7T MoE on 2048 GPUs: TP 8, PP 4, ZeRO-2 — which its
+  // own memory check rejects (1.7T × 16 B / 32 ≫ 80 GB). The search never answers a layout
+  // that does not fit: it finds one, or says none fits, naming the GPU count.
+  auto rule =
+      run("parallel.recommend", {{"params", 1700e9}, {"gpus", 2048}, {"method", "rule_of_thumb"}});
+  CHECK(out(rule, "fits") == 0);
+  auto tiny = run("parallel.recommend", {{"model", "llama3-405b"}, {"gpus", 8}});
+  CHECK_FALSE(tiny.ok);
+  CHECK(tiny.error.input == "gpus");
 }

@@ -5,28 +5,54 @@
 
 #include "base/units.hpp"
 #include "registry/areas.hpp"
+#include "scenario/training_memory.hpp"
 
 namespace napkin {
 
-// Seed 001 §6 (`calculate_memory_per_gpu`) and Rajbhandari et al. 2020 (ZeRO) §5.1–5.3 and
-// Figure 1: TP and PP split every model state by tp·pp; ZeRO-1 (P_os) further shards the
-// optimizer states over dp, ZeRO-2 (P_os+g) also the gradients, ZeRO-3 (P_os+g+p) also the
-// weights. The seed's activations are a rule of thumb: 10 × (params/(tp·pp)) × weight bytes,
-// 3 × with gradient checkpointing.
+// Seed 001 §6 (`calculate_memory_per_gpu`) and Rajbhandari et al. 2020 (ZeRO) §3, §5.1–5.3 and
+// Figure 1: mixed-precision Adam keeps 2Ψ of BF16 weights, 2Ψ of BF16 gradients and KΨ of
+// optimizer state with K = 12 (fp32 master copy, momentum, variance): 16Ψ in all. TP and PP
+// split every model state by tp·pp; ZeRO-1 (P_os) further shards the optimizer states over dp,
+// ZeRO-2 (P_os+g) also the gradients, ZeRO-3 (P_os+g+p) also the weights. Activations by
+// default are Korthikanti et al. 2022's per-layer count (Table 2, generalised to GQA and gated
+// FFNs) for the microbatch, sequence and recomputation, times the layers and microbatches in
+// flight on the busiest stage (the shared training_memory); the seed's rule of thumb,
+// 10 × (params/(tp·pp)) × weight bytes (3 × with checkpointing), stays an option.
 Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d) {
   MemTrainingOut o{};
   if (in.zero_stage < 0 || in.zero_stage > 3)
     return Error::inconsistent("zero_stage", in.zero_stage, "must be 0, 1, 2 or 3");
   if (in.activations == "explicit" && in.activation_bytes <= 0)
     d.warn("activations = explicit with activation_bytes = 0: no activation memory counted.");
+  const bool shape_needed = in.activations == "korthikanti" || in.params <= 0;
+  Model m;
+  if (shape_needed) {
+    Result<Model> mr = to_model(in);
+    if (!mr.ok()) return mr.error();
+    m = mr.value();
+    if (in.pp > m.layers)
+      return Error::inconsistent(
+          "pp", in.pp,
+          "at most the layers (" + std::to_string(m.layers) + "): each stage needs a layer");
+  }
+  const double params = in.params > 0 ? in.params : model_params(m).total;
+  if (in.params <= 0)
+    d.step("Parameters of the model shape", "\Psi", "\Psi", {}, params, unit::params);
+  else if (in.activations == "korthikanti") {
+    const double shape = model_params(m).total;
+    if (std::fabs(shape - params) > 0.1 * params)
+      d.warn("params (" + format_value(params, unit::params) +
+             ") differs by more than 10% from the model shape's " +
+             format_value(shape, unit::params) +
+             ": the states use params, the activations the shape. Set the shape (or a model "
+             "preset) to match, or params = 0 to take it from the shape.");
+  }
   const double mp = double(in.tp) * in.pp, dp = in.dp;
-  const double local = in.params / mp;
-  d.step("Parameters held per model-parallel shard", "\\Psi_{\\text{local}}",
-         "\\frac{$N}{$t \\cdot $p}",
-         {{"N", "\\Psi", in.params, unit::params},
-          {"t", "t", double(in.tp)},
-          {"p", "p", double(in.pp)}},
-         local, unit::params);
+  const double local = params / mp;
+  d.step(
+      "Parameters held per model-parallel shard", "\Psi_{\text{local}}", "\frac{$N}{$t \cdot $p}",
+      {{"N", "\Psi", params, unit::params}, {"t", "t", double(in.tp)}, {"p", "p", double(in.pp)}},
+      local, unit::params);
   const double sw = in.zero_stage >= 3 ? dp : 1, sg = in.zero_stage >= 2 ? dp : 1,
                so = in.zero_stage >= 1 ? dp : 1;
   o.weights = local * in.weight_bytes / sw;
@@ -52,22 +78,56 @@ Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d) {
          o.optimizer, unit::bytes);
   o.model_states = o.weights + o.gradients + o.optimizer;
 
+  const bool full = in.checkpointing || in.recompute == "full";
   double act_per_param = 0;  // activation bytes that scale with the local parameters
-  if (in.activations == "rule_of_thumb") {
-    const double f = in.checkpointing ? in.checkpoint_factor : in.activation_factor;
+  if (in.activations == "korthikanti") {
+    Layout l;
+    l.tp = in.tp;
+    l.pp = in.pp;
+    l.dp = in.dp;
+    l.zero_stage = in.zero_stage;
+    l.microbatch = in.micro_batch;
+    l.microbatches = in.microbatches > 0 ? in.microbatches : in.pp;
+    l.recompute = full                          ? Recompute::Full
+                  : in.recompute == "selective" ? Recompute::Selective
+                                                : Recompute::None;
+    l.sequence_parallel = in.sequence_parallel;
+    l.flash_attention = in.flash_attention;
+    const double per_layer = activation_bytes_per_layer(m, l, in.seq_len);
+    d.step(full ? "Activations per layer, full recomputation: the layer input only (Korthikanti "
+                  "et al. 2022)"
+                : "Activations per layer and microbatch (Korthikanti et al. 2022, Table 2, for "
+                  "this attention and FFN)",
+           "A_{\text{layer}}", "A(s, b, h, a, t)",
+           {{"s", "s", in.seq_len, unit::tokens}, {"b", "b", double(in.micro_batch)}}, per_layer,
+           unit::bytes);
+    o.activations = training_memory(m, l, in.seq_len).activations;
+    const double stage = stage_layers(m.layers, l);
+    const double flight = std::min(l.pp, l.microbatches);
+    d.step("Activations on the busiest GPU: its layers × microbatches in flight (1F1B)", "M_a",
+           "$A \cdot $L \cdot $m",
+           {{"A", "A_{\text{layer}}", per_layer, unit::bytes},
+            {"L", "L_{\text{stage}}", stage},
+            {"m", "m", flight}},
+           o.activations, unit::bytes);
+    if (in.flash_attention && !full && in.recompute != "selective")
+      d.note("Fused attention",
+             "FlashAttention never stores the s × s scores (it recomputes them in backward), so "
+             "Table 2's 5as/h term is left out; turn fused attention off for the paper's count.");
+  } else if (in.activations == "rule_of_thumb") {
+    const double f = full ? in.checkpoint_factor : in.activation_factor;
     act_per_param = f * in.weight_bytes;
     o.activations = local * act_per_param;
-    d.step(in.checkpointing ? "Activations (worked example's rule of thumb, checkpointed)"
-                            : "Activations (worked example's rule of thumb)",
-           "M_a", "$f \\cdot $P \\cdot $b",
+    d.step(full ? "Activations (worked example's rule of thumb, checkpointed)"
+                : "Activations (worked example's rule of thumb)",
+           "M_a", "$f \cdot $P \cdot $b",
            {{"f", "f", f},
-            {"P", "\\Psi_{\\text{local}}", local, unit::params},
+            {"P", "\Psi_{\text{local}}", local, unit::params},
             {"b", "b_w", in.weight_bytes}},
            o.activations, unit::bytes);
     d.note("Assumption",
            "The rule of thumb scales activations with the model, not with batch or sequence "
-           "length; use mem.activations for Korthikanti et al.'s per-layer count and enter it "
-           "with activations = explicit.");
+           "length; activations = Korthikanti counts them per layer for the batch and sequence.");
   } else if (in.activations == "explicit") {
     o.activations = in.activation_bytes;
     d.step("Activations (given)", "M_a", "$A", {{"A", "A", in.activation_bytes, unit::bytes}},
@@ -91,7 +151,9 @@ Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d) {
   // model that fits is (memory − fixed bytes) / (bytes per parameter per GPU).
   o.bytes_per_param =
       (in.weight_bytes / sw + in.grad_bytes / sg + in.optimizer_bytes / so + act_per_param) / mp;
-  const double fixed = in.activations == "explicit" ? in.activation_bytes : 0;
+  const double fixed = in.activations == "explicit"      ? in.activation_bytes
+                       : in.activations == "korthikanti" ? o.activations
+                                                         : 0;
   o.max_params = std::max(0.0, in.gpu_memory - fixed) / o.bytes_per_param;
   d.step("Largest model that fits this configuration", "\\Psi_{\\max}", "\\frac{$M - $A}{$c}",
          {{"M", "M_{\\text{GPU}}", in.gpu_memory, unit::bytes},
@@ -286,52 +348,78 @@ void register_memory(Registry& r) {
          "Weights, gradients, optimizer states and activations per GPU under TP, PP, DP and "
          "ZeRO 0–3, whether that fits, and the largest model this configuration can hold.",
          "Rajbhandari et al. 2020 (ZeRO), §5 and Figure 1", "docs/memory.md#memtraining"},
-        {num("params", &In::params, "Parameters", unit::params)
-             .help("Model size N: the number of trainable parameters")
-             .positive(kMaxParams)
-             .required(),
-         num("tp", &In::tp, "Tensor parallel")
-             .help("Tensor-parallel degree: each GPU holds 1/tp of every layer")
-             .positive(kMaxDegree),
-         num("pp", &In::pp, "Pipeline parallel")
-             .help("Pipeline stages: each GPU holds 1/pp of the layers")
-             .positive(kMaxDegree),
-         num("dp", &In::dp, "Data parallel")
-             .help("Data-parallel replicas, over which ZeRO shards its states")
-             .positive(1e7)
-             .example(8),  // the page starts where ZeRO stages differ (at DP = 1 they cannot)
-         num("zero_stage", &In::zero_stage, "ZeRO stage")
-             .range(0, 3)
-             .help("0 none; 1 optimizer states; 2 + gradients; 3 + weights (sharded over dp)"),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight")
-             .help("2 for BF16 or FP16 weights, 4 for FP32")
-             .positive(64),
-         num("grad_bytes", &In::grad_bytes, "Bytes per gradient")
-             .help("2 for BF16 gradients, 4 for FP32")
-             .range(0, 64),
-         num("optimizer_bytes", &In::optimizer_bytes, "Optimizer bytes per parameter")
-             .range(0, 64)
-             .help("8 = two fp32 Adam moments (the worked example); 12 adds an fp32 master copy "
-                   "(ZeRO paper)"),
-         choice("activations", &In::activations, "Activations",
-                {"rule_of_thumb", "none", "explicit"})
-             .help("How activation memory is estimated")
-             .labels({"Rule of thumb (10× local weights)", "None", "Given explicitly"}),
-         num("activation_bytes", &In::activation_bytes, "Activation bytes per GPU (explicit)",
-             unit::bytes)
-             .help("Activation memory per GPU when given explicitly")
-             .range(0, kMaxBytes),
-         flag("checkpointing", &In::checkpointing, "Gradient checkpointing")
-             .help("Keep only layer inputs and recompute the rest in the backward pass"),
-         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
-             .help("Memory of one accelerator, to check the fit")
-             .positive(1e13),
-         num("activation_factor", &In::activation_factor, "Rule-of-thumb activation factor")
-             .range(0, 1000)
-             .help("worked example: activations ≈ 10 × local params × weight bytes"),
-         num("checkpoint_factor", &In::checkpoint_factor, "… with checkpointing")
-             .help("The rule-of-thumb factor when checkpointing is on")
-             .range(0, 1000)},
+        with_model_inputs<In>(
+            {num("params", &In::params, "Parameters (0 = from the model shape)", unit::params)
+                 .help("Model size N: the number of trainable parameters; 0 counts them from "
+                       "the model's shape")
+                 .range(0, kMaxParams),
+             num("tp", &In::tp, "Tensor parallel")
+                 .help("Tensor-parallel degree: each GPU holds 1/tp of every layer")
+                 .positive(kMaxDegree),
+             num("pp", &In::pp, "Pipeline parallel")
+                 .help("Pipeline stages: each GPU holds 1/pp of the layers")
+                 .positive(kMaxDegree),
+             num("dp", &In::dp, "Data parallel")
+                 .help("Data-parallel replicas, over which ZeRO shards its states")
+                 .positive(1e7)
+                 .example(8),  // the page starts where ZeRO stages differ (at DP = 1 they cannot)
+             num("zero_stage", &In::zero_stage, "ZeRO stage")
+                 .range(0, 3)
+                 .help("0 none; 1 optimizer states; 2 + gradients; 3 + weights (sharded over dp)"),
+             num("weight_bytes", &In::weight_bytes, "Bytes per weight")
+                 .help("2 for BF16 or FP16 weights, 4 for FP32")
+                 .positive(64),
+             num("grad_bytes", &In::grad_bytes, "Bytes per gradient")
+                 .help("2 for BF16 gradients, 4 for FP32")
+                 .range(0, 64),
+             num("optimizer_bytes", &In::optimizer_bytes, "Optimizer bytes per parameter")
+                 .range(0, 64)
+                 .help("12 = mixed-precision Adam: fp32 master copy 4 + momentum 4 + variance 4, "
+                       "16 bytes per parameter with BF16 weights and gradients (ZeRO paper); "
+                       "8 = the two moments only (the worked example)"),
+             choice("activations", &In::activations, "Activations",
+                    {"korthikanti", "rule_of_thumb", "none", "explicit"})
+                 .help("Korthikanti et al.: per layer for this batch, sequence and "
+                       "recomputation; or the worked example's 10× local weights")
+                 .labels({"Per layer (Korthikanti et al.)", "Rule of thumb (10× local weights)",
+                          "None", "Given explicitly"}),
+             num("activation_bytes", &In::activation_bytes, "Activation bytes per GPU (explicit)",
+                 unit::bytes)
+                 .help("Activation memory per GPU when given explicitly")
+                 .range(0, kMaxBytes),
+             num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+                 .help("Tokens per sequence")
+                 .positive(1e8)
+                 .integer(),
+             num("micro_batch", &In::micro_batch, "Microbatch (sequences)")
+                 .help("Sequences per microbatch on one GPU")
+                 .positive(1e6),
+             num("microbatches", &In::microbatches, "Microbatches per step (0 = PP)")
+                 .help("Microbatches per step per pipeline; 1F1B keeps min(PP, this) in flight "
+                       "on the first stage; 0 takes PP")
+                 .range(0, 1e6),
+             choice("recompute", &In::recompute, "Activation recomputation",
+                    {"none", "selective", "full"})
+                 .help("Selective re-runs attention in backward; full keeps only each layer's "
+                       "input")
+                 .labels({"None", "Selective (attention)", "Full"}),
+             flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism")
+                 .help("Splits the layer norms' and dropouts' activations over the TP group too"),
+             flag("flash_attention", &In::flash_attention, "Fused (flash) attention")
+                 .help("Never stores the attention scores: drops Korthikanti et al.'s 5as/h "
+                       "term"),
+             flag("checkpointing", &In::checkpointing, "Gradient checkpointing")
+                 .help("Keep only layer inputs and recompute the rest (full recomputation)"),
+             num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+                 .help("Memory of one accelerator, to check the fit (an 80 GB H100 has 80 GiB)")
+                 .positive(1e13),
+             num("activation_factor", &In::activation_factor, "Rule-of-thumb activation factor")
+                 .range(0, 1000)
+                 .help("Worked example: activations ≈ 10 × local params × weight bytes"),
+             num("checkpoint_factor", &In::checkpoint_factor, "… with checkpointing")
+                 .help("The rule-of-thumb factor when checkpointing is on")
+                 .range(0, 1000)},
+            {}),
         {out("weights", &Out::weights, "Weights", unit::bytes)
              .help("Parameters on this GPU × bytes per weight"),
          out("gradients", &Out::gradients, "Gradients", unit::bytes)
@@ -350,7 +438,8 @@ void register_memory(Registry& r) {
          out("headroom", &Out::headroom, "Headroom", unit::bytes)
              .help("GPU memory left after the total (negative: over)"),
          out("bytes_per_param", &Out::bytes_per_param, "Bytes per parameter per GPU")
-             .help("Model-state bytes per parameter of the whole model, on one GPU")},
+             .help("Model-state bytes (and rule-of-thumb activations) per parameter of the "
+                   "whole model, on one GPU: 16 for mixed-precision Adam without sharding")},
         &mem_training));
   }
   {

@@ -8,26 +8,36 @@
 
 #include "base/counts.hpp"
 #include "registry/registry.hpp"
+#include "scenario/model_inputs.hpp"
 
 namespace napkin {
 
 // mem.training — seed 001 §6 `calculate_memory_per_gpu`, generalised to any bytes per
-// parameter (ZeRO paper, Rajbhandari et al. 2020 §3.1 and Figure 1).
-struct MemTrainingIn {
-  double params = 70e9;
+// parameter (ZeRO paper, Rajbhandari et al. 2020 §3 and Figure 1), with activations from
+// Korthikanti et al. 2022 through the shared training_memory (core/scenario/). The model shape
+// (default Llama 3 70B) sets the activations and, with params = 0, the parameter count.
+struct MemTrainingIn : ModelInputs {
+  double params = 0;  // 0 = the model shape's total parameters
   int tp = 1;
   int pp = 1;
   int dp = 1;
   int zero_stage = 0;
   double weight_bytes = 2;
   double grad_bytes = 2;
-  double optimizer_bytes = 8;  // seed: 2 Adam moments × fp32; 12 adds an fp32 master copy
-  std::string activations = "rule_of_thumb";
-  double activation_bytes = 0;  // per GPU, used when activations = explicit
-  bool checkpointing = false;
-  double gpu_memory = 80e9;
+  double optimizer_bytes = 12;  // fp32 master + Adam m + v: 16 B/param in all (ZeRO §3)
+  std::string activations = "korthikanti";
+  double activation_bytes = 0;            // per GPU, used when activations = explicit
+  bool checkpointing = false;             // = full recomputation
+  double gpu_memory = 80.0 * 1073741824;  // an 80 GB H100 is 80 GiB
   double activation_factor = 10;  // seed: activations ≈ 10 × (params / (tp·pp)) × weight_bytes
   double checkpoint_factor = 3;   // … and 3 × with gradient checkpointing
+  // Korthikanti et al.'s count: per microbatch, of the layers on the busiest stage.
+  double seq_len = 4096;
+  int micro_batch = 1;
+  int microbatches = 0;  // per step per pipeline; 0 = pp (1F1B keeps min(pp, M) in flight)
+  std::string recompute = "none";
+  bool sequence_parallel = false;
+  bool flash_attention = true;
 };
 struct MemTrainingOut {
   double weights, gradients, optimizer, activations, model_states, total;
@@ -103,13 +113,22 @@ struct ScaleFsdpTpOut {
 };
 Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d);
 
-// parallel.recommend — seed 001 §8 `recommend_parallelism`.
-struct ParallelRecommendIn {
-  double params = 70e9;
+// parallel.recommend — the fastest layout that fits, from the typed layout search over
+// train.step (SPEC §9) on a small space; or seed 001 §8 `recommend_parallelism`'s rule of thumb.
+struct ParallelRecommendIn : ModelInputs {
+  double params =
+      0;  // the rule of thumb's model size; 0 = the shape's (the search reads the shape)
   double gpus = 512;
   double gpus_per_node = 8;
-  double gpu_memory = 80e9;
+  double gpu_memory = 80.0 * 1073741824;  // an 80 GB H100 is 80 GiB
   double fit_factor = 20;  // seed: the model "fits" one GPU if 2 bytes × params × 20 < memory
+  std::string method = "search";
+  // The job and the cluster the search times (defaults: H100 SXM nodes, NVLink 4, NDR).
+  double global_batch = 1024;  // sequences per step
+  double seq_len = 4096;
+  double peak_flops = 989.4e12;
+  double intra_bandwidth = 450e9, intra_latency = 3e-6;
+  double inter_bandwidth = 50e9, inter_latency = 5e-6;
 };
 struct ParallelRecommendOut {
   double tp, pp, dp, zero_stage;
@@ -117,6 +136,10 @@ struct ParallelRecommendOut {
   std::string rationale;
   double nodes, memory_per_gpu;
   bool fits;
+  double cp, ep, microbatch;
+  std::string recompute;
+  bool sequence_parallel;
+  double step_time, mfu, layouts_evaluated;
 };
 Result<ParallelRecommendOut> parallel_recommend(const ParallelRecommendIn& in, Derivation& d);
 

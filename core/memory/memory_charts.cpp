@@ -203,18 +203,28 @@ void register_memory_charts(Registry& r) {
 
   r.add_preset(scenario("seed001-7b-64", "LLaMA-2-7B on 64 GPUs (worked example)",
                         "Worked example (its test cases)",
-                        {{"params", 7e9}, {"gpus", 64}, {"gpus_per_node", 8}, {"gpu_memory", 80e9}},
+                        {{"params", 7e9},
+                         {"gpus", 64},
+                         {"gpus_per_node", 8},
+                         {"gpu_memory", 80e9},
+                         {"method", "rule_of_thumb"}},
                         {"parallel.recommend"}));
-  r.add_preset(
-      scenario("seed001-70b-512", "LLaMA-2-70B on 512 GPUs (worked example)",
-               "Worked example (its test cases)",
-               {{"params", 70e9}, {"gpus", 512}, {"gpus_per_node", 8}, {"gpu_memory", 80e9}},
-               {"parallel.recommend"}));
-  r.add_preset(
-      scenario("seed001-175b-1024", "GPT-3 175B on 1024 GPUs (worked example)",
-               "Worked example (its test cases)",
-               {{"params", 175e9}, {"gpus", 1024}, {"gpus_per_node", 8}, {"gpu_memory", 80e9}},
-               {"parallel.recommend"}));
+  r.add_preset(scenario("seed001-70b-512", "LLaMA-2-70B on 512 GPUs (worked example)",
+                        "Worked example (its test cases)",
+                        {{"params", 70e9},
+                         {"gpus", 512},
+                         {"gpus_per_node", 8},
+                         {"gpu_memory", 80e9},
+                         {"method", "rule_of_thumb"}},
+                        {"parallel.recommend"}));
+  r.add_preset(scenario("seed001-175b-1024", "GPT-3 175B on 1024 GPUs (worked example)",
+                        "Worked example (its test cases)",
+                        {{"params", 175e9},
+                         {"gpus", 1024},
+                         {"gpus_per_node", 8},
+                         {"gpu_memory", 80e9},
+                         {"method", "rule_of_thumb"}},
+                        {"parallel.recommend"}));
 }
 
 }  // namespace napkin

@@ -5,6 +5,7 @@
 
 #include "base/units.hpp"
 #include "memory/memory.hpp"
+#include "training/search.hpp"
 
 namespace napkin {
 
@@ -137,13 +138,18 @@ Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
 // Seed 001 §8 `recommend_parallelism`: a model "needs model parallelism" when 2 bytes ×
 // params × 20 exceeds one GPU; then TP fills a node, PP is 2 above 50B and min(4, nodes/2)
 // above 100B, DP takes the rest, with ZeRO-2 and checkpointing (ZeRO-1 on a single node).
-Result<ParallelRecommendOut> parallel_recommend(const ParallelRecommendIn& in, Derivation& d) {
+namespace {
+
+Result<ParallelRecommendOut> recommend_rule(const ParallelRecommendIn& in, double params,
+                                            Derivation& d) {
   ParallelRecommendOut o{};
+  o.cp = o.ep = 1;
+  o.microbatch = o.step_time = o.mfu = o.layouts_evaluated = not_given;
   const double G = in.gpus, gpn = in.gpus_per_node;
-  const double model_bytes = 2 * in.params;
+  const double model_bytes = 2 * params;
   const bool needs_mp = model_bytes * in.fit_factor > in.gpu_memory;
   d.step("Worked example's fit test: BF16 weights × factor", "M_{\\text{est}}",
-         "2 \\cdot $N \\cdot $f", {{"N", "N", in.params, unit::params}, {"f", "f", in.fit_factor}},
+         "2 \\cdot $N \\cdot $f", {{"N", "N", params, unit::params}, {"f", "f", in.fit_factor}},
          model_bytes * in.fit_factor, unit::bytes);
   if (G > gpn && std::fmod(G, gpn) != 0)
     return Error::inconsistent("gpus", G,
@@ -165,9 +171,9 @@ Result<ParallelRecommendOut> parallel_recommend(const ParallelRecommendIn& in, D
           " with ZeRO-1 and gradient checkpointing";
   } else {
     double pp = 1;
-    if (in.params > 100e9)
+    if (params > 100e9)
       pp = std::max(1.0, std::min(4.0, std::floor(o.nodes / 2)));
-    else if (in.params > 50e9)
+    else if (params > 50e9)
       pp = 2;
     while (pp > 1 && std::fmod(o.nodes, pp) != 0) pp -= 1;  // whole nodes per stage
     o.tp = gpn, o.pp = pp, o.dp = G / (gpn * pp), o.zero_stage = 2, o.checkpointing = true;
@@ -176,13 +182,15 @@ Result<ParallelRecommendOut> parallel_recommend(const ParallelRecommendIn& in, D
           " (across nodes), DP = " + format_value(o.dp, "") + ", ZeRO-2 and gradient checkpointing";
   }
   o.rationale = why;
+  o.recompute = o.checkpointing ? "full" : "none";
   d.note("Recommendation", why + ".");
   d.step("GPUs used", "G", "$t \\cdot $p \\cdot $d",
          {{"t", "t", o.tp}, {"p", "p", o.pp}, {"d", "d", o.dp}}, o.tp * o.pp * o.dp, unit::gpus);
   // Check the recommendation with mem.training's model (seed rule-of-thumb activations).
   MemTrainingIn m;
-  m.params = in.params, m.tp = int(o.tp), m.pp = int(o.pp), m.dp = int(o.dp);
+  m.params = params, m.tp = int(o.tp), m.pp = int(o.pp), m.dp = int(o.dp);
   m.zero_stage = int(o.zero_stage), m.checkpointing = o.checkpointing, m.gpu_memory = in.gpu_memory;
+  m.optimizer_bytes = 8, m.activations = "rule_of_thumb";  // the worked example's conventions
   Derivation quiet(false);
   Result<MemTrainingOut> mem = mem_training(m, quiet);
   if (!mem.ok()) return mem.error();
@@ -197,6 +205,111 @@ Result<ParallelRecommendOut> parallel_recommend(const ParallelRecommendIn& in, D
     d.warn("The rule of thumb's configuration does not fit in " +
            format_value(in.gpu_memory, unit::bytes) + " per GPU by mem.training's estimate.");
   return o;
+}
+
+// The typed layout search (core/training/search.cpp) over a small space: TP (dividing the
+// heads), PP (up to the layers), CP, EP (MoE), microbatch 1–4, recomputation none / selective
+// / full, sequence parallelism and ZeRO 0–3, each layout timed by train_step() and sized by the
+// shared training_memory(); the fastest that fits is the answer, so it fits by the same check
+// train.step shows. Interleaving, overlap switches and offload stay at their defaults to keep
+// one run quick.
+constexpr double kMinCpSeq = 16384;
+
+Result<ParallelRecommendOut> recommend_search(const ParallelRecommendIn& in, const Model& m,
+                                              Derivation& d) {
+  ParallelRecommendOut o{};
+  SearchSpec spec;
+  spec.model = m;
+  spec.cluster.gpu.peak_bf16 = in.peak_flops;
+  spec.cluster.gpu.hbm_bytes = in.gpu_memory;
+  spec.cluster.gpus_per_node = static_cast<int>(in.gpus_per_node);
+  spec.cluster.intra.bandwidth = in.intra_bandwidth;
+  spec.cluster.intra.latency = in.intra_latency;
+  spec.cluster.inter.bandwidth = in.inter_bandwidth;
+  spec.cluster.inter.latency = in.inter_latency;
+  spec.job.global_batch = in.global_batch;
+  spec.job.seq_len = in.seq_len;
+  spec.job.flash_attention = true;
+  spec.gpus = static_cast<int>(in.gpus);
+  spec.top = 1;
+  spec.search_vpp = false;
+  spec.search_overlap = false;
+  spec.search_offload = false;
+  spec.max_microbatch = 4;
+  // Context parallelism only for long sequences: below 16k tokens its chunks (s / CP per rank)
+  // make GEMMs too short to run at the step model's one compute efficiency, which the model
+  // does not charge; Megatron-LM uses CP for long-context training.
+  spec.search_cp = in.seq_len >= kMinCpSeq;
+  const SearchResult r = search_layouts(spec);
+  o.layouts_evaluated = static_cast<double>(r.total);
+  if (r.top_count == 0)
+    return Error::inconsistent(
+        "gpus", in.gpus,
+        "is too few: no layout of this model (TP, PP, CP, EP, ZeRO 0–3, recomputation) fits in " +
+            format_value(in.gpu_memory, unit::bytes) + " per GPU at this batch and sequence");
+  const Layout& l = r.top[0].layout;
+  const StepTimes& t = r.top[0].times;
+  o.tp = l.tp, o.pp = l.pp, o.dp = l.dp, o.cp = l.cp, o.ep = l.ep, o.zero_stage = l.zero_stage;
+  o.microbatch = l.microbatch;
+  o.recompute = l.recompute == Recompute::Full        ? "full"
+                : l.recompute == Recompute::Selective ? "selective"
+                                                      : "none";
+  o.checkpointing = l.recompute != Recompute::None;
+  o.sequence_parallel = l.sequence_parallel;
+  o.nodes = std::ceil(in.gpus / in.gpus_per_node);
+  o.memory_per_gpu = t.memory.total;
+  o.fits = t.fits;
+  o.step_time = t.step;
+  o.mfu = t.mfu;
+  const long long fit = r.valid;
+  o.rationale = "Fastest of " + format_value(static_cast<double>(r.total), "") +
+                " layouts searched (" + format_value(static_cast<double>(fit), "") + " fit): TP " +
+                format_value(o.tp, "") + " × PP " + format_value(o.pp, "") + " × CP " +
+                format_value(o.cp, "") + " × DP " + format_value(o.dp, "") +
+                (m.experts > 0 ? ", EP " + format_value(o.ep, "") : std::string()) + ", ZeRO-" +
+                format_value(o.zero_stage, "") + ", microbatch " + format_value(o.microbatch, "") +
+                ", recomputation " + o.recompute + (o.sequence_parallel ? ", SP" : "") +
+                "; a step of " + format_value(o.step_time, unit::seconds) + " at " +
+                format_value(o.mfu * 100, "") + " % MFU, " +
+                format_value(o.memory_per_gpu, unit::bytes) + " of " +
+                format_value(in.gpu_memory, unit::bytes) + " per GPU";
+  d.note("How it chose",
+         "Every combination of TP (dividing the heads), PP (up to the layers), CP (from 16k "
+         "tokens per sequence), EP (MoE experts), microbatch 1–4, recomputation (none, selective, "
+         "full), sequence parallelism "
+         "and ZeRO stage 0–3 on these GPUs, timed by train.step's model (compute, bubble, TP / "
+         "CP / EP / PP / DP communication on their tiers) and sized by its memory (Korthikanti "
+         "et al. 2022 activations, ZeRO states); layouts over the GPU's memory are rejected, and "
+         "the fastest of the rest is kept.");
+  d.note("Recommendation", o.rationale + ".");
+  d.step("Memory per GPU of that layout (train.step's)", "M", "$w + $g + $o + $a",
+         {{"w", "M_w", t.memory.weights, unit::bytes},
+          {"g", "M_g", t.memory.gradients, unit::bytes},
+          {"o", "M_o", t.memory.optimizer, unit::bytes},
+          {"a", "M_a", t.memory.activations, unit::bytes}},
+         o.memory_per_gpu, unit::bytes);
+  d.step("Its step time", "T", "T", {}, o.step_time, unit::seconds);
+  return o;
+}
+
+}  // namespace
+
+Result<ParallelRecommendOut> parallel_recommend(const ParallelRecommendIn& in, Derivation& d) {
+  const bool rule = in.method == "rule_of_thumb";
+  Model m;
+  if (!rule || in.params <= 0) {
+    Result<Model> mr = to_model(in);
+    if (!mr.ok()) return mr.error();
+    m = mr.value();
+  }
+  const double params = in.params > 0 ? in.params : model_params(m).total;
+  if (!rule && in.params > 0 && std::fabs(model_params(m).total - params) > 0.1 * params)
+    d.warn("params (" + format_value(params, unit::params) +
+           ") differs by more than 10% from the model shape's " +
+           format_value(model_params(m).total, unit::params) +
+           ": the search uses the shape. Set the shape (or a model preset) to match.");
+  if (rule) return recommend_rule(in, params, d);
+  return recommend_search(in, m, d);
 }
 
 // Huang et al. 2019 (GPipe) §2.3 and Narayanan et al. 2021 §2.2: with N stages and M
@@ -332,36 +445,84 @@ void register_pipeline(Registry& r) {
          "rule "
          "of thumb with its rationale, checked against mem.training.",
          "Narayanan et al. 2021 §3 (TP within a node)", "docs/memory.md#parallelrecommend"},
-        {num("params", &In::params, "Parameters", unit::params)
-             .help("Model size N: the number of trainable parameters")
-             .positive(1e15)
-             .required(),
-         num("gpus", &In::gpus, "GPUs", unit::gpus)
-             .help("Accelerators available")
-             .positive(1e7)
-             .integer()
-             .required(),
-         num("gpus_per_node", &In::gpus_per_node, "GPUs per node", unit::gpus)
-             .help("Accelerators joined by NVLink in one node")
-             .positive(64)
-             .integer(),
-         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
-             .help("Memory of one accelerator")
-             .positive(1e13),
-         num("fit_factor", &In::fit_factor, "Fit factor (× BF16 weights)")
-             .help("Training memory as a multiple of the BF16 weights (about 8 with Adam)")
-             .positive(1000)},
-        {out("tp", &Out::tp, "TP").help("Tensor-parallel degree (within a node)"),
-         out("pp", &Out::pp, "PP").help("Pipeline stages (across nodes)"),
+        with_model_inputs<In>(
+            {choice("method", &In::method, "Method", {"search", "rule_of_thumb"})
+                 .help("Search: the fastest layout that fits, by train.step's time and memory; "
+                       "rule of thumb: the worked example's TP-in-node, PP-across rule")
+                 .labels({"Search the layouts", "Rule of thumb (worked example)"}),
+             num("params", &In::params, "Parameters (0 = from the model shape)", unit::params)
+                 .help("Model size for the rule of thumb; 0 counts it from the model's shape "
+                       "(the search always reads the shape)")
+                 .range(0, 1e15),
+             num("gpus", &In::gpus, "GPUs", unit::gpus)
+                 .help("Accelerators available")
+                 .positive(1e5)
+                 .integer(),
+             num("gpus_per_node", &In::gpus_per_node, "GPUs per node", unit::gpus)
+                 .help("Accelerators joined by NVLink in one node")
+                 .positive(1e4)
+                 .integer(),
+             num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+                 .help("Memory of one accelerator (an 80 GB H100 has 80 GiB)")
+                 .positive(1e13),
+             num("global_batch", &In::global_batch, "Global batch (sequences)")
+                 .help("Sequences per optimizer step, for the search")
+                 .positive(1e8)
+                 .integer(),
+             num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+                 .help("Tokens per sequence, for the search")
+                 .positive(1e7)
+                 .integer(),
+             num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+                 .help("Dense BF16 peak from the datasheet (no sparsity)")
+                 .positive(1e17),
+             num("intra_bandwidth", &In::intra_bandwidth, "Intra-node bandwidth", unit::bytes_per_s)
+                 .help("NVLink bandwidth per GPU in one direction")
+                 .positive(1e15),
+             num("intra_latency", &In::intra_latency, "Intra-node latency", unit::seconds)
+                 .help("Latency of one step of a collective inside a node")
+                 .range(0, 1),
+             num("inter_bandwidth", &In::inter_bandwidth, "Inter-node bandwidth per GPU",
+                 unit::bytes_per_s)
+                 .help("Network bandwidth per GPU in one direction (NDR: 50 GB/s)")
+                 .positive(1e15),
+             num("inter_latency", &In::inter_latency, "Inter-node latency", unit::seconds)
+                 .help("Latency of one step of a collective across nodes")
+                 .range(0, 1),
+             num("fit_factor", &In::fit_factor, "Fit factor (× BF16 weights)")
+                 .help("Rule of thumb: training memory as a multiple of the BF16 weights")
+                 .positive(1000)},
+            {}),
+        {out("tp", &Out::tp, "TP").help("Tensor-parallel degree"),
+         out("pp", &Out::pp, "PP").help("Pipeline stages"),
          out("dp", &Out::dp, "DP").help("Data-parallel replicas: the GPUs left"),
-         out("zero_stage", &Out::zero_stage, "ZeRO stage").help("ZeRO stage the rule picks"),
-         out("checkpointing", &Out::checkpointing, "Gradient checkpointing")
-             .help("Whether to recompute activations"),
-         out("rationale", &Out::rationale, "Rationale").help("Why the rule picked this layout"),
+         out("zero_stage", &Out::zero_stage, "ZeRO stage")
+             .help("ZeRO stage: 3 shards the weights too (FSDP)"),
+         out("checkpointing", &Out::checkpointing, "Recompute activations")
+             .help("Whether activations are recomputed (selective or full)"),
+         out("rationale", &Out::rationale, "Rationale").help("How it chose, in one sentence"),
          out("nodes", &Out::nodes, "Nodes").help("Nodes used"),
          out("memory_per_gpu", &Out::memory_per_gpu, "Memory per GPU", unit::bytes)
-             .help("Estimated training memory on one GPU"),
-         out("fits", &Out::fits, "Fits").help("Whether that is within GPU memory")},
+             .help("Training memory on the busiest GPU, by the same check that chose it"),
+         out("fits", &Out::fits, "Fits").help("Whether that is within GPU memory"),
+         out("cp", &Out::cp, "CP").help("Context-parallel degree"),
+         out("ep", &Out::ep, "EP").help("Expert-parallel degree (MoE)"),
+         out("microbatch", &Out::microbatch, "Microbatch")
+             .optional()
+             .help("Sequences per microbatch (search)"),
+         out("recompute", &Out::recompute, "Recomputation")
+             .help("None, selective (attention) or full"),
+         out("sequence_parallel", &Out::sequence_parallel, "Sequence parallelism")
+             .help("Whether TP also splits the sequence in norms and dropouts"),
+         out("step_time", &Out::step_time, "Step time", unit::seconds)
+             .optional()
+             .help("train.step's time for that layout (search)"),
+         out("mfu", &Out::mfu, "MFU", unit::fraction)
+             .optional()
+             .help("Model FLOPs utilisation of that layout (search)"),
+         out("layouts_evaluated", &Out::layouts_evaluated, "Layouts searched")
+             .optional()
+             .help("Layouts the search counted, evaluated or rejected")},
         &parallel_recommend));
   }
   {
