@@ -169,6 +169,110 @@ TEST_CASE("consistency: every estimator reports a model preset's KV bytes per to
   }
 }
 
+TEST_CASE("consistency: every estimator reports a model preset's active params and FLOPs alike") {
+  // Driven by the registry: any estimator with an `active_params` or `forward_flops_per_token`
+  // output, run on any model preset through `model=`, must agree with the one function. An
+  // estimator whose required inputs the preset does not all give (moe.params on a dense model)
+  // is not describing that model, and is skipped.
+  int active_compared = 0, flops_compared = 0;
+  for (const ModelPreset* p = model_presets_begin(); p != model_presets_end(); ++p) {
+    const ModelParams expected = model_params(p->model);
+    const Preset* values = nullptr;
+    for (const Preset& q : registry().presets())
+      if (q.kind == "model" && q.id == p->id) values = &q;
+    REQUIRE(values);
+    for (const Estimator& e : registry().estimators()) {
+      bool has_active = false, has_flops = false;
+      for (const OutputSpec& o : e.outputs) {
+        has_active = has_active || o.name == "active_params";
+        has_flops = has_flops || o.name == "forward_flops_per_token";
+      }
+      if (!has_active && !has_flops) continue;
+      bool from_preset = true;
+      for (const InputSpec& i : e.inputs)
+        if (i.required && !values->values.has(i.preset_key.empty() ? i.name : i.preset_key))
+          from_preset = false;
+      if (!from_preset) continue;
+      for (bool attention : {false, true}) {
+        Json in = Json::object();
+        in.set("model", std::string(p->id));
+        // Count attention wherever the estimator lets it be left out.
+        if (attention && !e.input("include_attention")) continue;
+        if (e.input("include_attention")) in.set("include_attention", attention);
+        RunResult r = registry().run(e.info.id, in);
+        CAPTURE(p->id);
+        CAPTURE(e.info.id);
+        REQUIRE_MESSAGE(r.ok, r.error.message);
+        if (has_active) {
+          CHECK(r.outputs.find("active_params")->as_number() ==
+                doctest::Approx(expected.active).epsilon(1e-12));
+          ++active_compared;
+        }
+        if (has_flops) {
+          // The context the estimator used: its sequence length, unless attention is off.
+          const Json* seq = r.inputs.find("seq_len");
+          const Json* counted = r.inputs.find("include_attention");
+          const Json* causal = r.inputs.find("causal");
+          const double ctx = seq && (!counted || counted->as_bool()) ? seq->as_number() : 0;
+          CHECK(r.outputs.find("forward_flops_per_token")->as_number() ==
+                forward_flops_per_token(p->model, ctx, !causal || causal->as_bool()));
+          ++flops_compared;
+        }
+      }
+    }
+  }
+  // model.params and model.flops on every preset (and moe.params on the MoE ones), at least.
+  CHECK(active_compared >= 2 * 19);
+  CHECK(flops_compared >= 2 * 19);
+}
+
+TEST_CASE("model= runs: exact parameter counts of released checkpoints through the registry") {
+  auto params = [](const char* id) { return test::run("model.params", {{"model", id}}); };
+  // Meta-Llama-3-70B config.json (80 layers, d 8192, 64 heads, 8 KV heads, d_ff 28672, vocab
+  // 128256, untied): the checkpoint's tensors sum to 70,553,706,496.
+  CHECK(test::out(params("llama3-70b"), "params") == 70553706496.0);
+  // GPT-2 small, Hugging Face gpt2 config.json (12 layers, d 768, 1024 learned positions, tied
+  // 50257-token embedding, biases, LayerNorm with biases): 124,439,808 in the checkpoint.
+  CHECK(test::out(params("gpt2"), "params") == 124439808.0);
+  CHECK(test::out(params("gpt2"), "active_params") == 124439808.0);
+  // Mixtral-8x7B-v0.1 config.json (32 layers, 8 experts of d_ff 14336, top-2): 46,702,792,704
+  // weights, of which 12,879,925,248 act on each token (Jiang et al. 2024 §2: "47B", "13B").
+  RunResult mx = params("mixtral-8x7b");
+  CHECK(test::out(mx, "params") == 46702792704.0);
+  CHECK(test::out(mx, "active_params") == 12879925248.0);
+  // DeepSeek-V3 (DeepSeek-AI 2024, §1 and Table 1 of the report: 671B total, 37B activated;
+  // config.json: MLA, 256 routed experts of 2048, top-8, 1 shared, 3 dense layers).
+  RunResult ds = params("deepseek-v3");
+  CHECK(test::out(ds, "params") == doctest::Approx(671.0e9).epsilon(0.0005));
+  CHECK(test::out(ds, "active_params") == doctest::Approx(37.6e9).epsilon(0.002));
+  // The derivation shows the MoE terms: one expert, the router, all experts and the active.
+  const std::string text = RunResult(mx).to_json("model.params").dump();
+  CHECK(text.find("One expert's weights per MoE layer") != std::string::npos);
+  CHECK(text.find("Active parameters (what one token computes with)") != std::string::npos);
+}
+
+TEST_CASE("model.flops on Mixtral: 2 per active weight plus causal attention, 6N on active") {
+  // Mixtral-8x7B at 4,096 tokens: 2 FLOPs per active weight less the input embedding (12.88B
+  // − 32000·4096), and causal attention 2·(s/2)·32 heads·(128 + 128)·32 layers
+  // (Kaplan et al. 2020, Table 1, halved for the causal mask).
+  RunResult r = test::run(
+      "model.flops", {{"model", "mixtral-8x7b"}, {"seq_len", 4096}, {"include_attention", true}});
+  REQUIRE(r.ok);
+  const double active = 12879925248.0, embedding = 32000.0 * 4096;
+  const double attention = 2 * 2048.0 * 32 * 256 * 32;
+  CHECK(test::out(r, "attention_flops_per_token") == attention);
+  CHECK(test::out(r, "forward_flops_per_token") == 2 * (active - embedding) + attention);
+  CHECK(test::out(r, "active_params") == active);
+  // The 6N rule on the active weights (not the 46.7B total): a step is 3 forward passes.
+  CHECK(test::out(r, "params_used") == active - embedding);
+  CHECK(test::out(r, "ratio_to_6n") ==
+        doctest::Approx(3 * (2 * (active - embedding) + attention) / (6 * (active - embedding))));
+  // Compute estimators read the active count from the preset: 6·N·D on 12.9B, not 46.7B.
+  RunResult t = test::run("train.chinchilla", {{"model", "mixtral-8x7b"}});
+  REQUIRE(t.ok);
+  CHECK(t.inputs.find("params")->as_number() == active);
+}
+
 TEST_CASE("a model, GPU or link preset fills an estimator's inputs by name; named inputs win") {
   Json in = Json::object();
   in.set("model", "llama3-70b");

@@ -182,7 +182,7 @@ TEST_CASE("model.flops: seed 001's GPT-3 FLOPs per token") {
   auto r = run("model.flops", {{"d_model", 12288}, {"n_layers", 96}, {"vocab", 50257}});
   REQUIRE(r.ok);
   CHECK(out(r, "fwd_flops_per_layer") == 3623878656.0);
-  CHECK(out(r, "fwd_flops") == 349127467008.0);
+  CHECK(out(r, "forward_flops_per_token") == 349127467008.0);
   CHECK(out(r, "step_flops") == 1047382401024.0);
   CHECK(out(r, "bwd_flops") == 2 * 349127467008.0);
   // Seed's verify_6n_rule: against 175B, the detailed count is 0.998 of 6N.
@@ -192,13 +192,17 @@ TEST_CASE("model.flops: seed 001's GPT-3 FLOPs per token") {
 }
 
 TEST_CASE("model.flops: the attention term is 4·s·d per layer (erratum to seed 001's 2·d·s²)") {
+  // PaLM's convention: every token attends to the whole sequence (no causal halving).
   auto a = run("model.flops", {{"d_model", 4096},
+                               {"n_heads", 32},
                                {"n_layers", 32},
                                {"seq_len", 2048},
                                {"vocab", 0},
-                               {"include_attention", true}});
+                               {"include_attention", true},
+                               {"causal", false}});
   auto b =
-      run("model.flops", {{"d_model", 4096}, {"n_layers", 32}, {"seq_len", 2048}, {"vocab", 0}});
+      run("model.flops",
+          {{"d_model", 4096}, {"n_heads", 32}, {"n_layers", 32}, {"seq_len", 2048}, {"vocab", 0}});
   CHECK(out(a, "fwd_flops_per_layer") - out(b, "fwd_flops_per_layer") == 4.0 * 2048 * 4096);
   // PaLM Appendix B: forward+backward attention = 12·L·d·s, i.e. 3 × the forward 4·L·d·s.
   CHECK(out(a, "step_flops") - out(b, "step_flops") == 12.0 * 32 * 4096 * 2048);

@@ -446,6 +446,9 @@ void flops_and_params(ProblemBank& bank) {
                   {768, 1024, 1280, 1600, 2048, 2560, 3584, 4096, 4608, 5120, 6144, 7168, 8192,
                    12288, 16384, 18432, 20480}},
                  {"n_layers", 96}},
+      // Heads of 64 wide: the estimator checks the heads divide the width; only heads × head
+      // width = d matters to these counts.
+      .derive = [](Values& p) { p.set("n_heads", p["d_model"] / 64); },
       .estimator = "model.flops",
       .output = "fwd_flops_per_layer",
       .unit = answer_in::output(),
@@ -469,8 +472,11 @@ void flops_and_params(ProblemBank& bank) {
                    "vocabulary of {vocab}. Ignoring attention-score products, how many forward "
                    "FLOPs does it spend per token, including the output embedding?",
       .params = gpt3,
+      // Heads of 64 wide: the estimator checks the heads divide the width; only heads × head
+      // width = d matters to these counts.
+      .derive = [](Values& p) { p.set("n_heads", p["d_model"] / 64); },
       .estimator = "model.flops",
-      .output = "fwd_flops",
+      .output = "forward_flops_per_token",
       .unit = answer_in::output(),
       .hints = {"24·d² per block, times the number of blocks.",
                 "Add 2·V·d for the output embedding."},
@@ -490,6 +496,9 @@ void flops_and_params(ProblemBank& bank) {
                    "vocabulary of {vocab}. Ignoring attention-score products, how many FLOPs does "
                    "one training step spend per token (forward and backward)?",
       .params = gpt3,
+      // Heads of 64 wide: the estimator checks the heads divide the width; only heads × head
+      // width = d matters to these counts.
+      .derive = [](Values& p) { p.set("n_heads", p["d_model"] / 64); },
       .estimator = "model.flops",
       .output = "step_flops",
       .unit = answer_in::output(),
@@ -526,6 +535,7 @@ void flops_and_params(ProblemBank& bank) {
               p.set("params", 7e9);
               p.set("d_model", 4096);
               p.set("n_layers", 32);
+              p.set("n_heads", 64);
               return;
             }
             const ModelPreset& m = *models[static_cast<std::size_t>(i)];
@@ -534,6 +544,7 @@ void flops_and_params(ProblemBank& bank) {
             p.set("d_model", m.model.d_model);
             p.set("n_layers", m.model.layers);
             p.set("vocab", m.model.vocab);
+            p.set("n_heads", m.model.d_model / 64);  // only heads × head width = d matters
           },
       .estimator = "model.flops",
       .output = "ratio_to_6n",

@@ -34,7 +34,10 @@ Preset model_preset(const ModelPreset& p) {
                      {"hidden", m.d_model},
                      {"layers", m.layers},
                      {"attention_dim", m.heads * m.head_dim},
-                     {"seq_len", p.context}});
+                     {"seq_len", p.context},
+                     // model.params leaves norms out unless asked (its default is the 12·L·d²
+                     // rule); a released model has them.
+                     {"norms", true}});
   const ModelInputs shape(m);
   for (const auto& d : model_input_decls({})) {
     const std::string& key = d.spec.preset_key.empty() ? d.spec.name : d.spec.preset_key;

@@ -8,6 +8,7 @@ namespace {
 
 // Attention weights of one layer (and the norms inside MLA's low-rank paths).
 double attention_params(const Model& m) {
+  if (m.heads == 0) return 0;  // FFN-only blocks
   const double d = m.d_model, h = m.heads, hd = m.head_dim;
   if (m.attention == AttentionKind::Mla) {
     // DeepSeek-V2 §2.1.2 / DeepSeek-V3 config: queries through a rank-q_lora bottleneck (with
@@ -74,6 +75,13 @@ ModelParams model_params(const Model& m) {
   const double input_embedding = m.vocab * d + m.positions * d;
   const double head = m.tied_embeddings ? 0 : m.vocab * d;
   p.embedding = input_embedding + head;
+  p.norms = norms;
+  p.attention_per_layer = attn;
+  p.dense_ffn_per_layer = dense;
+  p.expert = m.experts > 0 ? expert : 0;
+  p.router = m.experts > 0 ? router : 0;
+  p.moe_layers = n_moe;
+  p.head = m.vocab * d;
   p.total = p.attention + p.ffn_total + norms + p.embedding;
   p.active = p.attention + p.ffn_active + norms + p.embedding;
   p.non_embedding_active = p.active - input_embedding;
@@ -87,7 +95,7 @@ ModelParams model_params(const Model& m) {
 double forward_flops_per_token(const Model& m, double context, bool causal) {
   const ModelParams p = model_params(m);
   double flops = 2 * p.non_embedding_active;
-  if (m.tied_embeddings) flops += 2 * m.vocab * m.d_model;
+  if (m.tied_embeddings) flops += 2 * p.head;
   return flops + attention_flops_per_token(m, context, causal);
 }
 

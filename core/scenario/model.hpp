@@ -21,7 +21,7 @@ struct Model {
   // Shape.
   int layers = 80;
   double d_model = 8192;
-  int heads = 64;
+  int heads = 64;         // 0: no attention at all (FFN-only blocks)
   int kv_heads = 8;       // == heads: MHA; 1: MQA; otherwise GQA
   double head_dim = 128;  // may differ from d_model / heads (Gemma 2: 256 with 16 heads of 3584)
   double d_ff = 28672;    // dense FFN width (per gated branch for Ffn::Gated)
@@ -65,6 +65,14 @@ struct ModelParams {
   double ffn_total = 0;             // all layers, all experts (and routers)
   double ffn_active = 0;            // all layers, experts one token uses
   double non_embedding_active = 0;  // `active` less the input embedding (what 6·N counts)
+  double norms = 0;                 // norm gains (and biases), all blocks and the final norm
+  // The terms above, per layer, for derivations that show each one.
+  double attention_per_layer = 0;  // one block's attention projections (and their biases)
+  double dense_ffn_per_layer = 0;  // one dense feed-forward block
+  double expert = 0;               // one expert's feed-forward weights in one MoE layer
+  double router = 0;               // one MoE layer's router
+  int moe_layers = 0;              // layers with an MoE feed-forward
+  double head = 0;  // the output layer's matmul, V·d, whether or not its weights are tied
 };
 ModelParams model_params(const Model& m);
 

@@ -136,99 +136,220 @@ Result<TrainMfuOut> train_mfu(const TrainMfuIn& in, Derivation& d) {
   return o;
 }
 
-// Parameter count of a decoder-only transformer, one labelled term per line.
-// Attention (Vaswani et al. 2017, with GQA from Ainslie et al. 2023): Q and O are d×(h·dh),
-// K and V are d×(h_kv·dh). FFN: 2·d·d_ff (GELU MLP) or 3·d·d_ff (SwiGLU, Shazeer 2020).
-// Embeddings: V·d, doubled when input and output embeddings are untied.
+// Parameter count of a decoder-only transformer, one labelled term per line, every value from
+// the one count of core/scenario/model.cpp (exact to the released checkpoints, pinned in
+// tests/scenario_test.cpp). Attention (Vaswani et al. 2017, with GQA from Ainslie et al. 2023):
+// Q and O are d×(h·dh), K and V d×(h_kv·dh); MLA (DeepSeek-V2 §2.1.2) low-rank instead. FFN:
+// 2·d·d_ff (GELU MLP) or 3·d·d_ff (SwiGLU, Shazeer 2020), per expert in an MoE layer (Fedus et
+// al. 2022). Embeddings: V·d, doubled when input and output embeddings are untied.
 Result<ModelParamsOut> model_params(const ModelParamsIn& in, Derivation& d) {
+  ModelInputs shape = in;
+  if (!in.attention) shape.head_dim = 1, shape.kv_heads = 0;  // no head shapes to check
+  Result<Model> built = to_model(shape);
+  if (!built.ok()) return built.error();
+  Model m = built.value();
+  if (!in.attention) m.heads = m.kv_heads = 0;  // FFN-only blocks
+  if (!in.norms) m.norms_per_layer = 0;
+  const ModelParams p = model_params(m);
   ModelParamsOut o{};
-  const double dm = in.d_model;
-  const bool swiglu = in.ffn == "swiglu";
-  double dff = in.d_ff;
-  if (dff == 0) dff = swiglu ? 256 * std::ceil(8 * dm / 3 / 256) : 4 * dm;
-  o.d_ff = dff;
-  if (in.attention) {
-    if (in.head_dim == 0 && std::fmod(dm, in.n_heads) != 0)
-      return Error::inconsistent(
-          "n_heads", in.n_heads,
-          "must divide d_model (" + format_value(dm, "") + ") unless head_dim is given");
-    const double hd = in.head_dim > 0 ? in.head_dim : dm / in.n_heads;
-    const double kv = in.n_kv_heads > 0 ? in.n_kv_heads : in.n_heads;
-    if (in.n_kv_heads > in.n_heads)
-      return Error::inconsistent("n_kv_heads", in.n_kv_heads, "must be at most n_heads");
-    double attn = 2 * dm * in.n_heads * hd + 2 * dm * kv * hd;
-    if (in.biases) attn += in.n_heads * hd + 2 * kv * hd + dm;
-    o.attention_params = attn;
+  const double L = m.layers, dm = m.d_model;
+  o.d_ff = m.d_ff;
+  o.params = p.total;
+  o.active_params = p.active;
+  o.embedding_params = p.embedding;
+  o.attention_params = p.attention_per_layer;
+  o.ffn_params = p.ffn_total / L;
+  o.ffn_total_params = p.ffn_total;
+  o.ffn_active_params = p.ffn_active;
+  o.norm_params = p.norms;
+  o.non_embedding_params = p.total - p.embedding;
+  o.per_layer_params = o.non_embedding_params / L;
+  if (!d.recording()) return o;
+
+  const bool mla = m.attention == AttentionKind::Mla;
+  const bool bias = m.biases || m.qkv_bias;
+  if (m.heads == 0)
+    d.note("No attention", "FFN-only blocks: no attention projections are counted.");
+  else if (mla)
+    d.step("Attention weights per block (multi-head latent)", "P_{\\text{attn}}",
+           "$d \\cdot $q + $q \\cdot $h \\cdot ($dh + $r) + $d \\cdot ($c + $r) + $c \\cdot $h "
+           "\\cdot ($dh + $v) + $h \\cdot $v \\cdot $d + \\text{norms}",
+           {{"d", "d", dm},
+            {"q", "d_c'", m.q_lora_rank},
+            {"h", "h", static_cast<double>(m.heads)},
+            {"dh", "d_h", m.head_dim},
+            {"r", "d_h^R", m.rope_dim},
+            {"c", "d_c", m.kv_lora_rank},
+            {"v", "d_v", m.v_head_dim > 0 ? m.v_head_dim : m.head_dim}},
+           p.attention_per_layer, unit::params);
+  else
     d.step("Attention weights per block", "P_{\\text{attn}}",
-           "2 \\cdot $d \\cdot $h \\cdot $dh + 2 \\cdot $d \\cdot $kv \\cdot $dh",
-           {{"d", "d", dm}, {"h", "h", in.n_heads}, {"dh", "d_h", hd}, {"kv", "h_{kv}", kv}}, attn,
-           unit::params);
+           bias ? "2 \\cdot $d \\cdot $h \\cdot $dh + 2 \\cdot $d \\cdot $kv \\cdot $dh + "
+                  "\\text{biases}"
+           : m.relative_positions
+               ? "2 \\cdot $d \\cdot $h \\cdot $dh + 2 \\cdot $d \\cdot $kv \\cdot $dh + $d^2"
+               : "2 \\cdot $d \\cdot $h \\cdot $dh + 2 \\cdot $d \\cdot $kv \\cdot $dh",
+           {{"d", "d", dm},
+            {"h", "h", static_cast<double>(m.heads)},
+            {"dh", "d_h", m.head_dim},
+            {"kv", "h_{kv}", static_cast<double>(m.kv_heads)}},
+           p.attention_per_layer, unit::params);
+  const bool gated = m.ffn == Ffn::Gated;
+  const char* ffn_formula =
+      gated ? (m.biases ? "3 \\cdot $d \\cdot $f + 2 \\cdot $f + $d" : "3 \\cdot $d \\cdot $f")
+            : (m.biases ? "2 \\cdot $d \\cdot $f + $f + $d" : "2 \\cdot $d \\cdot $f");
+  const double dense_layers = L - p.moe_layers;
+  if (dense_layers > 0)
+    d.step("Feed-forward weights per dense block", "P_{\\text{ffn}}", ffn_formula,
+           {{"d", "d", dm}, {"f", "d_{ff}", m.d_ff}}, p.dense_ffn_per_layer, unit::params);
+  if (p.moe_layers > 0) {
+    d.step("One expert's weights per MoE layer", "P_{\\text{expert}}", ffn_formula,
+           {{"d", "d", dm},
+            {"f", "d_{ff}^{\\text{expert}}", m.expert_d_ff > 0 ? m.expert_d_ff : m.d_ff}},
+           p.expert, unit::params);
+    d.step("Router per MoE layer (one logit per expert)", "P_{\\text{router}}",
+           mla ? "$E \\cdot $d + $E" : "$E \\cdot $d",
+           {{"E", "E", static_cast<double>(m.experts)}, {"d", "d", dm}}, p.router, unit::params);
+    d.step("Feed-forward weights, all blocks and experts", "P_{\\text{ffn}}^{\\text{total}}",
+           "$a \\cdot $F + $b \\cdot (($E + $s) \\cdot $X + $R)",
+           {{"a", "L_{\\text{dense}}", dense_layers},
+            {"F", "P_{\\text{ffn}}", p.dense_ffn_per_layer, unit::params},
+            {"b", "L_{\\text{MoE}}", static_cast<double>(p.moe_layers)},
+            {"E", "E", static_cast<double>(m.experts)},
+            {"s", "E_{\\text{shared}}", static_cast<double>(m.shared_experts)},
+            {"X", "P_{\\text{expert}}", p.expert, unit::params},
+            {"R", "P_{\\text{router}}", p.router, unit::params}},
+           p.ffn_total, unit::params);
+    d.step("Feed-forward weights one token uses", "P_{\\text{ffn}}^{\\text{active}}",
+           "$a \\cdot $F + $b \\cdot (($k + $s) \\cdot $X + $R)",
+           {{"a", "L_{\\text{dense}}", dense_layers},
+            {"F", "P_{\\text{ffn}}", p.dense_ffn_per_layer, unit::params},
+            {"b", "L_{\\text{MoE}}", static_cast<double>(p.moe_layers)},
+            {"k", "k", static_cast<double>(m.top_k)},
+            {"s", "E_{\\text{shared}}", static_cast<double>(m.shared_experts)},
+            {"X", "P_{\\text{expert}}", p.expert, unit::params},
+            {"R", "P_{\\text{router}}", p.router, unit::params}},
+           p.ffn_active, unit::params);
+  } else {
+    d.step("Feed-forward weights, all blocks", "P_{\\text{ffn}}^{\\text{total}}", "$L \\cdot $F",
+           {{"L", "L", L}, {"F", "P_{\\text{ffn}}", p.dense_ffn_per_layer, unit::params}},
+           p.ffn_total, unit::params);
   }
-  double ffn = (swiglu ? 3 : 2) * dm * dff;
-  if (in.biases) ffn += (swiglu ? 2 : 1) * dff + dm;
-  o.ffn_params = ffn;
-  d.step("Feed-forward weights per block", "P_{\\text{ffn}}",
-         swiglu ? "3 \\cdot $d \\cdot $f" : "2 \\cdot $d \\cdot $f",
-         {{"d", "d", dm}, {"f", "d_{ff}", dff}}, ffn, unit::params);
-  double norms = in.norms ? (in.attention ? 2 : 1) * dm : 0;
-  o.per_layer_params = o.attention_params + ffn + norms;
-  o.non_embedding_params = in.n_layers * o.per_layer_params + (in.norms ? dm : 0);
-  d.step("All blocks", "P_{\\text{blocks}}", "$L \\cdot $p",
-         {{"L", "L", in.n_layers}, {"p", "P_{\\text{block}}", o.per_layer_params, unit::params}},
-         o.non_embedding_params, unit::params);
-  o.embedding_params = in.vocab * dm * (in.tied_embeddings ? 1 : 2) + in.positions * dm;
-  d.step(
-      "Embeddings", "P_{\\text{emb}}",
-      in.tied_embeddings ? "$V \\cdot $d + $T \\cdot $d" : "2 \\cdot $V \\cdot $d + $T \\cdot $d",
-      {{"V", "V", in.vocab}, {"d", "d", dm}, {"T", "T_{\\text{pos}}", in.positions}},
-      o.embedding_params, unit::params);
-  o.params = o.non_embedding_params + o.embedding_params;
-  d.step("Total parameters", "N", "$B + $E",
-         {{"B", "P_{\\text{blocks}}", o.non_embedding_params, unit::params},
-          {"E", "P_{\\text{emb}}", o.embedding_params, unit::params}},
-         o.params, unit::params);
+  d.step("Attention weights, all blocks", "P_{\\text{attn}}^{\\text{total}}", "$L \\cdot $A",
+         {{"L", "L", L}, {"A", "P_{\\text{attn}}", p.attention_per_layer, unit::params}},
+         p.attention, unit::params);
+  if (m.norms_per_layer > 0)
+    d.step("Norms (each block's and the final one)", "P_{\\text{norm}}",
+           m.norm_bias ? "2 \\cdot ($L \\cdot $n + 1) \\cdot $d" : "($L \\cdot $n + 1) \\cdot $d",
+           {{"L", "L", L},
+            {"n", "n_{\\text{norm}}", static_cast<double>(m.norms_per_layer)},
+            {"d", "d", dm}},
+           p.norms, unit::params);
+  d.step("Embeddings", "P_{\\text{emb}}",
+         m.tied_embeddings ? "$V \\cdot $d + $T \\cdot $d" : "2 \\cdot $V \\cdot $d + $T \\cdot $d",
+         {{"V", "V", m.vocab}, {"d", "d", dm}, {"T", "T_{\\text{pos}}", m.positions}}, p.embedding,
+         unit::params);
+  d.step("Total parameters", "N", "$A + $F + $n + $E",
+         {{"A", "P_{\\text{attn}}^{\\text{total}}", p.attention, unit::params},
+          {"F", "P_{\\text{ffn}}^{\\text{total}}", p.ffn_total, unit::params},
+          {"n", "P_{\\text{norm}}", p.norms, unit::params},
+          {"E", "P_{\\text{emb}}", p.embedding, unit::params}},
+         p.total, unit::params);
+  if (p.moe_layers > 0)
+    d.step("Active parameters (what one token computes with)", "N_{\\text{active}}",
+           "$A + $F + $n + $E",
+           {{"A", "P_{\\text{attn}}^{\\text{total}}", p.attention, unit::params},
+            {"F", "P_{\\text{ffn}}^{\\text{active}}", p.ffn_active, unit::params},
+            {"n", "P_{\\text{norm}}", p.norms, unit::params},
+            {"E", "P_{\\text{emb}}", p.embedding, unit::params}},
+           p.active, unit::params);
+  else
+    d.note("Active parameters",
+           "A dense model: every token uses every weight, so the active "
+           "count is the total.");
   return o;
 }
 
-// Forward FLOPs per token (seed 001 §5; Kaplan et al. 2020 Table 1): 2 FLOPs per weight,
-// per block 8d² (Q,K,V,O) + 4·d·d_ff (FFN), and with attention the score and value
-// products, 4·s·d per layer (PaLM Appendix B counts 12·L·d·s for forward + backward).
-// Backward ≈ 2× forward, so a training step per token is 3× forward.
+// Forward FLOPs per token from the one function (core/scenario/model.cpp; Kaplan et al. 2020
+// Table 1): 2 FLOPs per active non-embedding weight plus the output layer's matmul, and, when
+// counted, the attention score and value products at the sequence length, 4·s·(h·d_h) per
+// layer, halved for causal attention and bounded by a sliding window. PaLM Appendix B counts
+// 12·L·H·Q·T for forward + backward without the causal halving. Backward ≈ 2× forward, so a
+// training step per token is 3× forward; 6N counts the active non-embedding weights.
 Result<ModelFlopsOut> model_flops(const ModelFlopsIn& in, Derivation& d) {
+  Result<Model> built = to_model(in);
+  if (!built.ok()) return built.error();
+  const Model& m = built.value();
+  const ModelParams p = model_params(m);
+  const double ctx = in.include_attention ? in.seq_len : 0;
   ModelFlopsOut o{};
-  const double dm = in.d_model, dff = in.d_ff > 0 ? in.d_ff : 4 * dm;
-  const double proj = 8 * dm * dm, ffn = 4 * dm * dff;
-  const double attn = in.include_attention ? 4 * in.seq_len * dm : 0;
-  o.fwd_flops_per_layer = proj + ffn + attn;
-  if (in.include_attention)
-    d.step("Forward FLOPs per block per token", "F_{\\text{layer}}",
-           "8 \\cdot $d^2 + 4 \\cdot $d \\cdot $f + 4 \\cdot $s \\cdot $d",
-           {{"d", "d", dm}, {"f", "d_{ff}", dff}, {"s", "s", in.seq_len}}, o.fwd_flops_per_layer,
-           unit::flop);
-  else
-    d.step("Forward FLOPs per block per token", "F_{\\text{layer}}",
-           "8 \\cdot $d^2 + 4 \\cdot $d \\cdot $f", {{"d", "d", dm}, {"f", "d_{ff}", dff}},
-           o.fwd_flops_per_layer, unit::flop);
-  const double embed = 2 * in.vocab * dm;
-  o.fwd_flops = in.n_layers * o.fwd_flops_per_layer + embed;
-  d.step("Forward FLOPs per token", "F_{\\text{fwd}}", "$L \\cdot $F + 2 \\cdot $V \\cdot $d",
-         {{"L", "L", in.n_layers},
-          {"F", "F_{\\text{layer}}", o.fwd_flops_per_layer, unit::flop},
-          {"V", "V", in.vocab},
-          {"d", "d", dm}},
-         o.fwd_flops, unit::flop);
-  o.bwd_flops = 2 * o.fwd_flops;
+  o.forward_flops_per_token = forward_flops_per_token(m, ctx, in.causal);
+  o.attention_flops_per_token = attention_flops_per_token(m, ctx, in.causal);
+  o.fwd_flops_per_layer = (o.forward_flops_per_token - 2 * p.head) / m.layers;
+  o.bwd_flops = 2 * o.forward_flops_per_token;
+  o.step_flops = 3 * o.forward_flops_per_token;
+  o.active_params = p.active;
+  o.params_used = in.params > 0 ? in.params : p.non_embedding_active;
+  o.ratio_to_6n = o.step_flops / (6 * o.params_used);
+  if (!d.recording()) return o;
+
+  const double weights = o.forward_flops_per_token - o.attention_flops_per_token;
+  if (m.experts > 0)
+    d.note("Mixture of experts",
+           "Each token runs through its " + std::to_string(m.top_k) + " routed experts" +
+               (m.shared_experts > 0 ? " and the shared ones" : "") + ", not all " +
+               std::to_string(m.experts) + ": only the active weights cost FLOPs.");
+  d.step("Active weights a token multiplies, less the input embedding", "N_{\\text{active}}",
+         "P_{\\text{attn}} + P_{\\text{ffn}}^{\\text{active}} + P_{\\text{norm}} + "
+         "P_{\\text{head}}",
+         {}, p.non_embedding_active, unit::params);
+  d.step("Weight FLOPs per token (2 per weight, output layer included)", "F_{\\text{weights}}",
+         m.tied_embeddings ? "2 \\cdot $N + 2 \\cdot $V \\cdot $d" : "2 \\cdot $N",
+         {{"N", "N_{\\text{active}}", p.non_embedding_active, unit::params},
+          {"V", "V", m.vocab},
+          {"d", "d", m.d_model}},
+         weights, unit::flop_per_token);
+  if (ctx > 0) {
+    const double vd =
+        m.attention == AttentionKind::Mla && m.v_head_dim > 0 ? m.v_head_dim : m.head_dim;
+    const double qk = m.head_dim + (m.attention == AttentionKind::Mla ? m.rope_dim : 0);
+    d.step(in.causal ? "Attention scores and values (causal: half the sequence on average)"
+                     : "Attention scores and values (every token attends to the whole sequence)",
+           "F_{\\text{attn}}",
+           in.causal ? "2 \\cdot \\frac{$s}{2} \\cdot $h \\cdot ($q + $v) \\cdot $L"
+                     : "2 \\cdot $s \\cdot $h \\cdot ($q + $v) \\cdot $L",
+           {{"s", "s", ctx, unit::tokens},
+            {"h", "h", static_cast<double>(m.heads)},
+            {"q", "d_{qk}", qk},
+            {"v", "d_v", vd},
+            {"L", "L", static_cast<double>(m.layers)}},
+           o.attention_flops_per_token, unit::flop_per_token);
+    if (m.window > 0)
+      d.note("Sliding window", "Windowed layers attend to at most " +
+                                   format_value(m.window, unit::tokens) +
+                                   ", so the attention term is below the formula's.");
+  }
+  d.step("Forward FLOPs per token", "F_{\\text{fwd}}", "$W + $A",
+         {{"W", "F_{\\text{weights}}", weights, unit::flop_per_token},
+          {"A", "F_{\\text{attn}}", o.attention_flops_per_token, unit::flop_per_token}},
+         o.forward_flops_per_token, unit::flop_per_token);
+  d.step("Forward FLOPs of an average block", "F_{\\text{layer}}",
+         "\\frac{$F - 2 \\cdot $V \\cdot $d}{$L}",
+         {{"F", "F_{\\text{fwd}}", o.forward_flops_per_token, unit::flop_per_token},
+          {"V", "V", m.vocab},
+          {"d", "d", m.d_model},
+          {"L", "L", static_cast<double>(m.layers)}},
+         o.fwd_flops_per_layer, unit::flop);
   d.step("Backward FLOPs per token", "F_{\\text{bwd}}", "2 \\cdot $F",
-         {{"F", "F_{\\text{fwd}}", o.fwd_flops, unit::flop}}, o.bwd_flops, unit::flop);
-  o.step_flops = o.fwd_flops + o.bwd_flops;
+         {{"F", "F_{\\text{fwd}}", o.forward_flops_per_token, unit::flop}}, o.bwd_flops,
+         unit::flop);
   d.step("Training FLOPs per token", "F_{\\text{step}}", "$F + $B",
-         {{"F", "F_{\\text{fwd}}", o.fwd_flops, unit::flop},
+         {{"F", "F_{\\text{fwd}}", o.forward_flops_per_token, unit::flop},
           {"B", "F_{\\text{bwd}}", o.bwd_flops, unit::flop}},
          o.step_flops, unit::flop);
-  o.params_used =
-      in.params > 0 ? in.params : in.n_layers * (4 * dm * dm + 2 * dm * dff) + in.vocab * dm;
-  o.ratio_to_6n = o.step_flops / (6 * o.params_used);
-  d.step("Against the 6N rule", "\\rho", "\\frac{$S}{6 \\cdot $N}",
+  d.step(in.params > 0 ? "Against the 6N rule (N as given)"
+                       : "Against the 6N rule (N: the active weights, less the input embedding)",
+         "\\rho", "\\frac{$S}{6 \\cdot $N}",
          {{"S", "F_{\\text{step}}", o.step_flops, unit::flop},
           {"N", "N", o.params_used, unit::params}},
          o.ratio_to_6n, unit::none);
@@ -432,65 +553,41 @@ void register_training(Registry& r) {
     using Out = ModelParamsOut;
     r.add(declare<In, Out>(
         {"model.params", "Parameter count", "training",
-         "Parameters of a decoder-only transformer from its shapes: attention (MHA/GQA/MQA), "
-         "MLP or SwiGLU feed-forward, embeddings.",
-         "Kaplan et al. 2020 Table 1; Touvron et al. 2023 (LLaMA-2) Table 1",
+         "Total and active parameters of a decoder-only transformer from its shapes: attention "
+         "(MHA, GQA, MQA or multi-head latent), MLP or SwiGLU feed-forward, experts, norms, "
+         "embeddings.",
+         "Kaplan et al. 2020 Table 1; Touvron et al. 2023 (LLaMA-2) Table 1; DeepSeek-AI 2024 "
+         "(DeepSeek-V3) §2",
          "docs/training.md#modelparams"},
-        {num("d_model", &In::d_model, "Model width d")
-             .help("Hidden size of the residual stream")
-             .positive(1e6)
-             .integer()
-             .required(),
-         num("n_layers", &In::n_layers, "Blocks L")
-             .help("Transformer blocks")
-             .positive(1e5)
-             .integer()
-             .required(),
-         num("d_ff", &In::d_ff, "FFN width (0 = default)")
-             .help("Inner width of the feed-forward; 0 takes 4d (MLP) or 8d/3 (SwiGLU)")
-             .range(0, 1e7)
-             .integer(),
-         num("vocab", &In::vocab, "Vocabulary")
-             .help("Tokens in the vocabulary (embedding rows)")
-             .range(0, 1e8)
-             .integer(),
-         num("n_heads", &In::n_heads, "Attention heads")
-             .help("Query heads per block")
-             .positive(1e5)
-             .integer(),
-         num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = as many as query heads)")
-             .help("Key/value heads: fewer than query heads for grouped-query attention")
-             .range(0, 1e5)
-             .integer(),
-         num("head_dim", &In::head_dim, "Head dimension (0 = d/heads)")
-             .help("Size of one head; 0 takes d ÷ heads")
-             .range(0, 1e5)
-             .integer(),
-         choice("ffn", &In::ffn, "Feed-forward", {"mlp", "swiglu"})
-             .help("MLP has two matrices, SwiGLU three")
-             .labels({"MLP (2 matrices)", "SwiGLU (3 matrices)"}),
-         flag("attention", &In::attention, "Attention in each block")
-             .help("Count the attention projections (off: FFN-only blocks)"),
-         flag("tied_embeddings", &In::tied_embeddings, "Tied input/output embeddings")
-             .help("Input and output embeddings share one matrix"),
-         flag("biases", &In::biases, "Bias vectors").help("Count bias vectors in the projections"),
-         flag("norms", &In::norms, "Count norm gains")
-             .help("Count the gains of the normalisation layers"),
-         num("positions", &In::positions, "Learned positions")
-             .help("Count a learned position-embedding table")
-             .range(0, 1e8)
-             .integer()},
-        {out("params", &Out::params, "Parameters", unit::params).help("All parameters"),
+        with_model_inputs<In>(
+            {}, {flag("attention", &In::attention, "Attention in each block")
+                     .help("Count the attention projections (off: blocks of feed-forward layers "
+                           "only)"),
+                 flag("norms", &In::norms, "Count norm gains")
+                     .help("Count the normalization layers' weights (the number per block is under "
+                           "the model's details); a model preset turns this on")}),
+        {out("params", &Out::params, "Parameters (total)", unit::params)
+             .help("Every weight: what memory holds, all experts included"),
+         out("active_params", &Out::active_params, "Active parameters", unit::params)
+             .help("The weights one token computes with: for a mixture of experts only its "
+                   "routed and shared experts; the total for a dense model"),
          out("non_embedding_params", &Out::non_embedding_params, "Non-embedding", unit::params)
-             .help("Parameters outside the embeddings (Kaplan's N)"),
+             .help("Parameters outside the embeddings and the output layer (Kaplan's N)"),
          out("attention_params", &Out::attention_params, "Attention per block", unit::params)
              .help("Q, K, V and output projections of one block"),
          out("ffn_params", &Out::ffn_params, "FFN per block", unit::params)
-             .help("Feed-forward matrices of one block"),
+             .help("Feed-forward weights of one block, all its experts; averaged over the "
+                   "blocks when they differ"),
+         out("ffn_total_params", &Out::ffn_total_params, "FFN, all blocks", unit::params)
+             .help("Feed-forward weights of every block and every expert"),
+         out("ffn_active_params", &Out::ffn_active_params, "FFN one token uses", unit::params)
+             .help("Feed-forward weights one token runs through, over all blocks"),
+         out("norm_params", &Out::norm_params, "Norms", unit::params)
+             .help("Gains (and LayerNorm biases) of every norm layer"),
          out("embedding_params", &Out::embedding_params, "Embeddings", unit::params)
-             .help("Token (and position) embeddings"),
+             .help("Token (and position) embeddings, and the output layer when untied"),
          out("per_layer_params", &Out::per_layer_params, "Per block", unit::params)
-             .help("Attention + feed-forward of one block"),
+             .help("Attention, feed-forward and norms of an average block"),
          out("d_ff", &Out::d_ff, "FFN width used")
              .help("The feed-forward width after the default is applied")},
         &model_params));
@@ -500,48 +597,44 @@ void register_training(Registry& r) {
     using Out = ModelFlopsOut;
     r.add(declare<In, Out>(
         {"model.flops", "FLOPs per token of a transformer", "training",
-         "Forward, backward and training-step FLOPs per token, block by block, against the 6N "
-         "rule.",
+         "Forward, backward and training-step FLOPs per token from the model's active weights "
+         "and its attention, against the 6N rule.",
          "Kaplan et al. 2020 Table 1; Chowdhery et al. 2022 Appendix B (attention term)",
          "docs/training.md#modelflops"},
-        {num("d_model", &In::d_model, "Model width d")
-             .help("Hidden size of the residual stream")
-             .positive(1e6)
-             .integer()
-             .required(),
-         num("n_layers", &In::n_layers, "Blocks L")
-             .help("Transformer blocks")
-             .positive(1e5)
-             .integer()
-             .required(),
-         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
-             .help("Tokens per sequence; attention scores grow with it")
-             .positive(1e8)
-             .integer(),
-         num("vocab", &In::vocab, "Vocabulary")
-             .help("Tokens in the vocabulary, for the output layer")
-             .range(0, 1e8)
-             .integer(),
-         num("d_ff", &In::d_ff, "FFN width (0 = 4d)")
-             .help("Inner width of the feed-forward; 0 takes 4d")
-             .range(0, 1e7)
-             .integer(),
-         flag("include_attention", &In::include_attention, "Count attention scores")
-             .help("Add the QKᵀ and attention-times-V products"),
-         num("params", &In::params, "Parameters for 6N (0 = from shapes)", unit::params)
-             .help("N for the 6N rule; 0 counts it from the shapes")
-             .range(0, kMaxParams)},
-        {out("fwd_flops_per_layer", &Out::fwd_flops_per_layer, "Forward per block", unit::flop)
-             .help("Forward FLOPs of one block per token"),
-         out("fwd_flops", &Out::fwd_flops, "Forward", unit::flop)
-             .help("Forward FLOPs per token, all blocks and the output layer"),
+        with_model_inputs<In>(
+            {}, {num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+                     .help("Tokens per sequence; attention scores grow with it")
+                     .positive(1e8)
+                     .integer(),
+                 flag("include_attention", &In::include_attention, "Count attention scores")
+                     .help("Add the QKᵀ and attention-times-V products at this sequence length"),
+                 flag("causal", &In::causal, "Causal attention")
+                     .help("Each token attends only to the tokens before it, half the sequence on "
+                           "average (off: to the whole sequence, as PaLM's 12·L·d·s counts)"),
+                 num("params", &In::params, "Parameters for 6N (0 = active)", unit::params)
+                     .help("N for the 6N rule; 0 takes the active weights less the input embedding")
+                     // Not a preset's total: the default counts the model's own active weights.
+                     .meaning("params_for_6n")
+                     .range(0, kMaxParams)}),
+        {out("forward_flops_per_token", &Out::forward_flops_per_token, "Forward",
+             unit::flop_per_token)
+             .help("Forward FLOPs per token: 2 per active weight, the output layer, attention"),
+         out("attention_flops_per_token", &Out::attention_flops_per_token,
+             "Attention scores and values", unit::flop_per_token)
+             .help("The part of the forward FLOPs that grows with the sequence"),
+         out("fwd_flops_per_layer", &Out::fwd_flops_per_layer, "Forward per block", unit::flop)
+             .help("Forward FLOPs of an average block per token (output layer left out)"),
          out("bwd_flops", &Out::bwd_flops, "Backward", unit::flop).help("Backward ≈ 2 × forward"),
          out("step_flops", &Out::step_flops, "Training step", unit::flop)
              .help("Forward + backward per token"),
+         out("active_params", &Out::active_params, "Active parameters", unit::params)
+             .help("The weights one token computes with (a mixture of experts: its routed and "
+                   "shared experts only)"),
          out("ratio_to_6n", &Out::ratio_to_6n, "Ratio to 6N")
              .help("The exact count ÷ 6N: how far the rule is off"),
          out("params_used", &Out::params_used, "N used for 6N", unit::params)
-             .help("The N the 6N rule used")},
+             .help("The N the 6N rule used: active weights less the input embedding, unless "
+                   "given")},
         &model_flops));
   }
   {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "registry/registry.hpp"
+#include "scenario/model_inputs.hpp"
 
 namespace napkin {
 
@@ -50,38 +51,38 @@ struct TrainMfuOut {
 };
 Result<TrainMfuOut> train_mfu(const TrainMfuIn& in, Derivation& d);
 
-struct ModelParamsIn {
-  double d_model = 12288;
-  double n_layers = 96;
-  double d_ff = 0;  // 0 = 4·d (mlp) or LLaMA's 8d/3 rounded up to 256 (swiglu)
-  double vocab = 50257;
-  double n_heads = 96;
-  double n_kv_heads = 0;  // 0 = n_heads (multi-head attention)
-  double head_dim = 0;    // 0 = d_model / n_heads
-  std::string ffn = "mlp";
-  bool attention = true;
-  bool tied_embeddings = true;
-  bool biases = false;
-  bool norms = false;    // LayerNorm/RMSNorm gains: 2·d per block + d final
-  double positions = 0;  // learned position embeddings (GPT-3: 2048)
+// model.params and model.flops take the shared shape inputs (scenario/model_inputs.hpp). Their
+// defaults are GPT-3 175B's shapes as the worked examples count them (Brown et al. 2020, Table
+// 2.1: 96 blocks of 12,288, 96 heads, a 4·d MLP, tied embeddings), without biases, norms or
+// positions: the 12·L·d² rule. A model preset gives the full count.
+struct ModelParamsIn : ModelInputs {
+  ModelParamsIn() {
+    layers = 96, heads = 96, kv_heads = 0, d_model = 12288, head_dim = 0, d_ff = 0;
+    ffn = "mlp", vocab = 50257, tied_embeddings = true;
+  }
+  bool attention = true;  // off: FFN-only blocks (no attention projections)
+  bool norms = false;     // count the norm layers' gains (norms_per_layer of them per block)
 };
 struct ModelParamsOut {
-  double params, non_embedding_params, attention_params, ffn_params, embedding_params,
-      per_layer_params, d_ff;
+  double params, active_params, non_embedding_params, attention_params, ffn_params,
+      embedding_params, per_layer_params, d_ff, ffn_total_params, ffn_active_params, norm_params;
 };
 Result<ModelParamsOut> model_params(const ModelParamsIn& in, Derivation& d);
 
-struct ModelFlopsIn {
-  double d_model = 12288;
-  double n_layers = 96;
+struct ModelFlopsIn : ModelInputs {
+  ModelFlopsIn() {
+    layers = 96, heads = 96, kv_heads = 0, d_model = 12288, head_dim = 0, d_ff = 0;
+    ffn = "mlp", vocab = 50000, tied_embeddings = true;
+    norms_per_layer = 0;  // the 24·d² per block convention counts the matrices only
+  }
   double seq_len = 1;
-  double vocab = 50000;
-  double d_ff = 0;
   bool include_attention = false;
-  double params = 0;  // 0 = estimate from the shapes
+  bool causal = true;  // each token attends to the tokens before it: half a sequence on average
+  double params = 0;   // N for the 6N rule; 0 = the active non-embedding weights
 };
 struct ModelFlopsOut {
-  double fwd_flops_per_layer, fwd_flops, bwd_flops, step_flops, ratio_to_6n, params_used;
+  double forward_flops_per_token, attention_flops_per_token, fwd_flops_per_layer, bwd_flops,
+      step_flops, active_params, params_used, ratio_to_6n;
 };
 Result<ModelFlopsOut> model_flops(const ModelFlopsIn& in, Derivation& d);
 
