@@ -59,10 +59,12 @@
     return JSON.stringify(out);
   };
 
-  var listCache = null;
+  // The registry never changes: keep its text, and give each caller its own parse of it (a
+  // caller may change what it gets). One parse per call, no stringify of a copy.
+  var listText = null;
   M.list = guard(function () {
-    if (!listCache) listCache = json(M._list());
-    return JSON.parse(JSON.stringify(listCache));
+    if (listText === null) listText = decoder.decode(M._list());
+    return JSON.parse(listText);
   });
   M.hardware = guard(function () { return json(M._hardware()); });
   // Model presets with their published configs and derived counts (core/scenario/).

@@ -16,6 +16,7 @@ import { AREA_TITLES } from './areas.js';
 
 export function createApp(api, root, extraTabs = []) {
   const registry = api.list();
+  performance.mark('napkin-registry-listed');
   const known = knownNames(registry);
   const state = readState(location.hash, known);
   const areas = [];
@@ -245,6 +246,7 @@ export function createApp(api, root, extraTabs = []) {
 
   new Finder(registry, document.getElementById('finder'), (id) => openEstimator(id));
   addEventListener('resize', () => resizeCharts(visibleCharts()));
+  performance.mark('napkin-page-built');
   show(state.tab);
   performance.mark('napkin-first-result');
   return { state, cards, show, openEstimator };

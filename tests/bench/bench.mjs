@@ -64,7 +64,7 @@ async function pageTimes(browser, url) {
     loads.push(await page.evaluate(() => performance.getEntriesByName('napkin-first-result')[0].startTime));
     // Where the time went (web/main.js marks each stage).
     (loads.stages ||= []).push(await page.evaluate(() => Object.fromEntries(
-      ['napkin-modules-evaluated', 'napkin-wasm-inflated', 'napkin-wasm-started', 'napkin-first-result']
+      ['napkin-modules-evaluated', 'napkin-wasm-inflated', 'napkin-wasm-started', 'napkin-registry-listed', 'napkin-page-built', 'napkin-first-result']
         .map((n) => [n.slice(7), (performance.getEntriesByName(n)[0] || {}).startTime]))));
     if (i === 4) {
       const keys = await page.evaluate(async () => {
@@ -174,7 +174,7 @@ try {
     console.log(`\nPage from ${label} (budget: results ≤ 200 ms after navigation; keystroke and scenario change ≤ 16 ms)`);
     console.log(`  first results after navigation: median ${median(loads).toFixed(0)} ms  [${loads.map((x) => x.toFixed(0)).join(', ')}]`);
     const stage = (k) => median(loads.stages.map((x) => x[k] ?? NaN)).toFixed(0);
-    console.log(`    stages (median ms after navigation): scripts evaluated ${stage('modules-evaluated')}, wasm inflated ${stage('wasm-inflated')}, module started ${stage('wasm-started')}, cards of the tab shown ${stage('first-result')}`);
+    console.log(`    stages (median ms after navigation): scripts evaluated ${stage('modules-evaluated')}, wasm inflated ${stage('wasm-inflated')}, module started ${stage('wasm-started')}, registry listed ${stage('registry-listed')}, page built ${stage('page-built')}, first tab shown ${stage('first-result')}`);
     console.log(`  keystroke → all outputs + chart redrawn: median ${median(loads.keys).toFixed(2)} ms, max ${Math.max(...loads.keys).toFixed(2)} ms`);
     console.log(`  scenario-bar model change → every card of the tab: median ${median(loads.scenario).toFixed(2)} ms, max ${Math.max(...loads.scenario).toFixed(2)} ms`);
   }
