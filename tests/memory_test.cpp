@@ -212,7 +212,8 @@ TEST_CASE("mem.activations: tp and pp must split heads and layers") {
 
 TEST_CASE("mem.fsdp: seed 004 (a) — XXL model states are 3.52 TB, 44 H100s' worth") {
   // The seed rounds the parameter count to 220B: 220e9 × 16 B = 3,520 GB exactly.
-  auto r = run("mem.fsdp", {{"params", 220e9}});
+  auto r =
+      run("mem.fsdp", {{"params", 220e9}, {"device_memory", 95e9}, {"reference_gpu_memory", 80e9}});
   REQUIRE(r.ok);
   CHECK(out(r, "model_states") == doctest::Approx(3.52e12).epsilon(1e-12));
   CHECK(out(r, "reference_gpus") == 44);  // 3520 / 80 is exactly 44: must not round up to 45
@@ -221,28 +222,48 @@ TEST_CASE("mem.fsdp: seed 004 (a) — XXL model states are 3.52 TB, 44 H100s' wo
   // The likelier reading: activations saved for backward in BF16, 143.7 GB at b=4, s=2048.
   CHECK(out(r, "backward_activations") == doctest::Approx(143.7e9).epsilon(1e-3));
   // With the exact count (model.params: 219,848,638,464) it is 3.5176 TB, still 44 GPUs.
-  auto x = run("mem.fsdp", {{"params", 219848638464.0}});
+  auto x =
+      run("mem.fsdp",
+          {{"params", 219848638464.0}, {"device_memory", 95e9}, {"reference_gpu_memory", 80e9}});
   CHECK(out(x, "model_states") == doctest::Approx(219848638464.0 * 16).epsilon(1e-12));
   CHECK(out(x, "reference_gpus") == 44);
+  // The worked example reads "80 GB" and "95 GB" as decimal bytes (set above). The vendors mean
+  // GiB (NVIDIA H100: 80 GiB; Google TPU v5p: 95 GiB), the defaults: 3520 GB / 85.9 GB = 40.98,
+  // so 41 H100s, and 35 v5p chips for the model states alone (3520 / 102.0 = 34.5).
+  auto gib = run("mem.fsdp", {{"params", 220e9}});
+  CHECK(out(gib, "reference_gpus") == 41);
+  CHECK(out(gib, "min_devices_model_states_only") == 35);
 }
 
 TEST_CASE("mem.fsdp: seed 004 (b) — N_FSDP ≥ 156 at b=4, s=2048; 38 with no activations") {
-  auto r = run("mem.fsdp", {{"params", 220e9}, {"batch", 4}, {"seq_len", 2048}});
+  auto r = run("mem.fsdp", {{"params", 220e9},
+                            {"device_memory", 95e9},
+                            {"reference_gpu_memory", 80e9},
+                            {"batch", 4},
+                            {"seq_len", 2048}});
   REQUIRE(r.ok);
   // A = 126 × b × s × (16384 + 53248) × 2 = 17,547,264 × b × s bytes (exact integers).
   CHECK(out(r, "activations") == doctest::Approx(17547264.0 * 4 * 2048).epsilon(1e-12));
   CHECK(out(r, "min_devices") == 156);
   CHECK(out(r, "min_devices_model_states_only") == 38);
   // The expression (3520 + A/2)/N + A/2 crosses 95 GB between 155 and 156.
-  auto at156 = run("mem.fsdp", {{"params", 220e9}, {"n_fsdp", 156}});
-  auto at155 = run("mem.fsdp", {{"params", 220e9}, {"n_fsdp", 155}});
+  auto at156 = run("mem.fsdp", {{"params", 220e9},
+                                {"device_memory", 95e9},
+                                {"reference_gpu_memory", 80e9},
+                                {"n_fsdp", 156}});
+  auto at155 = run("mem.fsdp", {{"params", 220e9},
+                                {"device_memory", 95e9},
+                                {"reference_gpu_memory", 80e9},
+                                {"n_fsdp", 155}});
   CHECK(out(at156, "fits") == 1);
   CHECK(out(at155, "fits") == 0);
   const double a = 17547264.0 * 4 * 2048;
   CHECK(out(at156, "per_device") ==
         doctest::Approx((3.52e12 + a / 2) / 156 + a / 2).epsilon(1e-12));
   // Batch 1, short sequences: activations vanish and the bound tends to 38.
-  auto small = run("mem.fsdp", {{"params", 220e9}, {"batch", 0}});
+  auto small = run(
+      "mem.fsdp",
+      {{"params", 220e9}, {"device_memory", 95e9}, {"reference_gpu_memory", 80e9}, {"batch", 0}});
   CHECK(out(small, "min_devices") == 38);
 }
 

@@ -496,12 +496,20 @@ Result<ZeroOut> comm_zero(const ZeroIn& in, Derivation& d) {
   d.step("Per layer", "T_{\\text{layer}}", "\\frac{$T}{$L}",
          {{"T", "T", o.time, unit::seconds}, {"L", "L", L}}, o.time_per_layer, unit::seconds);
   // Paper volumes on a ring with its 2(N−1) or 3L·(N−1) latency steps.
+  // Timed by the shared collective_time on a ring: stages 1–2 as one all-reduce's worth
+  // (reduce-scatter + all-gather), stage 3 as per layer two all-gathers and a reduce-scatter.
+  const Tier ring_link{"link", "link", "", in.bandwidth, a, false};
+  const int ranks = static_cast<int>(n);
   if (stage <= 2) {
     o.bytes_paper = 2 * f * P;
-    o.time_paper = 2 * (n - 1) * a + o.bytes_paper / in.bandwidth;
+    o.time_paper =
+        collective_time(Collective::AllReduce, P, ranks, ring_link, Algorithm::Ring).time;
   } else {
     o.bytes_paper = 3 * f * P;
-    o.time_paper = 3 * L * (n - 1) * a + o.bytes_paper / in.bandwidth;
+    o.time_paper =
+        L *
+        (2 * collective_time(Collective::AllGather, P / L, ranks, ring_link, Algorithm::Ring).time +
+         collective_time(Collective::ReduceScatter, P / L, ranks, ring_link, Algorithm::Ring).time);
   }
   d.step("ZeRO paper's volume per rank (§7.2)", "V_{\\text{paper}}",
          stage <= 2 ? "2 \\cdot \\frac{$N - 1}{$N} \\cdot $P"

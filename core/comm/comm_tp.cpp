@@ -450,12 +450,22 @@ void register_comm_tp(Registry& r) {
   // The lines' links come from the typed tiers (core/scenario/cluster.cpp), not literals.
   const auto tier_link = [](const char* id) {
     const Tier* t = find_tier(id);
-    return object_of({{"bandwidth", t->bandwidth}, {"latency", t->latency}});
+    // The switch's in-network reduction travels with the link (NVLink 4 has NVLS, the
+    // networks here do not), and every rank stays on that one link.
+    return object_of({{"bandwidth", t->bandwidth},
+                      {"latency", t->latency},
+                      {"in_switch_reduction", Json(t->in_switch_reduction)}});
   };
   const Json nvlink4 = tier_link("nvlink4");
   const Json ib_ndr = tier_link("ib-ndr");
   const Json eth100 = tier_link("eth100");
-  const Json eth10 = object_of({{"bandwidth", 1.25e9}, {"latency", 50e-6}});
+  const Json eth10 =
+      object_of({{"bandwidth", 1.25e9}, {"latency", 50e-6}, {"in_switch_reduction", Json(false)}});
+  // comm.collective's series: one link each, no second tier.
+  auto one_tier = [](Json link) {
+    link.set("gpus_per_node", 0);
+    return link;
+  };
   r.add_chart({.id = "collective-time-vs-size",
                .title = "Collective time vs message size",
                .estimator = "comm.collective",
@@ -469,10 +479,10 @@ void register_comm_tp(Registry& r) {
                .log_x = true,
                .log_y = true,
                .y = {"time"},
-               .series = {{"NVLink 4 (450 GB/s, 3 µs)", nvlink4},
-                          {"InfiniBand NDR (50 GB/s, 5 µs)", ib_ndr},
-                          {"100 GbE (12.5 GB/s, 10 µs)", eth100},
-                          {"10 GbE (1.25 GB/s, 50 µs)", eth10}}});
+               .series = {{"NVLink 4 + NVLS (450 GB/s, 3 µs)", one_tier(nvlink4)},
+                          {"InfiniBand NDR (50 GB/s, 5 µs)", one_tier(ib_ndr)},
+                          {"100 GbE (12.5 GB/s, 10 µs)", one_tier(eth100)},
+                          {"10 GbE (1.25 GB/s, 50 µs)", one_tier(eth10)}}});
   // TP comm share vs batch for an 8B model on H100s, compute from the roofline so it grows
   // with the batch (seed 003 "Going further").
   auto tp_series = [](Json link) {

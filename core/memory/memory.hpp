@@ -79,8 +79,8 @@ struct MemFsdpIn {
   double activation_bytes = 2;
   double activation_sharded_fraction = 0.5;
   double n_fsdp = 1;
-  double device_memory = 95e9;
-  double reference_gpu_memory = 80e9;
+  double device_memory = 95.0 * 1073741824;         // TPU v5p: 95 GiB of HBM
+  double reference_gpu_memory = 80.0 * 1073741824;  // H100: 80 GiB
   double backward_grad_bytes = 2;  // the seed's reading of (a): BF16 gradients in backward
 };
 struct MemFsdpOut {
