@@ -108,9 +108,14 @@ TEST_CASE("to_model: defaults resolved, and inconsistent shapes are errors namin
   moe.experts = 8;
   moe.top_k = 9;
   CHECK(to_model(moe).error().input == "top_k");
+  // MLA without widths: DeepSeek-V2's, d_c = 4·d_h and d_h^R = d_h / 2 (DeepSeek-AI 2024,
+  // DeepSeek-V2 Table 1: a cache of (d_c + d_h^R)·l = 9/2·d_h·l elements per token).
   ModelInputs mla;
   mla.attention = "mla";
-  CHECK(to_model(mla).error().input == "latent_dim");
+  REQUIRE(to_model(mla).ok());
+  CHECK(to_model(mla).value().kv_lora_rank == 4 * 128);
+  CHECK(to_model(mla).value().rope_dim == 64);
+  CHECK(kv_bytes_per_token(to_model(mla).value(), 1) == 4.5 * 128 * 80);
   ModelInputs odd;
   odd.head_dim = 0;
   odd.d_model = 1000;

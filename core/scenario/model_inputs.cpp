@@ -125,18 +125,20 @@ std::vector<InputDecl<ModelInputs>> model_input_decls(const ModelInputNames& nam
           .group("model.detail")
           .help("Multi-head latent attention: width the queries are compressed to (DeepSeek-V3: "
                 "1,536); 0 for no compression."),
-      num("latent_dim", &In::latent_dim, "KV latent width (MLA)")
+      num("latent_dim", &In::latent_dim, "KV latent width (MLA; 0 = 4 × head dim)")
           .range(0, 1e6)
           .integer()
           .group("model.detail")
           .help("Multi-head latent attention: width of the compressed key/value latent cached "
-                "per token and layer (DeepSeek-V3: 512)."),
-      num("rope_dim", &In::rope_dim, "Rotary key width (MLA)")
+                "per token and layer (DeepSeek-V3: 512); 0 takes 4 × the head dimension, as "
+                "DeepSeek-V2 chose."),
+      num("rope_dim", &In::rope_dim, "Rotary key width (MLA; 0 = head dim ÷ 2)")
           .range(0, 1e5)
           .integer()
           .group("model.detail")
           .help("Multi-head latent attention: width of the shared rotary key cached with the "
-                "latent (DeepSeek-V3: 64)."),
+                "latent (DeepSeek-V3: 64); 0 takes half the head dimension, as DeepSeek-V2 "
+                "chose."),
       num("v_head_dim", &In::v_head_dim, "Value head width (MLA; 0 = head dim)")
           .range(0, 1e5)
           .integer()
@@ -200,10 +202,6 @@ Result<Model> to_model(const ModelInputs& in, const ModelInputNames& names) {
     return Error::inconsistent(names.kv_heads, in.kv_heads,
                                "must divide the attention heads (" + std::to_string(in.heads) +
                                    "): each KV head serves a whole group of query heads");
-  if (mla && in.latent_dim <= 0)
-    return Error::inconsistent("latent_dim", in.latent_dim,
-                               "must be positive for multi-head latent attention: it is the "
-                               "width of what each token caches");
   if (in.experts > 0 && (in.top_k < 1 || in.top_k > in.experts))
     return Error::inconsistent(
         "top_k", in.top_k,
@@ -233,9 +231,11 @@ Result<Model> to_model(const ModelInputs& in, const ModelInputNames& names) {
   m.relative_positions = in.relative_positions;
   m.attention = mla ? AttentionKind::Mla : AttentionKind::Standard;
   if (mla) {
+    // DeepSeek-V2 (DeepSeek-AI 2024), Table 1 and §3.1.2: a latent of d_c = 4·d_h and a
+    // decoupled rotary key of d_h^R = d_h / 2 per token, where the widths are not given.
     m.q_lora_rank = in.q_lora_rank;
-    m.kv_lora_rank = in.latent_dim;
-    m.rope_dim = in.rope_dim;
+    m.kv_lora_rank = in.latent_dim > 0 ? in.latent_dim : 4 * m.head_dim;
+    m.rope_dim = in.rope_dim > 0 ? in.rope_dim : m.head_dim / 2;
     m.v_head_dim = in.v_head_dim;
   }
   m.window = in.window;

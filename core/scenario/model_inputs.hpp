@@ -89,7 +89,8 @@ std::vector<InputDecl<In>> with_model_inputs(std::vector<InputDecl<In>> first,
 // The one conversion from the inputs to the typed Model: defaults resolved (0 KV heads = MHA,
 // 0 head dim = d ÷ heads, 0 FFN width = the usual multiple), MoE fields ignored for a dense
 // model, and the cross-input checks (KV heads divide the heads, top-k within the experts, …)
-// as errors naming the input under the estimator's `names`.
+// as errors naming the input under the estimator's `names`. MLA without widths takes
+// DeepSeek-V2's (a latent of 4 head widths, a rotary key of half one).
 Result<Model> to_model(const ModelInputs& in, const ModelInputNames& names = {});
 
 }  // namespace napkin

@@ -29,7 +29,9 @@ function randomValue(spec, r) {
   if (roll < 0.45) return spec.example;
   const lo = Math.max(spec.min, spec.min_exclusive ? Math.max(spec.min, 1e-9) : spec.min);
   const hi = Math.min(spec.max, 1e18);
-  if (roll < 0.55) return spec.min_exclusive ? Math.max(lo, 1e-9) : lo;  // corners
+  // Corners: the smallest allowed value (for a whole number above an exclusive minimum, the
+  // next whole number: 1e-9 would only test the whole-number check, again and again).
+  if (roll < 0.55) return spec.min_exclusive ? (spec.integer ? Math.floor(spec.min) + 1 : Math.max(lo, 1e-9)) : lo;
   if (roll < 0.6) return hi;
   let v;
   if (roll < 0.8 && spec.example > 0) v = spec.example * Math.exp((r() - 0.5) * 6);  // near the example
