@@ -7,6 +7,13 @@ import { AREA_TITLES } from './areas.js';
 import { loadProgress, saveProgress, record } from './progress.js';
 
 const VERDICT_TEXT = { correct: 'Correct', close: 'Close', wrong: 'Not quite' };
+// Why a partial score (the core's rule, core/practice/answer.hpp): the right value in the wrong
+// unit, or close with the method right.
+const scoreKind = (r) => (r.score > 0 && r.score < 1 ? (r.mistake ? 'unit' : 'close') : '');
+// In words: the verdict box shows no digits before the answer is right (a number there could
+// be read as a hint); the napkin-score event carries the number.
+const scoreWords = (x) => (x >= 1 ? 'full marks' : x > 0 ? 'half marks' : 'no marks');
+const SCORE_WHY = { unit: ' (the right value in the wrong unit)', close: ' (the method right, the number a little off)' };
 
 export class ProblemView {
   // opts: { onSeed(seed), onResult(verdict), permalink(id, seed) → string | null }
@@ -99,8 +106,18 @@ export class ProblemView {
     const feedback = r.verdict === 'close' && !r.mistake
       ? `A little ${r.given.value > r.expected.value ? 'high' : 'low'}. Check your rounding and the constants you used.`
       : r.feedback;
-    this.verdict.append(h('p', { class: 'verdict-head', text: VERDICT_TEXT[r.verdict] || r.verdict }), h('p', { text: feedback }));
+    this.verdict.append(
+      h('p', { class: 'verdict-head', text: VERDICT_TEXT[r.verdict] || r.verdict }),
+      h('p', { text: feedback }),
+      h('p', { class: 'score', dataset: { score: r.score }, text: `Score: ${scoreWords(r.score)}${SCORE_WHY[scoreKind(r)] || ''}` }));
     if (r.verdict === 'correct') this.source.hidden = false;
+    // A host page records progress from this event (it crosses the <napkin-problem> shadow
+    // root; the iframe embed forwards it to its parent as a message).
+    this.el.dispatchEvent(new CustomEvent('napkin-score', {
+      bubbles: true,
+      composed: true,
+      detail: { problem: this.id, seed: this.seed, verdict: r.verdict, score: r.score, mistake: r.mistake || null },
+    }));
     if (this.opts.onResult) this.opts.onResult(r.verdict, this.id);
     return r;
   }

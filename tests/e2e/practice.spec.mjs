@@ -13,6 +13,7 @@ test('a student works a problem, gets it wrong, reads a hint, then gets it right
   await problem.getByRole('button', { name: 'Check' }).click();
   await expect(problem.locator('.verdict')).toHaveAttribute('data-verdict', 'close');
   await expect(problem.locator('.verdict')).toContainText(/a little high/i);
+  await expect(problem.locator('.score')).toHaveText('Score: half marks (the method right, the number a little off)');
   expect(await problem.locator('.verdict').textContent()).not.toMatch(/\d/);
   await expect(problem.locator('.problem-source')).toBeHidden();
   // Issue #14.5: a bare number that reads 86,400× apart as days or seconds is asked about.
@@ -68,5 +69,13 @@ test('a third-party page embeds problems and a calculator under a strict CSP', a
   const frame = page.frameLocator('#napkin-frame');
   await expect(frame.locator('.statement')).toContainText('175B');
   await expect.poll(async () => (await page.locator('#napkin-frame').boundingBox()).height).toBeGreaterThan(250);
+  // Scores reach the host page: the element's event, and the iframe's message (a wrong answer
+  // scores 0).
+  const log = page.locator('#score-log li');
+  await expect(log).toHaveText(['train.time.days (variant 0, element): correct, score 1']);
+  await expect(first.locator('.score')).toHaveText('Score: full marks');
+  await frame.locator('[name="answer"]').fill('1 token');
+  await frame.getByRole('button', { name: 'Check' }).click();
+  await expect(log.nth(1)).toHaveText('train.chinchilla.tokens (variant 0, iframe): wrong, score 0');
   expect(problems).toEqual([]);
 });
