@@ -8,7 +8,6 @@
 // Multi-GPU Interconnectivity with the Third-Generation NVIDIA NVSwitch", 2022).
 #include "collective.hpp"
 
-#include <cmath>
 
 namespace napkin {
 namespace {
@@ -57,10 +56,12 @@ CollectiveCost collective_time(Collective op, double bytes, int ranks, const Tie
   // rank sends the whole buffer once per phase, 2× in all, without ring's (N−1)/N discount (Sanders
   // et al. 2009; NCCL 2.4).
   const bool tree_ok = op == Collective::AllReduce || op == Collective::Broadcast;
-  const double log_n = std::ceil(std::log2(n));
+  // ⌈log2 N⌉ in integers: exact, and no libm call in the layout search's inner loop.
+  int log_n = 0;
+  while ((1LL << log_n) < ranks) ++log_n;
   const CollectiveCost tree =
       make(op == Collective::AllReduce ? 2 * bytes : bytes,
-           op == Collective::AllReduce ? 2 * log_n : log_n, tier, Algorithm::Tree);
+           op == Collective::AllReduce ? 2.0 * log_n : log_n, tier, Algorithm::Tree);
   // In-switch: reductions and gathers are done by the switch; a rank sends its share once and
   // reads the result once (multicast), in a push and a pull step.
   const bool switch_ok =
