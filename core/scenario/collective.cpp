@@ -8,7 +8,6 @@
 // Multi-GPU Interconnectivity with the Third-Generation NVIDIA NVSwitch", 2022).
 #include "collective.hpp"
 
-
 namespace napkin {
 namespace {
 
