@@ -14,9 +14,27 @@ RunResult llama70b_seed(double prompt, double gen, double batch) {
                                {"gen_len", gen},
                                {"batch", batch},
                                {"n_layers", 80},
-                               {"d_model", 8192}});
+                               {"d_model", 8192},
+                               {"decode_model", "weights"}});
 }
 }  // namespace
+
+// Pope et al. 2022 §3: a forward pass reads every weight once, so a prefill takes at least
+// W / BW. LLaMA-2-70B in BF16 on an H100 (3.35 TB/s, NVIDIA datasheet): 140 GB / 3.35 TB/s
+// = 41.8 ms, three times the 100-token prompt's 14.1 ms of FLOPs at 990 TFLOP/s, so the
+// default (roofline) prefill is 41.8 ms; the ridge is F·b_w / (2·BW) = 296 prompt tokens.
+TEST_CASE("infer.latency: a short prefill is bound by reading the weights (the default)") {
+  auto r = run("infer.latency", {{"params", 70e9}, {"prompt_len", 100}, {"gen_len", 50}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "prefill_time") == doctest::Approx(140e9 / 3.35e12).epsilon(1e-12));
+  // Batch 1, MHA cache of 2·80·8192·2 B per token: step t reads 140 GB + (100 + t)·2.62 MB.
+  CHECK(out(r, "decode_time") ==
+        doctest::Approx(50 * (140e9 + 124.5 * 2621440) / 3.35e12).epsilon(1e-12));
+  CHECK(out(r, "total_time") == doctest::Approx(2.1362).epsilon(5e-5));
+  // Past the ridge the FLOPs win: 2000 tokens take 282.8 ms of compute > 41.8 ms of reads.
+  auto longp = run("infer.latency", {{"params", 70e9}, {"prompt_len", 2000}, {"gen_len", 50}});
+  CHECK(out(longp, "prefill_time") == doctest::Approx(2000 * 2 * 70e9 / 990e12).epsilon(1e-12));
+}
 
 // Seed 001 §9 prints each row to 0.1 ms / 0.1 tok/s / 0.01 GB: a relative tolerance of 5e-4
 // keeps every printed digit (14.1 → ±0.007) while the exact values are pinned to 1e-9.
@@ -81,9 +99,15 @@ TEST_CASE("infer.latency: GQA shrinks the cache to the KV heads (LLaMA-2-70B: 8 
           "infer.latency",
           {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_heads", 64}, {"n_kv_heads", 6}})
           .input == "n_kv_heads");
-  CHECK(error_of("infer.latency",
-                 {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_kv_heads", 8}})
-            .input == "n_kv_heads");
+  // KV heads without the query heads cannot set a head width: the MHA cache, said by name.
+  auto no_heads = run("infer.latency",
+                      {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_kv_heads", 8}});
+  REQUIRE(no_heads.ok);
+  CHECK(out(no_heads, "kv_bytes_per_token") == 2621440);
+  bool named = false;
+  for (std::size_t i = 0; i < no_heads.warnings.size(); ++i)
+    named = named || no_heads.warnings[i].as_string().find("n_kv_heads") != std::string::npos;
+  CHECK(named);
   CHECK(error_of("infer.latency",
                  {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_heads", 60}})
             .input == "n_heads");
@@ -99,6 +123,7 @@ TEST_CASE("infer.latency: the roofline decode model counts the cache and the bat
   CHECK(out(one, "decode_time_per_token") == doctest::Approx(per_step).epsilon(1e-12));
   auto seed = llama70b_seed(100, 50, 1);
   CHECK(out(one, "decode_time") > out(seed, "decode_time"));
+  CHECK(out(one, "prefill_time") > out(seed, "prefill_time"));  // 41.8 ms vs the FLOPs' 14.1
   // A huge batch turns decode compute-bound: 4096 · 2 · 70e9 / 990e12 = 0.579 s per step is
   // more than the 0.042 s weight read, and the cache (4096 · 100 · 2.6 MB = 1.07 TB) more still.
   auto big = run("infer.latency", {{"params", 70e9},
@@ -219,4 +244,61 @@ TEST_CASE("infer.decode: roofline of one decode step") {
   auto mha =
       run("infer.decode", {{"params", 70e9}, {"kv_bytes_per_token", 2621440}, {"context", 32768}});
   CHECK(out(mha, "crossover_batch") == 0);
+}
+
+// Mixtral 8x7B (Jiang et al. 2024, §2: 47B parameters, 13B used per token; the preset's exact
+// config counts 46,702,792,704 and 12,879,925,248) on an H100 (3.35 TB/s, NVIDIA datasheet).
+// A decode step reads the weights every token uses and the experts the batch touches (Austin
+// et al. 2025, "All about transformer inference", MoE): at batch 1 the active 2 · 12.88 GB,
+// 7.69 ms, not all 93.4 GB (27.9 ms); at batch 2, 8 · (1 − (6/8)²) = 3.5 experts per layer;
+// by batch 64 all eight. FLOPs are 2 per active parameter.
+TEST_CASE("infer.decode: an MoE step reads the active weights and the experts the batch touches") {
+  const double total = 46702792704, active = 12879925248;
+  const double expert = (total - active) / 6;  // one routed expert, summed over the 32 layers
+  auto one = run("infer.decode", {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"context", 0}});
+  REQUIRE(one.ok);
+  CHECK(out(one, "weights_read") == doctest::Approx(2 * active).epsilon(1e-9));
+  CHECK(out(one, "step_time") == doctest::Approx(2 * active / 3.35e12).epsilon(1e-9));
+  CHECK(out(one, "step_time") == doctest::Approx(0.00769).epsilon(1e-3));
+  CHECK(out(one, "experts_touched") == doctest::Approx(2).epsilon(1e-9));
+  auto two = run("infer.decode",
+                 {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"context", 0}, {"batch", 2}});
+  CHECK(out(two, "experts_touched") == doctest::Approx(3.5).epsilon(1e-12));
+  CHECK(out(two, "weights_read") == doctest::Approx(2 * (active + 1.5 * expert)).epsilon(1e-9));
+  CHECK(out(two, "compute_time") == doctest::Approx(2 * 2 * active / 989.4e12).epsilon(1e-12));
+  auto many = run("infer.decode",
+                  {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"context", 0}, {"batch", 64}});
+  CHECK(out(many, "weights_read") == doctest::Approx(2 * total).epsilon(1e-6));
+  // A dense model is unchanged, and reports no experts.
+  auto dense = run("infer.decode", {{"params", 70e9}, {"context", 0}});
+  CHECK(out(dense, "weights_read") == 140e9);
+  CHECK(dense.outputs.find("experts_touched") == nullptr);
+  // An MoE's active count is within the total; experts without it are counted as dense, said.
+  CHECK(error_of("infer.decode",
+                 {{"params", 46.7e9}, {"experts", 8}, {"top_k", 2}, {"active_params", 50e9}})
+            .input == "active_params");
+  auto bare = run("infer.decode", {{"params", 46.7e9}, {"experts", 8}, {"top_k", 2}});
+  REQUIRE(bare.ok);
+  CHECK(out(bare, "weights_read") == doctest::Approx(2 * 46.7e9));
+  CHECK(bare.warnings.size() == 1);
+  CHECK(error_of("infer.decode",
+                 {{"params", 46.7e9}, {"experts", 8}, {"top_k", 9}, {"active_params", 13e9}})
+            .input == "top_k");
+}
+
+// The same Mixtral request end to end: a 100-token prefill routes 100 tokens, which touch all
+// eight experts (1 − 0.75^100 ≈ 1), so it reads all 93.4 GB (27.9 ms) and computes with 2 ·
+// 12.88B per token (2.6 ms); each batch-1 decode step reads the active 25.76 GB and the cache.
+TEST_CASE("infer.latency: an MoE computes with its active parameters") {
+  const double total = 46702792704, active = 12879925248;
+  auto r = run("infer.latency",
+               {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"prompt_len", 100}, {"gen_len", 50}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "active_params") == active);
+  CHECK(out(r, "prefill_flops") == 100 * 2 * active);
+  CHECK(out(r, "prefill_time") == doctest::Approx(2 * total / 3.35e12).epsilon(1e-6));
+  // Mixtral's cache: 32 layers · 8 KV heads · 128 · 2 (K, V) · 2 B = 131,072 B per token.
+  CHECK(out(r, "kv_bytes_per_token") == 131072);
+  CHECK(out(r, "decode_time") ==
+        doctest::Approx(50 * (2 * active + 124.5 * 131072) / 3.35e12).epsilon(1e-9));
 }

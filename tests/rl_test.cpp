@@ -7,13 +7,18 @@ using test::out;
 using test::run;
 
 namespace {
+// The worked example's model: generation and scoring on one GPU, compute-only prefill and
+// weight-only decode.
 RunResult seed(double batch) {
   return run("rl.throughput", {{"params", 70e9},
                                {"batch", batch},
                                {"prompt_len", 100},
                                {"gen_len", 50},
                                {"ppo_epochs", 4},
-                               {"total_gpus", 256}});
+                               {"total_gpus", 256},
+                               {"gpus_per_replica", 1},
+                               {"decode_model", "weights"},
+                               {"score_on", "one_gpu"}});
 }
 }  // namespace
 
@@ -34,6 +39,51 @@ TEST_CASE("rl.throughput: seed 001 — 70B, batch 512, 256 GPUs: 11,434 ms sync 
   CHECK(out(r, "async_tokens_per_second") == doctest::Approx(2457.8).epsilon(5e-5));
   CHECK(out(r, "speedup") == doctest::Approx(1.10).epsilon(5e-3));
   CHECK(out(r, "train_gpus_async") == 128);
+  // 140 GB of weights and 512 × 150 tokens of 2.62 MB cache on one 80 GB GPU: said, by name.
+  REQUIRE(r.warnings.size() == 1);
+  CHECK(r.warnings[0].as_string().find("gpus_per_replica") != std::string::npos);
+  CHECK(r.warnings[0].as_string().find("at least 8") != std::string::npos);
+}
+
+// The corrected default. Memory of the replica: 140 GB + 512 · 150 · 2,621,440 B = 341.3 GB,
+// so 8 H100s of 80 GB (TP 8, a power of two). Scoring, a 7B reward model over 512 × 150
+// tokens (1.075e17 FLOPs), runs on every GPU in sync: 1.075e17 / (256 · 990e12) = 4.24 ms,
+// above one read of its 14 GB (4.18 ms at 3.35 TB/s); async on the 128 GPUs not training,
+// 8.49 ms. Generation on 8 GPUs: prefill 512 · 100 · 2 · 70e9 / (8 · 990e12)
+// = 0.905 s (compute-bound), decode by the roofline step by step (Pope et al. 2022 §3).
+TEST_CASE("rl.throughput: scoring on every GPU, generation on a replica that holds the model") {
+  auto r = run("rl.throughput", {{"params", 70e9}, {"batch", 512}, {"total_gpus", 256}});
+  REQUIRE(r.ok);
+  CHECK(r.warnings.size() == 0);
+  CHECK(out(r, "generation_memory") == doctest::Approx(140e9 + 512 * 150 * 2621440.0));
+  CHECK(out(r, "gpus_per_replica") == 8);
+  const double score_flops = 512 * 150 * 2 * 7e9;
+  CHECK(out(r, "score_time") == doctest::Approx(score_flops / (256 * 990e12)).epsilon(1e-12));
+  CHECK(out(r, "score_time_async") == doctest::Approx(score_flops / (128 * 990e12)).epsilon(1e-12));
+  // The generation equals infer.latency on 8 GPUs' rates.
+  auto g = run("infer.latency", {{"params", 70e9},
+                                 {"prompt_len", 100},
+                                 {"gen_len", 50},
+                                 {"batch", 512},
+                                 {"peak_flops", 8 * 990e12},
+                                 {"mem_bandwidth", 8 * 3.35e12}});
+  CHECK(out(r, "generate_time") == doctest::Approx(out(g, "total_time")).epsilon(1e-12));
+  CHECK(out(g, "prefill_time") == doctest::Approx(512 * 100 * 2 * 70e9 / (8 * 990e12)));
+  CHECK(out(r, "sync_iteration_time") ==
+        doctest::Approx(out(r, "generate_time") + out(r, "score_time") + out(r, "train_time_sync"))
+            .epsilon(1e-12));
+  // More generation GPUs than async leaves: 128 replicas of 4 sequences need 2 GPUs each
+  // (140 GB + 4 · 150 · 2.62 MB), 256 GPUs > the 128 not training.
+  CHECK(error_of(
+            "rl.throughput",
+            {{"params", 70e9}, {"batch", 512}, {"total_gpus", 256}, {"generation_replicas", 128}})
+            .input == "generation_replicas");
+  // Too small a replica, given by hand, is warned about by name.
+  auto one = run("rl.throughput",
+                 {{"params", 70e9}, {"batch", 512}, {"total_gpus", 256}, {"gpus_per_replica", 1}});
+  REQUIRE(one.ok);
+  REQUIRE(one.warnings.size() == 1);
+  CHECK(one.warnings[0].as_string().find("gpus_per_replica") != std::string::npos);
 }
 
 TEST_CASE("rl.throughput: seed 001's batch sweep (128, 256, 512, 1024) — async always ahead") {
@@ -54,8 +104,12 @@ TEST_CASE("rl.throughput: seed 001's batch sweep (128, 256, 512, 1024) — async
 
 TEST_CASE("rl.throughput: generation replicas and the GPU split") {
   // Eight replicas: 64 sequences each, prefill 8× shorter, decode unchanged (weight-bound).
-  auto r = run("rl.throughput",
-               {{"params", 70e9}, {"batch", 512}, {"total_gpus", 256}, {"generation_replicas", 8}});
+  auto r = run("rl.throughput", {{"params", 70e9},
+                                 {"batch", 512},
+                                 {"total_gpus", 256},
+                                 {"generation_replicas", 8},
+                                 {"gpus_per_replica", 1},
+                                 {"decode_model", "weights"}});
   REQUIRE(r.ok);
   CHECK(out(r, "sequences_per_replica") == 64);
   CHECK(out(r, "generate_time") ==
@@ -73,4 +127,15 @@ TEST_CASE("rl.throughput: generation replicas and the GPU split") {
   CHECK(error_of("rl.throughput",
                  {{"params", 70e9}, {"batch", 8}, {"total_gpus", 4}, {"async_train_fraction", 0.1}})
             .input == "async_train_fraction");
+}
+
+// A mixture-of-experts policy trains with 6 FLOPs per active parameter per token (Kaplan et al.
+// 2020 §2.1 counts the weights a token uses): Mixtral 8x7B, 12.88B of 46.70B active.
+TEST_CASE("rl.throughput: an MoE policy trains and generates with its active parameters") {
+  auto r = run("rl.throughput",
+               {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"batch", 512}, {"total_gpus", 256}});
+  REQUIRE(r.ok);
+  const double active = 12879925248;
+  CHECK(out(r, "train_time_sync") ==
+        doctest::Approx(4 * 6 * active * 512 * 150 / (256 * 989.4e12 * 0.5)).epsilon(1e-12));
 }

@@ -46,7 +46,9 @@ TEST_CASE("serve.batching: 10k QPS, batch 20, 70 ms needs 35 GPUs, not 36") {
   auto r =
       run("serve.batching", {{"batch_size", 20}, {"inference_time", 0.07}, {"total_qps", 10000}});
   CHECK(out(r, "gpus_needed") == 35);
-  CHECK(out(r, "avg_latency") == doctest::Approx(0.105).epsilon(1e-12));
+  // 10000 / 35 = 285.7 QPS per GPU: the mean wait to fill 20 is 19 / (2 · 285.7) = 33.25 ms.
+  CHECK(out(r, "avg_latency") == doctest::Approx(0.07 + 19 * 35 / 20000.0).epsilon(1e-12));
+  CHECK(out(r, "avg_latency_half_window") == doctest::Approx(0.105).epsilon(1e-12));
   // The same trap inside a pipeline stage.
   auto p = run(
       "serve.pipeline",
@@ -56,8 +58,11 @@ TEST_CASE("serve.batching: 10k QPS, batch 20, 70 ms needs 35 GPUs, not 36") {
 
 TEST_CASE(
     "serve.batching: seed 000 problem 2 — 50k QPS, batch 50, 80 ms → 625 QPS, 80 GPUs, 120 ms") {
-  auto r =
-      run("serve.batching", {{"batch_size", 50}, {"inference_time", 0.08}, {"total_qps", 50000}});
+  // The worked example's half-window wait, kept as an option.
+  auto r = run("serve.batching", {{"batch_size", 50},
+                                  {"inference_time", 0.08},
+                                  {"total_qps", 50000},
+                                  {"wait_model", "half_window"}});
   REQUIRE(r.ok);
   CHECK(out(r, "qps_per_gpu") == doctest::Approx(625).epsilon(1e-12));
   CHECK(out(r, "gpus_needed") == 80);
@@ -67,6 +72,29 @@ TEST_CASE(
   CHECK(out(r, "avg_latency") == doctest::Approx(0.12).epsilon(1e-12));
   CHECK(out(r, "cold_start_latency") == doctest::Approx(0.16).epsilon(1e-12));
   CHECK(out(r, "utilization") == doctest::Approx(1).epsilon(1e-12));
+}
+
+// First principles: a batch of b is sent when its b-th request arrives; at q arrivals per
+// second the i-th request waits (b − i)/q, so the mean wait is (b − 1)/(2q) and the first
+// request waits (b − 1)/q. Problem 2: 49 / 1250 = 39.2 ms, 119.2 ms in all; cold 158.4 ms.
+TEST_CASE("serve.batching: the wait to fill a batch is (b − 1)/(2q); a batch of one never waits") {
+  auto r =
+      run("serve.batching", {{"batch_size", 50}, {"inference_time", 0.08}, {"total_qps", 50000}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "gpus_needed") == 80);
+  CHECK(out(r, "collection_time") == doctest::Approx(0.08).epsilon(1e-12));
+  CHECK(out(r, "avg_wait") == doctest::Approx(0.0392).epsilon(1e-12));
+  CHECK(out(r, "avg_latency") == doctest::Approx(0.1192).epsilon(1e-12));
+  CHECK(out(r, "cold_start_latency") == doctest::Approx(0.1584).epsilon(1e-12));
+  CHECK(out(r, "avg_latency_half_window") == doctest::Approx(0.12).epsilon(1e-12));
+  // Batch 1: sent as it arrives, the latency is the inference time (the half-window rule
+  // charged half an inter-arrival gap, 1 / (2 · 100) = 5 ms here).
+  auto one =
+      run("serve.batching", {{"batch_size", 1}, {"inference_time", 0.01}, {"total_qps", 100}});
+  CHECK(out(one, "avg_wait") == 0);
+  CHECK(out(one, "avg_latency") == doctest::Approx(0.01).epsilon(1e-12));
+  CHECK(out(one, "cold_start_latency") == doctest::Approx(0.01).epsilon(1e-12));
+  CHECK(out(one, "avg_latency_half_window") == doctest::Approx(0.015).epsilon(1e-12));
 }
 
 TEST_CASE(
@@ -79,7 +107,8 @@ TEST_CASE(
     CHECK(out(r, "gpus_needed") == 60);
     CHECK(out(r, "per_gpu_qps") == doctest::Approx(500).epsilon(1e-12));
     CHECK(out(r, "collection_time") == doctest::Approx(0.04).epsilon(1e-12));
-    CHECK(out(r, "avg_latency") == doctest::Approx(0.06).epsilon(1e-12));
+    CHECK(out(r, "avg_latency_half_window") == doctest::Approx(0.06).epsilon(1e-12));
+    CHECK(out(r, "avg_latency") == doctest::Approx(0.059).epsilon(1e-12));  // 19 / 1000 + 40 ms
     CHECK(out(r, "within_budget") == 0);
   }
   SUBCASE("B: batch 20, 30 ms (TensorRT) → 45 GPUs (not 46), 667 QPS, 30 ms, 45 ms") {
@@ -91,7 +120,8 @@ TEST_CASE(
     // The seed rounds 666.67 to 667.
     CHECK(out(r, "per_gpu_qps") == doctest::Approx(667).epsilon(1e-3));
     CHECK(out(r, "collection_time") == doctest::Approx(0.03).epsilon(1e-12));
-    CHECK(out(r, "avg_latency") == doctest::Approx(0.045).epsilon(1e-12));
+    CHECK(out(r, "avg_latency_half_window") == doctest::Approx(0.045).epsilon(1e-12));
+    CHECK(out(r, "avg_latency") == doctest::Approx(0.03 + 19 / (2 * 2000.0 / 3)).epsilon(1e-12));
     CHECK(out(r, "within_budget") == 1);
   }
   SUBCASE("C: skip stage 3, stage 2 batch 50 at 80 ms → 625 QPS, 48 GPUs, 80 ms, 120 ms") {
@@ -100,13 +130,16 @@ TEST_CASE(
     CHECK(out(r, "qps_per_gpu") == doctest::Approx(625).epsilon(1e-12));
     CHECK(out(r, "gpus_needed") == 48);
     CHECK(out(r, "collection_time") == doctest::Approx(0.08).epsilon(1e-12));
-    CHECK(out(r, "avg_latency") == doctest::Approx(0.12).epsilon(1e-12));
+    CHECK(out(r, "avg_latency_half_window") == doctest::Approx(0.12).epsilon(1e-12));
   }
 }
 
 TEST_CASE("serve.batching: seed 000 §2 worked examples (500 QPS, 60 GPUs, 150 ms, cold 200 ms)") {
-  auto r = run("serve.batching",
-               {{"batch_size", 50}, {"inference_time", 0.1}, {"total_qps", 30000}, {"gpus", 60}});
+  auto r = run("serve.batching", {{"batch_size", 50},
+                                  {"inference_time", 0.1},
+                                  {"total_qps", 30000},
+                                  {"gpus", 60},
+                                  {"wait_model", "half_window"}});
   REQUIRE(r.ok);
   CHECK(out(r, "qps_per_gpu") == doctest::Approx(500).epsilon(1e-12));
   CHECK(out(r, "per_gpu_qps") == doctest::Approx(500).epsilon(1e-12));
@@ -151,8 +184,10 @@ const char* kSeedPipeline =
 }
 
 TEST_CASE("serve.pipeline: seed 000 progressive ranking — 20 + 75 + 60 = 155 ms, 90 GPUs") {
-  auto r =
-      run("serve.pipeline", {{"total_qps", 30000}, {"budget", 0.2}, {"stages", kSeedPipeline}});
+  auto r = run("serve.pipeline", {{"total_qps", 30000},
+                                  {"budget", 0.2},
+                                  {"stages", kSeedPipeline},
+                                  {"wait_model", "half_window"}});
   REQUIRE(r.ok);
   CHECK(out(r, "total_latency") == doctest::Approx(0.155).epsilon(1e-12));
   CHECK(out(r, "total_gpus") == 90);
@@ -167,12 +202,19 @@ TEST_CASE("serve.pipeline: seed 000 progressive ranking — 20 + 75 + 60 = 155 m
   CHECK(stages[2].find("per_gpu_qps")->as_number() == doctest::Approx(500).epsilon(1e-12));
   CHECK(stages[2].find("latency")->as_number() == doctest::Approx(0.06).epsilon(1e-12));
   CHECK(stages[0].find("gpus")->as_number() == 0);
+  // The wait to fill a batch, (b − 1)/(2q): 49 / 2000 = 24.5 ms and 19 / 1000 = 19 ms, so
+  // 20 + 74.5 + 59 = 153.5 ms on the same 90 GPUs.
+  auto fill =
+      run("serve.pipeline", {{"total_qps", 30000}, {"budget", 0.2}, {"stages", kSeedPipeline}});
+  CHECK(out(fill, "total_latency") == doctest::Approx(0.1535).epsilon(1e-12));
+  CHECK(out(fill, "total_gpus") == 90);
 }
 
 TEST_CASE("serve.pipeline: seed 000 problem 3 — 100 ms left; stage 3 at batch 30, 50 ms fits") {
   // As the seed states it: stage 2 counted at 80 ms.
   auto r = run("serve.pipeline", {{"total_qps", 50000},
                                   {"budget", 0.2},
+                                  {"wait_model", "half_window"},
                                   {"stages", R"([{"name": "Stage 1", "latency": "20 ms"},
                                {"name": "Stage 2", "latency": "80 ms"},
                                {"name": "Stage 3", "batch": 30, "inference": "50 ms"}])"}});
@@ -190,9 +232,10 @@ TEST_CASE("serve.pipeline: seed 000 problem 3 — 100 ms left; stage 3 at batch 
   CHECK(0.2 - 0.02 - 0.08 == doctest::Approx(0.1));
   // Erratum: stage 2 batched at 50 / 80 ms averages 120 ms (problem 2's own answer), so the
   // whole pipeline takes 215.2 ms and misses the 200 ms budget.
-  auto batched = run(
-      "serve.pipeline",
-      {{"total_qps", 50000}, {"budget", 0.2}, {"stages", R"([{"name": "Stage 1", "latency": 0.02},
+  auto batched = run("serve.pipeline", {{"total_qps", 50000},
+                                        {"budget", 0.2},
+                                        {"wait_model", "half_window"},
+                                        {"stages", R"([{"name": "Stage 1", "latency": 0.02},
                                      {"name": "Stage 2", "batch": 50, "inference": 0.08},
                                      {"name": "Stage 3", "batch": 30, "inference": 0.05}])"}});
   CHECK(out(batched, "total_latency") == doctest::Approx(0.2152).epsilon(1e-12));
@@ -241,14 +284,16 @@ TEST_CASE("serve.pipeline: bad stages are refused, naming the input and the stag
 }
 
 // Seed 001 §9 "GPU Requirements for Serving LLaMA-2-70B": 100-token prompts, 50 generated,
-// 1 s target. The seed prints requests/GPU to 0.01 and latency to 0.1 ms.
+// 1 s target. The seed prints requests/GPU to 0.01 and latency to 0.1 ms; its count stays as
+// a hidden output (gpus_needed_seed), from one GPU per request stream.
 TEST_CASE("serve.llm_gpus: seed 001's serving table (low / medium / high load)") {
   struct Row {
     double users, rps, total, gpus_seed, gpus_fixed;
   };
-  // gpus_fixed: the same count in whole 2-GPU replicas (140 GB of weights need two 80 GB GPUs).
-  for (Row row : {Row{1000, 0.01, 10, 22, 22}, Row{5000, 0.02, 100, 211, 212},
-                  Row{10000, 0.05, 500, 1052, 1052}}) {
+  // gpus_fixed: whole TP-2 replicas (140 GB of weights need two 80 GB GPUs), each serving one
+  // request per T_1 = 1.0681 s (below): ⌈R · T_1⌉ replicas.
+  for (Row row : {Row{1000, 0.01, 10, 22, 22}, Row{5000, 0.02, 100, 211, 214},
+                  Row{10000, 0.05, 500, 1052, 1070}}) {
     CAPTURE(row.users);
     auto r = run("serve.llm_gpus", {{"params", 70e9},
                                     {"users", row.users},
@@ -258,11 +303,56 @@ TEST_CASE("serve.llm_gpus: seed 001's serving table (low / medium / high load)")
                                     {"target_latency", 1.0}});
     REQUIRE(r.ok);
     CHECK(out(r, "total_rps") == doctest::Approx(row.total).epsilon(1e-12));
-    CHECK(out(r, "requests_per_gpu") == doctest::Approx(0.48).epsilon(1e-2));
-    CHECK(out(r, "single_request_latency") == doctest::Approx(2.1037).epsilon(5e-5));
+    CHECK(out(r, "single_request_latency_seed") == doctest::Approx(2.1037).epsilon(5e-5));
     CHECK(out(r, "gpus_needed_seed") == row.gpus_seed);
     CHECK(out(r, "gpus_needed") == row.gpus_fixed);
   }
+}
+
+// One request alone on a TP-2 replica of H100s (2 × 3.35 TB/s, 2 × 990 TFLOP/s; Pope et al.
+// 2022 §3): the prefill of 100 tokens is one read of 140 GB, 140e9 / 6.7e12 = 20.9 ms (its
+// FLOPs take 7.1 ms); decode step t reads the weights and (100 + t) tokens of 2.62 MB (MHA,
+// 2·80·8192·2 B), 50 steps at a mean context of 124.5. T_1 = 1.0681 s, half the worked
+// example's single-GPU 2.1037 s.
+TEST_CASE("serve.llm_gpus: latency on the whole TP × PP replica, not one GPU") {
+  auto r = run("serve.llm_gpus", {{"params", 70e9}, {"users", 10000}, {"rps_per_user", 0.05}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "tp") == 2);
+  CHECK(out(r, "pp") == 1);
+  const double t1 = 140e9 / 6.7e12 + 50 * (140e9 + 124.5 * 2621440) / 6.7e12;
+  CHECK(out(r, "single_request_latency") == doctest::Approx(t1).epsilon(1e-12));
+  CHECK(out(r, "single_request_latency") == doctest::Approx(1.0681).epsilon(5e-5));
+  CHECK(out(r, "requests_per_gpu") == doctest::Approx(1 / (2 * t1)).epsilon(1e-12));
+  CHECK(out(r, "replicas") == 535);  // ⌈500 · 1.0681⌉
+  // A total rate given directly replaces users × rate.
+  auto q = run("serve.llm_gpus", {{"params", 70e9}, {"total_qps", 500}});
+  REQUIRE(q.ok);
+  CHECK(out(q, "total_rps") == 500);
+  CHECK(out(q, "gpus_needed") == out(r, "gpus_needed"));
+  // A shape that can be built: 405B in BF16 (810 GB + cache) on 80 GB GPUs is not 11 GPUs
+  // (the memory ceiling) but TP 8 × PP 2 = 16, PP dividing Llama 3.1 405B's 126 layers
+  // (Grattafiori et al. 2024, Table 3).
+  auto big = run("serve.llm_gpus",
+                 {{"params", 405e9}, {"total_qps", 1}, {"n_layers", 126}, {"d_model", 16384}});
+  REQUIRE(big.ok);
+  CHECK(out(big, "min_gpus_memory") == 11);
+  CHECK(out(big, "tp") == 8);
+  CHECK(out(big, "pp") == 2);
+  CHECK(out(big, "gpus_per_replica") == 16);
+  // A given replica splits into TP × PP: 24 = TP 8 × PP 3, and 3 stages do not divide 80
+  // layers — said, as serve.engine says it (engines split them as evenly as they can).
+  auto uneven =
+      run("serve.llm_gpus", {{"params", 70e9}, {"total_qps", 1}, {"gpus_per_replica", 24}});
+  REQUIRE(uneven.ok);
+  CHECK(out(uneven, "tp") == 8);
+  CHECK(out(uneven, "pp") == 3);
+  bool said = false;
+  for (std::size_t i = 0; i < uneven.warnings.size(); ++i)
+    said = said || uneven.warnings[i].as_string().find("80 layers") != std::string::npos;
+  CHECK(said);
+  auto six = run("serve.llm_gpus", {{"params", 70e9}, {"total_qps", 1}, {"gpus_per_replica", 20}});
+  CHECK(out(six, "tp") == 4);
+  CHECK(out(six, "pp") == 5);
 }
 
 TEST_CASE("serve.llm_gpus: the weight-memory bug — 140 GB, not 140 bytes") {
@@ -274,10 +364,11 @@ TEST_CASE("serve.llm_gpus: the weight-memory bug — 140 GB, not 140 bytes") {
   CHECK(out(r, "gpus_per_replica") == 2);
   // Per replica: (160 − 140) GB / 393.2 MB = 50.9 requests (the seed: 80 GB / 393.2 MB = 203).
   CHECK(out(r, "max_concurrent_memory") == doctest::Approx(20e9 / 393216000).epsilon(1e-12));
-  // The latency limit is the seed's ratio 1 s / 2.104 s, which binds in both versions.
-  CHECK(out(r, "max_concurrent_latency") == doctest::Approx(1 / 2.1036937).epsilon(1e-6));
+  // The latency limit is the seed's ratio 1 s / T_1, which binds in both versions.
+  CHECK(out(r, "max_concurrent_latency") ==
+        doctest::Approx(1 / out(r, "single_request_latency")).epsilon(1e-12));
   CHECK(out(r, "max_concurrent") == doctest::Approx(out(r, "max_concurrent_latency")));
-  CHECK(out(r, "max_concurrent_seed") == doctest::Approx(out(r, "max_concurrent_latency")));
+  CHECK(out(r, "max_concurrent_seed") == doctest::Approx(1 / 2.1036937).epsilon(1e-6));
   CHECK(r.warnings.size() == 1);  // one request alone exceeds the 1 s target
   // A model that fits: LLaMA-2-7B needs one GPU, and the memory limit is 66 GB of cache.
   auto small = run("serve.llm_gpus", {{"params", 7e9},
@@ -287,7 +378,6 @@ TEST_CASE("serve.llm_gpus: the weight-memory bug — 140 GB, not 140 bytes") {
                                       {"d_model", 4096},
                                       {"target_latency", 10}});
   CHECK(out(small, "gpus_per_replica") == 1);
-  CHECK(out(small, "gpus_needed") == out(small, "gpus_needed_seed"));
   CHECK(out(small, "max_concurrent_memory") ==
         doctest::Approx((80e9 - 14e9) / (150 * 2 * 32 * 4096 * 2.0)).epsilon(1e-12));
   // A replica too small to hold the weights is refused by name.
@@ -310,4 +400,31 @@ TEST_CASE("serving: a trickle of load still needs one GPU, and nothing divides b
   REQUIRE(s.ok);
   CHECK(out(s, "gpus_needed") == 1);
   CHECK(out(s, "gpus_needed_seed") == 1);
+}
+
+// TP must divide the heads (vLLM refuses a layout that splits a head): a 12-head model can use
+// TP 4 at most, so 405B in BF16 (810 GB + cache) on 80 GB GPUs is TP 4 × PP 3 (3 divides the
+// 126 layers), not TP 8 × PP 2.
+TEST_CASE("serve.llm_gpus: TP divides the heads, PP the layers") {
+  auto r = run("serve.llm_gpus", {{"params", 405e9},
+                                  {"total_qps", 1},
+                                  {"n_layers", 126},
+                                  {"d_model", 12288},
+                                  {"n_heads", 12}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "tp") == 4);
+  CHECK(out(r, "pp") == 3);
+  // With a model's shape the cache is its own (Llama 3 70B: GQA, 327,680 B per token, Grattafiori
+  // et al. 2024, Table 3), and an MoE decodes with its active weights (Mixtral: 2 · 12.88 GB
+  // per step at batch 1 on TP 2, half of it per GPU).
+  auto llama = run("serve.llm_gpus", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"total_qps", 1}});
+  CHECK(out(llama, "kv_per_request") == 150 * 327680.0);
+  auto mixtral =
+      run("serve.llm_gpus", {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"total_qps", 1}});
+  REQUIRE(mixtral.ok);
+  CHECK(out(mixtral, "tp") == 2);
+  const double active = 12879925248, total = 46702792704;
+  CHECK(out(mixtral, "single_request_latency") ==
+        doctest::Approx(2 * total / 6.7e12 + 50 * (2 * active + 124.5 * 131072) / 6.7e12)
+            .epsilon(1e-9));
 }

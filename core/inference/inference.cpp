@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "base/counts.hpp"
 #include "base/units.hpp"
+#include "inference/moe_counts.hpp"
 #include "inference/rl.hpp"
 #include "inference/serving.hpp"
 #include "registry/areas.hpp"
@@ -37,10 +39,7 @@ double sum_of_max_linear(double a, double c, double k, double g) {
 // The roofline option follows Pope et al. 2022 §2 (Efficiently Scaling Transformer
 // Inference): a decode step reads the weights once and every sequence's cache, and costs
 // max(bytes / BW, 2N·b / F).
-Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
-  if (in.n_kv_heads > 0 && in.n_heads == 0)
-    return Error::inconsistent("n_kv_heads", in.n_kv_heads,
-                               "needs n_heads (the head width is d_model / n_heads)");
+std::optional<Error> check_kv_shape(const KvShape& in, Derivation& d) {
   if (in.n_heads > 0 && in.head_dim == 0 && std::fmod(in.d_model, in.n_heads) != 0)
     return Error::inconsistent(
         "n_heads", in.n_heads,
@@ -48,15 +47,32 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   if (in.n_kv_heads > in.n_heads && in.n_heads > 0)
     return Error::inconsistent("n_kv_heads", in.n_kv_heads,
                                "must be at most n_heads (" + count_text(in.n_heads) + ")");
-  if (in.n_kv_heads > 0 && std::fmod(in.n_heads, in.n_kv_heads) != 0)
+  if (in.n_heads > 0 && in.n_kv_heads > 0 && std::fmod(in.n_heads, in.n_kv_heads) != 0)
     return Error::inconsistent("n_kv_heads", in.n_kv_heads,
                                "must divide n_heads (" + count_text(in.n_heads) + ")");
+  // Widths the cache formula in use does not read: said by name, not silently dropped.
+  if (in.n_kv_heads > 0 && in.n_heads == 0 && in.latent_dim == 0)
+    d.warn(
+        "The KV heads (n_kv_heads) are not used without the attention heads (n_heads): the "
+        "cache is the full multi-head 2·L·d per token. Give the attention heads (the head "
+        "width is d / heads) for a grouped-query cache.");
   if (in.rope_dim > 0 && in.latent_dim == 0)
-    return Error::inconsistent("rope_dim", in.rope_dim,
-                               "is an MLA width: set latent_dim (MLA's d_c) too, or rope_dim = 0");
+    d.warn(
+        "The MLA RoPE key width (rope_dim) is not used without the MLA latent width "
+        "(latent_dim).");
+  return std::nullopt;
+}
+
+Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
+  if (std::optional<Error> e = check_kv_shape(in, d)) return *e;
+  Result<double> active = moe_active_params(in, in.params, d);
+  if (!active.ok()) return active.error();
   InferLatencyOut o{};
   const double n = in.params, b = in.batch, p = in.prompt_len, g = in.gen_len;
+  const double na = active.value();
+  o.active_params = na;
   const bool roofline = in.decode_model == "roofline";
+  const bool moe = is_moe(in);
 
   // KV cache per token from the scenario's one function (core/scenario/model.cpp), so this
   // card and infer.kv agree for every model.
@@ -98,26 +114,45 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
             {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
            o.kv_bytes_per_token, unit::bytes_per_token);
 
-  o.prefill_flops = b * p * 2 * n;
-  d.step("Prefill FLOPs (2 per parameter per prompt token)", "C_{\\text{prefill}}",
-         "$b \\cdot $p \\cdot 2 \\cdot $N",
-         {{"b", "b", b}, {"p", "p", p, unit::tokens}, {"N", "N", n, unit::params}}, o.prefill_flops,
-         unit::flop);
+  if (moe)
+    d.step("Active parameters (MoE: the weights one token computes with)", "N_a", "$A",
+           {{"A", "N_a", na, unit::params}}, na, unit::params);
+  o.prefill_flops = b * p * 2 * na;
+  d.step(moe ? "Prefill FLOPs (2 per active parameter per prompt token)"
+             : "Prefill FLOPs (2 per parameter per prompt token)",
+         "C_{\\text{prefill}}", "$b \\cdot $p \\cdot 2 \\cdot $N",
+         {{"b", "b", b}, {"p", "p", p, unit::tokens}, {"N", moe ? "N_a" : "N", na, unit::params}},
+         o.prefill_flops, unit::flop);
   const double prefill_compute = o.prefill_flops / in.peak_flops;
   o.weights_memory = n * in.weight_bytes;
-  const double weight_read = o.weights_memory / in.mem_bandwidth;
+  // What a step reads (core/scenario/model.cpp): every weight of a dense model; for an MoE,
+  // the shared weights and the experts the step's tokens touch.
+  const double prefill_read =
+      params_read_per_step(n, na, in.experts, in.top_k, b * p) * in.weight_bytes;
+  const double decode_read = params_read_per_step(n, na, in.experts, in.top_k, b) * in.weight_bytes;
+  const double weight_read = decode_read / in.mem_bandwidth;
+  if (moe) {
+    d.step("Weights a decode step reads (shared + the experts the batch touches)", "W_r",
+           "$A + ($E (1 - (1 - \\frac{$k}{$E})^{$b}) - $k) \\cdot \\frac{$N - $A}{$E - $k}",
+           {{"A", "N_a", na, unit::params},
+            {"E", "E", in.experts},
+            {"k", "k", in.top_k},
+            {"b", "b", b},
+            {"N", "N", n, unit::params}},
+           decode_read / in.weight_bytes, unit::params);
+  }
   if (roofline) {
     // Pope et al. 2022 §3: a forward pass over the prompt also reads every weight once, so a
     // short prefill is bound by that read, not by its FLOPs.
     d.step("Weight bytes (read once by the prefill and by every decode step)", "W", "$N \\cdot $w",
            {{"N", "N", n, unit::params}, {"w", "b_w", in.weight_bytes, unit::bytes}},
            o.weights_memory, unit::bytes);
-    o.prefill_time = std::max(prefill_compute, weight_read);
+    o.prefill_time = std::max(prefill_compute, prefill_read / in.mem_bandwidth);
     d.step("Prefill time (compute or one read of the weights, whichever is longer)",
            "T_{\\text{prefill}}", "\\max\\left(\\frac{$C}{$F},\\ \\frac{$W}{$B}\\right)",
            {{"C", "C_{\\text{prefill}}", o.prefill_flops, unit::flop},
             {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops},
-            {"W", "W", o.weights_memory, unit::bytes},
+            {"W", moe ? "W_{\\text{prefill}}" : "W", prefill_read, unit::bytes},
             {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
            o.prefill_time, unit::seconds);
   } else {
@@ -133,9 +168,9 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   }
   if (!roofline) {
     o.decode_time_per_token = weight_read;
-    d.step("Decode time per token (memory-bound: read every weight once)", "t_{\\text{tok}}",
+    d.step("Decode time per token (memory-bound: read the weights once)", "t_{\\text{tok}}",
            "\\frac{$W}{$B}",
-           {{"W", "W", o.weights_memory, unit::bytes},
+           {{"W", moe ? "W_r" : "W", decode_read, unit::bytes},
             {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
            o.decode_time_per_token, unit::seconds);
     o.decode_time = g * o.decode_time_per_token;
@@ -146,12 +181,12 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
            "count them.");
   } else {
     // Step t reads W plus the cache of b sequences holding p + t tokens each.
-    const double a = (o.weights_memory + b * p * o.kv_bytes_per_token) / in.mem_bandwidth;
+    const double a = (decode_read + b * p * o.kv_bytes_per_token) / in.mem_bandwidth;
     const double c = b * o.kv_bytes_per_token / in.mem_bandwidth;
-    const double k = b * 2 * n / in.peak_flops;
+    const double k = b * 2 * na / in.peak_flops;
     d.step("First decode step, memory time (weights + cache of the prompt)", "t_{\\text{mem}}",
            "\\frac{$W + $b \\cdot $p \\cdot $m}{$B}",
-           {{"W", "W", o.weights_memory, unit::bytes},
+           {{"W", moe ? "W_r" : "W", decode_read, unit::bytes},
             {"b", "b", b},
             {"p", "p", p, unit::tokens},
             {"m", "m_{kv}", o.kv_bytes_per_token, unit::bytes_per_token},
@@ -159,7 +194,7 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
            a, unit::seconds);
     d.step("Decode step, compute time", "t_{\\text{comp}}", "\\frac{$b \\cdot 2 \\cdot $N}{$F}",
            {{"b", "b", b},
-            {"N", "N", n, unit::params},
+            {"N", moe ? "N_a" : "N", na, unit::params},
             {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
            k, unit::seconds);
     o.decode_time = sum_of_max_linear(a, c, k, g);
@@ -290,19 +325,54 @@ Result<InferKvOut> infer_kv(const InferKvIn& in, Derivation& d) {
 
 // One decode step on `chips` chips holding the weights and cache sharded evenly (Pope et al.
 // 2022 §2–3; Austin et al. 2025, How to Scale Your Model, "All about transformer inference"):
-// memory time = (N·b_w + B·S·m_kv) / (chips·BW), compute time = 2·N·B / (chips·F), and the
-// step costs the larger (perfect overlap, no communication).
+// memory time = (W_r + B·S·m_kv) / (chips·BW), compute time = 2·N_a·B / (chips·F), and the
+// step costs the larger (perfect overlap, no communication). W_r is what the step reads: every
+// weight of a dense model; for a mixture of experts the shared weights and the experts the
+// batch touches (params_read_per_step), and N_a the active parameters.
 Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
+  Result<double> active = moe_active_params(in, in.params, d);
+  if (!active.ok()) return active.error();
+  const double na = active.value();
+  const bool moe = is_moe(in);
   InferDecodeOut o{};
   const double bw = in.chips * in.mem_bandwidth, f = in.chips * in.peak_flops;
   const double w = in.params * in.weight_bytes;
-  o.weight_time = w / bw;
-  d.step("Weight read time", "t_W", "\\frac{$N \\cdot $w}{$c \\cdot $B}",
-         {{"N", "N", in.params, unit::params},
-          {"w", "b_w", in.weight_bytes, unit::bytes},
-          {"c", "n_{\\text{chips}}", in.chips},
-          {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
-         o.weight_time, unit::seconds);
+  auto read_bytes = [&](double batch) {
+    return params_read_per_step(in.params, na, in.experts, in.top_k, batch) * in.weight_bytes;
+  };
+  o.weights_read = read_bytes(in.batch);
+  if (moe) {
+    o.experts_touched = expected_experts_touched(in.experts, in.top_k, in.batch);
+    d.step("Experts the batch touches per MoE layer (uniform routing)", "E_h",
+           "$E \\cdot \\left(1 - \\left(1 - \\frac{$k}{$E}\\right)^{$b}\\right)",
+           {{"E", "E", in.experts}, {"k", "k", in.top_k}, {"b", "B", in.batch}}, o.experts_touched,
+           unit::none);
+    d.step("Weights a step reads (shared + touched experts)", "W_r",
+           "\\left($A + ($h - $k) \\cdot \\frac{$N - $A}{$E - $k}\\right) \\cdot $w",
+           {{"A", "N_a", na, unit::params},
+            {"h", "E_h", o.experts_touched},
+            {"k", "k", in.top_k},
+            {"N", "N", in.params, unit::params},
+            {"E", "E", in.experts},
+            {"w", "b_w", in.weight_bytes, unit::bytes}},
+           o.weights_read, unit::bytes);
+  } else {
+    o.experts_touched = not_given;
+  }
+  o.weight_time = o.weights_read / bw;
+  if (moe)
+    d.step("Weight read time", "t_W", "\\frac{$W}{$c \\cdot $B}",
+           {{"W", "W_r", o.weights_read, unit::bytes},
+            {"c", "n_{\\text{chips}}", in.chips},
+            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+           o.weight_time, unit::seconds);
+  else
+    d.step("Weight read time", "t_W", "\\frac{$N \\cdot $w}{$c \\cdot $B}",
+           {{"N", "N", in.params, unit::params},
+            {"w", "b_w", in.weight_bytes, unit::bytes},
+            {"c", "n_{\\text{chips}}", in.chips},
+            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+           o.weight_time, unit::seconds);
   const double kv = in.batch * in.context * in.kv_bytes_per_token;
   o.kv_time = kv / bw;
   d.step("KV cache read time", "t_{KV}", "\\frac{$b \\cdot $S \\cdot $m}{$c \\cdot $B}",
@@ -313,9 +383,10 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
          o.kv_time, unit::seconds);
   o.memory_time = o.weight_time + o.kv_time;
-  o.compute_time = 2 * in.params * in.batch / f;
-  d.step("Compute time", "t_C", "\\frac{2 \\cdot $N \\cdot $b}{$c \\cdot $F}",
-         {{"N", "N", in.params, unit::params},
+  o.compute_time = 2 * na * in.batch / f;
+  d.step(moe ? "Compute time (2 FLOPs per active parameter per sequence)" : "Compute time", "t_C",
+         "\\frac{2 \\cdot $N \\cdot $b}{$c \\cdot $F}",
+         {{"N", moe ? "N_a" : "N", na, unit::params},
           {"b", "B", in.batch},
           {"c", "n_{\\text{chips}}", in.chips},
           {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
@@ -333,14 +404,29 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
          o.tokens_per_second, unit::tokens_per_s);
   // Crossover: 2N·B/F = (W + B·S·m)/BW ⇒ B* = (W/BW) / (2N/F − S·m/BW). When the cache read
   // per sequence costs more than its FLOPs, more batch never makes the step compute-bound.
-  const double per_seq_compute = 2 * in.params / f,
-               per_seq_kv = in.context * in.kv_bytes_per_token / bw;
-  o.crossover_batch =
-      per_seq_compute > per_seq_kv ? o.weight_time / (per_seq_compute - per_seq_kv) : 0;
-  if (o.crossover_batch > 0)
+  const double per_seq_compute = 2 * na / f, per_seq_kv = in.context * in.kv_bytes_per_token / bw;
+  if (per_seq_compute <= per_seq_kv) {
+    o.crossover_batch = 0;
+  } else if (!moe) {
+    o.crossover_batch = (w / bw) / (per_seq_compute - per_seq_kv);
+  } else {
+    // MoE: the weight read grows with the batch (more experts touched) until every expert is
+    // read; find the batch where compute catches up by bisection.
+    auto memory_ahead = [&](double b) {
+      return read_bytes(b) / bw > b * (per_seq_compute - per_seq_kv);
+    };
+    double lo = 0, hi = 1;
+    while (hi < 1e12 && memory_ahead(hi)) lo = hi, hi *= 2;
+    for (int i = 0; i < 60; ++i) {
+      const double mid = (lo + hi) / 2;
+      (memory_ahead(mid) ? lo : hi) = mid;
+    }
+    o.crossover_batch = hi;
+  }
+  if (o.crossover_batch > 0 && !moe)
     d.step("Batch where compute catches up with memory", "B^*",
            "\\frac{$W}{\\frac{2 \\cdot $N}{$c \\cdot $F} - \\frac{$S \\cdot $m}{$c \\cdot $B}}",
-           {{"W", "t_W", o.weight_time, unit::seconds},
+           {{"W", "t_W", w / bw, unit::seconds},
             {"N", "N", in.params, unit::params},
             {"c", "n_{\\text{chips}}", in.chips},
             {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops},
@@ -348,13 +434,17 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
             {"m", "m_{kv}", in.kv_bytes_per_token, unit::bytes_per_token},
             {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
            o.crossover_batch, unit::none);
+  else if (o.crossover_batch > 0)
+    d.step("Batch where compute catches up with memory (the experts read grow with the batch)",
+           "B^*", "2 N_a B^* / F = (W_r(B^*) + B^* S m_{kv}) / BW", {}, o.crossover_batch,
+           unit::none);
   else
     d.note("Crossover",
            "At this context the cache read per sequence outweighs its FLOPs: no "
            "batch size makes decode compute-bound (the crossover batch is 0).");
   d.note("Bound", "The step is " + o.bound + "-bound.");
   o.memory_per_chip = (w + kv) / in.chips;
-  d.step("Memory per chip (weights + cache)", "M", "\\frac{$W + $K}{$c}",
+  d.step("Memory per chip (all weights + cache)", "M", "\\frac{$W + $K}{$c}",
          {{"W", "W", w, unit::bytes},
           {"K", "M_{kv}", kv, unit::bytes},
           {"c", "n_{\\text{chips}}", in.chips}},
@@ -369,76 +459,57 @@ void register_inference(Registry& r) {
     using Out = InferLatencyOut;
     r.add(declare<In, Out>(
         {"infer.latency", "Inference latency: prefill and decode", "inference",
-         "Time to process a prompt (compute-bound prefill) and generate tokens (memory-bound "
-         "decode), throughput, and the KV cache the requests hold.",
+         "Time to process a prompt and generate tokens, each step bound by its FLOPs or by "
+         "reading the weights and the KV cache, throughput, and the KV cache the requests hold.",
          "Pope et al. 2022 §2 (roofline option); Ainslie et al. 2023 (GQA)",
          "docs/inference.md#inferlatency"},
-        {num("params", &In::params, "Parameters", unit::params)
-             .help("Model size N: the number of trainable parameters")
-             .positive(kMaxParams)
-             .required(),
-         num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
-             .help("Tokens in the prompt")
-             .positive(kMaxTokens)
-             .integer()
-             .required(),
-         num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
-             .help("Tokens to generate")
-             .positive(kMaxTokens)
-             .integer()
-             .required(),
-         num("batch", &In::batch, "Batch (sequences)")
-             .help("Sequences served together")
-             .positive(1e6)
-             .integer(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
-             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
-             .positive(kMaxPeak),
-         num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
-             .help("HBM bandwidth of one accelerator, from its datasheet")
-             .positive(kMaxBw),
-         num("n_layers", &In::n_layers, "Layers L")
-             .help("Transformer blocks, for the KV cache")
-             .positive(1e4)
-             .integer(),
-         num("d_model", &In::d_model, "Model width d")
-             .help("Hidden size, for the KV cache")
-             .positive(1e6)
-             .integer(),
-         num("n_heads", &In::n_heads, "Attention heads (0 = MHA cache 2·L·d)")
-             .help("Attention heads; 0 assumes a full multi-head cache of 2·L·d")
-             .range(0, 1e4)
-             .integer(),
-         num("n_kv_heads", &In::n_kv_heads, "KV heads (0 = as many as query heads)")
-             .range(0, 1e4)
-             .integer()
-             .help("GQA: LLaMA-2-70B has 64 query heads and 8 KV heads"),
-         num("head_dim", &In::head_dim, "Head width (0 = model width ÷ heads)")
-             .range(0, 1e5)
-             .integer()
-             .help("Per-head width; Gemma 2 9B uses 256 with 16 heads of a 3,584-wide model"),
-         num("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
-             .range(0, 1e6)
-             .integer()
-             .help("DeepSeek-V2/V3: 512; replaces the per-head cache"),
-         num("rope_dim", &In::rope_dim, "MLA RoPE key width")
-             .help("MLA's decoupled RoPE key width (0 = not MLA)")
-             .range(0, 1e5)
-             .integer(),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
-             .help("2 for BF16 weights, 1 for FP8")
-             .positive(8),
-         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
-             .help("2 for a BF16 cache")
-             .positive(8),
-         choice("decode_model", &In::decode_model, "Decode model", {"weights", "roofline"})
-             .labels({"Weights only (bandwidth)", "Roofline (weights, KV cache and FLOPs)"})
-             .help("weights: the worked example's N·2 bytes / BW per token; roofline: also reads "
-                   "the KV "
-                   "cache and takes the batch's FLOPs into account"),
-         num("gpu_memory", &In::gpu_memory, "GPU memory (for the fit warning)", unit::bytes)
-             .help("Memory of one accelerator, for the fit warning")
-             .positive(1e13)},
+        [] {
+          std::vector<InputDecl<In>> ins = {
+              num("params", &In::params, "Parameters", unit::params)
+                  .help("Model size N: every weight, all experts included (what memory holds)")
+                  .positive(kMaxParams)
+                  .required(),
+              num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+                  .help("Tokens in the prompt")
+                  .positive(kMaxTokens)
+                  .integer()
+                  .required(),
+              num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+                  .help("Tokens to generate")
+                  .positive(kMaxTokens)
+                  .integer()
+                  .required(),
+              num("batch", &In::batch, "Batch (sequences)")
+                  .help("Sequences served together")
+                  .positive(1e6)
+                  .integer(),
+              num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
+                  .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+                  .positive(kMaxPeak),
+              num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+                  .help("HBM bandwidth of one accelerator, from its datasheet")
+                  .positive(kMaxBw)};
+          for (auto& x : kv_shape_inputs<In>()) ins.push_back(std::move(x));
+          for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
+          std::vector<InputDecl<In>> rest = {
+              num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+                  .help("2 for BF16 weights, 1 for FP8")
+                  .positive(8),
+              num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+                  .help("2 for a BF16 cache")
+                  .positive(8),
+              choice("decode_model", &In::decode_model, "Model", {"roofline", "weights"})
+                  .labels(
+                      {"Roofline (weights, KV cache and FLOPs)", "Weights only (worked example)"})
+                  .help("roofline: prefill and each decode step take the longer of their FLOPs and "
+                        "their memory reads (weights and KV cache); weights: the worked example's "
+                        "compute-only prefill and N·2 bytes / BW per token"),
+              num("gpu_memory", &In::gpu_memory, "GPU memory (for the fit warning)", unit::bytes)
+                  .help("Memory of one accelerator, for the fit warning")
+                  .positive(1e13)};
+          for (auto& x : rest) ins.push_back(std::move(x));
+          return ins;
+        }(),
         {out("prefill_time", &Out::prefill_time, "Prefill", unit::seconds)
              .help("2N FLOPs per prompt token at peak; roofline: or one read of the weights, "
                    "whichever is longer"),
@@ -466,7 +537,9 @@ void register_inference(Registry& r) {
          out("memory_needed", &Out::memory_needed, "Weights + cache", unit::bytes)
              .help("Weights + KV cache of the batch"),
          out("decode_bound", &Out::decode_bound, "Decode bound")
-             .help("Whether decode is memory- or compute-bound")},
+             .help("Whether decode is memory- or compute-bound"),
+         out("active_params", &Out::active_params, "Active parameters", unit::params)
+             .help("Parameters one token computes with (all of them for a dense model)")},
         &infer_latency));
   }
   {
@@ -540,35 +613,41 @@ void register_inference(Registry& r) {
          "tokens per second, and the batch where decode turns compute-bound.",
          "Pope et al. 2022 §2–3; Austin et al. 2025, How to Scale Your Model (inference chapter)",
          "docs/inference.md#inferdecode"},
-        {num("params", &In::params, "Parameters", unit::params)
-             .help("Model size N: the number of trainable parameters")
-             .positive(kMaxParams)
-             .required(),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
-             .help("2 for BF16 weights, 1 for FP8")
-             .positive(8),
-         num("batch", &In::batch, "Batch (sequences)")
-             .help("Sequences decoded together")
-             .positive(1e6)
-             .integer(),
-         num("context", &In::context, "Context per sequence", unit::tokens)
-             .help("Tokens in each sequence's KV cache")
-             .range(0, kMaxTokens)
-             .integer(),
-         num("kv_bytes_per_token", &In::kv_bytes_per_token, "KV cache per token",
-             unit::bytes_per_token)
-             .range(0, 1e9)
-             .help("from infer.kv; LLaMA-2-70B: 327,680 B"),
-         num("chips", &In::chips, "Chips (weights and cache split evenly)")
-             .help("Accelerators the weights and cache are split over")
-             .positive(1e5)
-             .integer(),
-         num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth per chip", unit::bytes_per_s)
-             .help("HBM bandwidth of one chip")
-             .positive(kMaxBw),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s per chip", unit::flops)
-             .help("Peak FLOP/s of one chip")
-             .positive(kMaxPeak)},
+        [] {
+          std::vector<InputDecl<In>> ins = {
+              num("params", &In::params, "Parameters", unit::params)
+                  .help("Model size N: every weight, all experts included (what memory holds)")
+                  .positive(kMaxParams)
+                  .required(),
+              num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+                  .help("2 for BF16 weights, 1 for FP8")
+                  .positive(8),
+              num("batch", &In::batch, "Batch (sequences)")
+                  .help("Sequences decoded together")
+                  .positive(1e6)
+                  .integer(),
+              num("context", &In::context, "Context per sequence", unit::tokens)
+                  .help("Tokens in each sequence's KV cache")
+                  .range(0, kMaxTokens)
+                  .integer(),
+              num("kv_bytes_per_token", &In::kv_bytes_per_token, "KV cache per token",
+                  unit::bytes_per_token)
+                  .range(0, 1e9)
+                  .help("from infer.kv; LLaMA-2-70B: 327,680 B"),
+              num("chips", &In::chips, "Chips (weights and cache split evenly)")
+                  .help("Accelerators the weights and cache are split over")
+                  .positive(1e5)
+                  .integer(),
+              num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth per chip",
+                  unit::bytes_per_s)
+                  .help("HBM bandwidth of one chip")
+                  .positive(kMaxBw),
+              num("peak_flops", &In::peak_flops, "Peak FLOP/s per chip", unit::flops)
+                  .help("Peak FLOP/s of one chip")
+                  .positive(kMaxPeak)};
+          for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
+          return ins;
+        }(),
         {out("step_time", &Out::step_time, "Step time", unit::seconds)
              .help("The larger of memory and compute time: one token for every sequence"),
          out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s)
@@ -585,7 +664,13 @@ void register_inference(Registry& r) {
          out("crossover_batch", &Out::crossover_batch, "Compute-bound from batch")
              .help("Batch from which compute outweighs memory (0: never at this context)"),
          out("memory_per_chip", &Out::memory_per_chip, "Memory per chip", unit::bytes)
-             .help("Weights + cache on one chip")},
+             .help("Weights + cache on one chip"),
+         out("weights_read", &Out::weights_read, "Weights read per step", unit::bytes)
+             .help("Every weight of a dense model; the shared weights and the experts the batch "
+                   "touches for a mixture of experts"),
+         out("experts_touched", &Out::experts_touched, "Experts touched per step")
+             .help("Distinct experts per MoE layer the batch reads")
+             .optional()},
         &infer_decode));
   }
 }

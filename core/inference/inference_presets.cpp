@@ -172,45 +172,59 @@ void add_scenarios(Registry& r) {
                          {"inference_time", 0.04},
                          {"total_qps", 30000},
                          {"gpus", 0},
-                         {"latency_budget", 0.05}}));
+                         {"latency_budget", 0.05},
+                         {"wait_model", "half_window"}}));
   r.add_preset(scenario("seed000-option-b", "Stage 3, option B: TensorRT 30 ms (45 GPUs, 45 ms)",
                         s000, "serve.batching",
                         {{"batch_size", 20},
                          {"inference_time", 0.03},
                          {"total_qps", 30000},
                          {"gpus", 0},
-                         {"latency_budget", 0.05}}));
+                         {"latency_budget", 0.05},
+                         {"wait_model", "half_window"}}));
   r.add_preset(scenario("seed000-option-c", "Option C: skip stage 3, batch 50 at 80 ms (48 GPUs)",
                         s000, "serve.batching",
                         {{"batch_size", 50},
                          {"inference_time", 0.08},
                          {"total_qps", 30000},
                          {"gpus", 0},
-                         {"latency_budget", 0}}));
+                         {"latency_budget", 0},
+                         {"wait_model", "half_window"}}));
   r.add_preset(scenario("seed000-section2", "500 QPS per GPU on 60 GPUs (150 ms)", "Worked example",
                         "serve.batching",
                         {{"batch_size", 50},
                          {"inference_time", 0.1},
                          {"total_qps", 30000},
                          {"gpus", 60},
-                         {"latency_budget", 0}}));
+                         {"latency_budget", 0},
+                         {"wait_model", "half_window"}}));
   r.add_preset(scenario("seed000-problem2", "Problem 2: 50k QPS, batch 50, 80 ms (80 GPUs)",
                         "Worked example", "serve.batching",
                         {{"batch_size", 50},
                          {"inference_time", 0.08},
                          {"total_qps", 50000},
                          {"gpus", 0},
-                         {"latency_budget", 0}}));
+                         {"latency_budget", 0},
+                         {"wait_model", "half_window"}}));
   r.add_preset(scenario("seed000-ranking", "Progressive ranking: 20 + 75 + 60 = 155 ms, 90 GPUs",
                         "Worked example (progressive ranking architecture)", "serve.pipeline",
-                        {{"total_qps", 30000}, {"budget", 0.2}, {"stages", kRankingStages}}));
+                        {{"total_qps", 30000},
+                         {"budget", 0.2},
+                         {"stages", kRankingStages},
+                         {"wait_model", "half_window"}}));
   r.add_preset(scenario("seed000-problem3", "Problem 3 as stated (stage 2 counted at 80 ms)",
                         "Worked example", "serve.pipeline",
-                        {{"total_qps", 50000}, {"budget", 0.2}, {"stages", kProblem3Stages}}));
+                        {{"total_qps", 50000},
+                         {"budget", 0.2},
+                         {"stages", kProblem3Stages},
+                         {"wait_model", "half_window"}}));
   r.add_preset(scenario("seed000-problem3-batched",
                         "Problem 3 with stage 2 batched (120 ms: over budget; see errata)",
                         "docs/errata.md", "serve.pipeline",
-                        {{"total_qps", 50000}, {"budget", 0.2}, {"stages", kProblem3Batched}}));
+                        {{"total_qps", 50000},
+                         {"budget", 0.2},
+                         {"stages", kProblem3Batched},
+                         {"wait_model", "half_window"}}));
 
   const char* s001 = "Worked example (LLaMA-2-70B inference on H100)";
   struct Row {
@@ -268,7 +282,10 @@ void add_scenarios(Registry& r) {
                          {"mfu", 0.5},
                          {"reward_model_fraction", 0.1},
                          {"async_train_fraction", 0.5},
-                         {"generation_replicas", 1}}));
+                         {"generation_replicas", 1},
+                         {"gpus_per_replica", 1},
+                         {"decode_model", "weights"},
+                         {"score_on", "one_gpu"}}));
 }
 
 }  // namespace

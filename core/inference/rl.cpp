@@ -1,6 +1,7 @@
 #include "inference/rl.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "base/counts.hpp"
 #include "base/units.hpp"
@@ -8,9 +9,16 @@
 
 namespace napkin {
 
-// Seed 001 §10 ("estimate_rl_throughput"), as SPEC §4 states it:
-//   generate = infer.latency of the batch on one replica (the seed's single-GPU model),
-//   score    = prefill of a reward model reward_model_fraction·N over prompt + generation,
+// Seed 001 §10 ("estimate_rl_throughput"), as SPEC §4 states it, with two corrections an
+// inference engineer would make (docs/errata.md keeps the worked example's model as options):
+//   generate = infer.latency of the replica's sequences on a replica of k GPUs that holds the
+//              policy's weights and cache (ideal tensor parallelism: k× the FLOP/s and the
+//              bandwidth); the roofline decode reads every sequence's cache (Pope et al. 2022
+//              §3), the worked example's decode only the weights, on one GPU;
+//   score    = prefill of a reward model reward_model_fraction·N over prompt + generation, on
+//              the GPUs not training (all of them in sync, the generation share in async), each
+//              bound by its FLOPs or one read of the reward model's weights; the worked example
+//              runs it on one GPU;
 //   train    = epochs · 6·N·B·(p + g) / (GPUs · peak · MFU)  (Kaplan et al. 2020, 6N per token),
 //   sync     = generate + score + train on all GPUs,
 //   async    = max(generate + score, train on async_train_fraction of the GPUs).
@@ -29,9 +37,16 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
   if (o.train_gpus_async >= in.total_gpus)
     return Error::inconsistent("async_train_fraction", in.async_train_fraction,
                                "leaves no GPU for generation in async mode");
+  const double gen_gpus_async = in.total_gpus - o.train_gpus_async;
   o.sequences_per_replica = ceil_count(in.batch / in.generation_replicas);
 
+  if (std::optional<Error> e = check_kv_shape(in, d)) return *e;
+  Result<double> active = moe_active_params(in, in.params, d);
+  if (!active.ok()) return active.error();
+  const double na = active.value();
   InferLatencyIn g;
+  static_cast<KvShape&>(g) = in;
+  static_cast<MoeCounts&>(g) = in;
   g.params = in.params;
   g.prompt_len = in.prompt_len;
   g.gen_len = in.gen_len;
@@ -39,39 +54,141 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
   g.peak_flops = in.peak_flops;
   g.mem_bandwidth = in.mem_bandwidth;
   g.weight_bytes = in.weight_bytes;
+  g.decode_model = in.decode_model;
   Derivation quiet(false);
-  Result<InferLatencyOut> gen = infer_latency(g, quiet);
-  if (!gen.ok()) return gen.error();
-  o.generate_time = gen->total_time;
-  d.step("Generation (infer.latency: prefill + decode, sequences per replica)", "T_{\\text{gen}}",
-         "\\frac{$b \\cdot $p \\cdot 2 $N}{$F} + $g \\cdot \\frac{$N \\cdot $w}{$B}",
-         {{"b", "b_{\\text{rep}}", o.sequences_per_replica},
+  Result<InferLatencyOut> one = infer_latency(g, quiet);
+  if (!one.ok()) return one.error();
+  // Memory of one replica: the policy's weights and its sequences' cache at full length.
+  o.generation_memory = one->memory_needed;
+  d.step("Memory of one generation replica (weights + its sequences' KV cache)", "M_{\\text{gen}}",
+         "$W + $b \\cdot ($p + $g) \\cdot $m",
+         {{"W", "W", one->weights_memory, unit::bytes},
+          {"b", "b_{\\text{rep}}", o.sequences_per_replica},
           {"p", "p", in.prompt_len, unit::tokens},
-          {"N", "N", in.params, unit::params},
-          {"F", "F", in.peak_flops, unit::flops},
           {"g", "g", in.gen_len, unit::tokens},
-          {"w", "b_w", in.weight_bytes, unit::bytes},
-          {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
-         o.generate_time, unit::seconds);
+          {"m", "m_{kv}", one->kv_bytes_per_token, unit::bytes_per_token}},
+         o.generation_memory, unit::bytes);
+  double k = in.gpus_per_replica;
+  if (k == 0) {
+    // Tensor-parallel degrees are powers of two (they must divide the heads).
+    k = 1;
+    while (k * in.gpu_memory < o.generation_memory && k < 65536) k *= 2;
+    d.step("GPUs per generation replica (the fewest, a power of two, that hold it)", "k",
+           "2^{\\lceil \\log_2 (M_{\\text{gen}} / M_{\\text{gpu}}) \\rceil}",
+           {{"M", "M_{\\text{gpu}}", in.gpu_memory, unit::bytes}}, k, unit::gpus);
+  }
+  o.gpus_per_replica = k;
+  if (k * in.gpu_memory < o.generation_memory) {
+    double need = 1;
+    while (need * in.gpu_memory < o.generation_memory && need < 65536) need *= 2;
+    d.warn("The policy's weights (" + format_value(one->weights_memory, unit::bytes) +
+           ") and the cache of " + format_value(o.sequences_per_replica, unit::none) +
+           " sequences need " + format_value(o.generation_memory, unit::bytes) + "; a replica of " +
+           format_value(k, unit::none) +
+           " GPU(s) (GPUs per generation replica, gpus_per_replica) holds " +
+           format_value(k * in.gpu_memory, unit::bytes) + ": it needs at least " +
+           format_value(need, unit::none) + " GPUs. The times below assume it fits.");
+  }
+  if (in.generation_replicas * k > gen_gpus_async)
+    return Error::inconsistent(
+        in.generation_replicas > 1 ? "generation_replicas" : "gpus_per_replica",
+        in.generation_replicas > 1 ? in.generation_replicas : k,
+        "generation needs " + format_value(in.generation_replicas * k, unit::none) +
+            " GPUs (replicas × GPUs per replica), more than the " +
+            format_value(gen_gpus_async, unit::none) +
+            " left for generation in async mode (total_gpus − the training share)");
+
+  Result<InferLatencyOut> gen = one;
+  if (k > 1) {
+    g.peak_flops = k * in.peak_flops;
+    g.mem_bandwidth = k * in.mem_bandwidth;
+    gen = infer_latency(g, quiet);
+    if (!gen.ok()) return gen.error();
+  }
+  o.generate_time = gen->total_time;
+  if (in.decode_model == "weights")
+    d.step(
+        "Generation (infer.latency, the worked example's model: compute-only prefill, decode "
+        "reads the weights)",
+        "T_{\\text{gen}}",
+        "\\frac{$b \\cdot $p \\cdot 2 $N}{$k \\cdot $F} + $g \\cdot \\frac{$N \\cdot $w}{$k \\cdot "
+        "$B}",
+        {{"b", "b_{\\text{rep}}", o.sequences_per_replica},
+         {"p", "p", in.prompt_len, unit::tokens},
+         {"N", "N", in.params, unit::params},
+         {"k", "k", k},
+         {"F", "F", in.peak_flops, unit::flops},
+         {"g", "g", in.gen_len, unit::tokens},
+         {"w", "b_w", in.weight_bytes, unit::bytes},
+         {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+        o.generate_time, unit::seconds);
+  else
+    d.step(
+        "Generation (infer.latency, roofline: prefill and every decode step bound by FLOPs or "
+        "by reading the weights and the batch's cache, on k GPUs)",
+        "T_{\\text{gen}}", "$P + $D",
+        {{"P", "T_{\\text{prefill}}", gen->prefill_time, unit::seconds},
+         {"D", "T_{\\text{decode}}", gen->decode_time, unit::seconds}},
+        o.generate_time, unit::seconds);
 
   const double reward_params = in.params * in.reward_model_fraction;
-  o.score_time = in.batch * (in.prompt_len + in.gen_len) * 2 * reward_params / in.peak_flops;
-  d.step("Scoring (reward-model prefill over prompt + generation)", "T_{\\text{score}}",
-         "\\frac{$b \\cdot ($p + $g) \\cdot 2 \\cdot $R}{$F}",
-         {{"b", "b", in.batch},
-          {"p", "p", in.prompt_len, unit::tokens},
-          {"g", "g", in.gen_len, unit::tokens},
-          {"R", "N_{\\text{RM}}", reward_params, unit::params},
-          {"F", "F", in.peak_flops, unit::flops}},
-         o.score_time, unit::seconds);
+  const double score_flops = in.batch * (in.prompt_len + in.gen_len) * 2 * reward_params;
+  // The reward model's prefill over G GPUs: its FLOPs split G ways, or one read of its weights
+  // per GPU, whichever is longer (the prefill roofline, Pope et al. 2022 §3).
+  const double reward_read = reward_params * in.weight_bytes / in.mem_bandwidth;
+  auto score_time_on = [&](double gpus) {
+    return std::max(score_flops / (gpus * in.peak_flops), reward_read);
+  };
+  const bool one_gpu = in.score_on == "one_gpu";
+  o.score_gpus = one_gpu ? 1 : in.total_gpus;
+  o.score_time = one_gpu ? score_flops / in.peak_flops : score_time_on(in.total_gpus);
+  o.score_time_async = one_gpu ? o.score_time : score_time_on(gen_gpus_async);
+  if (one_gpu)
+    d.step(
+        "Scoring on one GPU (the worked example): reward-model prefill over prompt + "
+        "generation",
+        "T_{\\text{score}}", "\\frac{$b \\cdot ($p + $g) \\cdot 2 \\cdot $R}{$F}",
+        {{"b", "b", in.batch},
+         {"p", "p", in.prompt_len, unit::tokens},
+         {"g", "g", in.gen_len, unit::tokens},
+         {"R", "N_{\\text{RM}}", reward_params, unit::params},
+         {"F", "F", in.peak_flops, unit::flops}},
+        o.score_time, unit::seconds);
+  else {
+    d.step("Scoring, synchronous: reward-model prefill over prompt + generation on every GPU",
+           "T_{\\text{score}}",
+           "\\max\\left(\\frac{$b \\cdot ($p + $g) \\cdot 2 \\cdot $R}{$G \\cdot $F},\\ "
+           "\\frac{$R \\cdot $w}{$B}\\right)",
+           {{"b", "b", in.batch},
+            {"p", "p", in.prompt_len, unit::tokens},
+            {"g", "g", in.gen_len, unit::tokens},
+            {"R", "N_{\\text{RM}}", reward_params, unit::params},
+            {"G", "G", in.total_gpus},
+            {"F", "F", in.peak_flops, unit::flops},
+            {"w", "b_w", in.weight_bytes, unit::bytes},
+            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+           o.score_time, unit::seconds);
+    d.step("Scoring, asynchronous: on the GPUs not training", "T'_{\\text{score}}",
+           "\\max\\left(\\frac{$b \\cdot ($p + $g) \\cdot 2 \\cdot $R}{$G \\cdot $F},\\ "
+           "\\frac{$R \\cdot $w}{$B}\\right)",
+           {{"b", "b", in.batch},
+            {"p", "p", in.prompt_len, unit::tokens},
+            {"g", "g", in.gen_len, unit::tokens},
+            {"R", "N_{\\text{RM}}", reward_params, unit::params},
+            {"G", "G_{\\text{gen}}", gen_gpus_async},
+            {"F", "F", in.peak_flops, unit::flops},
+            {"w", "b_w", in.weight_bytes, unit::bytes},
+            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+           o.score_time_async, unit::seconds);
+  }
 
-  const double train_flops =
-      in.ppo_epochs * 6 * in.params * in.batch * (in.prompt_len + in.gen_len);
+  // 6 FLOPs per active parameter per token (a mixture of experts trains only the routed ones).
+  const double train_flops = in.ppo_epochs * 6 * na * in.batch * (in.prompt_len + in.gen_len);
   o.train_time_sync = train_flops / (o.train_gpus_sync * in.peak_flops * in.mfu);
   d.step("Training, synchronous (all GPUs)", "T_{\\text{train}}",
          "\\frac{$e \\cdot 6 \\cdot $N \\cdot $b \\cdot ($p + $g)}{$G \\cdot $F \\cdot $u}",
          {{"e", "e", in.ppo_epochs},
-          {"N", "N", in.params, unit::params},
+          {"N", is_moe(in) ? "N_a" : "N", na, unit::params},
           {"b", "b", in.batch},
           {"p", "p", in.prompt_len, unit::tokens},
           {"g", "g", in.gen_len, unit::tokens},
@@ -94,11 +211,11 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
           {"S", "T_{\\text{score}}", o.score_time, unit::seconds},
           {"T", "T_{\\text{train}}", o.train_time_sync, unit::seconds}},
          o.sync_iteration_time, unit::seconds);
-  o.async_iteration_time = std::max(o.generate_time + o.score_time, o.train_time_async);
+  o.async_iteration_time = std::max(o.generate_time + o.score_time_async, o.train_time_async);
   d.step("Asynchronous iteration: training overlaps the next generation", "T_{\\text{async}}",
          "\\max($G + $S,\\ $T)",
          {{"G", "T_{\\text{gen}}", o.generate_time, unit::seconds},
-          {"S", "T_{\\text{score}}", o.score_time, unit::seconds},
+          {"S", "T'_{\\text{score}}", o.score_time_async, unit::seconds},
           {"T", "T'_{\\text{train}}", o.train_time_async, unit::seconds}},
          o.async_iteration_time, unit::seconds);
   o.sync_samples_per_second = in.batch / o.sync_iteration_time;
@@ -117,16 +234,19 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
          {{"S", "T_{\\text{sync}}", o.sync_iteration_time, unit::seconds},
           {"A", "T_{\\text{async}}", o.async_iteration_time, unit::seconds}},
          o.speedup, unit::times);
-  const bool gen_dominates = o.generate_time + o.score_time >= o.train_time_async;
+  const bool gen_dominates = o.generate_time + o.score_time_async >= o.train_time_async;
   d.note("What limits async",
          gen_dominates ? "Generation + scoring is the longer branch: async hides training "
                          "entirely, and only faster generation (more replicas) helps further."
                        : "Training on its share of the GPUs is the longer branch: give training "
                          "more GPUs (the async training fraction) to go faster.");
-  if (in.generation_replicas == 1 && in.total_gpus > 1)
-    d.note("Assumption (the worked example's)",
-           "Generation and scoring run on one replica with one GPU's FLOP/s and bandwidth while "
-           "training uses every GPU; raise the generation replicas to spread generation.");
+  if (in.generation_replicas * k < gen_gpus_async)
+    d.note("Idle GPUs during generation",
+           "Generation runs on " + format_value(in.generation_replicas * k, unit::none) +
+               " GPU(s) (replicas × GPUs per replica) while " +
+               format_value(gen_gpus_async, unit::none) +
+               " are free for it in async mode (and every GPU in sync): raise the generation "
+               "replicas to spread the batch.");
   return o;
 }
 
@@ -138,60 +258,87 @@ void register_rl(Registry& r) {
        "Iteration time and throughput of RLHF/PPO when generation, scoring and training run one "
        "after another on the same GPUs, or overlap on separate GPU sets.",
        "Kaplan et al. 2020 §2.1 (6N per token)", "docs/rl.md#rlthroughput"},
-      {num("params", &In::params, "Policy parameters", unit::params)
-           .help("Parameters of the policy model")
-           .positive(1e15)
-           .required(),
-       num("batch", &In::batch, "Batch (prompts per iteration)")
-           .help("Prompts per iteration")
-           .positive(1e7)
-           .integer()
-           .required(),
-       num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
-           .help("Tokens per prompt")
-           .positive(1e7)
-           .integer(),
-       num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
-           .help("Tokens generated per prompt")
-           .positive(1e7)
-           .integer(),
-       num("ppo_epochs", &In::ppo_epochs, "PPO epochs")
-           .help("Passes over each batch in training")
-           .positive(1000)
-           .integer(),
-       num("total_gpus", &In::total_gpus, "Total GPUs", unit::gpus)
-           .help("Accelerators for generation, scoring and training")
-           .positive(1e7)
-           .integer()
-           .required(),
-       num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
-           .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
-           .positive(1e17),
-       num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
-           .help("HBM bandwidth of one accelerator, from its datasheet")
-           .positive(1e15),
-       num("mfu", &In::mfu, "Training MFU", unit::fraction)
-           .help("Share of peak the training step reaches")
-           .positive(1),
-       num("reward_model_fraction", &In::reward_model_fraction, "Reward model size / policy size")
-           .help("Reward-model size as a fraction of the policy")
-           .positive(10),
-       num("async_train_fraction", &In::async_train_fraction, "Async: share of GPUs training",
-           unit::fraction)
-           .help("Async: share of GPUs that train while the rest generate")
-           .positive(1),
-       num("generation_replicas", &In::generation_replicas, "Generation replicas")
-           .positive(1e6)
-           .integer()
-           .help("1 = the worked example's single replica; the batch is split evenly across "
-                 "replicas"),
-       num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
-           .help("2 for BF16 weights")
-           .positive(8)},
+      [] {
+        std::vector<InputDecl<In>> ins = {
+            num("params", &In::params, "Policy parameters", unit::params)
+                .help("Parameters of the policy model, every expert included (what memory holds)")
+                .positive(1e15)
+                .required(),
+            num("batch", &In::batch, "Batch (prompts per iteration)")
+                .help("Prompts per iteration")
+                .positive(1e7)
+                .integer()
+                .required(),
+            num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+                .help("Tokens per prompt")
+                .positive(1e7)
+                .integer(),
+            num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+                .help("Tokens generated per prompt")
+                .positive(1e7)
+                .integer(),
+            num("ppo_epochs", &In::ppo_epochs, "PPO epochs")
+                .help("Passes over each batch in training")
+                .positive(1000)
+                .integer(),
+            num("total_gpus", &In::total_gpus, "Total GPUs", unit::gpus)
+                .help("Accelerators for generation, scoring and training")
+                .positive(1e7)
+                .integer()
+                .required(),
+            num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+                .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+                .positive(1e17),
+            num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+                .help("HBM bandwidth of one accelerator, from its datasheet")
+                .positive(1e15),
+            num("mfu", &In::mfu, "Training MFU", unit::fraction)
+                .help("Share of peak the training step reaches")
+                .positive(1),
+            num("reward_model_fraction", &In::reward_model_fraction,
+                "Reward model size / policy size")
+                .help("Reward-model size as a fraction of the policy")
+                .positive(10),
+            num("async_train_fraction", &In::async_train_fraction, "Async: share of GPUs training",
+                unit::fraction)
+                .help("Async: share of GPUs that train while the rest generate")
+                .positive(1),
+            num("generation_replicas", &In::generation_replicas, "Generation replicas")
+                .positive(1e6)
+                .integer()
+                .help("1 = the worked example's single replica; the batch is split evenly across "
+                      "replicas"),
+            num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+                .help("2 for BF16 weights")
+                .positive(8),
+            num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+                .help("Memory of one accelerator, to size a generation replica")
+                .positive(1e13),
+            num("gpus_per_replica", &In::gpus_per_replica,
+                "GPUs per generation replica (0 = fewest)")
+                .help("GPUs one generation replica is split over; 0 picks the fewest (a power of "
+                      "two) "
+                      "whose memory holds the weights and the cache")
+                .range(0, 65536)
+                .integer(),
+            choice("decode_model", &In::decode_model, "Generation model", {"roofline", "weights"})
+                .labels({"Roofline (weights, KV cache and FLOPs)", "Weights only (worked example)"})
+                .help(
+                    "roofline: prefill and decode steps bound by FLOPs or memory, the cache read "
+                    "included; weights: the worked example's compute-only prefill and weight-only "
+                    "decode"),
+            choice("score_on", &In::score_on, "Scoring runs on", {"all", "one_gpu"})
+                .labels({"The GPUs not training", "One GPU (worked example)"})
+                .help("All: the reward model is spread over every GPU not training; one GPU: "
+                      "the worked example's")};
+        for (auto& x : kv_shape_inputs<In>()) ins.push_back(std::move(x));
+        for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
+        return ins;
+      }(),
       {out("generate_time", &Out::generate_time, "Generation", unit::seconds)
            .help("Decoding the batch's responses"),
        out("score_time", &Out::score_time, "Scoring", unit::seconds)
-           .help("Reward model over prompts and responses"),
+           .help("Reward model over prompts and responses (sync: on every GPU)"),
        out("train_time_sync", &Out::train_time_sync, "Training (sync)", unit::seconds)
            .help("PPO update on every GPU"),
        out("train_time_async", &Out::train_time_async, "Training (async)", unit::seconds)
@@ -218,7 +365,14 @@ void register_rl(Registry& r) {
        out("train_gpus_async", &Out::train_gpus_async, "Training GPUs (async)", unit::gpus)
            .help("GPUs training in the asynchronous loop"),
        out("sequences_per_replica", &Out::sequences_per_replica, "Sequences per replica")
-           .help("Prompts each generation replica decodes")},
+           .help("Prompts each generation replica decodes"),
+       out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per generation replica", unit::gpus)
+           .help("GPUs one generation replica is split over"),
+       out("generation_memory", &Out::generation_memory, "Memory of a generation replica",
+           unit::bytes)
+           .help("Policy weights + the cache of its sequences at full length"),
+       out("score_time_async", &Out::score_time_async, "Scoring (async)", unit::seconds)
+           .help("Reward model on the GPUs not training, in async mode")},
       &rl_throughput));
 }
 

@@ -1,11 +1,14 @@
 // RL (RLHF/PPO) iteration time and throughput, synchronous vs asynchronous (seed 001 §10).
 #pragma once
 
+#include <string>
+
+#include "inference/inference.hpp"
 #include "registry/registry.hpp"
 
 namespace napkin {
 
-struct RlThroughputIn {
+struct RlThroughputIn : KvShape, MoeCounts {
   double params = 70e9;
   double batch = 512;
   double prompt_len = 100;
@@ -19,12 +22,16 @@ struct RlThroughputIn {
   double async_train_fraction = 0.5;
   double generation_replicas = 1;
   double weight_bytes = 2;
+  double gpu_memory = 80e9;
+  double gpus_per_replica = 0;            // 0 = the fewest (a power of two) that hold it
+  std::string decode_model = "roofline";  // roofline | weights (the worked example's)
+  std::string score_on = "all";           // all: the GPUs not training | one_gpu (worked example)
 };
 struct RlThroughputOut {
   double generate_time, score_time, train_time_sync, train_time_async, sync_iteration_time,
       async_iteration_time, sync_samples_per_second, async_samples_per_second,
       sync_tokens_per_second, async_tokens_per_second, speedup, train_gpus_sync, train_gpus_async,
-      sequences_per_replica;
+      sequences_per_replica, gpus_per_replica, generation_memory, score_gpus, score_time_async;
 };
 Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d);
 

@@ -6,6 +6,7 @@
 #include "base/counts.hpp"
 #include "base/units.hpp"
 #include "inference/inference.hpp"
+#include "inference/moe_counts.hpp"
 
 namespace napkin {
 
@@ -18,11 +19,13 @@ std::string count_text(double v) {
 // Seed 000 §2 and §5 ("QPS and Latency"), one GPU queue after load balancing.
 struct Batching {
   double qps_per_gpu, gpus_needed, gpus_used, per_gpu_qps, collection_time, avg_wait, avg_latency,
-      cold_start_latency, utilization;
+      cold_start_latency, utilization, avg_wait_half_window;
 };
 
+// `half_window`: the worked example's wait, half the collection window b / (2q); otherwise the
+// wait to fill a batch, (b − 1) / (2q) (see below).
 Result<Batching> batching(double batch, double inference, double total_qps, double gpus,
-                          Derivation& d, const std::string& who) {
+                          bool half_window, Derivation& d, const std::string& who) {
   Batching b{};
   // QPS per GPU = batch size / inference time: throughput counts GPU time only, never the wait.
   b.qps_per_gpu = batch / inference;
@@ -46,18 +49,34 @@ Result<Batching> batching(double batch, double inference, double total_qps, doub
          {{"Q", "Q_{\\text{total}}", total_qps, unit::requests_per_s}, {"G", "G", b.gpus_used}},
          b.per_gpu_qps, unit::requests_per_s);
   b.collection_time = batch / b.per_gpu_qps;
-  d.step(who + "Time to collect a batch", "t_{\\text{collect}}", "\\frac{$b}{$q}",
-         {{"b", "b", batch}, {"q", "q", b.per_gpu_qps, unit::requests_per_s}}, b.collection_time,
-         unit::seconds);
-  // A request arrives on average halfway through the collection window.
-  b.avg_wait = b.collection_time / 2;
+  d.step(who + "Time to collect a batch (one batch per cycle)", "t_{\\text{collect}}",
+         "\\frac{$b}{$q}", {{"b", "b", batch}, {"q", "q", b.per_gpu_qps, unit::requests_per_s}},
+         b.collection_time, unit::seconds);
+  // Requests arriving at rate q, a batch dispatched when its b-th request arrives: the i-th
+  // request of a batch waits for the b − i after it, (b − i)/q; the mean over i = 1..b is
+  // (b − 1)/(2q), and the first waits (b − 1)/q. Exact for evenly spaced arrivals, and the mean
+  // for Poisson ones (each later arrival takes 1/q on average); a batch of one never waits.
+  // First principles; Crankshaw et al. 2017 (Clipper) §4.3 bounds the same wait by a timeout.
+  b.avg_wait_half_window = b.collection_time / 2;
+  const double fill_wait = (batch - 1) / (2 * b.per_gpu_qps);
+  b.avg_wait = half_window ? b.avg_wait_half_window : fill_wait;
+  if (half_window)
+    d.step(who + "Average wait (the worked example: half the collection window)",
+           "t_{\\text{wait}}", "\\frac{$c}{2}",
+           {{"c", "t_{\\text{collect}}", b.collection_time, unit::seconds}}, b.avg_wait,
+           unit::seconds);
+  else
+    d.step(who + "Average wait for the batch to fill (the i-th request waits for b − i more)",
+           "t_{\\text{wait}}", "\\frac{$b - 1}{2 \\cdot $q}",
+           {{"b", "b", batch}, {"q", "q", b.per_gpu_qps, unit::requests_per_s}}, b.avg_wait,
+           unit::seconds);
   b.avg_latency = b.avg_wait + inference;
-  d.step(who + "Average latency (half the collection window, then inference)", "T",
-         "\\frac{$c}{2} + $t",
-         {{"c", "t_{\\text{collect}}", b.collection_time, unit::seconds},
+  d.step(who + "Average latency (wait, then inference)", "T", "$w + $t",
+         {{"w", "t_{\\text{wait}}", b.avg_wait, unit::seconds},
           {"t", "t_{\\text{inf}}", inference, unit::seconds}},
          b.avg_latency, unit::seconds);
-  b.cold_start_latency = b.collection_time + inference;
+  b.cold_start_latency =
+      (half_window ? b.collection_time : (batch - 1) / b.per_gpu_qps) + inference;
   b.utilization = b.per_gpu_qps / b.qps_per_gpu;
   return b;
 }
@@ -91,16 +110,56 @@ bool stage_number(const Json& v, const char* unit_name, double& out, std::string
 
 }  // namespace
 
-// Seed 001 §9 ("estimate_serving_gpus"): each GPU serves single-request throughput
-// (tokens/s ÷ tokens per request); concurrency is limited by the memory left for KV cache and
-// by target latency ÷ single-request latency. Fixed here: weights take N·2 bytes (the seed
-// divides by 1e9 a second time), so a 70B model needs a replica of several GPUs.
+// The smallest replica that can be built and holds `need` bytes: TP a power of two up to the
+// node (engines split heads evenly over TP ranks within one NVLink domain), then PP stages
+// that divide the layers (Megatron-LM and vLLM split layers into equal stages). {0, 0} when
+// none holds it.
+struct ReplicaShape {
+  double tp = 0, pp = 0;
+};
+// The largest TP degree within the node that divides the heads (any power of two when the heads
+// are not given) and, when `of` > 0, divides `of` too.
+double largest_tp(double node, double heads, double of) {
+  double tp = 1;
+  while (tp * 2 <= node && (heads == 0 || std::fmod(heads, tp * 2) == 0) &&
+         (of == 0 || std::fmod(of, tp * 2) == 0))
+    tp *= 2;
+  return tp;
+}
+
+ReplicaShape smallest_replica(double need, double gpu_memory, double layers, double heads,
+                              double node) {
+  for (double tp = 1; tp <= node && (heads == 0 || std::fmod(heads, tp) == 0); tp *= 2)
+    if (tp * gpu_memory >= need) return {tp, 1};
+  const double tp = largest_tp(node, heads, 0);
+  for (double pp = 2; pp <= layers; ++pp)
+    if (std::fmod(layers, pp) == 0 && tp * pp * gpu_memory >= need) return {tp, pp};
+  return {};
+}
+
+// Seed 001 §9 ("estimate_serving_gpus"): each replica serves one request at a time
+// (single-stream throughput = 1 / the latency of one request); concurrency is limited by the
+// memory left for KV cache and by target latency ÷ single-request latency. Corrected here
+// (docs/errata.md): weights take N·2 bytes (the worked example divides by 1e9 a second time);
+// a replica is a TP × PP shape that can be built; one request's latency is the roofline on that
+// replica (Pope et al. 2022 §3: prefill bound by its FLOPs or one read of the weights, each
+// decode step by the weights and the cache read), TP splitting each layer over tp GPUs and PP
+// stages running one after another for a single request.
 Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
   ServeLlmOut o{};
-  o.total_rps = in.users * in.rps_per_user;
-  d.step("Total request rate", "R", "$u \\cdot $r",
-         {{"u", "U", in.users}, {"r", "r_{\\text{user}}", in.rps_per_user, unit::requests_per_s}},
-         o.total_rps, unit::requests_per_s);
+  if (in.total_qps > 0) {
+    o.total_rps = in.total_qps;
+    d.step("Total request rate (given)", "R", "$R",
+           {{"R", "R", in.total_qps, unit::requests_per_s}}, o.total_rps, unit::requests_per_s);
+  } else {
+    o.total_rps = in.users * in.rps_per_user;
+    d.step("Total request rate", "R", "$u \\cdot $r",
+           {{"u", "U", in.users}, {"r", "r_{\\text{user}}", in.rps_per_user, unit::requests_per_s}},
+           o.total_rps, unit::requests_per_s);
+  }
+  if (std::optional<Error> e = check_kv_shape(in, d)) return *e;
+  if (Result<double> active = moe_active_params(in, in.params, d); !active.ok())
+    return active.error();
   InferLatencyIn li;
   li.params = in.params;
   li.prompt_len = in.prompt_len;
@@ -108,33 +167,20 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
   li.batch = 1;
   li.peak_flops = in.peak_flops;
   li.mem_bandwidth = in.mem_bandwidth;
-  li.n_layers = in.n_layers;
-  li.d_model = in.d_model;
+  static_cast<KvShape&>(li) = in;
+  static_cast<MoeCounts&>(li) = in;
   li.weight_bytes = in.weight_bytes;
   li.kv_bytes = in.kv_bytes;
+  li.decode_model = "weights";
   Derivation quiet(false);
-  Result<InferLatencyOut> single = infer_latency(li, quiet);
-  if (!single.ok()) return single.error();
-  o.single_request_latency = single->total_time;
-  d.step("One request alone (infer.latency, batch 1)", "T_1", "$P + $g \\cdot $t",
-         {{"P", "T_{\\text{prefill}}", single->prefill_time, unit::seconds},
-          {"g", "g", in.gen_len},
-          {"t", "t_{\\text{tok}}", single->decode_time_per_token, unit::seconds}},
-         o.single_request_latency, unit::seconds);
-  o.requests_per_gpu = single->tokens_per_second / in.gen_len;
-  d.step("Requests per GPU per second (the worked example's single-stream throughput)",
-         "r_{\\text{gpu}}", "\\frac{$s}{$g}",
-         {{"s", "\\text{tok/s}", single->tokens_per_second, unit::tokens_per_s},
-          {"g", "g", in.gen_len, unit::tokens}},
-         o.requests_per_gpu, unit::requests_per_s);
-  o.gpus_needed_seed = std::max(1.0, ceil_count(o.total_rps / o.requests_per_gpu));
-  d.step("GPUs for the load (the worked example's count)", "G_{\\text{example}}",
-         "\\left\\lceil \\frac{$R}{$r} \\right\\rceil",
-         {{"R", "R", o.total_rps, unit::requests_per_s},
-          {"r", "r_{\\text{gpu}}", o.requests_per_gpu, unit::requests_per_s}},
-         o.gpus_needed_seed, unit::gpus);
+  // The worked example's single request: compute-only prefill, weight-only decode, one GPU.
+  Result<InferLatencyOut> seed = infer_latency(li, quiet);
+  if (!seed.ok()) return seed.error();
+  o.single_request_latency_seed = seed->total_time;
+  const double seed_rps_per_gpu = seed->tokens_per_second / in.gen_len;
+  o.gpus_needed_seed = std::max(1.0, ceil_count(o.total_rps / seed_rps_per_gpu));
 
-  o.kv_per_request = single->kv_bytes_per_sequence;
+  o.kv_per_request = seed->kv_bytes_per_sequence;
   o.weight_memory = in.params * in.weight_bytes;
   d.step("Weight memory", "W", "$N \\cdot $w",
          {{"N", "N", in.params, unit::params}, {"w", "b_w", in.weight_bytes, unit::bytes}},
@@ -142,21 +188,67 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
   // The seed's `params_b * 2 / 1e9` GB, i.e. N·2 / 1e9 bytes (140 B for a 70B model).
   o.weight_memory_seed = o.weight_memory / 1e9;
   const double need = o.weight_memory + o.kv_per_request;
-  if (in.gpus_per_replica > 0 && in.gpus_per_replica * in.gpu_memory < need)
-    return Error::inconsistent("gpus_per_replica", in.gpus_per_replica,
-                               "cannot hold the weights (" +
-                                   format_value(o.weight_memory, unit::bytes) +
-                                   ") and one request's KV cache: at least " +
-                                   count_text(ceil_count(need / in.gpu_memory)) + " GPUs of " +
-                                   format_value(in.gpu_memory, unit::bytes) + " are needed");
-  o.gpus_per_replica = in.gpus_per_replica > 0 ? in.gpus_per_replica
-                                               : std::max(1.0, ceil_count(need / in.gpu_memory));
-  d.step("GPUs per model replica (weights + one request's cache must fit)", "k",
+  o.min_gpus_memory = std::max(1.0, ceil_count(need / in.gpu_memory));
+  d.step("Fewest GPUs whose memory holds the weights and one request's cache", "k_{\\min}",
          "\\left\\lceil \\frac{$W + $m}{$M} \\right\\rceil",
          {{"W", "W", o.weight_memory, unit::bytes},
           {"m", "M_{\\text{seq}}", o.kv_per_request, unit::bytes},
           {"M", "M_{\\text{gpu}}", in.gpu_memory, unit::bytes}},
-         o.gpus_per_replica, unit::gpus);
+         o.min_gpus_memory, unit::gpus);
+  if (in.gpus_per_replica > 0) {
+    if (in.gpus_per_replica * in.gpu_memory < need)
+      return Error::inconsistent(
+          "gpus_per_replica", in.gpus_per_replica,
+          "cannot hold the weights (" + format_value(o.weight_memory, unit::bytes) +
+              ") and one request's KV cache: at least " + count_text(o.min_gpus_memory) +
+              " GPUs of " + format_value(in.gpu_memory, unit::bytes) + " are needed");
+    // TP: the largest power of two up to the node that divides the replica and the heads; PP:
+    // the rest.
+    const double tp = largest_tp(in.gpus_per_node, in.n_heads, in.gpus_per_replica);
+    const double pp = in.gpus_per_replica / tp;
+    if (std::fmod(in.n_layers, pp) != 0)
+      d.warn("A replica of " + count_text(in.gpus_per_replica) + " GPUs splits into TP " +
+             count_text(tp) + " × PP " + count_text(pp) + ", and " + count_text(pp) +
+             " stages do not divide the " + count_text(in.n_layers) +
+             " layers: the fullest stage sets the pace; counted here as even.");
+    o.tp = tp;
+    o.pp = pp;
+  } else {
+    const ReplicaShape r =
+        smallest_replica(need, in.gpu_memory, in.n_layers, in.n_heads, in.gpus_per_node);
+    if (r.tp == 0)
+      return Error::inconsistent("gpu_memory", in.gpu_memory,
+                                 "too small: even TP " + count_text(in.gpus_per_node) + " × PP " +
+                                     count_text(in.n_layers) +
+                                     " GPUs cannot hold the weights and one request's cache (" +
+                                     format_value(need, unit::bytes) + ")");
+    o.tp = r.tp;
+    o.pp = r.pp;
+  }
+  o.gpus_per_replica = o.tp * o.pp;
+  d.step(
+      "GPUs per replica: TP (a power of two within a node, dividing the heads) × PP (dividing "
+      "the layers)",
+      "k", "$t \\cdot $p", {{"t", "TP", o.tp}, {"p", "PP", o.pp}}, o.gpus_per_replica, unit::gpus);
+
+  // One request alone on the replica: TP gives each step tp GPUs' FLOP/s and bandwidth; PP
+  // stages run one after another, so they add up to the whole model at that rate.
+  li.decode_model = "roofline";
+  li.peak_flops = o.tp * in.peak_flops;
+  li.mem_bandwidth = o.tp * in.mem_bandwidth;
+  Result<InferLatencyOut> single = infer_latency(li, quiet);
+  if (!single.ok()) return single.error();
+  o.single_request_latency = single->total_time;
+  d.step("One request alone on the replica (infer.latency, roofline, TP × the GPU's rates)", "T_1",
+         "$P + $D",
+         {{"P", "T_{\\text{prefill}}", single->prefill_time, unit::seconds},
+          {"D", "T_{\\text{decode}}", single->decode_time, unit::seconds}},
+         o.single_request_latency, unit::seconds);
+  o.requests_per_gpu = 1 / (o.single_request_latency * o.gpus_per_replica);
+  d.step("Requests per GPU per second (one request at a time per replica)", "r_{\\text{gpu}}",
+         "\\frac{1}{$T \\cdot $k}",
+         {{"T", "T_1", o.single_request_latency, unit::seconds}, {"k", "k", o.gpus_per_replica}},
+         o.requests_per_gpu, unit::requests_per_s);
   o.max_concurrent_memory =
       (o.gpus_per_replica * in.gpu_memory - o.weight_memory) / o.kv_per_request;
   d.step("Requests whose cache fits beside the weights, per replica", "C_{\\text{mem}}",
@@ -172,26 +264,27 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
           {"T1", "T_1", o.single_request_latency, unit::seconds}},
          o.max_concurrent_latency, unit::none);
   o.max_concurrent = std::min(o.max_concurrent_memory, o.max_concurrent_latency);
-  o.max_concurrent_seed =
-      std::min((in.gpu_memory - o.weight_memory_seed) / o.kv_per_request, o.max_concurrent_latency);
-  // With k GPUs per replica (ideal tensor parallelism) a replica is k× faster, so the
-  // throughput per GPU is unchanged; only whole replicas can be deployed.
-  o.replicas = std::max(1.0, ceil_count(o.total_rps / (o.gpus_per_replica * o.requests_per_gpu)));
-  d.step("Replicas for the load", "n", "\\left\\lceil \\frac{$R}{$k \\cdot $r} \\right\\rceil",
+  o.max_concurrent_seed = std::min((in.gpu_memory - o.weight_memory_seed) / o.kv_per_request,
+                                   in.target_latency / o.single_request_latency_seed);
+  // Only whole replicas can be deployed; each finishes 1 / T_1 requests per second.
+  o.replicas = std::max(1.0, ceil_count(o.total_rps * o.single_request_latency));
+  d.step("Replicas for the load", "n", "\\left\\lceil $R \\cdot $T \\right\\rceil",
          {{"R", "R", o.total_rps, unit::requests_per_s},
-          {"k", "k", o.gpus_per_replica},
-          {"r", "r_{\\text{gpu}}", o.requests_per_gpu, unit::requests_per_s}},
+          {"T", "T_1", o.single_request_latency, unit::seconds}},
          o.replicas, unit::none);
   o.gpus_needed = o.replicas * o.gpus_per_replica;
   d.step("GPUs needed (whole replicas)", "G", "$n \\cdot $k",
          {{"n", "n", o.replicas}, {"k", "k", o.gpus_per_replica}}, o.gpus_needed, unit::gpus);
-  if (o.weight_memory > in.gpu_memory)
-    d.note("Worked-example erratum",
-           "The worked example computes weight memory as (parameters in billions) × 2 / 10⁹ GB (" +
-               format_value(o.weight_memory_seed, unit::bytes) +
-               " here) and so believes the "
-               "model fits on one GPU; it needs " +
-               format_value(o.weight_memory, unit::bytes) + ".");
+  d.note("The worked example's count",
+         "One GPU per request stream with a compute-only prefill and weight-only decode: " +
+             format_value(o.single_request_latency_seed, unit::seconds) + " per request, " +
+             count_text(o.gpus_needed_seed) + " GPUs" +
+             (o.weight_memory > in.gpu_memory
+                  ? "; it computes weight memory as (parameters in billions) × 2 / 10⁹ GB (" +
+                        format_value(o.weight_memory_seed, unit::bytes) +
+                        " here) and so believes the model fits on one GPU; it needs " +
+                        format_value(o.weight_memory, unit::bytes) + "."
+                  : "."));
   if (o.single_request_latency > in.target_latency)
     d.warn("One request alone takes " + format_value(o.single_request_latency, unit::seconds) +
            ", longer than the target latency (" + format_value(in.target_latency, unit::seconds) +
@@ -200,7 +293,8 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
 }
 
 Result<ServeBatchingOut> serve_batching(const ServeBatchingIn& in, Derivation& d) {
-  Result<Batching> b = batching(in.batch_size, in.inference_time, in.total_qps, in.gpus, d, "");
+  Result<Batching> b = batching(in.batch_size, in.inference_time, in.total_qps, in.gpus,
+                                in.wait_model == "half_window", d, "");
   if (!b.ok()) return b.error();
   ServeBatchingOut o{};
   o.qps_per_gpu = b->qps_per_gpu;
@@ -212,10 +306,19 @@ Result<ServeBatchingOut> serve_batching(const ServeBatchingIn& in, Derivation& d
   o.avg_latency = b->avg_latency;
   o.cold_start_latency = b->cold_start_latency;
   o.utilization = b->utilization;
-  d.step("Cold start: the first request waits the whole window", "T_{\\text{cold}}", "$c + $t",
-         {{"c", "t_{\\text{collect}}", o.collection_time, unit::seconds},
-          {"t", "t_{\\text{inf}}", in.inference_time, unit::seconds}},
-         o.cold_start_latency, unit::seconds);
+  o.avg_latency_half_window = b->avg_wait_half_window + in.inference_time;
+  if (in.wait_model == "half_window")
+    d.step("Cold start: the first request waits the whole window", "T_{\\text{cold}}", "$c + $t",
+           {{"c", "t_{\\text{collect}}", o.collection_time, unit::seconds},
+            {"t", "t_{\\text{inf}}", in.inference_time, unit::seconds}},
+           o.cold_start_latency, unit::seconds);
+  else
+    d.step("Longest wait: the first request waits for the b − 1 after it", "T_{\\text{cold}}",
+           "\\frac{$b - 1}{$q} + $t",
+           {{"b", "b", in.batch_size},
+            {"q", "q", o.per_gpu_qps, unit::requests_per_s},
+            {"t", "t_{\\text{inf}}", in.inference_time, unit::seconds}},
+           o.cold_start_latency, unit::seconds);
   o.within_budget = in.latency_budget == 0 || o.avg_latency <= in.latency_budget * (1 + 1e-12);
   if (in.latency_budget > 0)
     d.note("Budget", format_value(o.avg_latency, unit::seconds) +
@@ -302,7 +405,8 @@ Result<ServePipelineOut> serve_pipeline(const ServePipelineIn& in, Derivation& d
         return stage_error(
             i, name,
             "inference = " + format_value(t, unit::seconds) + ": must be > 0 and at most 1 h");
-      Result<Batching> r = batching(b, t, in.total_qps, 0, d, name + ": ");
+      Result<Batching> r =
+          batching(b, t, in.total_qps, 0, in.wait_model == "half_window", d, name + ": ");
       if (!r.ok()) return stage_error(i, name, r.error().message);
       latency = r->avg_latency;
       row.set("kind", "batched");
@@ -353,67 +457,76 @@ void register_serving(Registry& r) {
     r.add(declare<In, Out>(
         {"serve.llm_gpus", "GPUs to serve an LLM", "inference",
          "How many GPUs a request load needs with a single-stream model (one request at a time per "
-         "GPU), how many requests fit in memory beside the weights, and the replica size the "
-         "weights demand. The serving engine card sizes a batching engine, the serving capacity "
+         "replica), how many requests fit in memory beside the weights, and the TP × PP replica "
+         "the weights demand. The serving engine card sizes a batching engine, the serving "
+         "capacity "
          "card a fleet of them for a load and latency targets.",
          "Pope et al. 2022 §2 (weights read once per token); weight memory corrected, see "
          "docs/errata.md",
          "docs/serving.md#servellm_gpus"},
-        {num("params", &In::params, "Parameters", unit::params)
-             .help("Model size N: the number of trainable parameters")
-             .positive(1e15)
-             .required(),
-         num("users", &In::users, "Users")
-             .help("Users sending requests")
-             .positive(1e10)
-             .integer()
-             .required(),
-         num("rps_per_user", &In::rps_per_user, "Requests/s per user", unit::requests_per_s)
-             .help("Requests per second from one user")
-             .positive(1e4)
-             .required(),
-         num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
-             .help("Tokens in a request's prompt")
-             .positive(1e8)
-             .integer(),
-         num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
-             .help("Tokens generated per request")
-             .positive(1e8)
-             .integer(),
-         num("target_latency", &In::target_latency, "Target latency", unit::seconds)
-             .help("Longest acceptable time for one request")
-             .positive(1e5),
-         num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
-             .help("Memory of one accelerator")
-             .positive(1e13),
-         num("n_layers", &In::n_layers, "Layers L")
-             .help("Transformer blocks, for the KV cache")
-             .positive(1e4)
-             .integer(),
-         num("d_model", &In::d_model, "Model width d")
-             .help("Hidden size, for the KV cache")
-             .positive(1e6)
-             .integer(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
-             .help("Dense BF16 peak of one accelerator")
-             .positive(1e17),
-         num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
-             .help("HBM bandwidth of one accelerator")
-             .positive(1e15),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
-             .help("2 for BF16 weights, 1 for FP8")
-             .positive(8),
-         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
-             .help("2 for a BF16 cache")
-             .positive(8),
-         num("gpus_per_replica", &In::gpus_per_replica, "GPUs per replica (0 = fewest that fit)")
-             .help("GPUs holding one copy of the model; 0 picks the fewest that fit")
-             .range(0, 1e4)
-             .integer()},
+        [] {
+          std::vector<InputDecl<In>> ins = {
+              num("params", &In::params, "Parameters", unit::params)
+                  .help("Model size N: every weight, all experts included (what memory holds)")
+                  .positive(1e15)
+                  .required(),
+              num("users", &In::users, "Users")
+                  .help("Users sending requests (unused when a total request rate is given)")
+                  .positive(1e10)
+                  .integer(),
+              num("rps_per_user", &In::rps_per_user, "Requests/s per user", unit::requests_per_s)
+                  .help("Requests per second from one user")
+                  .positive(1e4),
+              num("total_qps", &In::total_qps, "Total request rate (0 = users × rate)",
+                  unit::requests_per_s)
+                  .help("Requests per second for the whole service; 0 takes users × requests per "
+                        "user")
+                  .range(0, 1e9),
+              num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+                  .help("Tokens in a request's prompt")
+                  .positive(1e8)
+                  .integer(),
+              num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+                  .help("Tokens generated per request")
+                  .positive(1e8)
+                  .integer(),
+              num("target_latency", &In::target_latency, "Target latency", unit::seconds)
+                  .help("Longest acceptable time for one request")
+                  .positive(1e5),
+              num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+                  .help("Memory of one accelerator")
+                  .positive(1e13),
+              num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
+                  .help("Dense BF16 peak of one accelerator")
+                  .positive(1e17),
+              num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+                  .help("HBM bandwidth of one accelerator")
+                  .positive(1e15),
+              num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+                  .help("2 for BF16 weights, 1 for FP8")
+                  .positive(8),
+              num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+                  .help("2 for a BF16 cache")
+                  .positive(8),
+              num("gpus_per_replica", &In::gpus_per_replica,
+                  "GPUs per replica (0 = smallest that fits)")
+                  .help("GPUs holding one copy of the model, TP × PP; 0 picks the smallest shape "
+                        "that "
+                        "fits")
+                  .range(0, 1e4)
+                  .integer(),
+              num("gpus_per_node", &In::gpus_per_node, "GPUs per node (largest TP)", unit::gpus)
+                  .help("GPUs joined by NVLink: tensor parallelism stays within them")
+                  .range(1, 1024)
+                  .integer()};
+          for (auto& x : kv_shape_inputs<In>()) ins.push_back(std::move(x));
+          for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
+          return ins;
+        }(),
         {out("total_rps", &Out::total_rps, "Total request rate", unit::requests_per_s)
              .help("Users × requests per user"),
          out("requests_per_gpu", &Out::requests_per_gpu, "Requests/s per GPU", unit::requests_per_s)
-             .help("Requests one GPU finishes per second, one at a time"),
+             .help("Requests a replica finishes per second, one at a time, ÷ its GPUs"),
          out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus)
              .help("Whole replicas for the load × GPUs per replica"),
          out("max_concurrent", &Out::max_concurrent, "Max concurrent requests per replica")
@@ -421,7 +534,7 @@ void register_serving(Registry& r) {
                  "Requests one replica holds at once: the lower of the memory and latency limits"),
          out("single_request_latency", &Out::single_request_latency, "Single-request latency",
              unit::seconds)
-             .help("Prefill plus decode of one request alone"),
+             .help("Prefill plus decode of one request alone on its replica (roofline)"),
          out("weight_memory", &Out::weight_memory, "Weight memory", unit::bytes)
              .help("Parameters × bytes per weight"),
          out("weight_memory_seed", &Out::weight_memory_seed,
@@ -430,7 +543,11 @@ void register_serving(Registry& r) {
          out("kv_per_request", &Out::kv_per_request, "KV cache per request", unit::bytes)
              .help("KV cache of one request's prompt and generated tokens"),
          out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus)
-             .help("GPUs holding one copy of the model"),
+             .help("GPUs holding one copy of the model: TP × PP"),
+         out("tp", &Out::tp, "Tensor parallel (TP)").help("GPUs splitting each layer"),
+         out("pp", &Out::pp, "Pipeline stages (PP)").help("Stages the layers are split into"),
+         out("min_gpus_memory", &Out::min_gpus_memory, "Fewest GPUs by memory alone", unit::gpus)
+             .help("Weights + one request's cache ÷ one GPU's memory, rounded up"),
          out("replicas", &Out::replicas, "Replicas").help("Copies of the model the load needs"),
          out("max_concurrent_memory", &Out::max_concurrent_memory, "Concurrency, memory limit")
              .help("Requests whose KV cache fits beside the weights"),
@@ -441,6 +558,9 @@ void register_serving(Registry& r) {
              .hidden(),
          out("gpus_needed_seed", &Out::gpus_needed_seed, "GPUs as the worked example counts them",
              unit::gpus)
+             .hidden(),
+         out("single_request_latency_seed", &Out::single_request_latency_seed,
+             "Single-request latency as the worked example computes it", unit::seconds)
              .hidden()},
         &serve_llm_gpus));
   }
@@ -450,7 +570,7 @@ void register_serving(Registry& r) {
     r.add(declare<In, Out>(
         {"serve.batching", "Dynamic batching: QPS vs latency", "inference",
          "GPUs needed for a request rate with batched inference, and the latency a request sees: "
-         "half the batch-collection window plus the inference time. LLM engines batch "
+         "the wait for its batch to fill plus the inference time. LLM engines batch "
          "continuously: the serving capacity card sizes those.",
          "Little 1961 (L = λW); Crankshaw et al. 2017 (Clipper) §4.3 (adaptive batching)",
          "docs/serving.md#servebatching"},
@@ -473,7 +593,12 @@ void register_serving(Registry& r) {
              .integer(),
          num("latency_budget", &In::latency_budget, "Latency budget (0 = none)", unit::seconds)
              .help("Longest acceptable latency; 0 = none")
-             .range(0, 3600)},
+             .range(0, 3600),
+         choice("wait_model", &In::wait_model, "Wait to fill a batch", {"fill", "half_window"})
+             .labels({"(batch − 1) / (2 × arrival rate)", "Half the collection window"})
+             .help("Fill: each request waits for the rest of its batch to arrive (a batch of one "
+                   "never waits); half the window: the worked example's batch / (2 × arrival "
+                   "rate)")},
         {out("qps_per_gpu", &Out::qps_per_gpu, "QPS one GPU sustains", unit::requests_per_s)
              .help("Batch ÷ inference time"),
          out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus)
@@ -493,7 +618,11 @@ void register_serving(Registry& r) {
          out("utilization", &Out::utilization, "GPU busy fraction", unit::fraction)
              .help("Share of time a GPU is busy"),
          out("within_budget", &Out::within_budget, "Within budget")
-             .help("Whether the average latency is within the budget")},
+             .help("Whether the average latency is within the budget"),
+         out("avg_latency_half_window", &Out::avg_latency_half_window,
+             "Average latency, half-window rule", unit::seconds)
+             .help("Half the collection window + inference time, as the worked example counts "
+                   "it")},
         &serve_batching));
   }
   {
@@ -514,7 +643,11 @@ void register_serving(Registry& r) {
              .range(0, 3600),
          text("stages", &In::stages, "Stages (JSON)")
              .help(
-                 R"(array of {"name", "latency"} or {"name", "batch", "inference"}; times in seconds or "20 ms")")},
+                 R"(array of {"name", "latency"} or {"name", "batch", "inference"}; times in seconds or "20 ms")"),
+         choice("wait_model", &In::wait_model, "Wait to fill a batch", {"fill", "half_window"})
+             .labels({"(batch − 1) / (2 × arrival rate)", "Half the collection window"})
+             .help("Fill: each request waits for the rest of its batch to arrive; half the "
+                   "window: the worked example's batch / (2 × arrival rate)")},
         {out("total_latency", &Out::total_latency, "End-to-end latency", unit::seconds)
              .help("Sum of the stages' latencies"),
          out("remaining_budget", &Out::remaining_budget, "Budget left", unit::seconds)

@@ -5,11 +5,12 @@
 
 #include <string>
 
+#include "inference/inference.hpp"
 #include "registry/registry.hpp"
 
 namespace napkin {
 
-struct ServeLlmIn {
+struct ServeLlmIn : KvShape, MoeCounts {
   double params = 70e9;
   double users = 10000;
   double rps_per_user = 0.05;
@@ -17,18 +18,19 @@ struct ServeLlmIn {
   double gen_len = 50;
   double target_latency = 1.0;
   double gpu_memory = 80e9;
-  double n_layers = 80;
-  double d_model = 8192;
   double peak_flops = 990e12;
   double mem_bandwidth = 3.35e12;
   double weight_bytes = 2;
   double kv_bytes = 2;
-  double gpus_per_replica = 0;  // 0 = the fewest GPUs whose memory holds the weights + 1 request
+  double gpus_per_replica = 0;  // 0 = the smallest TP × PP shape that holds weights + 1 request
+  double total_qps = 0;         // 0 = users × rps_per_user
+  double gpus_per_node = 8;     // the largest TP degree (one NVLink domain)
 };
 struct ServeLlmOut {
   double total_rps, requests_per_gpu, gpus_needed, max_concurrent, single_request_latency,
       weight_memory, weight_memory_seed, kv_per_request, gpus_per_replica, replicas,
-      max_concurrent_memory, max_concurrent_latency, max_concurrent_seed, gpus_needed_seed;
+      max_concurrent_memory, max_concurrent_latency, max_concurrent_seed, gpus_needed_seed, tp, pp,
+      min_gpus_memory, single_request_latency_seed;
 };
 Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d);
 
@@ -36,12 +38,13 @@ struct ServeBatchingIn {
   double batch_size = 50;
   double inference_time = 0.08;
   double total_qps = 50000;
-  double gpus = 0;              // 0 = as many as needed
-  double latency_budget = 0.2;  // 0 = none; default: seed 000 problem 3's 200 ms
+  double gpus = 0;                  // 0 = as many as needed
+  double latency_budget = 0.2;      // 0 = none; default: seed 000 problem 3's 200 ms
+  std::string wait_model = "fill";  // fill: (b − 1)/(2q); half_window: seed 000's b/(2q)
 };
 struct ServeBatchingOut {
   double qps_per_gpu, gpus_needed, gpus_used, per_gpu_qps, collection_time, avg_wait, avg_latency,
-      cold_start_latency, utilization;
+      cold_start_latency, utilization, avg_latency_half_window;
   bool within_budget;
 };
 Result<ServeBatchingOut> serve_batching(const ServeBatchingIn& in, Derivation& d);
@@ -52,6 +55,7 @@ struct ServePipelineIn {
   std::string stages = R"([{"name": "Candidate generation", "latency": 0.02},)"
                        R"( {"name": "Light ranking", "batch": 50, "inference": 0.05},)"
                        R"( {"name": "Heavy ranking", "batch": 20, "inference": 0.04}])";
+  std::string wait_model = "fill";  // as ServeBatchingIn
 };
 struct ServePipelineOut {
   double total_latency, remaining_budget, total_gpus, stage_count;

@@ -29,8 +29,9 @@ const char* kPerGpuHint =
     "Each GPU has its own queue after load balancing: its arrival rate is "
     "total QPS / number of GPUs.";
 const char* kLatencyHint =
-    "Average latency = collection time / 2 + inference time: a request "
-    "arrives, on average, halfway through the collection window.";
+    "Average latency = wait + inference time. The i-th request of a batch of b waits for the "
+    "b − i after it, so the mean wait is (b − 1) / (2 × per-GPU QPS): just under half the "
+    "collection window, and nothing for a batch of one.";
 
 // Seed 000 mistake 2: the batch fills from the whole load instead of one GPU's share.
 Mistake total_qps_for_collection() {
@@ -38,7 +39,7 @@ Mistake total_qps_for_collection() {
           "You used the total QPS instead of the per-GPU QPS for the collection time: each GPU "
           "has its own queue and receives total / GPUs requests per second.",
           [](const Values& p, const Values&) {
-            return p["batch_size"] / p["total_qps"] / 2 + p["inference_time"];
+            return (p["batch_size"] - 1) / p["total_qps"] / 2 + p["inference_time"];
           },
           0};
 }
@@ -46,7 +47,8 @@ Mistake total_qps_for_collection() {
 Mistake full_window() {
   return {"full_collection_window",
           "That counts the whole collection window; a request arrives on average halfway "
-          "through it, so it waits half the window (the full window is the cold-start case).",
+          "through it, so it waits about half the window (the whole window is the first "
+          "request's wait).",
           [](const Values&, const Values& out) {
             return out["collection_time"] + out["avg_latency"] - out["avg_wait"];
           },
@@ -117,7 +119,8 @@ void batching(ProblemBank& bank) {
       .id = "serve.batching.latency",
       .area = "inference",
       .title = "Average latency with dynamic batching",
-      .source = "the worked example §8, practice problem 2 (b): 80 ms collection, 120 ms",
+      .source = "the worked example §8, practice problem 2 (b): 80 ms collection; its 120 ms "
+                "charges half the window, the wait to fill is 49 / (2 × 625) s: 119.2 ms",
       .group = "seed000.p2",
       .statement = "A stage receives {total_qps} QPS in total, runs batches of {batch_size} with "
                    "{inference_time} per batch, and has just enough GPUs for the load. What is "
@@ -227,7 +230,8 @@ void batching(ProblemBank& bank) {
             "faster, it makes it wait longer.",
             [](const Values& p, const Values&) { return p["inference_time"] / p["batch_size"]; },
             0},
-           {"ignored_collection", "The batch has to fill first: add half the collection window.",
+           {"ignored_collection",
+            "The batch has to fill first: add the mean wait, (batch − 1) / (2 × per-GPU QPS).",
             [](const Values& p, const Values&) { return p["inference_time"]; }, 0}},
   });
 
@@ -243,7 +247,8 @@ void batching(ProblemBank& bank) {
       .area = "inference",
       .title = "Does a batched stage meet its latency budget?",
       .source =
-          "the worked example §3, stage 3 option A: 60 GPUs, 40 ms collection, 60 ms (over 50 ms)",
+          "the worked example §3, stage 3 option A: 60 GPUs, 40 ms collection, 60 ms with half "
+          "the window; 19 / 1000 s of wait makes 59 ms (over 50 ms)",
       .statement = "Stage 3 of a ranking system receives {total_qps} QPS, batches {batch_size} "
                    "requests and needs {inference_time} per batch, on just enough GPUs. What is "
                    "its average latency (is it within a 50 ms budget)?",
@@ -286,19 +291,19 @@ std::string stages_json(const Values& p, bool stage2_batched) {
          num(p["s3_inference"]) + "}]";
 }
 
-// One batched stage with just enough GPUs, by hand (seed 000 §5): collection time.
-double collection(double total_qps, double batch, double inference) {
+// One batched stage with just enough GPUs, by hand (seed 000 §5): the mean wait for a batch
+// to fill, (b − 1) / (2q) at q requests per second per GPU.
+double fill_wait(double total_qps, double batch, double inference) {
   const double gpus = ceil_count(total_qps * inference / batch);
-  return batch / (total_qps / gpus);
+  return (batch - 1) / (2 * total_qps / gpus);
 }
-double stage2_collection(const Values& p) {
-  return collection(p["total_qps"], p["s2_batch"], p["s2_inference"]);
+double stage2_wait(const Values& p) {
+  return fill_wait(p["total_qps"], p["s2_batch"], p["s2_inference"]);
 }
 // Budget left of 200 ms with stage 2 and stage 3 batched.
 double remaining(const Values& p) {
-  const double c3 = collection(p["total_qps"], p["s3_batch"], p["s3_inference"]);
-  return 0.2 - p["s1_latency"] - (stage2_collection(p) / 2 + p["s2_inference"]) -
-         (c3 / 2 + p["s3_inference"]);
+  const double w3 = fill_wait(p["total_qps"], p["s3_batch"], p["s3_inference"]);
+  return 0.2 - p["s1_latency"] - (stage2_wait(p) + p["s2_inference"]) - (w3 + p["s3_inference"]);
 }
 
 void pipeline(ProblemBank& bank) {
@@ -324,7 +329,8 @@ void pipeline(ProblemBank& bank) {
       .id = "serve.pipeline.latency",
       .area = "inference",
       .title = "End-to-end latency of a ranking pipeline",
-      .source = "the worked example §3, progressive ranking: 20 + 75 + 60 = 155 ms",
+      .source = "the worked example §3, progressive ranking: 20 + 75 + 60 = 155 ms with half "
+                "the collection windows; the wait to fill gives 20 + 74.5 + 59 = 153.5 ms",
       .group = "seed000.ranking",
       .statement = std::string(ranking_statement) + "What is the average end-to-end latency?",
       .params = ranking,
@@ -337,14 +343,14 @@ void pipeline(ProblemBank& bank) {
                 "time."},
       .mistakes = {{"inference_only",
                     "You added inference times only: each batched stage also makes a request "
-                    "wait, on average, half its collection window.",
+                    "wait for its batch to fill, about half its collection window.",
                     [](const Values& p, const Values&) {
                       return p["s1_latency"] + p["s2_inference"] + p["s3_inference"];
                     },
                     0},
                    {"full_collection_window",
                     "That counts the whole collection window of each batched stage; the "
-                    "average request waits half of it.",
+                    "average request waits about half of it.",
                     [](const Values& p, const Values& out) {
                       return 2 * out["total_latency"] - p["s1_latency"] - p["s2_inference"] -
                              p["s3_inference"];
@@ -392,7 +398,8 @@ void pipeline(ProblemBank& bank) {
       .area = "inference",
       .title = "Latency of a batched stage under a budget",
       .source =
-          "the worked example §8, practice problem 3: batch 30, 50 ms at 50k QPS → 84 GPUs, 75 ms",
+          "the worked example §8, practice problem 3: batch 30, 50 ms at 50k QPS → 84 GPUs, 75 ms "
+          "(74.4 ms with the wait to fill, 29 / (2 × 595) s)",
       .group = "seed000.p3",
       .statement =
           "At {total_qps} QPS, stage 3 batches {s3_batch} requests with {s3_inference} per "
@@ -413,7 +420,7 @@ void pipeline(ProblemBank& bank) {
       .mistakes = {{"total_qps_for_collection",
                     "You used the total QPS instead of the per-GPU QPS for the collection time.",
                     [](const Values& p, const Values&) {
-                      return p["s3_batch"] / p["total_qps"] / 2 + p["s3_inference"];
+                      return (p["s3_batch"] - 1) / p["total_qps"] / 2 + p["s3_inference"];
                     },
                     0},
                    full_window()},
@@ -422,9 +429,8 @@ void pipeline(ProblemBank& bank) {
       .id = "serve.pipeline.remaining",
       .area = "inference",
       .title = "Latency budget left for stage 3",
-      .source =
-          "the worked example §8, practice problem 3 (with stage 2 batched as in problem 2: 60 ms "
-          "left, not the worked example's 100 ms; see docs/errata.md)",
+      .source = "the worked example §8, practice problem 3 (with stage 2 batched as in problem 2: "
+                "60.8 ms left for stage 3, not the worked example's 100 ms; see docs/errata.md)",
       .group = "seed000.p3",
       .statement = "A 200 ms budget covers three stages at {total_qps} QPS. Stage 1 takes "
                    "{s1_latency}; stage 2 batches {s2_batch} requests with {s2_inference} per "
@@ -443,14 +449,14 @@ void pipeline(ProblemBank& bank) {
           },
       .output = "remaining_budget",
       .unit = answer_in::ms(),
-      .hints = {"Stage latencies add; a batched stage's latency is half its collection window "
-                "plus its inference time.",
-                "Stage 2 is problem 2's stage: batch 50 at 80 ms averages 120 ms, not 80 ms."},
+      .hints = {"Stage latencies add; a batched stage's latency is the wait for its batch to fill, "
+                "(b − 1) / (2 × per-GPU QPS), plus its inference time.",
+                "Stage 2 is problem 2's stage: batch 50 at 80 ms averages 119.2 ms, not 80 ms."},
       .mistakes = {{"stage2_inference_only",
-                    "Stage 2 is batched: its requests also wait half a collection window, so it "
+                    "Stage 2 is batched: its requests also wait for the batch to fill, so it "
                     "takes more than its inference time (a worked example makes this slip).",
                     [](const Values& p, const Values& out) {
-                      return 0.2 - out["total_latency"] + stage2_collection(p) / 2;
+                      return 0.2 - out["total_latency"] + stage2_wait(p);
                     },
                     0}},
   });
@@ -517,6 +523,17 @@ bool weights_fit_one_gpu(const Values& p) {
   return p["gpu"] < 0 || 2 * p["params"] <= p["gpu_memory"];  // BF16: 2 bytes per weight
 }
 
+// The problem's numbers as inputs, with the worked example's weight-only decode: the
+// statements ask for N · 2 bytes / bandwidth per token (the cache read of a 150-token request
+// is 0.2 % of it).
+Json weights_decode_inputs(const Values& p) {
+  Json j = Json::object();
+  for (const auto& [name, value] : p.items())
+    if (name != "gpu") j.set(name, value);  // an index into the presets, not an input
+  j.set("decode_model", "weights");
+  return j;
+}
+
 std::vector<Param> latency_params() {
   return {{"params", 70e9, single_gpu_model_sizes()},
           {"prompt_len", 100, {100, 500, 1000, 2000}},
@@ -546,6 +563,7 @@ void llm(ProblemBank& bank) {
       .derive = accelerator_of_preset,
       .valid = weights_fit_one_gpu,
       .estimator = "infer.latency",
+      .inputs = weights_decode_inputs,
       .output = "decode_time_per_token",
       .unit = answer_in::ms(),
       .hints = {kDecodeHint, "t = N · 2 bytes / bandwidth."},
@@ -609,6 +627,7 @@ void llm(ProblemBank& bank) {
       .derive = accelerator_of_preset,
       .valid = weights_fit_one_gpu,
       .estimator = "infer.latency",
+      .inputs = weights_decode_inputs,
       .output = "total_time",
       .answer =
           [](const Values& p, const Values& out) {
@@ -737,7 +756,7 @@ void llm(ProblemBank& bank) {
             p.set("d_model", m.d_model);
           },
       .estimator = "serve.llm_gpus",
-      .output = "gpus_per_replica",
+      .output = "min_gpus_memory",
       .unit = answer_in::gpus(),
       .integer = true,
       .bound = Bound::at_least,
@@ -815,13 +834,25 @@ std::vector<Param> rl_params() {
           {"total_gpus", 256, {64, 128, 256, 512}}};
 }
 
+// The worked example's RL model, which the statements spell out: generation and scoring on one
+// GPU (prefill at peak, decode reading only the weights).
+Json rl_worked_example_inputs(const Values& p) {
+  Json j = Json::object();
+  for (const auto& [name, value] : p.items()) j.set(name, value);
+  j.set("gpus_per_replica", 1);
+  j.set("decode_model", "weights");
+  j.set("score_on", "one_gpu");
+  return j;
+}
+
 void rl(ProblemBank& bank) {
   const char* setup =
       "PPO on a {params}-parameter policy: each iteration generates {gen_len} tokens for "
-      "{batch:raw} prompts of {prompt_len} tokens on one replica (prefill at 990 TFLOP/s, decode "
-      "reading the BF16 weights at 3.35 TB/s per token), scores them with a reward model 1/10 "
-      "the size (a prefill over prompt + generation), and trains {ppo_epochs:raw} epochs at "
-      "6·N FLOPs per token on {total_gpus:raw} GPUs at 50% MFU. ";
+      "{batch:raw} prompts of {prompt_len} tokens on one GPU, as the worked example assumes "
+      "(prefill at 990 TFLOP/s, decode reading the BF16 weights at 3.35 TB/s per token), scores "
+      "them on that GPU with a reward model 1/10 the size (a prefill over prompt + generation), "
+      "and trains {ppo_epochs:raw} epochs at 6·N FLOPs per token on {total_gpus:raw} GPUs at "
+      "50% MFU. ";
   bank.add({
       .id = "rl.throughput.sync",
       .area = "inference",
@@ -832,6 +863,7 @@ void rl(ProblemBank& bank) {
                                         "score, then train on all GPUs)?",
       .params = rl_params(),
       .estimator = "rl.throughput",
+      .inputs = rl_worked_example_inputs,
       .output = "sync_iteration_time",
       .unit = answer_in::seconds(),
       .hints = {"Generation = prefill (batch · prompt · 2N / F) + one decode step per generated "
@@ -867,6 +899,7 @@ void rl(ProblemBank& bank) {
                    "and scored. What is the speedup of async over sync per iteration?",
       .params = rl_params(),
       .estimator = "rl.throughput",
+      .inputs = rl_worked_example_inputs,
       .output = "speedup",
       .unit = answer_in::count(unit::times, "×"),
       .hints = {"Async iteration = max(generation + scoring, training on its half of the GPUs).",

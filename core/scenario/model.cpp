@@ -132,14 +132,29 @@ double weight_bytes(const Model& m, double bytes_per_param, bool active_only) {
 // (rounded up), and the power is taken by squaring: plain multiplications round the same
 // natively and in wasm, where std::pow's last bits differ between the C libraries.
 double expected_experts_touched(const Model& m, double tokens) {
-  if (m.experts == 0 || tokens <= 0) return 0;
-  const double e = m.experts, k = m.top_k;
+  return expected_experts_touched(m.experts, m.top_k, tokens);
+}
+
+double expected_experts_touched(double experts, double top_k, double tokens) {
+  if (experts <= 0 || tokens <= 0) return 0;
+  const double e = experts, k = top_k;
   double base = 1 - k / e, miss = 1;
   for (double n = std::ceil(std::fmin(tokens, 9e15)); n > 0; n = std::floor(n / 2)) {
     if (std::fmod(n, 2) == 1) miss *= base;
     base *= base;
   }
   return e * (1 - miss);
+}
+
+// Austin et al. 2025, How to Scale Your Model, "All about transformer inference" (MoE): a step
+// loads each expert some token in it was routed to, once; the shared weights (attention,
+// embeddings, shared experts, routers) always. Uniform routing, as expected_experts_touched.
+double params_read_per_step(double total, double active, double experts, double top_k,
+                            double tokens) {
+  if (experts <= 0 || top_k >= experts) return total;
+  const double expert = (total - active) / (experts - top_k);
+  const double touched = std::fmax(expected_experts_touched(experts, top_k, tokens), top_k);
+  return std::fmin(total, active + (touched - top_k) * expert);
 }
 
 }  // namespace napkin

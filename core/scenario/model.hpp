@@ -98,6 +98,16 @@ double weight_bytes(const Model& m, double bytes_per_param, bool active_only);
 // Distinct routed experts touched per MoE layer when `tokens` tokens are routed top_k each,
 // uniformly at random: E·(1 − (1 − k/E)^tokens). Dense models: 0.
 double expected_experts_touched(const Model& m, double tokens);
+// The same from the counts alone (experts E, top_k k), for estimators that take a model's
+// parameter counts rather than its shape; experts = 0: 0.
+double expected_experts_touched(double experts, double top_k, double tokens);
+
+// Parameters one forward step over `tokens` tokens reads from memory: every weight of a dense
+// model; for a mixture of experts, the weights every token uses plus the routed experts those
+// tokens touch, active + (touched − k) · (total − active) / (E − k) (all routed experts the same
+// size). One token reads the active parameters; a large batch, all of them.
+double params_read_per_step(double total, double active, double experts, double top_k,
+                            double tokens);
 
 // A named model with its source, for presets (`napkin models`, the page's scenario bar).
 struct ModelPreset {

@@ -115,14 +115,14 @@ test('the pipeline editor adds, reorders and removes stages, with the budget bar
   await page.goto('/index.html#tab=inference');
   await ready(page);
   const form = page.locator('form[data-estimator="serve.pipeline"]');
-  await expect(form.locator('[data-output="total_latency"]')).toHaveText('155 ms');
+  await expect(form.locator('[data-output="total_latency"]')).toHaveText('153.5 ms');
   await form.getByRole('button', { name: '+ Add a row' }).click();
   await expect(form.locator('[data-output="stage_count"]')).toHaveText('4');
   await expect(form.locator('.budget-bar')).toHaveClass(/over/);
   await form.getByRole('button', { name: 'Move row 4 up' }).click();
   await expect(form.locator('[name="stages"]')).toHaveValue(/"Stage 4".*"Heavy ranking"/);
   await form.getByRole('button', { name: 'Remove row 3' }).click();
-  await expect(form.locator('[data-output="total_latency"]')).toHaveText('155 ms');
+  await expect(form.locator('[data-output="total_latency"]')).toHaveText('153.5 ms');
   await form.locator('[name="stages"]').fill('[]');
   await expect(form.locator('.field-error').filter({ hasText: 'stages' })).toBeVisible();
   await form.locator('[name="stages"]').fill('[{"name": "x", "batch": 10, "inference": 0}');

@@ -194,7 +194,7 @@ test('the serving card leaves the worked example\'s mistaken figures off the car
   await ready(page);
   const form = page.locator('form[data-estimator="serve.llm_gpus"]');
   await expect(form.locator('[data-output="gpus_needed"]')).toHaveText(/\d/);
-  for (const name of ['weight_memory_seed', 'max_concurrent_seed', 'gpus_needed_seed'])
+  for (const name of ['weight_memory_seed', 'max_concurrent_seed', 'gpus_needed_seed', 'single_request_latency_seed'])
     await expect(form.locator(`[data-output="${name}"]`)).toHaveCount(0);
   const r = await page.evaluate(() => window.napkin.run('serve.llm_gpus', { params: 70e9, users: 1000, rps_per_user: 0.01 }));
   expect(r.outputs.weight_memory_seed).toBeGreaterThan(0);
