@@ -211,6 +211,23 @@ std::vector<InputDecl<ModelInputs>> model_input_decls(const ModelInputNames& nam
   return out;
 }
 
+void insert_model_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift,
+                         const ModelInputNames& names) {
+  std::vector<InputSpec> specs;
+  std::vector<FieldRef> fields;
+  for (auto& d : model_input_decls(names)) {
+    d.field.offset += shift;
+    d.spec.fallback = field_read(defaults, d.field);
+    d.spec.example = d.spec.fallback;
+    specs.push_back(std::move(d.spec));
+    fields.push_back(d.field);
+  }
+  e.inputs.insert(e.inputs.begin() + static_cast<std::ptrdiff_t>(at),
+                  std::make_move_iterator(specs.begin()), std::make_move_iterator(specs.end()));
+  e.input_fields.insert(e.input_fields.begin() + static_cast<std::ptrdiff_t>(at), fields.begin(),
+                        fields.end());
+}
+
 Result<Model> to_model(const ModelInputs& in, const ModelInputNames& names) {
   const bool mla = in.attention == "mla";
   if (in.head_dim == 0 && std::fmod(in.d_model, in.heads) != 0)
