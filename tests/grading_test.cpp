@@ -322,3 +322,27 @@ TEST_CASE("one-request keys: their answers are correct and name no mistake, seed
     }
   }
 }
+
+TEST_CASE("partial credit: a score, not only a verdict (#14 build: grading)") {
+  Expected e{107e6, answer_in::mb()};
+  CHECK(grade_text("107 MB", e).score == kScoreCorrect);
+  // The right value in the wrong unit: half.
+  const Judgement unit = grade_text("107 MiB", e);
+  CHECK(unit.mistake == "gb_vs_gib");
+  CHECK(unit.score == kScoreWrongUnit);
+  // Close with no named mistake (a rounding or a constant off): half.
+  const Judgement close = grade_text("110 MB", e);
+  CHECK(close.verdict == "close");
+  CHECK(close.score == kScoreClose);
+  // A named mistake of method earns nothing, even inside the close band; far off, nothing.
+  const Judgement method =
+      grade_text("112 MB", e, {{"forgot_the_optimizer", "Add the optimizer.", 112e6}});
+  CHECK(method.mistake == "forgot_the_optimizer");
+  CHECK(method.score == 0);
+  CHECK(grade_text("300 MB", e).score == 0);
+  // The check reply carries it.
+  const Reply r = check_reply("train.time.days", 0, "1 day");
+  REQUIRE(r.ok);
+  REQUIRE(r.json.find("score"));
+  CHECK(r.json.find("score")->as_number() == 0);
+}

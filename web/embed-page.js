@@ -5,8 +5,8 @@
 // The hash is hostile input: it becomes attributes only where it names an input of the chosen
 // estimator (or one of the element's documented attributes), never an arbitrary name — an
 // `onmouseover=` or a `style=` in the hash would otherwise run script or restyle the frame.
-// Height messages go to `origin=` when given, else to any parent ('*'): the height is not a
-// secret, and an embedding site that cares names itself.
+// Height and score messages go to `origin=` when given, else to any parent ('*'): neither is
+// a secret, and an embedding site that cares names itself.
 import pageCss from './style.css?inline';
 import uplotCss from 'uplot/dist/uPlot.min.css?inline';
 import { defineElements } from './elements.js';
@@ -64,5 +64,8 @@ api.then((m) => {
       window.parent.postMessage({ type: 'napkin-height', height: document.documentElement.scrollHeight }, target);
     new ResizeObserver(report).observe(document.body);
     report();
+    // Each checked answer, for a course page that records progress.
+    document.addEventListener('napkin-score', (e) =>
+      window.parent.postMessage({ type: 'napkin-score', ...e.detail }, target));
   }
 });

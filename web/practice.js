@@ -4,9 +4,16 @@
 import { h } from './dom.js';
 import { renderMath } from './math.js';
 import { AREA_TITLES } from './areas.js';
-import { loadProgress, saveProgress, record } from './progress.js';
+import { loadProgress, saveProgress, record, dueReviews } from './progress.js';
 
 const VERDICT_TEXT = { correct: 'Correct', close: 'Close', wrong: 'Not quite' };
+// Why a partial score (the core's rule, core/practice/answer.hpp): the right value in the wrong
+// unit, or close with the method right.
+const scoreKind = (r) => (r.score > 0 && r.score < 1 ? (r.mistake ? 'unit' : 'close') : '');
+// In words: the verdict box shows no digits before the answer is right (a number there could
+// be read as a hint); the napkin-score event carries the number.
+const scoreWords = (x) => (x >= 1 ? 'full marks' : x > 0 ? 'half marks' : 'no marks');
+const SCORE_WHY = { unit: ' (the right value in the wrong unit)', close: ' (the method right, the number a little off)' };
 
 export class ProblemView {
   // opts: { onSeed(seed), onResult(verdict), permalink(id, seed) → string | null }
@@ -99,8 +106,18 @@ export class ProblemView {
     const feedback = r.verdict === 'close' && !r.mistake
       ? `A little ${r.given.value > r.expected.value ? 'high' : 'low'}. Check your rounding and the constants you used.`
       : r.feedback;
-    this.verdict.append(h('p', { class: 'verdict-head', text: VERDICT_TEXT[r.verdict] || r.verdict }), h('p', { text: feedback }));
+    this.verdict.append(
+      h('p', { class: 'verdict-head', text: VERDICT_TEXT[r.verdict] || r.verdict }),
+      h('p', { text: feedback }),
+      h('p', { class: 'score', dataset: { score: r.score }, text: `Score: ${scoreWords(r.score)}${SCORE_WHY[scoreKind(r)] || ''}` }));
     if (r.verdict === 'correct') this.source.hidden = false;
+    // A host page records progress from this event (it crosses the <napkin-problem> shadow
+    // root; the iframe embed forwards it to its parent as a message).
+    this.el.dispatchEvent(new CustomEvent('napkin-score', {
+      bubbles: true,
+      composed: true,
+      detail: { problem: this.id, seed: this.seed, verdict: r.verdict, score: r.score, mistake: r.mistake || null },
+    }));
     if (this.opts.onResult) this.opts.onResult(r.verdict, this.id);
     return r;
   }
@@ -144,9 +161,21 @@ export function buildPractice(api, panel, state, save) {
   const holder = h('div', { class: 'problem-holder' });
   let view = null;
 
+  // The review queue: problems missed come back, as new variants, until answered right on
+  // spaced days (web/progress.js).
+  const reviewButton = h('button', { type: 'button', class: 'review-button', onclick: () => review() });
   const showStats = () => {
     const solved = bank.filter((p) => progress.solved[p.id]).length;
     stats.textContent = `Solved ${solved} of ${bank.length} · streak ${progress.streak} (best ${progress.best}) · ${progress.correct}/${progress.attempts} answers correct`;
+    const due = dueReviews(progress).filter((id) => bank.some((p) => p.id === id));
+    const waiting = Object.keys(progress.review || {}).length - due.length;
+    reviewButton.textContent = due.length ? `Review what you missed (${due.length} due)` : 'Nothing due for review';
+    reviewButton.disabled = !due.length;
+    reviewButton.title = waiting > 0 ? `${waiting} more come back on later days` : '';
+  };
+  const review = () => {
+    const due = dueReviews(progress).filter((id) => bank.some((p) => p.id === id));
+    if (due.length) open(due[0], 1 + Math.floor(Math.random() * 9999));
   };
   const permalink = (id, seed) => `#tab=practice&problem=${encodeURIComponent(id)}&seed=${seed}`;
   const open = (id, seed) => {
@@ -190,6 +219,7 @@ export function buildPractice(api, panel, state, save) {
       h('p', { class: 'summary', text: 'Problems from worked examples, with their own numbers first, then random variants. Answers accept units: 120 ms, 0.12 s, 214.7 GB, 15.8%, 3/19.' }),
       areaSelect,
       h('button', { type: 'button', class: 'primary', text: 'Random problem (mixed quiz)', onclick: quiz }),
+      reviewButton,
       stats, list),
     holder));
   renderList();

@@ -3,7 +3,34 @@
 const KEY = 'napkin-progress-v1';
 
 function empty() {
-  return { solved: {}, attempts: 0, correct: 0, streak: 0, best: 0 };
+  return { solved: {}, attempts: 0, correct: 0, streak: 0, best: 0, review: {} };
+}
+
+// Spaced review in Leitner boxes (Leitner 1972; the scheme behind flash-card systems): a
+// problem answered wrong or only close goes to box 0, due at once; each correct answer on a
+// problem in review moves it up a box, due again after that box's days; past the last box it
+// leaves the queue. Reviews come back as new variants, so an answer cannot be remembered.
+export const REVIEW_DAYS = [0, 1, 3, 7, 21];
+const DAY_MS = 86400000;
+
+export function schedule(p, problemId, verdict, now = Date.now()) {
+  const review = { ...(p.review || {}) };
+  const item = review[problemId];
+  if (verdict !== 'correct') review[problemId] = { box: 0, due: now };
+  else if (item) {
+    const box = item.box + 1;
+    if (box >= REVIEW_DAYS.length) delete review[problemId];
+    else review[problemId] = { box, due: now + REVIEW_DAYS[box] * DAY_MS };
+  }
+  return { ...p, review };
+}
+
+// Problems due for review now, the longest overdue first.
+export function dueReviews(p, now = Date.now()) {
+  return Object.entries(p.review || {})
+    .filter(([, r]) => r.due <= now)
+    .sort((a, b) => a[1].due - b[1].due)
+    .map(([id]) => id);
 }
 
 function valid(p) {
@@ -11,10 +38,19 @@ function valid(p) {
     ['attempts', 'correct', 'streak', 'best'].every((k) => Number.isFinite(p[k]) && p[k] >= 0);
 }
 
+// Review entries a hand-edited store may have broken are dropped, not trusted.
+function cleanReview(review) {
+  const out = {};
+  if (!review || typeof review !== 'object' || Array.isArray(review)) return out;
+  for (const [id, r] of Object.entries(review))
+    if (r && Number.isInteger(r.box) && r.box >= 0 && r.box < REVIEW_DAYS.length && Number.isFinite(r.due)) out[id] = { box: r.box, due: r.due };
+  return out;
+}
+
 export function loadProgress(storage = globalThis.localStorage) {
   try {
     const p = JSON.parse(storage.getItem(KEY));
-    return valid(p) ? p : empty();
+    return valid(p) ? { ...p, review: cleanReview(p.review) } : empty();
   } catch {
     return empty();
   }
@@ -29,10 +65,11 @@ export function saveProgress(p, storage = globalThis.localStorage) {
   }
 }
 
-// One checked answer: counts, streaks, and which problems have been solved at least once.
+// One checked answer: counts, streaks, which problems have been solved at least once, and the
+// review queue.
 // The streak grows only on a variant (problem and seed) not solved before: re-entering a
 // known answer is not practice. A miss still breaks it.
-export function record(p, problemId, verdict, seed = 0) {
+export function record(p, problemId, verdict, seed = 0, now = Date.now()) {
   const variants = p.variants && typeof p.variants === 'object' ? p.variants : {};
   const next = { ...p, solved: { ...p.solved }, variants: { ...variants } };
   next.attempts += 1;
@@ -46,5 +83,5 @@ export function record(p, problemId, verdict, seed = 0) {
   } else {
     next.streak = 0;
   }
-  return next;
+  return schedule(next, problemId, verdict, now);
 }

@@ -471,17 +471,17 @@ void register_inference(Registry& r) {
                   .required(),
               num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
                   .help("Tokens in the prompt")
-                  .positive(kMaxTokens)
+                  .range(1, kMaxTokens)
                   .integer()
                   .required(),
               num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
                   .help("Tokens to generate")
-                  .positive(kMaxTokens)
+                  .range(1, kMaxTokens)
                   .integer()
                   .required(),
               num("batch", &In::batch, "Batch (sequences)")
                   .help("Sequences served together")
-                  .positive(1e6)
+                  .range(1, 1e6)
                   .integer(),
               num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
                   .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
@@ -553,7 +553,7 @@ void register_inference(Registry& r) {
          "docs/inference.md#inferkv"},
         {num("n_layers", &In::n_layers, "Layers L")
              .help("Transformer blocks; each caches its own keys and values")
-             .positive(1e4)
+             .range(1, 1e4)
              .integer()
              .required(),
          num("n_kv_heads", &In::n_kv_heads, "KV heads")
@@ -562,18 +562,18 @@ void register_inference(Registry& r) {
              .help("= heads for MHA, groups for GQA, 1 for MQA; unused with MLA"),
          num("head_dim", &In::head_dim, "Head dimension")
              .help("Size of one attention head")
-             .positive(1e5)
+             .range(1, 1e5)
              .integer(),
          num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
              .help("2 for a BF16 cache, 1 for FP8")
              .positive(8),
          num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
              .help("Tokens held in the cache per sequence (prompt + generated)")
-             .positive(1e8)
+             .range(1, 1e8)
              .integer(),
          num("batch", &In::batch, "Batch (sequences)")
              .help("Sequences cached at once")
-             .positive(1e7)
+             .range(1, 1e7)
              .integer(),
          num("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
              .range(0, 1e6)
@@ -624,7 +624,7 @@ void register_inference(Registry& r) {
                   .positive(8),
               num("batch", &In::batch, "Batch (sequences)")
                   .help("Sequences decoded together")
-                  .positive(1e6)
+                  .range(1, 1e6)
                   .integer(),
               num("context", &In::context, "Context per sequence", unit::tokens)
                   .help("Tokens in each sequence's KV cache")
@@ -636,7 +636,7 @@ void register_inference(Registry& r) {
                   .help("from infer.kv; LLaMA-2-70B: 327,680 B"),
               num("chips", &In::chips, "Chips (weights and cache split evenly)")
                   .help("Accelerators the weights and cache are split over")
-                  .positive(1e5)
+                  .range(1, 1e5)
                   .integer(),
               num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth per chip",
                   unit::bytes_per_s)

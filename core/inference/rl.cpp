@@ -266,24 +266,24 @@ void register_rl(Registry& r) {
                 .required(),
             num("batch", &In::batch, "Batch (prompts per iteration)")
                 .help("Prompts per iteration")
-                .positive(1e7)
+                .range(1, 1e7)
                 .integer()
                 .required(),
             num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
                 .help("Tokens per prompt")
-                .positive(1e7)
+                .range(1, 1e7)
                 .integer(),
             num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
                 .help("Tokens generated per prompt")
-                .positive(1e7)
+                .range(1, 1e7)
                 .integer(),
             num("ppo_epochs", &In::ppo_epochs, "PPO epochs")
                 .help("Passes over each batch in training")
-                .positive(1000)
+                .range(1, 1000)
                 .integer(),
             num("total_gpus", &In::total_gpus, "Total GPUs", unit::gpus)
                 .help("Accelerators for generation, scoring and training")
-                .positive(1e7)
+                .range(1, 1e7)
                 .integer()
                 .required(),
             num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
@@ -304,7 +304,7 @@ void register_rl(Registry& r) {
                 .help("Async: share of GPUs that train while the rest generate")
                 .positive(1),
             num("generation_replicas", &In::generation_replicas, "Generation replicas")
-                .positive(1e6)
+                .range(1, 1e6)
                 .integer()
                 .help("1 = the worked example's single replica; the batch is split evenly across "
                       "replicas"),

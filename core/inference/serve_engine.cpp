@@ -40,8 +40,7 @@ struct Engine {
   // Weights one step reads for `tokens` tokens: dense, everything; MoE, the shared weights and
   // the experts those tokens touch (Austin et al. 2025, "Inference", MoE serving).
   double weights_read(double tokens) const {
-    if (m.experts == 0) return total * bytes_w;
-    return (shared + expected_experts_touched(m, tokens) * expert) * bytes_w;
+    return params_read_per_step(total, active, m.experts, m.top_k, tokens) * bytes_w;
   }
   // The Scaling Book's general step time: t_KV + max(t_FLOPs, t_weights). `b` sequences decode
   // at context `ctx`; `extra_flops` are prefill FLOPs sharing the step (chunked prefill).

@@ -472,7 +472,7 @@ void register_serving(Registry& r) {
                   .required(),
               num("users", &In::users, "Users")
                   .help("Users sending requests (unused when a total request rate is given)")
-                  .positive(1e10)
+                  .range(1, 1e10)
                   .integer(),
               num("rps_per_user", &In::rps_per_user, "Requests/s per user", unit::requests_per_s)
                   .help("Requests per second from one user")
@@ -484,11 +484,11 @@ void register_serving(Registry& r) {
                   .range(0, 1e9),
               num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
                   .help("Tokens in a request's prompt")
-                  .positive(1e8)
+                  .range(1, 1e8)
                   .integer(),
               num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
                   .help("Tokens generated per request")
-                  .positive(1e8)
+                  .range(1, 1e8)
                   .integer(),
               num("target_latency", &In::target_latency, "Target latency", unit::seconds)
                   .help("Longest acceptable time for one request")
@@ -576,7 +576,7 @@ void register_serving(Registry& r) {
          "docs/serving.md#servebatching"},
         {num("batch_size", &In::batch_size, "Batch size")
              .help("Requests per batch")
-             .positive(1e6)
+             .range(1, 1e6)
              .integer()
              .required(),
          num("inference_time", &In::inference_time, "Inference time per batch", unit::seconds)

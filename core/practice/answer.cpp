@@ -420,6 +420,10 @@ Judgement judge(const std::vector<double>& readings, const Expected& e,
       best_rank = rank;
     }
   }
+  best.score = best.verdict == "correct"                         ? kScoreCorrect
+               : best.mistake == "gb_vs_gib"                     ? kScoreWrongUnit
+               : best.mistake.empty() && best.verdict == "close" ? kScoreClose
+                                                                 : 0.0;
   const std::string want = answer_text(e.value, e.unit);
   const std::string got = answer_text(best.given, e.unit);
   if (best.verdict == "correct") {

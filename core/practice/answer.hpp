@@ -91,7 +91,14 @@ struct Judgement {
   std::string feedback;  // a sentence for the student
   double given = 0;      // the reading that was judged (base units)
   double relative_error = 0;
+  double score = 0;  // partial credit in [0, 1]: see kScore* below
 };
+
+// Partial credit, as numeric-practice systems give it (WeBWorK, STACK, Numbas): full marks for
+// a correct answer; half for the right value in the wrong unit (GB read as GiB) and for an
+// answer in the close band with no named mistake (the method right, a constant or a rounding
+// off); none for a named mistake of method, or anything further off.
+constexpr double kScoreCorrect = 1.0, kScoreWrongUnit = 0.5, kScoreClose = 0.5;
 
 double relative_error(double given, double expected);
 

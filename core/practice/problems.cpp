@@ -479,6 +479,7 @@ Reply check_reply(std::string_view id, std::int64_t seed, std::string_view answe
   j.set("id", p->id);
   j.set("seed", static_cast<double>(seed));
   j.set("verdict", g.verdict);
+  j.set("score", g.score);
   j.set("mistake", g.mistake.empty() ? Json() : Json(g.mistake));
   j.set("feedback", g.feedback);
   Json given = Json::object();

@@ -13,8 +13,11 @@ test('a student works a problem, gets it wrong, reads a hint, then gets it right
   await problem.getByRole('button', { name: 'Check' }).click();
   await expect(problem.locator('.verdict')).toHaveAttribute('data-verdict', 'close');
   await expect(problem.locator('.verdict')).toContainText(/a little high/i);
+  await expect(problem.locator('.score')).toHaveText('Score: half marks (the method right, the number a little off)');
   expect(await problem.locator('.verdict').textContent()).not.toMatch(/\d/);
   await expect(problem.locator('.problem-source')).toBeHidden();
+  // A miss (close counts) joins the review queue at once.
+  await expect(page.locator('.review-button')).toHaveText('Review what you missed (1 due)');
   // Issue #14.5: a bare number that reads 86,400× apart as days or seconds is asked about.
   await problem.locator('[name="answer"]').fill('10515000');
   await problem.getByRole('button', { name: 'Check' }).click();
@@ -32,6 +35,9 @@ test('a student works a problem, gets it wrong, reads a hint, then gets it right
   await expect(verdict).toHaveAttribute('data-verdict', 'correct');
   await expect(problem.locator('.problem-source')).toBeVisible();
   await expect(page.locator('.progress')).toContainText('streak 1');
+  // Right now, the problem comes back in a day, not before.
+  await expect(page.locator('.review-button')).toHaveText('Nothing due for review');
+  await expect(page.locator('.review-button')).toBeDisabled();
   await problem.getByRole('button', { name: 'Show worked solution' }).click();
   await expect(problem.locator('.solution .step').first()).toContainText('Total training compute');
   // Progress survives a reload, and a corrupted store does not break the page.
@@ -68,5 +74,28 @@ test('a third-party page embeds problems and a calculator under a strict CSP', a
   const frame = page.frameLocator('#napkin-frame');
   await expect(frame.locator('.statement')).toContainText('175B');
   await expect.poll(async () => (await page.locator('#napkin-frame').boundingBox()).height).toBeGreaterThan(250);
+  // Scores reach the host page: the element's event, and the iframe's message (a wrong answer
+  // scores 0).
+  const log = page.locator('#score-log li');
+  await expect(log).toHaveText(['train.time.days (variant 0, element): correct, score 1']);
+  await expect(first.locator('.score')).toHaveText('Score: full marks');
+  await frame.locator('[name="answer"]').fill('1 token');
+  await frame.getByRole('button', { name: 'Check' }).click();
+  await expect(log.nth(1)).toHaveText('train.chinchilla.tokens (variant 0, iframe): wrong, score 0');
+  expect(problems).toEqual([]);
+});
+
+test('a missed problem comes back for review as a new variant', async ({ page, problems }) => {
+  await page.goto('/index.html#tab=practice&problem=train.chinchilla.tokens&seed=0');
+  await page.waitForFunction(() => window.napkin);
+  const problem = page.locator('article.problem');
+  await problem.locator('[name="answer"]').fill('1 token');
+  await problem.getByRole('button', { name: 'Check' }).click();
+  await expect(problem.locator('.verdict')).toHaveAttribute('data-verdict', 'wrong');
+  // Somewhere else, then review: the missed problem opens again, with other numbers.
+  await page.locator('.problem-list button').nth(3).click();
+  await page.getByRole('button', { name: 'Review what you missed (1 due)' }).click();
+  await expect(problem).toHaveAttribute('data-problem', 'train.chinchilla.tokens');
+  await expect(problem).not.toHaveAttribute('data-seed', '0');
   expect(problems).toEqual([]);
 });
