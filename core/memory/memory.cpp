@@ -343,12 +343,12 @@ void register_memory(Registry& r) {
   {
     using In = MemTrainingIn;
     using Out = MemTrainingOut;
-    r.add(declare<In, Out>(
-        {"mem.training", "Training memory per GPU", "memory",
-         "Weights, gradients, optimizer states and activations per GPU under TP, PP, DP and "
-         "ZeRO 0–3, whether that fits, and the largest model this configuration can hold.",
-         "Rajbhandari et al. 2020 (ZeRO), §5 and Figure 1", "docs/memory.md#memtraining"},
-        with_model_inputs<In>(
+    r.add(with_model_inputs<In>(
+        declare<In, Out>(
+            {"mem.training", "Training memory per GPU", "memory",
+             "Weights, gradients, optimizer states and activations per GPU under TP, PP, DP and "
+             "ZeRO 0–3, whether that fits, and the largest model this configuration can hold.",
+             "Rajbhandari et al. 2020 (ZeRO), §5 and Figure 1", "docs/memory.md#memtraining"},
             {num("params", &In::params, "Parameters (0 = from the model shape)", unit::params)
                  .help("Model size N: the number of trainable parameters; 0 counts them from "
                        "the model's shape")
@@ -419,28 +419,28 @@ void register_memory(Registry& r) {
              num("checkpoint_factor", &In::checkpoint_factor, "… with checkpointing")
                  .help("The rule-of-thumb factor when checkpointing is on")
                  .range(0, 1000)},
-            {}),
-        {out("weights", &Out::weights, "Weights", unit::bytes)
-             .help("Parameters on this GPU × bytes per weight"),
-         out("gradients", &Out::gradients, "Gradients", unit::bytes)
-             .help("Gradients on this GPU (sharded from ZeRO-2)"),
-         out("optimizer", &Out::optimizer, "Optimizer states", unit::bytes)
-             .help("Adam moments and master weights on this GPU (sharded from ZeRO-1)"),
-         out("activations", &Out::activations, "Activations", unit::bytes)
-             .help("Activations kept for the backward pass"),
-         out("model_states", &Out::model_states, "Model states", unit::bytes)
-             .help("Weights + gradients + optimizer states"),
-         out("total", &Out::total, "Total per GPU", unit::bytes)
-             .help("Model states + activations on one GPU"),
-         out("fits", &Out::fits, "Fits").help("Whether the total is within GPU memory"),
-         out("max_params", &Out::max_params, "Largest model that fits", unit::params)
-             .help("The largest model this layout fits in GPU memory"),
-         out("headroom", &Out::headroom, "Headroom", unit::bytes)
-             .help("GPU memory left after the total (negative: over)"),
-         out("bytes_per_param", &Out::bytes_per_param, "Bytes per parameter per GPU")
-             .help("Model-state bytes (and rule-of-thumb activations) per parameter of the "
-                   "whole model, on one GPU: 16 for mixed-precision Adam without sharding")},
-        &mem_training));
+            {out("weights", &Out::weights, "Weights", unit::bytes)
+                 .help("Parameters on this GPU × bytes per weight"),
+             out("gradients", &Out::gradients, "Gradients", unit::bytes)
+                 .help("Gradients on this GPU (sharded from ZeRO-2)"),
+             out("optimizer", &Out::optimizer, "Optimizer states", unit::bytes)
+                 .help("Adam moments and master weights on this GPU (sharded from ZeRO-1)"),
+             out("activations", &Out::activations, "Activations", unit::bytes)
+                 .help("Activations kept for the backward pass"),
+             out("model_states", &Out::model_states, "Model states", unit::bytes)
+                 .help("Weights + gradients + optimizer states"),
+             out("total", &Out::total, "Total per GPU", unit::bytes)
+                 .help("Model states + activations on one GPU"),
+             out("fits", &Out::fits, "Fits").help("Whether the total is within GPU memory"),
+             out("max_params", &Out::max_params, "Largest model that fits", unit::params)
+                 .help("The largest model this layout fits in GPU memory"),
+             out("headroom", &Out::headroom, "Headroom", unit::bytes)
+                 .help("GPU memory left after the total (negative: over)"),
+             out("bytes_per_param", &Out::bytes_per_param, "Bytes per parameter per GPU")
+                 .help("Model-state bytes (and rule-of-thumb activations) per parameter of the "
+                       "whole model, on one GPU: 16 for mixed-precision Adam without sharding")},
+            &mem_training),
+        20));
   }
   {
     using In = MemActivationsIn;

@@ -439,13 +439,14 @@ void register_pipeline(Registry& r) {
   {
     using In = ParallelRecommendIn;
     using Out = ParallelRecommendOut;
-    r.add(declare<In, Out>(
-        {"parallel.recommend", "Parallelism rule of thumb", "memory",
-         "TP within a node, PP across nodes for big models, DP for the rest — the worked example's "
-         "rule "
-         "of thumb with its rationale, checked against mem.training.",
-         "Narayanan et al. 2021 §3 (TP within a node)", "docs/memory.md#parallelrecommend"},
-        with_model_inputs<In>(
+    r.add(with_model_inputs<In>(
+        declare<In, Out>(
+            {"parallel.recommend", "Parallelism rule of thumb", "memory",
+             "TP within a node, PP across nodes for big models, DP for the rest — the worked "
+             "example's "
+             "rule "
+             "of thumb with its rationale, checked against mem.training.",
+             "Narayanan et al. 2021 §3 (TP within a node)", "docs/memory.md#parallelrecommend"},
             {choice("method", &In::method, "Method", {"search", "rule_of_thumb"})
                  .help("Search: the fastest layout that fits, by train.step's time and memory; "
                        "rule of thumb: the worked example's TP-in-node, PP-across rule")
@@ -492,38 +493,38 @@ void register_pipeline(Registry& r) {
              num("fit_factor", &In::fit_factor, "Fit factor (× BF16 weights)")
                  .help("Rule of thumb: training memory as a multiple of the BF16 weights")
                  .positive(1000)},
-            {}),
-        {out("tp", &Out::tp, "TP").help("Tensor-parallel degree"),
-         out("pp", &Out::pp, "PP").help("Pipeline stages"),
-         out("dp", &Out::dp, "DP").help("Data-parallel replicas: the GPUs left"),
-         out("zero_stage", &Out::zero_stage, "ZeRO stage")
-             .help("ZeRO stage: 3 shards the weights too (FSDP)"),
-         out("checkpointing", &Out::checkpointing, "Recompute activations")
-             .help("Whether activations are recomputed (selective or full)"),
-         out("rationale", &Out::rationale, "Rationale").help("How it chose, in one sentence"),
-         out("nodes", &Out::nodes, "Nodes").help("Nodes used"),
-         out("memory_per_gpu", &Out::memory_per_gpu, "Memory per GPU", unit::bytes)
-             .help("Training memory on the busiest GPU, by the same check that chose it"),
-         out("fits", &Out::fits, "Fits").help("Whether that is within GPU memory"),
-         out("cp", &Out::cp, "CP").help("Context-parallel degree"),
-         out("ep", &Out::ep, "EP").help("Expert-parallel degree (MoE)"),
-         out("microbatch", &Out::microbatch, "Microbatch")
-             .optional()
-             .help("Sequences per microbatch (search)"),
-         out("recompute", &Out::recompute, "Recomputation")
-             .help("None, selective (attention) or full"),
-         out("sequence_parallel", &Out::sequence_parallel, "Sequence parallelism")
-             .help("Whether TP also splits the sequence in norms and dropouts"),
-         out("step_time", &Out::step_time, "Step time", unit::seconds)
-             .optional()
-             .help("train.step's time for that layout (search)"),
-         out("mfu", &Out::mfu, "MFU", unit::fraction)
-             .optional()
-             .help("Model FLOPs utilisation of that layout (search)"),
-         out("layouts_evaluated", &Out::layouts_evaluated, "Layouts searched")
-             .optional()
-             .help("Layouts the search counted, evaluated or rejected")},
-        &parallel_recommend));
+            {out("tp", &Out::tp, "TP").help("Tensor-parallel degree"),
+             out("pp", &Out::pp, "PP").help("Pipeline stages"),
+             out("dp", &Out::dp, "DP").help("Data-parallel replicas: the GPUs left"),
+             out("zero_stage", &Out::zero_stage, "ZeRO stage")
+                 .help("ZeRO stage: 3 shards the weights too (FSDP)"),
+             out("checkpointing", &Out::checkpointing, "Recompute activations")
+                 .help("Whether activations are recomputed (selective or full)"),
+             out("rationale", &Out::rationale, "Rationale").help("How it chose, in one sentence"),
+             out("nodes", &Out::nodes, "Nodes").help("Nodes used"),
+             out("memory_per_gpu", &Out::memory_per_gpu, "Memory per GPU", unit::bytes)
+                 .help("Training memory on the busiest GPU, by the same check that chose it"),
+             out("fits", &Out::fits, "Fits").help("Whether that is within GPU memory"),
+             out("cp", &Out::cp, "CP").help("Context-parallel degree"),
+             out("ep", &Out::ep, "EP").help("Expert-parallel degree (MoE)"),
+             out("microbatch", &Out::microbatch, "Microbatch")
+                 .optional()
+                 .help("Sequences per microbatch (search)"),
+             out("recompute", &Out::recompute, "Recomputation")
+                 .help("None, selective (attention) or full"),
+             out("sequence_parallel", &Out::sequence_parallel, "Sequence parallelism")
+                 .help("Whether TP also splits the sequence in norms and dropouts"),
+             out("step_time", &Out::step_time, "Step time", unit::seconds)
+                 .optional()
+                 .help("train.step's time for that layout (search)"),
+             out("mfu", &Out::mfu, "MFU", unit::fraction)
+                 .optional()
+                 .help("Model FLOPs utilisation of that layout (search)"),
+             out("layouts_evaluated", &Out::layouts_evaluated, "Layouts searched")
+                 .optional()
+                 .help("Layouts the search counted, evaluated or rejected")},
+            &parallel_recommend),
+        13));
   }
   {
     using In = PipeBubbleIn;

@@ -36,160 +36,196 @@ ModelInputs::ModelInputs(const Model& m)
       moe_every(m.moe_every),
       expert_d_ff(m.expert_d_ff) {}
 
+namespace {
+
+// A choice input's values and what the page shows for each, in the same order.
+struct Choices {
+  const char* const* values;
+  const char* const* labels;
+  unsigned char n;
+};
+const char* const kFfnValues[] = {"mlp", "swiglu"};
+const char* const kFfnLabels[] = {"GELU MLP (2 matrices)", "SwiGLU (3 matrices)"};
+const char* const kAttentionValues[] = {"standard", "mla"};
+const char* const kAttentionLabels[] = {"Standard (MHA, GQA or MQA)",
+                                        "Multi-head latent (MLA, DeepSeek)"};
+const Choices kFfn{kFfnValues, kFfnLabels, 2};
+const Choices kAttention{kAttentionValues, kAttentionLabels, 2};
+
+// One row per input, in the order the card shows them: data and one loop rather than a chain of
+// builder calls per input, which cost several kilobytes of wasm. `alias` picks a name an
+// estimator may have kept (ModelInputNames: 1 layers, 2 heads, 3 KV heads).
+struct Row {
+  const char *name, *label, *unit, *group, *meaning;
+  double lo, hi;
+  bool above, integer;
+  const Choices* choices;
+  unsigned char alias;
+  const char* help;
+};
+const Row kRows[] = {
+    {nullptr, "Layers", "", "model", "n_layers", 0, 1e5, true, true, nullptr, 1,
+     "Transformer blocks in the model."},
+    {"d_model", "Hidden size d", "", "model", nullptr, 0, 1e7, true, true, nullptr, 0,
+     "Width of the residual stream: each token's vector between layers."},
+    {nullptr, "Attention heads", "", "model", "n_heads", 0, 1e5, true, true, nullptr, 2,
+     "Query heads per layer."},
+    {nullptr, "KV heads (0 = as many as heads)", "", "model", "n_kv_heads", 0, 1e5, false, true,
+     nullptr, 3,
+     "Key/value heads: as many as the query heads for multi-head attention, fewer "
+     "for grouped-query, 1 for multi-query; 0 takes the query heads."},
+    {"head_dim", "Head dimension (0 = d ÷ heads)", "", "model", nullptr, 0, 1e5, false, true,
+     nullptr, 0, "Width of one attention head; 0 takes the hidden size ÷ the heads."},
+    {"d_ff", "FFN width (0 = usual)", "", "model", nullptr, 0, 1e7, false, true, nullptr, 0,
+     "Inner width of the feed-forward block (per branch for SwiGLU); 0 takes 4d for "
+     "an MLP, 8d/3 rounded up to 256 for SwiGLU."},
+    {"ffn", "Feed-forward kind", "", "model", nullptr, 0, 1e30, false, false, &kFfn, 0,
+     "GPT-style MLPs have two weight matrices; Llama-style SwiGLU has three."},
+    {"vocab", "Vocabulary", "", "model", nullptr, 0, 1e8, false, true, nullptr, 0,
+     "Tokens in the vocabulary: the rows of the embedding and the output layer."},
+    {"tied_embeddings", "Tied embeddings", "", "model", nullptr, 0, 1e30, false, false, nullptr, 0,
+     "The output layer reuses the input embedding matrix."},
+    {"positions", "Learned positions", "", "model.detail", nullptr, 0, 1e8, false, true, nullptr, 0,
+     "Rows of a learned position-embedding table (GPT-2: 1,024); 0 for rotary "
+     "positions, which have no weights."},
+    {"biases", "Biases on every linear layer", "", "model.detail", nullptr, 0, 1e30, false, false,
+     nullptr, 0,
+     "Bias vectors in the attention and feed-forward layers (GPT-2 and GPT-3: yes; "
+     "Llama: no)."},
+    {"qkv_bias", "Biases on Q, K, V only", "", "model.detail", nullptr, 0, 1e30, false, false,
+     nullptr, 0, "Bias vectors on the query, key and value projections only (Qwen2.5)."},
+    {"norms_per_layer", "Norm layers per block", "", "model.detail", nullptr, 0, 16, false, true,
+     nullptr, 0,
+     "Normalization layers in each block, each with d gains (most models: 2; Gemma "
+     "2: 4); 0 counts no norms at all, not even the final one."},
+    {"norm_bias", "LayerNorm with bias", "", "model.detail", nullptr, 0, 1e30, false, false,
+     nullptr, 0,
+     "Norms with a bias as well as a gain (LayerNorm: GPT-2, GPT-3) rather than "
+     "RMSNorm's gain only."},
+    {"relative_positions", "Relative-position projection", "", "model.detail", nullptr, 0, 1e30,
+     false, false, nullptr, 0,
+     "Transformer-XL relative positions: one more d × d projection per block "
+     "(Gopher, Chinchilla)."},
+    {"attention_type", "Attention kind", "", "model.detail", nullptr, 0, 1e30, false, false,
+     &kAttention, 0,
+     "Multi-head latent attention caches one compressed latent per token instead of "
+     "keys and values per head (DeepSeek-V2 and V3)."},
+    {"q_lora_rank", "Query compression rank (MLA)", "", "model.detail", nullptr, 0, 1e6, false,
+     true, nullptr, 0,
+     "Multi-head latent attention: width the queries are compressed to (DeepSeek-V3: "
+     "1,536); 0 for no compression."},
+    {"latent_dim", "KV latent width (MLA; 0 = 4 × head dim)", "", "model.detail", nullptr, 0, 1e6,
+     false, true, nullptr, 0,
+     "Multi-head latent attention: width of the compressed key/value latent cached "
+     "per token and layer (DeepSeek-V3: 512); 0 takes 4 × the head dimension, as "
+     "DeepSeek-V2 chose."},
+    {"rope_dim", "Rotary key width (MLA; 0 = head dim ÷ 2)", "", "model.detail", nullptr, 0, 1e5,
+     false, true, nullptr, 0,
+     "Multi-head latent attention: width of the shared rotary key cached with the "
+     "latent (DeepSeek-V3: 64); 0 takes half the head dimension, as DeepSeek-V2 "
+     "chose."},
+    {"v_head_dim", "Value head width (MLA; 0 = head dim)", "", "model.detail", nullptr, 0, 1e5,
+     false, true, nullptr, 0,
+     "Multi-head latent attention: width of one value head; 0 takes the head "
+     "dimension."},
+    {"window", "Sliding window", unit::tokens, "model.detail", nullptr, 0, 1e9, false, true,
+     nullptr, 0,
+     "Tokens a windowed layer attends to (Mistral 7B: 4,096); 0 for full attention "
+     "everywhere."},
+    {"window_every", "Full-attention layer every", "", "model.detail", nullptr, 0, 1e4, false, true,
+     nullptr, 0,
+     "Every n-th layer attends to the whole context and the others to the window "
+     "(Gemma 2: 2); 0 windows every layer."},
+    {"experts", "Routed experts", "", "model.moe", nullptr, 0, 1e5, false, true, nullptr, 0,
+     "Experts per mixture-of-experts layer; 0 for a dense model."},
+    {"top_k", "Experts per token", "", "model.moe", nullptr, 0, 1e3, false, true, nullptr, 0,
+     "Routed experts each token uses (mixture of experts only)."},
+    {"shared_experts", "Shared experts", "", "model.moe", nullptr, 0, 1e3, false, true, nullptr, 0,
+     "Experts every token uses besides the routed ones (DeepSeek: 1)."},
+    {"expert_d_ff", "Expert FFN width", "", "model.moe", nullptr, 0, 1e7, false, true, nullptr, 0,
+     "Inner width of one expert; 0 means the same as the FFN width."},
+    {"dense_layers", "Leading dense layers", "", "model.moe", nullptr, 0, 1e5, false, true, nullptr,
+     0, "Layers at the start that keep a dense feed-forward block (DeepSeek-V3: 3)."},
+    {"moe_every", "Expert layer every", "", "model.moe", nullptr, 0, 1e4, true, true, nullptr, 0,
+     "A mixture-of-experts block every n-th layer after the dense ones, dense in "
+     "between (Switch Transformer: 2); 1 for every layer."},
+};
+
+}  // namespace
+
 std::vector<InputDecl<ModelInputs>> model_input_decls(const ModelInputNames& names) {
   using In = ModelInputs;
-  return {
-      num(names.layers, &In::layers, "Layers")
-          .positive(1e5)
-          .integer()
-          .group("model")
-          .meaning("n_layers")
-          .help("Transformer blocks in the model."),
-      num("d_model", &In::d_model, "Hidden size d")
-          .positive(1e7)
-          .integer()
-          .group("model")
-          .help("Width of the residual stream: each token's vector between layers."),
-      num(names.heads, &In::heads, "Attention heads")
-          .positive(1e5)
-          .integer()
-          .group("model")
-          .meaning("n_heads")
-          .help("Query heads per layer."),
-      num(names.kv_heads, &In::kv_heads, "KV heads (0 = as many as heads)")
-          .range(0, 1e5)
-          .integer()
-          .group("model")
-          .meaning("n_kv_heads")
-          .help("Key/value heads: as many as the query heads for multi-head attention, fewer "
-                "for grouped-query, 1 for multi-query; 0 takes the query heads."),
-      num("head_dim", &In::head_dim, "Head dimension (0 = d ÷ heads)")
-          .range(0, 1e5)
-          .integer()
-          .group("model")
-          .help("Width of one attention head; 0 takes the hidden size ÷ the heads."),
-      num("d_ff", &In::d_ff, "FFN width (0 = usual)")
-          .range(0, 1e7)
-          .integer()
-          .group("model")
-          .help("Inner width of the feed-forward block (per branch for SwiGLU); 0 takes 4d for "
-                "an MLP, 8d/3 rounded up to 256 for SwiGLU."),
-      choice("ffn", &In::ffn, "Feed-forward kind", {"mlp", "swiglu"})
-          .labels({"GELU MLP (2 matrices)", "SwiGLU (3 matrices)"})
-          .group("model")
-          .help("GPT-style MLPs have two weight matrices; Llama-style SwiGLU has three."),
-      num("vocab", &In::vocab, "Vocabulary")
-          .range(0, 1e8)
-          .integer()
-          .group("model")
-          .help("Tokens in the vocabulary: the rows of the embedding and the output layer."),
-      flag("tied_embeddings", &In::tied_embeddings, "Tied embeddings")
-          .group("model")
-          .help("The output layer reuses the input embedding matrix."),
+  const FieldRef fields[] = {field_ref(&In::layers),
+                             field_ref(&In::d_model),
+                             field_ref(&In::heads),
+                             field_ref(&In::kv_heads),
+                             field_ref(&In::head_dim),
+                             field_ref(&In::d_ff),
+                             field_ref(&In::ffn),
+                             field_ref(&In::vocab),
+                             field_ref(&In::tied_embeddings),
+                             field_ref(&In::positions),
+                             field_ref(&In::biases),
+                             field_ref(&In::qkv_bias),
+                             field_ref(&In::norms_per_layer),
+                             field_ref(&In::norm_bias),
+                             field_ref(&In::relative_positions),
+                             field_ref(&In::attention),
+                             field_ref(&In::q_lora_rank),
+                             field_ref(&In::latent_dim),
+                             field_ref(&In::rope_dim),
+                             field_ref(&In::v_head_dim),
+                             field_ref(&In::window),
+                             field_ref(&In::window_every),
+                             field_ref(&In::experts),
+                             field_ref(&In::top_k),
+                             field_ref(&In::shared_experts),
+                             field_ref(&In::expert_d_ff),
+                             field_ref(&In::dense_layers),
+                             field_ref(&In::moe_every)};
+  static_assert(sizeof fields / sizeof fields[0] == sizeof kRows / sizeof kRows[0]);
+  const char* aliases[] = {nullptr, names.layers, names.heads, names.kv_heads};
+  std::vector<InputDecl<In>> out(sizeof kRows / sizeof kRows[0]);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const Row& r = kRows[i];
+    InputSpec& s = out[i].spec;
+    out[i].field = fields[i];
+    s.name = r.alias ? aliases[r.alias] : r.name;
+    s.label = r.label;
+    s.unit = r.unit;
+    s.help = r.help;
+    s.group = r.group;
+    if (r.meaning) s.preset_key = r.meaning;
+    s.kind = fields[i].type == FieldType::Bool ? InputKind::Boolean
+             : r.choices                       ? InputKind::Choice
+                                               : InputKind::Number;
+    s.min = r.lo;
+    s.max = r.hi;
+    s.min_exclusive = r.above;
+    s.integer = r.integer;
+    if (r.choices) {
+      s.choices.assign(r.choices->values, r.choices->values + r.choices->n);
+      s.choice_labels.assign(r.choices->labels, r.choices->labels + r.choices->n);
+    }
+  }
+  return out;
+}
 
-      num("positions", &In::positions, "Learned positions")
-          .range(0, 1e8)
-          .integer()
-          .group("model.detail")
-          .help("Rows of a learned position-embedding table (GPT-2: 1,024); 0 for rotary "
-                "positions, which have no weights."),
-      flag("biases", &In::biases, "Biases on every linear layer")
-          .group("model.detail")
-          .help("Bias vectors in the attention and feed-forward layers (GPT-2 and GPT-3: yes; "
-                "Llama: no)."),
-      flag("qkv_bias", &In::qkv_bias, "Biases on Q, K, V only")
-          .group("model.detail")
-          .help("Bias vectors on the query, key and value projections only (Qwen2.5)."),
-      num("norms_per_layer", &In::norms_per_layer, "Norm layers per block")
-          .range(0, 16)
-          .integer()
-          .group("model.detail")
-          .help("Normalization layers in each block, each with d gains (most models: 2; Gemma "
-                "2: 4); 0 counts no norms at all, not even the final one."),
-      flag("norm_bias", &In::norm_bias, "LayerNorm with bias")
-          .group("model.detail")
-          .help("Norms with a bias as well as a gain (LayerNorm: GPT-2, GPT-3) rather than "
-                "RMSNorm's gain only."),
-      flag("relative_positions", &In::relative_positions, "Relative-position projection")
-          .group("model.detail")
-          .help("Transformer-XL relative positions: one more d × d projection per block "
-                "(Gopher, Chinchilla)."),
-      choice("attention_type", &In::attention, "Attention kind", {"standard", "mla"})
-          .labels({"Standard (MHA, GQA or MQA)", "Multi-head latent (MLA, DeepSeek)"})
-          .group("model.detail")
-          .help("Multi-head latent attention caches one compressed latent per token instead of "
-                "keys and values per head (DeepSeek-V2 and V3)."),
-      num("q_lora_rank", &In::q_lora_rank, "Query compression rank (MLA)")
-          .range(0, 1e6)
-          .integer()
-          .group("model.detail")
-          .help("Multi-head latent attention: width the queries are compressed to (DeepSeek-V3: "
-                "1,536); 0 for no compression."),
-      num("latent_dim", &In::latent_dim, "KV latent width (MLA; 0 = 4 × head dim)")
-          .range(0, 1e6)
-          .integer()
-          .group("model.detail")
-          .help("Multi-head latent attention: width of the compressed key/value latent cached "
-                "per token and layer (DeepSeek-V3: 512); 0 takes 4 × the head dimension, as "
-                "DeepSeek-V2 chose."),
-      num("rope_dim", &In::rope_dim, "Rotary key width (MLA; 0 = head dim ÷ 2)")
-          .range(0, 1e5)
-          .integer()
-          .group("model.detail")
-          .help("Multi-head latent attention: width of the shared rotary key cached with the "
-                "latent (DeepSeek-V3: 64); 0 takes half the head dimension, as DeepSeek-V2 "
-                "chose."),
-      num("v_head_dim", &In::v_head_dim, "Value head width (MLA; 0 = head dim)")
-          .range(0, 1e5)
-          .integer()
-          .group("model.detail")
-          .help("Multi-head latent attention: width of one value head; 0 takes the head "
-                "dimension."),
-      num("window", &In::window, "Sliding window", unit::tokens)
-          .range(0, 1e9)
-          .integer()
-          .group("model.detail")
-          .help("Tokens a windowed layer attends to (Mistral 7B: 4,096); 0 for full attention "
-                "everywhere."),
-      num("window_every", &In::window_every, "Full-attention layer every")
-          .range(0, 1e4)
-          .integer()
-          .group("model.detail")
-          .help("Every n-th layer attends to the whole context and the others to the window "
-                "(Gemma 2: 2); 0 windows every layer."),
-
-      num("experts", &In::experts, "Routed experts")
-          .range(0, 1e5)
-          .integer()
-          .group("model.moe")
-          .help("Experts per mixture-of-experts layer; 0 for a dense model."),
-      num("top_k", &In::top_k, "Experts per token")
-          .range(0, 1e3)
-          .integer()
-          .group("model.moe")
-          .help("Routed experts each token uses (mixture of experts only)."),
-      num("shared_experts", &In::shared_experts, "Shared experts")
-          .range(0, 1e3)
-          .integer()
-          .group("model.moe")
-          .help("Experts every token uses besides the routed ones (DeepSeek: 1)."),
-      num("expert_d_ff", &In::expert_d_ff, "Expert FFN width")
-          .range(0, 1e7)
-          .integer()
-          .group("model.moe")
-          .help("Inner width of one expert; 0 means the same as the FFN width."),
-      num("dense_layers", &In::dense_layers, "Leading dense layers")
-          .range(0, 1e5)
-          .integer()
-          .group("model.moe")
-          .help("Layers at the start that keep a dense feed-forward block (DeepSeek-V3: 3)."),
-      num("moe_every", &In::moe_every, "Expert layer every")
-          .positive(1e4)
-          .integer()
-          .group("model.moe")
-          .help("A mixture-of-experts block every n-th layer after the dense ones, dense in "
-                "between (Switch Transformer: 2); 1 for every layer."),
-  };
+void insert_model_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift,
+                         const ModelInputNames& names) {
+  std::vector<InputSpec> specs;
+  std::vector<FieldRef> fields;
+  for (auto& d : model_input_decls(names)) {
+    d.field.offset += shift;
+    d.spec.fallback = field_read(defaults, d.field);
+    d.spec.example = d.spec.fallback;
+    specs.push_back(std::move(d.spec));
+    fields.push_back(d.field);
+  }
+  e.inputs.insert(e.inputs.begin() + static_cast<std::ptrdiff_t>(at),
+                  std::make_move_iterator(specs.begin()), std::make_move_iterator(specs.end()));
+  e.input_fields.insert(e.input_fields.begin() + static_cast<std::ptrdiff_t>(at), fields.begin(),
+                        fields.end());
 }
 
 Result<Model> to_model(const ModelInputs& in, const ModelInputNames& names) {

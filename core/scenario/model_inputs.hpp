@@ -53,37 +53,23 @@ struct ModelInputNames {
 // The declaration of every shape input over ModelInputs (non-template: one copy in wasm).
 std::vector<InputDecl<ModelInputs>> model_input_decls(const ModelInputNames& names);
 
-// The same declarations bound to an input struct In that derives from ModelInputs.
-template <class In>
-std::vector<InputDecl<In>> model_inputs(const ModelInputNames& names = {}) {
-  static_assert(std::is_base_of_v<ModelInputs, In>, "In must derive from ModelInputs");
-  // Where the ModelInputs base sits inside In, without constructing an In (as field_ref).
-  alignas(In) static unsigned char storage[sizeof(In)];
-  const ModelInputs* base = reinterpret_cast<const In*>(storage);
-  const std::size_t shift =
-      static_cast<std::size_t>(reinterpret_cast<const unsigned char*>(base) - storage);
-  std::vector<InputDecl<In>> out;
-  for (auto& d : model_input_decls(names)) {
-    InputDecl<In> x;
-    x.spec = std::move(d.spec);
-    x.field = {d.field.offset + shift, d.field.type};
-    x.has_example = d.has_example;
-    out.push_back(std::move(x));
-  }
-  return out;
-}
+// Inserts the shape inputs into a declared estimator at position `at` (after its first `at`
+// inputs), their defaults read from `defaults`, an input struct whose ModelInputs base sits
+// `shift` bytes in. Not a template: one copy in wasm for every estimator.
+void insert_model_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift,
+                         const ModelInputNames& names);
 
-// `first`, then the shape inputs, then `rest`: an estimator's whole input list.
+// An estimator declared over In (derived from ModelInputs) with the shape inputs inserted after
+// its first `at` inputs: r.add(with_model_inputs<In>(declare<In, Out>(…), 0)).
 template <class In>
-std::vector<InputDecl<In>> with_model_inputs(std::vector<InputDecl<In>> first,
-                                             std::vector<InputDecl<In>> rest,
-                                             const ModelInputNames& names = {}) {
-  std::vector<InputDecl<In>> shape = model_inputs<In>(names);
-  first.insert(first.end(), std::make_move_iterator(shape.begin()),
-               std::make_move_iterator(shape.end()));
-  first.insert(first.end(), std::make_move_iterator(rest.begin()),
-               std::make_move_iterator(rest.end()));
-  return first;
+Estimator with_model_inputs(Estimator e, std::size_t at, const ModelInputNames& names = {}) {
+  static_assert(std::is_base_of_v<ModelInputs, In>, "In must derive from ModelInputs");
+  const In defaults{};
+  const ModelInputs* base = &defaults;
+  const std::size_t shift = static_cast<std::size_t>(reinterpret_cast<const char*>(base) -
+                                                     reinterpret_cast<const char*>(&defaults));
+  insert_model_inputs(e, at, &defaults, shift, names);
+  return e;
 }
 
 // The one conversion from the inputs to the typed Model: defaults resolved (0 KV heads = MHA,

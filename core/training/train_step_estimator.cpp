@@ -209,14 +209,13 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
 void register_train_step(Registry& r) {
   using In = TrainStepIn;
   using Out = TrainStepOut;
-  r.add(declare<In, Out>(
-      {"train.step", "A whole training step", "training",
-       "Time, throughput, MFU and memory per GPU of one optimizer step for a model, a cluster "
-       "and a TP × PP × DP × CP × EP layout.",
-       "Narayanan et al. 2021 (Megatron-LM); Korthikanti et al. 2022; Rajbhandari et al. 2020",
-       "docs/training.md#trainstep"},
-      with_model_inputs<In>(
-          {},
+  r.add(with_model_inputs<In>(
+      declare<In, Out>(
+          {"train.step", "A whole training step", "training",
+           "Time, throughput, MFU and memory per GPU of one optimizer step for a model, a cluster "
+           "and a TP × PP × DP × CP × EP layout.",
+           "Narayanan et al. 2021 (Megatron-LM); Korthikanti et al. 2022; Rajbhandari et al. 2020",
+           "docs/training.md#trainstep"},
           {num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
                .positive(1e17)
                .group("cluster")
@@ -324,45 +323,46 @@ void register_train_step(Registry& r) {
                .help("Attention that never stores the sequence × sequence scores (FlashAttention, "
                      "Dao et al. 2022) and recomputes them in the backward pass; off stores them, "
                      "as Korthikanti et al. 2022 count.")},
-          kStepModelNames),
-      {out("step_time", &Out::step_time, "Step time", unit::seconds)
-           .help("Wall time of one optimizer step."),
-       out("tokens_per_second", &Out::tokens_per_second, "Tokens per second", unit::tokens_per_s)
-           .help("Training tokens processed per second by the whole job."),
-       out("mfu", &Out::mfu, "MFU", unit::fraction)
-           .help("Model FLOPs utilization: the model's FLOPs per second over the peak."),
-       out("hfu", &Out::hfu, "HFU", unit::fraction)
-           .help("Hardware FLOPs utilization: MFU plus the recomputed FLOPs."),
-       out("model_tflops_per_gpu", &Out::model_tflops_per_gpu, "Model TFLOP/s per GPU")
-           .help("The model's FLOPs per second on each GPU, in TFLOP/s."),
-       out("memory_per_gpu", &Out::memory_per_gpu, "Memory per GPU", unit::bytes)
-           .help("Weights, gradients, optimizer state and activations on one GPU."),
-       out("fits", &Out::fits, "Fits").help("Whether that memory fits in the GPU's memory."),
-       out("compute_time", &Out::compute_time, "Compute", unit::seconds)
-           .help("Forward and backward passes of all microbatches on one GPU."),
-       out("recompute_time", &Out::recompute_time, "Recomputation", unit::seconds)
-           .help("Forward work repeated in the backward pass."),
-       out("bubble_time", &Out::bubble_time, "Pipeline bubble", unit::seconds)
-           .help("Time stages sit idle while the pipeline fills and drains."),
-       out("tp_comm_time", &Out::tp_comm_time, "TP communication (exposed)", unit::seconds)
-           .help("Tensor-parallel all-reduces not hidden under compute."),
-       out("cp_comm_time", &Out::cp_comm_time, "CP communication (exposed)", unit::seconds)
-           .help("Context-parallel key/value exchange not hidden under attention."),
-       out("ep_comm_time", &Out::ep_comm_time, "EP communication (exposed)", unit::seconds)
-           .help("Expert-parallel all-to-alls (dispatch and combine)."),
-       out("pp_comm_time", &Out::pp_comm_time, "PP communication (exposed)", unit::seconds)
-           .help("Activations sent between pipeline stages."),
-       out("dp_comm_time", &Out::dp_comm_time, "DP communication (exposed)", unit::seconds)
-           .help("Gradient reduction (and ZeRO-3 gathers) not hidden under backward."),
-       out("weights_memory", &Out::weights_memory, "Weights", unit::bytes)
-           .help("Weights held on one GPU."),
-       out("gradients_memory", &Out::gradients_memory, "Gradients", unit::bytes)
-           .help("Gradients held on one GPU."),
-       out("optimizer_memory", &Out::optimizer_memory, "Optimizer state", unit::bytes)
-           .help("FP32 master weights and Adam moments on one GPU."),
-       out("activations_memory", &Out::activations_memory, "Activations", unit::bytes)
-           .help("Activations kept for the backward pass on one GPU.")},
-      &train_step_run));
+          {out("step_time", &Out::step_time, "Step time", unit::seconds)
+               .help("Wall time of one optimizer step."),
+           out("tokens_per_second", &Out::tokens_per_second, "Tokens per second",
+               unit::tokens_per_s)
+               .help("Training tokens processed per second by the whole job."),
+           out("mfu", &Out::mfu, "MFU", unit::fraction)
+               .help("Model FLOPs utilization: the model's FLOPs per second over the peak."),
+           out("hfu", &Out::hfu, "HFU", unit::fraction)
+               .help("Hardware FLOPs utilization: MFU plus the recomputed FLOPs."),
+           out("model_tflops_per_gpu", &Out::model_tflops_per_gpu, "Model TFLOP/s per GPU")
+               .help("The model's FLOPs per second on each GPU, in TFLOP/s."),
+           out("memory_per_gpu", &Out::memory_per_gpu, "Memory per GPU", unit::bytes)
+               .help("Weights, gradients, optimizer state and activations on one GPU."),
+           out("fits", &Out::fits, "Fits").help("Whether that memory fits in the GPU's memory."),
+           out("compute_time", &Out::compute_time, "Compute", unit::seconds)
+               .help("Forward and backward passes of all microbatches on one GPU."),
+           out("recompute_time", &Out::recompute_time, "Recomputation", unit::seconds)
+               .help("Forward work repeated in the backward pass."),
+           out("bubble_time", &Out::bubble_time, "Pipeline bubble", unit::seconds)
+               .help("Time stages sit idle while the pipeline fills and drains."),
+           out("tp_comm_time", &Out::tp_comm_time, "TP communication (exposed)", unit::seconds)
+               .help("Tensor-parallel all-reduces not hidden under compute."),
+           out("cp_comm_time", &Out::cp_comm_time, "CP communication (exposed)", unit::seconds)
+               .help("Context-parallel key/value exchange not hidden under attention."),
+           out("ep_comm_time", &Out::ep_comm_time, "EP communication (exposed)", unit::seconds)
+               .help("Expert-parallel all-to-alls (dispatch and combine)."),
+           out("pp_comm_time", &Out::pp_comm_time, "PP communication (exposed)", unit::seconds)
+               .help("Activations sent between pipeline stages."),
+           out("dp_comm_time", &Out::dp_comm_time, "DP communication (exposed)", unit::seconds)
+               .help("Gradient reduction (and ZeRO-3 gathers) not hidden under backward."),
+           out("weights_memory", &Out::weights_memory, "Weights", unit::bytes)
+               .help("Weights held on one GPU."),
+           out("gradients_memory", &Out::gradients_memory, "Gradients", unit::bytes)
+               .help("Gradients held on one GPU."),
+           out("optimizer_memory", &Out::optimizer_memory, "Optimizer state", unit::bytes)
+               .help("FP32 master weights and Adam moments on one GPU."),
+           out("activations_memory", &Out::activations_memory, "Activations", unit::bytes)
+               .help("Activations kept for the backward pass on one GPU.")},
+          &train_step_run),
+      0, kStepModelNames));
 }
 
 }  // namespace napkin

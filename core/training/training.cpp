@@ -551,91 +551,94 @@ void register_training(Registry& r) {
   {
     using In = ModelParamsIn;
     using Out = ModelParamsOut;
-    r.add(declare<In, Out>(
-        {"model.params", "Parameter count", "training",
-         "Total and active parameters of a decoder-only transformer from its shapes: attention "
-         "(MHA, GQA, MQA or multi-head latent), MLP or SwiGLU feed-forward, experts, norms, "
-         "embeddings.",
-         "Kaplan et al. 2020 Table 1; Touvron et al. 2023 (LLaMA-2) Table 1; DeepSeek-AI 2024 "
-         "(DeepSeek-V3) §2",
-         "docs/training.md#modelparams"},
-        with_model_inputs<In>(
-            {}, {flag("attention", &In::attention, "Attention in each block")
-                     .help("Count the attention projections (off: blocks of feed-forward layers "
-                           "only)"),
-                 flag("norms", &In::norms, "Count norm gains")
-                     .help("Count the normalization layers' weights (the number per block is under "
-                           "the model's details); a model preset turns this on")}),
-        {out("params", &Out::params, "Parameters (total)", unit::params)
-             .help("Every weight: what memory holds, all experts included"),
-         out("active_params", &Out::active_params, "Active parameters", unit::params)
-             .help("The weights one token computes with: for a mixture of experts only its "
-                   "routed and shared experts; the total for a dense model"),
-         out("non_embedding_params", &Out::non_embedding_params, "Non-embedding", unit::params)
-             .help("Parameters outside the embeddings and the output layer (Kaplan's N)"),
-         out("attention_params", &Out::attention_params, "Attention per block", unit::params)
-             .help("Q, K, V and output projections of one block"),
-         out("ffn_params", &Out::ffn_params, "FFN per block", unit::params)
-             .help("Feed-forward weights of one block, all its experts; averaged over the "
-                   "blocks when they differ"),
-         out("ffn_total_params", &Out::ffn_total_params, "FFN, all blocks", unit::params)
-             .help("Feed-forward weights of every block and every expert"),
-         out("ffn_active_params", &Out::ffn_active_params, "FFN one token uses", unit::params)
-             .help("Feed-forward weights one token runs through, over all blocks"),
-         out("norm_params", &Out::norm_params, "Norms", unit::params)
-             .help("Gains (and LayerNorm biases) of every norm layer"),
-         out("embedding_params", &Out::embedding_params, "Embeddings", unit::params)
-             .help("Token (and position) embeddings, and the output layer when untied"),
-         out("per_layer_params", &Out::per_layer_params, "Per block", unit::params)
-             .help("Attention, feed-forward and norms of an average block"),
-         out("d_ff", &Out::d_ff, "FFN width used")
-             .help("The feed-forward width after the default is applied")},
-        &model_params));
+    r.add(with_model_inputs<In>(
+        declare<In, Out>(
+            {"model.params", "Parameter count", "training",
+             "Total and active parameters of a decoder-only transformer from its shapes: attention "
+             "(MHA, GQA, MQA or multi-head latent), MLP or SwiGLU feed-forward, experts, norms, "
+             "embeddings.",
+             "Kaplan et al. 2020 Table 1; Touvron et al. 2023 (LLaMA-2) Table 1; DeepSeek-AI 2024 "
+             "(DeepSeek-V3) §2",
+             "docs/training.md#modelparams"},
+            {flag("attention", &In::attention, "Attention in each block")
+                 .help("Count the attention projections (off: blocks of feed-forward layers "
+                       "only)"),
+             flag("norms", &In::norms, "Count norm gains")
+                 .help("Count the normalization layers' weights (the number per block is under "
+                       "the model's details); a model preset turns this on")},
+            {out("params", &Out::params, "Parameters (total)", unit::params)
+                 .help("Every weight: what memory holds, all experts included"),
+             out("active_params", &Out::active_params, "Active parameters", unit::params)
+                 .help("The weights one token computes with: for a mixture of experts only its "
+                       "routed and shared experts; the total for a dense model"),
+             out("non_embedding_params", &Out::non_embedding_params, "Non-embedding", unit::params)
+                 .help("Parameters outside the embeddings and the output layer (Kaplan's N)"),
+             out("attention_params", &Out::attention_params, "Attention per block", unit::params)
+                 .help("Q, K, V and output projections of one block"),
+             out("ffn_params", &Out::ffn_params, "FFN per block", unit::params)
+                 .help("Feed-forward weights of one block, all its experts; averaged over the "
+                       "blocks when they differ"),
+             out("ffn_total_params", &Out::ffn_total_params, "FFN, all blocks", unit::params)
+                 .help("Feed-forward weights of every block and every expert"),
+             out("ffn_active_params", &Out::ffn_active_params, "FFN one token uses", unit::params)
+                 .help("Feed-forward weights one token runs through, over all blocks"),
+             out("norm_params", &Out::norm_params, "Norms", unit::params)
+                 .help("Gains (and LayerNorm biases) of every norm layer"),
+             out("embedding_params", &Out::embedding_params, "Embeddings", unit::params)
+                 .help("Token (and position) embeddings, and the output layer when untied"),
+             out("per_layer_params", &Out::per_layer_params, "Per block", unit::params)
+                 .help("Attention, feed-forward and norms of an average block"),
+             out("d_ff", &Out::d_ff, "FFN width used")
+                 .help("The feed-forward width after the default is applied")},
+            &model_params),
+        0));
   }
   {
     using In = ModelFlopsIn;
     using Out = ModelFlopsOut;
-    r.add(declare<In, Out>(
-        {"model.flops", "FLOPs per token of a transformer", "training",
-         "Forward, backward and training-step FLOPs per token from the model's active weights "
-         "and its attention, against the 6N rule.",
-         "Kaplan et al. 2020 Table 1; Chowdhery et al. 2022 Appendix B (attention term)",
-         "docs/training.md#modelflops"},
-        with_model_inputs<In>(
-            {}, {num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
-                     .help("Tokens per sequence; attention scores grow with it")
-                     .positive(1e8)
-                     .integer(),
-                 flag("include_attention", &In::include_attention, "Count attention scores")
-                     .help("Add the QKᵀ and attention-times-V products at this sequence length"),
-                 flag("causal", &In::causal, "Causal attention")
-                     .help("Each token attends only to the tokens before it, half the sequence on "
-                           "average (off: to the whole sequence, as PaLM's 12·L·d·s counts)"),
-                 num("params", &In::params, "Parameters for 6N (0 = active)", unit::params)
-                     .help("N for the 6N rule; 0 takes the active weights less the input embedding")
-                     // Not a preset's total: the default counts the model's own active weights.
-                     .meaning("params_for_6n")
-                     .range(0, kMaxParams)}),
-        {out("forward_flops_per_token", &Out::forward_flops_per_token, "Forward",
-             unit::flop_per_token)
-             .help("Forward FLOPs per token: 2 per active weight, the output layer, attention"),
-         out("attention_flops_per_token", &Out::attention_flops_per_token,
-             "Attention scores and values", unit::flop_per_token)
-             .help("The part of the forward FLOPs that grows with the sequence"),
-         out("fwd_flops_per_layer", &Out::fwd_flops_per_layer, "Forward per block", unit::flop)
-             .help("Forward FLOPs of an average block per token (output layer left out)"),
-         out("bwd_flops", &Out::bwd_flops, "Backward", unit::flop).help("Backward ≈ 2 × forward"),
-         out("step_flops", &Out::step_flops, "Training step", unit::flop)
-             .help("Forward + backward per token"),
-         out("active_params", &Out::active_params, "Active parameters", unit::params)
-             .help("The weights one token computes with (a mixture of experts: its routed and "
-                   "shared experts only)"),
-         out("ratio_to_6n", &Out::ratio_to_6n, "Ratio to 6N")
-             .help("The exact count ÷ 6N: how far the rule is off"),
-         out("params_used", &Out::params_used, "N used for 6N", unit::params)
-             .help("The N the 6N rule used: active weights less the input embedding, unless "
-                   "given")},
-        &model_flops));
+    r.add(with_model_inputs<In>(
+        declare<In, Out>(
+            {"model.flops", "FLOPs per token of a transformer", "training",
+             "Forward, backward and training-step FLOPs per token from the model's active weights "
+             "and its attention, against the 6N rule.",
+             "Kaplan et al. 2020 Table 1; Chowdhery et al. 2022 Appendix B (attention term)",
+             "docs/training.md#modelflops"},
+            {num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+                 .help("Tokens per sequence; attention scores grow with it")
+                 .positive(1e8)
+                 .integer(),
+             flag("include_attention", &In::include_attention, "Count attention scores")
+                 .help("Add the QKᵀ and attention-times-V products at this sequence length"),
+             flag("causal", &In::causal, "Causal attention")
+                 .help("Each token attends only to the tokens before it, half the sequence on "
+                       "average (off: to the whole sequence, as PaLM's 12·L·d·s counts)"),
+             num("params", &In::params, "Parameters for 6N (0 = active)", unit::params)
+                 .help("N for the 6N rule; 0 takes the active weights less the input embedding")
+                 // Not a preset's total: the default counts the model's own active weights.
+                 .meaning("params_for_6n")
+                 .range(0, kMaxParams)},
+            {out("forward_flops_per_token", &Out::forward_flops_per_token, "Forward",
+                 unit::flop_per_token)
+                 .help("Forward FLOPs per token: 2 per active weight, the output layer, attention"),
+             out("attention_flops_per_token", &Out::attention_flops_per_token,
+                 "Attention scores and values", unit::flop_per_token)
+                 .help("The part of the forward FLOPs that grows with the sequence"),
+             out("fwd_flops_per_layer", &Out::fwd_flops_per_layer, "Forward per block", unit::flop)
+                 .help("Forward FLOPs of an average block per token (output layer left out)"),
+             out("bwd_flops", &Out::bwd_flops, "Backward", unit::flop)
+                 .help("Backward ≈ 2 × forward"),
+             out("step_flops", &Out::step_flops, "Training step", unit::flop)
+                 .help("Forward + backward per token"),
+             out("active_params", &Out::active_params, "Active parameters", unit::params)
+                 .help("The weights one token computes with (a mixture of experts: its routed and "
+                       "shared experts only)"),
+             out("ratio_to_6n", &Out::ratio_to_6n, "Ratio to 6N")
+                 .help("The exact count ÷ 6N: how far the rule is off"),
+             out("params_used", &Out::params_used, "N used for 6N", unit::params)
+                 .help("The N the 6N rule used: active weights less the input embedding, unless "
+                       "given")},
+            &model_flops),
+        0));
   }
   {
     using In = MoeParamsIn;
