@@ -37,6 +37,27 @@ TEST_CASE("every estimator runs on its example inputs with finite outputs and a 
   }
 }
 
+// A LaTeX command written with one backslash in a C++ string is an escape: "\frac" becomes a
+// form feed and "rac", "\text" a tab and "ext". No derivation may carry those characters.
+TEST_CASE("derivations carry no control characters (a LaTeX command with one backslash)") {
+  for (const auto& e : registry().estimators()) {
+    const std::string id(e.info.id);
+    CAPTURE(id);
+    Json in = example_inputs(e);
+    RunResult r = registry().run(e.info.id, in);
+    REQUIRE(r.ok);
+    const std::string steps = r.steps.dump();
+    // The dump writes a tab as \t and other control characters as \u00XX; a real backslash
+    // as \\, which the loop steps over.
+    for (std::size_t at = steps.find('\\'); at != std::string::npos;
+         at = steps.find('\\', at + 2)) {
+      CAPTURE(steps.substr(at > 40 ? at - 40 : 0, 80));
+      CHECK(steps[at + 1] != 'u');
+      CHECK(steps[at + 1] != 't');
+    }
+  }
+}
+
 TEST_CASE("every numeric input rejects bad values by name, with what is allowed") {
   const char* bad_texts[] = {"NaN", "abc", "1e400", "-1e400", ""};
   for (const auto& e : registry().estimators()) {

@@ -37,7 +37,7 @@ Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d) {
   }
   const double params = in.params > 0 ? in.params : model_params(m).total;
   if (in.params <= 0)
-    d.step("Parameters of the model shape", "\Psi", "\Psi", {}, params, unit::params);
+    d.step("Parameters of the model shape", "\\Psi", "\\Psi", {}, params, unit::params);
   else if (in.activations == "korthikanti") {
     const double shape = model_params(m).total;
     if (std::fabs(shape - params) > 0.1 * params)
@@ -50,8 +50,9 @@ Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d) {
   const double mp = double(in.tp) * in.pp, dp = in.dp;
   const double local = params / mp;
   d.step(
-      "Parameters held per model-parallel shard", "\Psi_{\text{local}}", "\frac{$N}{$t \cdot $p}",
-      {{"N", "\Psi", params, unit::params}, {"t", "t", double(in.tp)}, {"p", "p", double(in.pp)}},
+      "Parameters held per model-parallel shard", "\\Psi_{\\text{local}}",
+      "\\frac{$N}{$t \\cdot $p}",
+      {{"N", "\\Psi", params, unit::params}, {"t", "t", double(in.tp)}, {"p", "p", double(in.pp)}},
       local, unit::params);
   const double sw = in.zero_stage >= 3 ? dp : 1, sg = in.zero_stage >= 2 ? dp : 1,
                so = in.zero_stage >= 1 ? dp : 1;
@@ -98,16 +99,16 @@ Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d) {
                   "et al. 2022)"
                 : "Activations per layer and microbatch (Korthikanti et al. 2022, Table 2, for "
                   "this attention and FFN)",
-           "A_{\text{layer}}", "A(s, b, h, a, t)",
+           "A_{\\text{layer}}", "A(s, b, h, a, t)",
            {{"s", "s", in.seq_len, unit::tokens}, {"b", "b", double(in.micro_batch)}}, per_layer,
            unit::bytes);
     o.activations = training_memory(m, l, in.seq_len).activations;
     const double stage = stage_layers(m.layers, l);
     const double flight = std::min(l.pp, l.microbatches);
     d.step("Activations on the busiest GPU: its layers × microbatches in flight (1F1B)", "M_a",
-           "$A \cdot $L \cdot $m",
-           {{"A", "A_{\text{layer}}", per_layer, unit::bytes},
-            {"L", "L_{\text{stage}}", stage},
+           "$A \\cdot $L \\cdot $m",
+           {{"A", "A_{\\text{layer}}", per_layer, unit::bytes},
+            {"L", "L_{\\text{stage}}", stage},
             {"m", "m", flight}},
            o.activations, unit::bytes);
     if (in.flash_attention && !full && in.recompute != "selective")
@@ -120,9 +121,9 @@ Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d) {
     o.activations = local * act_per_param;
     d.step(full ? "Activations (worked example's rule of thumb, checkpointed)"
                 : "Activations (worked example's rule of thumb)",
-           "M_a", "$f \cdot $P \cdot $b",
+           "M_a", "$f \\cdot $P \\cdot $b",
            {{"f", "f", f},
-            {"P", "\Psi_{\text{local}}", local, unit::params},
+            {"P", "\\Psi_{\\text{local}}", local, unit::params},
             {"b", "b_w", in.weight_bytes}},
            o.activations, unit::bytes);
     d.note("Assumption",
