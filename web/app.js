@@ -85,44 +85,68 @@ export function createApp(api, root, extraTabs = []) {
     performance.measure('napkin-scenario', { start: t0 });
   };
 
-  function buildArea(area, panel) {
-    for (const est of registry.estimators.filter((e) => e.area === area)) {
-      const card = new EstimatorCard(
-        {
-          api, fmt, announce, shared: sharedNow,
-          presets: registry.presets,
-          charts: registry.charts.filter((c) => c.estimator === est.id),
-          initial: state.values[est.id],
-          preset: state.presets[est.id],
-          open: state.open[est.id],
-          docs: docs[est.id],
-          onChange: (id, diff) => {
-            if (Object.keys(diff).length) state.values[id] = diff;
-            else delete state.values[id];
-            saveState();
-          },
-          onState: (id, s) => {
-            if (s.preset) state.presets[id] = s.preset;
-            else delete state.presets[id];
-            if (s.open) state.open[id] = true;
-            else delete state.open[id];
-            saveState();
-          },
+  // A tab builds its first card at once (at 1280 × 800 it fills the screen below the scenario
+  // bar) and the rest just after the first paint, so that its
+  // first results show sooner (SPEC §7: ≤ 200 ms after navigation); whatever needs a card that
+  // is not built yet (opening it, a permalink) builds the rest first (flushCards).
+  const FIRST_CARDS = 1;
+  const pending = [];
+  let pendingFrame = 0;
+  function flushCards() {
+    cancelAnimationFrame(pendingFrame);
+    pendingFrame = 0;
+    if (!pending.length) return;
+    while (pending.length) pending.shift()();
+    resizeCharts(visibleCharts());
+  }
+
+  function buildCard(est, panel) {
+    const card = new EstimatorCard(
+      {
+        api, fmt, announce, shared: sharedNow,
+        presets: registry.presets,
+        charts: registry.charts.filter((c) => c.estimator === est.id),
+        initial: state.values[est.id],
+        preset: state.presets[est.id],
+        open: state.open[est.id],
+        docs: docs[est.id],
+        onChange: (id, diff) => {
+          if (Object.keys(diff).length) state.values[id] = diff;
+          else delete state.values[id];
+          saveState();
         },
-        est,
-      );
-      panel.append(card.el);
-      cards.push(card);
-      cardsById[est.id] = card;
-      card.recompute();
-    }
+        onState: (id, s) => {
+          if (s.preset) state.presets[id] = s.preset;
+          else delete state.presets[id];
+          if (s.open) state.open[id] = true;
+          else delete state.open[id];
+          saveState();
+        },
+      },
+      est,
+    );
+    panel.append(card.el);
+    cards.push(card);
+    cardsById[est.id] = card;
+    card.recompute();
+  }
+
+  function buildArea(area, panel) {
+    const ests = registry.estimators.filter((e) => e.area === area);
+    ests.forEach((est, i) => {
+      if (i < FIRST_CARDS) buildCard(est, panel);
+      else pending.push(() => buildCard(est, panel));
+    });
     // The layout search's card sits with the estimator it ranks layouts by (SPEC §9).
     const search = registry.search;
     const ranker = search && registry.estimators.find((e) => e.id === search.estimator);
-    if (search && (ranker ? ranker.area : areas[0]) === area) {
-      plan = new PlanCard({ api, fmt, registry, shared: sharedNow, open: openEstimator }, search);
-      panel.append(plan.el);
-    }
+    if (search && (ranker ? ranker.area : areas[0]) === area)
+      pending.push(() => {
+        plan = new PlanCard({ api, fmt, registry, shared: sharedNow, open: openEstimator }, search);
+        panel.append(plan.el);
+      });
+    if (pending.length && !pendingFrame)
+      pendingFrame = requestAnimationFrame(() => setTimeout(flushCards, 0));
   }
 
   // The Plan card's Pareto chart resizes with the estimator cards' charts.
@@ -164,6 +188,7 @@ export function createApp(api, root, extraTabs = []) {
     const est = registry.estimators.find((e) => e.id === id);
     if (!est) return null;
     show(est.area, { push: true });
+    flushCards();
     const card = cardsById[id];
     for (const pid of presetIds) {
       const p = registry.presets.find((x) => x.id === pid);
@@ -230,6 +255,7 @@ export function createApp(api, root, extraTabs = []) {
     sharedNow = bar.values(next.shared);
     for (const c of cards) c.takeShared(sharedNow);
     if (plan) plan.follow(sharedNow);
+    flushCards();
     for (const c of cards) c.restore(next.values[c.est.id], next.presets[c.est.id], next.open[c.est.id]);
     show(tabs.some((t) => t.id === next.tab) ? next.tab : tabs[0].id);
   };
