@@ -441,11 +441,10 @@ void register_pipeline(Registry& r) {
     using Out = ParallelRecommendOut;
     r.add(with_model_inputs<In>(
         declare<In, Out>(
-            {"parallel.recommend", "Parallelism rule of thumb", "memory",
-             "TP within a node, PP across nodes for big models, DP for the rest — the worked "
-             "example's "
-             "rule "
-             "of thumb with its rationale, checked against mem.training.",
+            {"parallel.recommend", "Recommended parallel layout", "memory",
+             "The fastest TP × PP × DP layout that fits, from the layout search over the "
+             "whole-step model; or the worked example's rule of thumb (TP within a node, PP "
+             "across nodes for big models, DP for the rest).",
              "Narayanan et al. 2021 §3 (TP within a node)", "docs/memory.md#parallelrecommend"},
             {choice("method", &In::method, "Method", {"search", "rule_of_thumb"})
                  .help("Search: the fastest layout that fits, by train.step's time and memory; "
