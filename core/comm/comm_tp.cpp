@@ -5,6 +5,7 @@
 
 #include "base/units.hpp"
 #include "comm/comm.hpp"
+#include "scenario/accelerator_inputs.hpp"
 #include "scenario/cluster.hpp"
 #include "scenario/collective.hpp"
 
@@ -312,12 +313,8 @@ void register_comm_tp(Registry& r) {
          num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
              .help("2 for BF16 weights")
              .positive(16),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
-             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
-             .positive(1e17),
-         num("mem_bandwidth", &In::mem_bandwidth, "HBM bandwidth per GPU", unit::bytes_per_s)
-             .help("HBM bandwidth of one accelerator, from its datasheet")
-             .positive(kMaxBw)},
+         peak_flops_input(&In::peak_flops, "Peak FLOP/s per GPU"),
+         hbm_bandwidth_input(&In::mem_bandwidth, "HBM bandwidth per GPU", kMaxBw)},
         {out("payload_bytes", &Out::payload_bytes, "Payload per all-reduce", unit::bytes)
              .help("Tokens × hidden × bytes: what one all-reduce sums"),
          out("bytes_per_rank", &Out::bytes_per_rank, "Traffic per rank per all-reduce", unit::bytes)
@@ -408,12 +405,8 @@ void register_comm_tp(Registry& r) {
          "kernel from its FLOPs and bytes.",
          "Williams, Waterman & Patterson 2009, Roofline (CACM 52(4)), eq. 1",
          "docs/communication.md#hwroofline"},
-        {num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
-             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
-             .positive(1e17),
-         num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
-             .help("HBM bandwidth of one accelerator, from its datasheet")
-             .positive(kMaxBw),
+        {peak_flops_input(&In::peak_flops, "Peak FLOP/s"),
+         hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", kMaxBw),
          num("intensity", &In::intensity, "Arithmetic intensity (0 = flops/bytes)",
              unit::flop_per_byte)
              .help("FLOPs per byte moved; 0 takes FLOPs ÷ bytes")

@@ -10,6 +10,7 @@
 #include "inference/rl.hpp"
 #include "inference/serving.hpp"
 #include "registry/areas.hpp"
+#include "scenario/accelerator_inputs.hpp"
 #include "scenario/model.hpp"
 
 namespace napkin {
@@ -483,12 +484,8 @@ void register_inference(Registry& r) {
                   .help("Sequences served together")
                   .range(1, 1e6)
                   .integer(),
-              num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
-                  .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
-                  .positive(kMaxPeak),
-              num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
-                  .help("HBM bandwidth of one accelerator, from its datasheet")
-                  .positive(kMaxBw)};
+              peak_flops_input(&In::peak_flops, "Peak FLOP/s"),
+              hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", kMaxBw)};
           for (auto& x : kv_shape_inputs<In>()) ins.push_back(std::move(x));
           for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
           std::vector<InputDecl<In>> rest = {

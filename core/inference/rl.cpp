@@ -6,6 +6,7 @@
 #include "base/counts.hpp"
 #include "base/units.hpp"
 #include "inference/inference.hpp"
+#include "scenario/accelerator_inputs.hpp"
 
 namespace napkin {
 
@@ -286,12 +287,8 @@ void register_rl(Registry& r) {
                 .range(1, 1e7)
                 .integer()
                 .required(),
-            num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
-                .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
-                .positive(1e17),
-            num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
-                .help("HBM bandwidth of one accelerator, from its datasheet")
-                .positive(1e15),
+            peak_flops_input(&In::peak_flops, "Peak FLOP/s per GPU"),
+            hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", 1e15),
             num("mfu", &In::mfu, "Training MFU", unit::fraction)
                 .help("Share of peak the training step reaches")
                 .positive(1),

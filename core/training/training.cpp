@@ -4,6 +4,7 @@
 
 #include "base/units.hpp"
 #include "registry/areas.hpp"
+#include "scenario/accelerator_inputs.hpp"
 
 namespace napkin {
 
@@ -391,7 +392,6 @@ Result<MoeParamsOut> moe_params(const MoeParamsIn& in, Derivation& d) {
 
 void register_training(Registry& r) {
   constexpr double kMaxParams = 1e15, kMaxTokens = 1e17, kMaxFlops = 1e32, kMaxGpus = 1e7;
-  constexpr double kMaxPeak = 1e17;  // per device FLOP/s
   {
     using In = ChinchillaIn;
     using Out = ChinchillaOut;
@@ -458,9 +458,7 @@ void register_training(Registry& r) {
              .positive(kMaxGpus)
              .integer()
              .required(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
-             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
-             .positive(kMaxPeak),
+         peak_flops_input(&In::peak_flops, "Peak FLOP/s per GPU"),
          num("mfu", &In::mfu, "MFU", unit::fraction)
              .help("Model FLOPs utilization: the share of peak that does model math (large runs: "
                    "35–55 %)")
@@ -510,9 +508,7 @@ void register_training(Registry& r) {
              .positive(kMaxGpus)
              .integer()
              .required(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
-             .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
-             .positive(kMaxPeak),
+         peak_flops_input(&In::peak_flops, "Peak FLOP/s per GPU"),
          num("n_layers", &In::n_layers, "Layers")
              .help("Transformer blocks, for the attention FLOPs")
              .positive(1e5)

@@ -1,0 +1,26 @@
+// An accelerator's datasheet figures as inputs, declared once for every card that reads them
+// (the accelerator presets fill both by these names, core/scenario/catalog.cpp).
+#pragma once
+
+#include "base/units.hpp"
+#include "registry/registry.hpp"
+
+namespace napkin {
+
+template <class In>
+InputDecl<In> peak_flops_input(double In::*field, const char* label = "Peak FLOP/s per GPU") {
+  return num("peak_flops", field, label, unit::flops)
+      .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
+      .positive(1e17);
+}
+
+// `max`: the largest bandwidth the card accepts (an HBM figure, or a link's on cards that also
+// take link bandwidths).
+template <class In>
+InputDecl<In> hbm_bandwidth_input(double In::*field, const char* label, double max) {
+  return num("mem_bandwidth", field, label, unit::bytes_per_s)
+      .help("HBM bandwidth of one accelerator, from its datasheet")
+      .positive(max);
+}
+
+}  // namespace napkin
