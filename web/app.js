@@ -161,7 +161,7 @@ export function createApp(api, root, extraTabs = []) {
       t.button.tabIndex = active ? 0 : -1;
       if (active && !t.built) {
         t.built = true;
-        t.build(panels[t.id], state, saveState);
+        t.view = t.build(panels[t.id], state, saveState);
       }
       panels[t.id].hidden = !active;
     }
@@ -251,12 +251,16 @@ export function createApp(api, root, extraTabs = []) {
     state.presets = next.presets;
     state.open = next.open;
     state.shared = next.shared;
+    state.problem = next.problem;
+    state.seed = next.seed;
     bar.set(next.shared, false);
     sharedNow = bar.values(next.shared);
     for (const c of cards) c.takeShared(sharedNow);
     if (plan) plan.follow(sharedNow);
     flushCards();
     for (const c of cards) c.restore(next.values[c.est.id], next.presets[c.est.id], next.open[c.est.id]);
+    // A tab built before the link came (Practice) opens what the link names.
+    for (const t of tabs) if (t.view && t.view.follow) t.view.follow();
     show(tabs.some((t) => t.id === next.tab) ? next.tab : tabs[0].id);
   };
   addEventListener('hashchange', follow);

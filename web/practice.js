@@ -224,6 +224,15 @@ export function buildPractice(api, panel, state, save) {
     holder));
   renderList();
   showStats();
+  const seedOf = () => (Number.isFinite(Number(state.seed)) ? Number(state.seed) : 0);
   const start = bank.find((p) => p.id === state.problem) ? state.problem : bank[0].id;
-  open(start, Number.isFinite(Number(state.seed)) ? Number(state.seed) : 0);
+  open(start, seedOf());
+  // A problem link pasted into the open page (or Back / Forward): open what it names.
+  return {
+    follow: () => {
+      if (!bank.some((p) => p.id === state.problem)) return;
+      if (view && view.id === state.problem && view.seed === seedOf()) return;
+      open(state.problem, seedOf());
+    },
+  };
 }

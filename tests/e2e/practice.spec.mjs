@@ -99,3 +99,13 @@ test('a missed problem comes back for review as a new variant', async ({ page, p
   await expect(problem).not.toHaveAttribute('data-seed', '0');
   expect(problems).toEqual([]);
 });
+
+test('a problem link pasted into the open page opens that problem', async ({ page, problems }) => {
+  await page.goto('/index.html#tab=practice&problem=train.chinchilla.tokens&seed=0');
+  await page.waitForFunction(() => window.napkin);
+  await expect(page.locator('article.problem')).toHaveAttribute('data-problem', 'train.chinchilla.tokens');
+  await page.evaluate(() => { location.hash = '#tab=practice&problem=train.time.days&seed=3'; });
+  await expect(page.locator('article.problem')).toHaveAttribute('data-problem', 'train.time.days');
+  await expect(page.locator('article.problem')).toHaveAttribute('data-seed', '3');
+  expect(problems).toEqual([]);
+});
