@@ -19,7 +19,9 @@ std::string lower(std::string t) {
   return t;
 }
 
-bool digit(char c) { return c >= '0' && c <= '9'; }
+bool digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // The numbers a text shows ("16,384", "0.8", "2,048"), as written.
 std::vector<std::string> numbers_in(const std::string& t) {
@@ -45,9 +47,9 @@ bool quotes(const std::string& text, const std::string& shown) {
     const char before = at == 0 ? ' ' : text[at - 1];
     const std::size_t end = at + shown.size();
     const char after = end < text.size() ? text[end] : ' ';
-    const bool inside = digit(before) || before == '.' || before == ',' || digit(after) ||
-                        ((after == '.' || after == ',') && end + 1 < text.size() &&
-                         digit(text[end + 1]));
+    const bool inside =
+        digit(before) || before == '.' || before == ',' || digit(after) ||
+        ((after == '.' || after == ',') && end + 1 < text.size() && digit(text[end + 1]));
     if (!inside) return true;
   }
   return false;
@@ -143,8 +145,8 @@ TEST_CASE("worked solutions stop at the asked quantity (#14.8)") {
       bool in_steps = false;
       for (const Json& s : all.items())
         if (const Json* x = s.find("value"))
-          in_steps = in_steps || (x->is_number() && relative_error(x->as_number(), v.answer) <=
-                                                        1e-9);
+          in_steps =
+              in_steps || (x->is_number() && relative_error(x->as_number(), v.answer) <= 1e-9);
       CHECK((in_steps || !p.explain.empty()));
       const Json& last = steps[steps.size() - 1];
       if (p.explain.empty()) {

@@ -649,10 +649,9 @@ void llm(ProblemBank& bank) {
                              p["gen_len"] * 2 * p["params"] / p["peak_flops"];
                     },
                     0}},
-      .explain =
-          "The prefill step above counts FLOPs only. A prompt also reads every weight "
-          "once, so the prefill takes the longer of its FLOPs at peak and the weight "
-          "bytes at the memory bandwidth; add the decode steps to that.",
+      .explain = "The prefill step above counts FLOPs only. A prompt also reads every weight "
+                 "once, so the prefill takes the longer of its FLOPs at peak and the weight "
+                 "bytes at the memory bandwidth; add the decode steps to that.",
   });
 
   bank.add({
@@ -826,10 +825,9 @@ void llm(ProblemBank& bank) {
                                         one_request(p).decode_step);
                     },
                     0}},
-      .explain =
-          "The steps above use a compute-only prefill and whole replicas. One request "
-          "alone takes the roofline prefill (the longer of its FLOPs and one read of the "
-          "weights) plus its decode steps; GPUs = request rate × that time, rounded up.",
+      .explain = "The steps above use a compute-only prefill and whole replicas. One request "
+                 "alone takes the roofline prefill (the longer of its FLOPs and one read of the "
+                 "weights) plus its decode steps; GPUs = request rate × that time, rounded up.",
   });
 }
 
@@ -1226,10 +1224,9 @@ void capacity(ProblemBank& bank) {
                     0},
                    {"rounded_down", "A fraction of a replica still needs a whole one: round up.",
                     [](const Values& p, const Values&) { return std::floor(slots_needed(p)); }, 0}},
-      .explain =
-          "R replicas offer R × B slots; the slots busy on average are the arrival rate × "
-          "the time in a slot. The fewest R that keeps their ratio at or below the limit: "
-          "R = rate × time / (limit × B), rounded up.",
+      .explain = "R replicas offer R × B slots; the slots busy on average are the arrival rate × "
+                 "the time in a slot. The fewest R that keeps their ratio at or below the limit: "
+                 "R = rate × time / (limit × B), rounded up.",
   });
   bank.add({
       .id = "serve.capacity.wait",
@@ -1449,10 +1446,9 @@ void speculative(ProblemBank& bank) {
                       return std::round(p["acceptance_rate"] / (1 - p["acceptance_rate"]));
                     },
                     0}},
-      .explain =
-          "Each extra drafted token adds α^k expected tokens and costs c of a target "
-          "step: the speedup rises while that trade pays, then falls. The answer is the k "
-          "with the largest speedup.",
+      .explain = "Each extra drafted token adds α^k expected tokens and costs c of a target "
+                 "step: the speedup rises while that trade pays, then falls. The answer is the k "
+                 "with the largest speedup.",
       // The best length is a whole number from 1 to 15 (16, the longest draft, is the
       // free_draft mistake's): 14 besides the worked example's 5.
       .variety = 14,

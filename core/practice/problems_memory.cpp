@@ -305,9 +305,10 @@ void fsdp(ProblemBank& bank) {
       .title = "FP32 model states on one device",
       .source = "the worked example (a): 220B × (4 + 4 + 8) bytes = 3,520 GB",
       .group = "seed004.a",
-      .statement = "A model has {params} parameters. How much memory do its FP32 master weights, "
-                   "FP32 accumulated gradients and AdamW optimizer states (two FP32 moments) take in "
-                   "total, before any sharding?",
+      .statement =
+          "A model has {params} parameters. How much memory do its FP32 master weights, "
+          "FP32 accumulated gradients and AdamW optimizer states (two FP32 moments) take in "
+          "total, before any sharding?",
       .fixed_statement = "The worked example (a): for " + std::string(xxl) +
                          ", how much memory do the FP32 master weights, accumulated gradients "
                          "and AdamW optimizer states (two FP32 moments) take in total, before "
@@ -360,11 +361,12 @@ void fsdp(ProblemBank& bank) {
       .source =
           "the worked example (a)/(b): A = 126·b·s·(d + d_ff)·2 = 143.7 GB at b = 4, s = 2048",
       .group = "seed004.a",
-      .statement = "A model is {n_layers:raw} blocks of two linear layers, d_model = "
-                   "{d_model:raw} → d_ff = {d_ff:raw} → d_model. Each block keeps the inputs of "
-                   "both linears for the backward pass, in BF16. With batch {batch:raw} and "
-                   "sequence length {seq_len:raw}, how much memory is saved for backward in total (no "
-                   "sharding)?",
+      .statement =
+          "A model is {n_layers:raw} blocks of two linear layers, d_model = "
+          "{d_model:raw} → d_ff = {d_ff:raw} → d_model. Each block keeps the inputs of "
+          "both linears for the backward pass, in BF16. With batch {batch:raw} and "
+          "sequence length {seq_len:raw}, how much memory is saved for backward in total (no "
+          "sharding)?",
       .params = {{"n_layers", 126, {32, 64, 96, 126}},
                  {"batch", 4, {1, 2, 4, 8}},
                  {"seq_len", 2048, {1024, 2048, 4096}},
