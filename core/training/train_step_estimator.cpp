@@ -340,7 +340,8 @@ void register_train_step(Registry& r) {
            num("compute_efficiency", &In::compute_efficiency, "GEMM efficiency", unit::fraction)
                .positive(1)
                .group("job")
-               .help("Share of peak the layer's kernels reach; the default fits published runs."),
+               .help(
+                   "Share of peak the GEMMs reach; the default fits Megatron-LM's published runs."),
            flag("flash_attention", &In::flash_attention, "Fused (flash) attention")
                .group("job")
                .help("Attention that never stores the sequence × sequence scores (FlashAttention, "
