@@ -48,7 +48,7 @@ TEST_CASE("train_step: Megatron-LM, Narayanan et al. 2021, Table 1 (TFLOP/s with
   // time into that figure. Megatron-LM did not yet overlap the gradient all-reduce with the
   // backward pass (Korthikanti et al. 2022, §6.3, a year later: "we do not use any overlapping of
   // gradient all-reduces with back-propagation"): dp_overlap off. §5.1's interleaved schedule
-  // does not state V or the microbatch: 1 and 1 (the bubble Narayanan's heuristics aim for).
+  // does not state V or the microbatch: 1 and 1 are assumed (V = 2 would halve the bubble).
   struct Row {
     int layers;
     double h;
