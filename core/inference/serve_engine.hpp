@@ -143,8 +143,8 @@ std::vector<InputDecl<In>> serve_engine_inputs() {
           .help("Stages the layers are split into; must divide the layers")
           .range(1, 1024)
           .group("layout"),
-      choice<In>("weight_dtype", &In::weight_dtype, "Weights", {"bf16", "fp8", "int8", "int4"})
-          .labels({"BF16", "FP8 (W8A8)", "INT8 (W8A8)", "INT4 (weight-only)"})
+      choice<In>("weight_dtype", &In::weight_dtype, "Weights", "bf16|fp8|int8|int4")
+          .labels("BF16|FP8 (W8A8)|INT8 (W8A8)|INT4 (weight-only)")
           .help("Storage of the weights; FP8 and INT8 also run the math at the 8-bit peak")
           .group("engine"),
       num<In, double>("group_size", &In::group_size, "INT4 group size (0 = per channel)")
@@ -152,8 +152,8 @@ std::vector<InputDecl<In>> serve_engine_inputs() {
           .range(0, 1e6)
           .integer()
           .group("engine"),
-      choice<In>("kv_dtype", &In::kv_dtype, "KV cache", {"bf16", "fp8", "int8"})
-          .labels({"BF16", "FP8", "INT8"})
+      choice<In>("kv_dtype", &In::kv_dtype, "KV cache", "bf16|fp8|int8")
+          .labels("BF16|FP8|INT8")
           .help("Storage of the cached keys and values")
           .group("engine"),
       num<In, double>("memory_utilization", &In::memory_utilization, "GPU memory used",

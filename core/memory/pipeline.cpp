@@ -448,10 +448,10 @@ void register_pipeline(Registry& r) {
              "whole-step model; or the worked example's rule of thumb (TP within a node, PP "
              "across nodes for big models, DP for the rest).",
              "Narayanan et al. 2021 §3 (TP within a node)", "docs/memory.md#parallelrecommend"},
-            {choice("method", &In::method, "Method", {"search", "rule_of_thumb"})
+            {choice("method", &In::method, "Method", "search|rule_of_thumb")
                  .help("Search: the fastest layout that fits, by train.step's time and memory; "
                        "rule of thumb: the worked example's TP-in-node, PP-across rule")
-                 .labels({"Search the layouts", "Rule of thumb (worked example)"}),
+                 .labels("Search the layouts|Rule of thumb (worked example)"),
              num("params", &In::params, "Parameters (0 = from the model shape)", unit::params)
                  .help("Model size for the rule of thumb; 0 counts it from the model's shape "
                        "(the search always reads the shape)")

@@ -68,6 +68,105 @@ Error Error::inconsistent(std::string input, double value, std::string what) {
   return e;
 }
 
+namespace {
+
+// "a|b|c" as a list of its parts.
+std::vector<std::string> split_bars(const char* text) {
+  std::vector<std::string> parts;
+  if (!text) return parts;
+  std::string_view rest(text);
+  for (;;) {
+    const std::size_t bar = rest.find('|');
+    parts.emplace_back(rest.substr(0, bar));
+    if (bar == std::string_view::npos) return parts;
+    rest.remove_prefix(bar + 1);
+  }
+}
+
+}  // namespace
+
+[[gnu::noinline]] InputRow::InputRow(const InputRow&) = default;
+[[gnu::noinline]] InputRow& InputRow::operator=(const InputRow&) = default;
+[[gnu::noinline]] OutputRow::OutputRow(const OutputRow&) = default;
+[[gnu::noinline]] OutputRow& OutputRow::operator=(const OutputRow&) = default;
+
+InputRow input_row(const char* name, FieldRef field, const char* label, const char* unit,
+                   InputKind kind) {
+  InputRow r;
+  r.name = name;
+  r.field = field;
+  r.label = label;
+  r.unit = unit;
+  r.kind = kind;
+  r.integer =
+      kind == InputKind::Number && (field.type == FieldType::Int || field.type == FieldType::Long);
+  return r;
+}
+
+OutputRow output_row(const char* name, FieldRef field, const char* label, const char* unit) {
+  OutputRow r;
+  r.name = name;
+  r.field = field;
+  r.label = label;
+  r.unit = unit;
+  return r;
+}
+
+InputSpec input_spec(const InputRow& row, const void* defaults) {
+  InputSpec s;
+  s.name = row.name;
+  s.label = row.label;
+  s.unit = row.unit;
+  s.help = row.help;
+  s.kind = row.kind;
+  s.min = row.min;
+  s.max = row.max;
+  s.min_exclusive = row.min_exclusive;
+  s.integer = row.integer;
+  s.required = row.required;
+  s.choices = split_bars(row.choices);
+  s.choice_labels = split_bars(row.choice_labels);
+  if (row.preset_key) s.preset_key = row.preset_key;
+  if (row.group) s.group = row.group;
+  s.fallback = field_read(defaults, row.field);
+  s.example = row.has_example ? Json(row.example) : s.fallback;
+  return s;
+}
+
+OutputSpec output_spec(const OutputRow& row) {
+  OutputSpec s;
+  s.name = row.name;
+  s.label = row.label;
+  s.unit = row.unit;
+  s.help = row.help;
+  s.optional = row.optional;
+  s.hidden = row.hidden;
+  switch (row.field.type) {
+    case FieldType::Bool: s.kind = OutputKind::Boolean; break;
+    case FieldType::String: s.kind = OutputKind::Text; break;
+    case FieldType::Json: s.kind = OutputKind::Array; break;
+    default: s.kind = OutputKind::Number;
+  }
+  return s;
+}
+
+void add_rows(Estimator& e, const InputRow* ins, std::size_t n_ins, std::size_t in_stride,
+              const OutputRow* outs, std::size_t n_outs, std::size_t out_stride,
+              const void* defaults) {
+  const auto* in_bytes = reinterpret_cast<const unsigned char*>(ins);
+  for (std::size_t i = 0; i < n_ins; ++i) {
+    const auto& row = *reinterpret_cast<const InputRow*>(in_bytes + i * in_stride);
+    e.inputs.push_back(input_spec(row, defaults));
+    e.input_fields.push_back(row.field);
+  }
+  const auto* out_bytes = reinterpret_cast<const unsigned char*>(outs);
+  for (std::size_t i = 0; i < n_outs; ++i) {
+    const auto& row = *reinterpret_cast<const OutputRow*>(out_bytes + i * out_stride);
+    e.outputs.push_back(output_spec(row));
+    e.output_fields.push_back(row.field);
+  }
+}
+
 std::string InputSpec::allowed() const {
   switch (kind) {
     case InputKind::Boolean: return "true or false";

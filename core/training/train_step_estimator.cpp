@@ -304,8 +304,8 @@ void register_train_step(Registry& r) {
                .positive(1e5)
                .group("layout")
                .help("Sequences per forward/backward pass on one pipeline."),
-           choice("recompute", &In::recompute, "Recomputation", {"none", "selective", "full"})
-               .labels({"None", "Selective (attention)", "Full (every layer)"})
+           choice("recompute", &In::recompute, "Recomputation", "none|selective|full")
+               .labels("None|Selective (attention)|Full (every layer)")
                .group("layout")
                .help("Activations recomputed in the backward pass to save memory."),
            flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism")
@@ -320,11 +320,9 @@ void register_train_step(Registry& r) {
            flag("optimizer_offload", &In::optimizer_offload, "Offload optimizer state")
                .group("layout")
                .help("Keep the optimizer state in host memory (ZeRO-Offload)."),
-           choice("placement", &In::placement, "Rank order (placement)",
-                  {kPlacementNames[0], kPlacementNames[1], kPlacementNames[2], kPlacementNames[3],
-                   kPlacementNames[4], kPlacementNames[5]})
-               .labels({"TP, CP, DP, PP (Megatron's default)", "TP, CP, PP, DP", "TP, DP, CP, PP",
-                        "TP, DP, PP, CP", "TP, PP, CP, DP", "TP, PP, DP, CP"})
+           choice("placement", &In::placement, "Rank order (placement)", kPlacementChoices)
+               .labels("TP, CP, DP, PP (Megatron's default)|TP, CP, PP, DP|TP, DP, CP, PP|TP, DP, "
+                       "PP, CP|TP, PP, CP, DP|TP, PP, DP, CP")
                .group("layout")
                .help("Which groups sit inside a node, innermost first: a group whose ranks and "
                      "the groups inside it fit in a node talks over NVLink, the rest over the "
