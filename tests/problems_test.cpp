@@ -401,6 +401,8 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
                       return out["total_flops"] / (p["peak_flops"] * p["mfu"] * p["days"] * 86400);
                     },
                     0}},
+      .difficulty = 1,
+      .tags = "test",
   });
   bank.add({
       .id = "test.step_ms",
@@ -417,6 +419,8 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
       .unit = answer_in::ms(),
       .hints = {"6·N·D over the cluster's throughput."},
       .mistakes = {times("forward_only", 1.0 / 3, "Add the backward pass.")},
+      .difficulty = 1,
+      .tags = "test",
   });
   bank.add({
       .id = "test.weights_gb",
@@ -437,6 +441,8 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
                     [](const Values&, const Values& out) { return out["total_params"]; }, 0},
                    {"active_not_total", "Memory holds all experts.",
                     [](const Values&, const Values& out) { return 2 * out["active_params"]; }, 0}},
+      .difficulty = 1,
+      .tags = "test",
   });
   bank.add({
       .id = "test.undertrained",
@@ -456,6 +462,8 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
                       return out["tokens_per_param_actual"] < 20 ? 0.0 : 1.0;
                     },
                     0}},
+      .difficulty = 1,
+      .tags = "test",
   });
   for (const auto& d : bank.defects()) FAIL_CHECK(d);
   REQUIRE(bank.problems().size() == 4);
@@ -500,8 +508,19 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
               .estimator = "train.time",
               .output = "days",
               .unit = answer_in::days(),
-              .hints = {"h"}});
+              .hints = {"h"},
+              .difficulty = 2,
+              .tags = "t"});
   CHECK(broken.defects().size() == 2);  // unknown area, unit mismatch
+  // No difficulty, no tags: two more.
+  broken.add({.id = "y",
+              .area = "training",
+              .title = "t",
+              .statement = "s",
+              .estimator = "train.time",
+              .output = "seconds",
+              .hints = {"h"}});
+  CHECK(broken.defects().size() == 4);
 }
 
 TEST_CASE("napkin problems / problem / check") {

@@ -134,6 +134,16 @@ Json strings(const std::vector<std::string>& v) {
   return a;
 }
 
+Json tag_list(const Problem& p) {
+  Json a = Json::array();
+  for (std::size_t at = 0; at < p.tags.size();) {
+    std::size_t end = std::min(p.tags.find(',', at), p.tags.size());
+    a.push(p.tags.substr(at, end - at));
+    at = end + 1;
+  }
+  return a;
+}
+
 Json mistake_ids(const Problem& p) {
   Json a = Json::array();
   for (const auto& m : p.mistakes) a.push(m.id);
@@ -163,6 +173,8 @@ void ProblemBank::add(Problem p) {
     defect("area \"" + p.area + "\" is not training, memory, comm or inference");
   if (p.title.empty() || p.statement.empty()) defect("needs a title and a statement");
   if (p.hints.empty()) defect("needs at least one hint");
+  if (p.difficulty < 1 || p.difficulty > 3) defect("difficulty must be 1, 2 or 3");
+  if (p.tags.empty()) defect("needs tags");
   const Estimator* est = registry().find(p.estimator);
   if (!est) {
     defect("unknown estimator \"" + p.estimator + "\"");
@@ -444,6 +456,8 @@ Reply problems_reply() {
     j.set("title", p.title);
     j.set("group", p.group);
     j.set("source", p.source);
+    j.set("difficulty", p.difficulty);
+    j.set("tags", tag_list(p));
     j.set("estimator", p.estimator);
     j.set("output", p.output);
     j.set("mistakes", mistake_ids(p));
@@ -467,6 +481,8 @@ Reply problem_reply(std::string_view id, std::int64_t seed) {
   j.set("group", p->group);
   j.set("source", p->source);
   j.set("seed", static_cast<double>(seed));
+  j.set("difficulty", p->difficulty);
+  j.set("tags", tag_list(*p));
   j.set("params", v.params.to_json());
   j.set("statement", v.statement);
   j.set("estimator", p->estimator);
