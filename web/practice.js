@@ -49,14 +49,15 @@ export class ProblemView {
     // The source line quotes the original's answer: it appears after the attempt.
     this.source = h('p', { class: 'cite problem-source', hidden: true, text: 'From ' + p.source });
     const link = this.opts.permalink ? this.opts.permalink(id, this.seed) : null;
-    // A part of a multi-part problem says which, and leads to the next part.
+    // A part of a multi-part problem says which, in letters (a digit here could match the
+    // answer), and leads to the next part.
     const parts = partsOf(this.api.problems().problems, p.group);
     const at = parts.findIndex((q) => q.id === id);
     const next = at >= 0 && at + 1 < parts.length ? parts[at + 1] : null;
     this.el.replaceChildren(
       h('header', {},
         h('p', { class: 'problem-area', text: `${AREA_TITLES[p.area] || p.area} · ${DIFFICULTY[p.difficulty] || ''} · ${this.seed === 0 ? 'the source’s own numbers' : 'variant ' + this.seed}` }),
-        parts.length > 1 ? h('p', { class: 'problem-part', text: `Part (${partLetter(at)}) of ${parts.length}` }) : null,
+        parts.length > 1 ? h('p', { class: 'problem-part', text: `Part (${partLetter(at)}) of (a)–(${partLetter(parts.length - 1)})` }) : null,
         h('h3', { text: p.title }),
         h('p', { class: 'problem-tags', text: (p.tags || []).join(' · ') }),
         this.source),
