@@ -153,20 +153,28 @@ TEST_CASE(
     CAPTURE(p.id);
     Result<Variant> zero = make_variant(p, 0);
     REQUIRE(zero.ok());
-    const std::string first = answer_text(zero.value().answer, p.unit);
-    std::set<std::string> answers;
+    // A yes/no problem has two answers: its variants must differ by their numbers, and both
+    // answers must come up.
+    const bool yes_no = p.unit.unit == kYesNo;
+    auto shown = [&](const Variant& v) {
+      return yes_no ? v.statement : answer_text(v.answer, p.unit);
+    };
+    const std::string first = shown(zero.value());
+    std::set<std::string> answers, yes_and_no;
     std::string previous;
     for (int seed = 1; seed <= 20; ++seed) {
       CAPTURE(seed);
       Result<Variant> v = make_variant(p, seed);
       REQUIRE(v.ok());
-      const std::string a = answer_text(v.value().answer, p.unit);
+      yes_and_no.insert(answer_text(v.value().answer, p.unit));
+      const std::string a = shown(v.value());
       CHECK(a != first);
       CHECK(v.value().statement != zero.value().statement);
       CHECK(a != previous);
       previous = a;
       answers.insert(a);
     }
+    if (yes_no) CHECK(yes_and_no.size() == 2);
     CHECK(p.variety <= 15);
     CHECK(answers.size() >= static_cast<std::size_t>(std::min(15, p.variety)));
     // A declared smaller space is the real one, not a way out of the test.

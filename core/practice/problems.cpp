@@ -224,6 +224,8 @@ const ProblemBank& problem_bank() {
     register_memory_problems(b);
     register_comm_problems(b);
     register_inference_problems(b);
+    register_parallel_problems(b);
+    register_serving_problems(b);
     return b;
   }();
   return bank;
@@ -372,8 +374,9 @@ constexpr int kPoolTries = 4096;        // draws tried to find them
 
 // Seeds ≥ 1 index a pool built once per problem: draws in the fixed pseudo-random order of
 // Draws, each kept only when every mistake is distinguishable from its answer and its answer,
-// as shown, is new — not seed 0's and not an earlier draw's. So seeds 1, 2, 3... give
-// different answers, none the worked example's, until the pool runs out; then it repeats.
+// as shown, is new — not seed 0's and not an earlier draw's (a yes/no answer: its numbers). So
+// seeds 1, 2, 3... give different answers, none the worked example's, until the pool runs out; then
+// it repeats.
 static const std::vector<Values>& variant_pool(const Problem& p, const Estimator& est) {
   if (p.pool_built) return p.pool;
   std::vector<Values> pool;
@@ -382,13 +385,17 @@ static const std::vector<Values>& variant_pool(const Problem& p, const Estimator
   Variant v;
   std::string why;
   bool distinct = true;
-  if (evaluate(p, est, draws.fixed(), 0, v, why, distinct))
-    seen.insert(answer_text(v.answer, p.unit));
+  // A yes/no answer has two values: its variants differ by their numbers instead.
+  auto key = [&](const Variant& x) {
+    return answer_text(x.answer, p.unit) +
+           (p.unit.unit == kYesNo ? " " + x.params.to_json().dump() : std::string());
+  };
+  if (evaluate(p, est, draws.fixed(), 0, v, why, distinct)) seen.insert(key(v));
   for (int k = 0; k < kPoolTries && pool.size() < kPoolSize; ++k) {
     Values params;
     if (!draws.draw(k + 1, 0, params)) continue;
     if (!evaluate(p, est, params, k + 1, v, why, distinct) || !distinct) continue;
-    if (!seen.insert(answer_text(v.answer, p.unit)).second) continue;
+    if (!seen.insert(key(v)).second) continue;
     pool.push_back(std::move(v.params));
     if (draws.exhausted(k + 1)) break;
   }

@@ -178,11 +178,14 @@ class ProblemBank {
   std::vector<std::string> defects_;
 };
 
-// Each area fills the bank from its own file; problem_bank() calls all four, in this order.
+// Each area fills the bank from its own file; problem_bank() calls them in this order.
 void register_training_problems(ProblemBank& bank);   // problems_training.cpp
 void register_memory_problems(ProblemBank& bank);     // problems_memory.cpp
 void register_comm_problems(ProblemBank& bank);       // problems_comm.cpp
 void register_inference_problems(ProblemBank& bank);  // problems_inference.cpp
+// Problems written against the scenario presets (real models, GPUs and links), by topic.
+void register_parallel_problems(ProblemBank& bank);  // problems_parallel.cpp
+void register_serving_problems(ProblemBank& bank);   // problems_serving.cpp
 
 // The bank with every area registered (built once, on first use).
 const ProblemBank& problem_bank();
