@@ -41,7 +41,7 @@ export class ProblemView {
     }
     this.p = p;
     const answerId = `answer-${id}-${Math.random().toString(36).slice(2, 8)}`.replace(/[^A-Za-z0-9_-]/g, '-');
-    this.answer = h('input', { type: 'text', id: answerId, name: 'answer', maxlength: '200', autocomplete: 'off', spellcheck: 'false', placeholder: `e.g. ${this.example()}` });
+    this.answer = h('input', { type: 'text', id: answerId, name: 'answer', maxlength: '200', autocomplete: 'off', spellcheck: 'false', placeholder: this.yesNo() ? 'yes or no' : `e.g. ${this.example()}` });
     this.verdict = h('div', { class: 'verdict', role: 'status', 'aria-live': 'polite' });
     this.hints = h('ol', { class: 'hints' });
     this.hintButton = h('button', { type: 'button', class: 'hint-button', onclick: () => this.nextHint() });
@@ -49,14 +49,15 @@ export class ProblemView {
     // The source line quotes the original's answer: it appears after the attempt.
     this.source = h('p', { class: 'cite problem-source', hidden: true, text: 'From ' + p.source });
     const link = this.opts.permalink ? this.opts.permalink(id, this.seed) : null;
-    // A part of a multi-part problem says which, and leads to the next part.
+    // A part of a multi-part problem says which, in letters (a digit here could match the
+    // answer), and leads to the next part.
     const parts = partsOf(this.api.problems().problems, p.group);
     const at = parts.findIndex((q) => q.id === id);
     const next = at >= 0 && at + 1 < parts.length ? parts[at + 1] : null;
     this.el.replaceChildren(
       h('header', {},
-        h('p', { class: 'problem-area', text: `${AREA_TITLES[p.area] || p.area} · ${DIFFICULTY[p.difficulty] || ''} · ${this.seed === 0 ? 'the worked example’s own numbers' : 'variant ' + this.seed}` }),
-        parts.length > 1 ? h('p', { class: 'problem-part', text: `Part (${partLetter(at)}) of ${parts.length}` }) : null,
+        h('p', { class: 'problem-area', text: `${AREA_TITLES[p.area] || p.area} · ${DIFFICULTY[p.difficulty] || ''} · ${this.seed === 0 ? 'the source’s own numbers' : 'variant ' + this.seed}` }),
+        parts.length > 1 ? h('p', { class: 'problem-part', text: `Part (${partLetter(at)}) of (a)–(${partLetter(parts.length - 1)})` }) : null,
         h('h3', { text: p.title }),
         h('p', { class: 'problem-tags', text: (p.tags || []).join(' · ') }),
         this.source),
@@ -78,7 +79,13 @@ export class ProblemView {
     this.updateHintButton();
   }
 
+  // A yes/no answer's text is the answer itself: the label and the example never show it.
+  yesNo() {
+    return this.p.answer.unit === 'bool';
+  }
+
   unitWord() {
+    if (this.yesNo()) return 'yes or no';
     const t = this.p.answer.text || '';
     const m = t.match(/[^\d.,\s−-][^\d]*$/);
     return m ? m[0].trim() : 'a number';
@@ -264,7 +271,7 @@ export function buildPractice(api, panel, state, save) {
   panel.append(h('div', { class: 'practice' },
     h('aside', { class: 'practice-side' },
       h('h3', { text: 'Practice' }),
-      h('p', { class: 'summary', text: 'Problems from worked examples, with their own numbers first, then random variants. Answers accept units: 120 ms, 0.12 s, 214.7 GB, 15.8%, 3/19.' }),
+      h('p', { class: 'summary', text: 'Problems from worked examples, papers and released models, with their own numbers first, then random variants. Answers accept units: 120 ms, 0.12 s, 214.7 GB, 15.8%, 3/19.' }),
       areaSelect, difficultySelect, tagSelect,
       h('button', { type: 'button', class: 'primary', text: 'Random problem (mixed quiz)', onclick: quiz }),
       reviewButton,

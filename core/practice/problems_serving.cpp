@@ -132,7 +132,9 @@ void kv_cache(ProblemBank& bank) {
               return out["bytes_total"] * p["n_heads"] / p["n_kv_heads"];
             },
             0},
-           times("forgot_k_and_v", 0.5, "Keys and values: two vectors per head.")},
+           times("forgot_k_and_v", 0.5,
+                 "Attention needs both the keys and the values of past tokens: two vectors per "
+                 "head.")},
       .difficulty = 2,
       .tags = "KV cache,memory",
   });

@@ -73,6 +73,9 @@ std::optional<Error> layout_error(const TrainStepIn& in, const Model& m) {
                                    ") is more than the layers (" + std::to_string(in.layers) +
                                    ") + 2; each stage needs a layer, the embedding or the output "
                                    "head");
+  // train_step() counts the DP × CP ranks in an int; no cluster comes near 10 million GPUs.
+  if (static_cast<long long>(in.tp) * in.pp * in.dp * in.cp > 10'000'000)
+    return Error::inconsistent("dp", in.dp, "times TP, PP and CP must be at most 10 million GPUs");
   const long long per_pipe = static_cast<long long>(in.dp) * in.microbatch;
   const long long batch = static_cast<long long>(in.global_batch);
   if (batch != in.global_batch || batch % per_pipe != 0)

@@ -150,8 +150,16 @@ test('the difficulty and topic filters change which problems are offered; parts 
   await expect(group.locator('.group-title')).toHaveText('3 parts');
   await group.getByRole('button', { name: /^\(a\) / }).click();
   const problem = page.locator('article.problem');
-  await expect(problem.locator('.problem-part')).toHaveText('Part (a) of 3');
+  await expect(problem.locator('.problem-part')).toHaveText('Part (a) of (a)–(c)');
   await problem.getByRole('button', { name: 'Next part (b)' }).click();
-  await expect(problem.locator('.problem-part')).toHaveText('Part (b) of 3');
+  await expect(problem.locator('.problem-part')).toHaveText('Part (b) of (a)–(c)');
+  // A yes/no question: neither its label nor its example shows the answer before an attempt.
+  await page.goto('/index.html#tab=practice&problem=hw.roofline.step_bound&seed=0');
+  const yn = page.locator('article.problem[data-problem="hw.roofline.step_bound"]');
+  await expect(yn.locator('label')).toHaveText('Your answer (yes or no)');
+  await expect(yn.locator('[name="answer"]')).toHaveAttribute('placeholder', 'yes or no');
+  await yn.locator('[name="answer"]').fill('no');
+  await yn.getByRole('button', { name: 'Check' }).click();
+  await expect(yn.locator('.verdict')).toHaveAttribute('data-verdict', 'correct');
   expect(problems).toEqual([]);
 });
