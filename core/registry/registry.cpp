@@ -294,11 +294,30 @@ void Estimator::write(const void* typed, Json& out) const {
   }
 }
 
-SweepResult sweep_loop(const Estimator& e, void* typed, const std::string& param,
-                       const std::vector<double>& values,
-                       const void* (*point)(const Estimator&, const void*, std::string& error,
-                                            void* scratch),
-                       void* scratch) {
+bool compute_outputs(const Estimator& e, const Json& in, Json& out, Derivation& d, Error& err) {
+  struct Context {
+    const Estimator& e;
+    Json& out;
+    Error& err;
+    bool ok;
+  } c{e, out, err, false};
+  e.call(
+      e, in, nullptr, nullptr, d,
+      [](void* p, const void* result, const Error* error) {
+        auto& c = *static_cast<Context*>(p);
+        if (result) {
+          c.e.write(result, c.out);
+          c.ok = true;
+        } else {
+          c.err = *error;
+        }
+      },
+      &c);
+  return c.ok;
+}
+
+SweepResult sweep_outputs(const Estimator& e, const Json& in, const std::string& param,
+                          const std::vector<double>& values) {
   SweepResult s;
   const FieldRef* target = nullptr;
   for (std::size_t i = 0; i < e.inputs.size(); ++i)
@@ -309,22 +328,28 @@ SweepResult sweep_loop(const Estimator& e, void* typed, const std::string& param
         "unknown_input", param, "cannot sweep \"" + param + "\": not a numeric input", {}, ""};
     return s;
   }
-  std::vector<std::size_t> numeric;
+  struct Context {
+    const Estimator& e;
+    SweepResult& s;
+    std::vector<std::size_t> numeric;
+  } c{e, s, {}};
   for (std::size_t i = 0; i < e.outputs.size(); ++i)
     if (e.outputs[i].kind == OutputKind::Number) {
-      numeric.push_back(i);
+      c.numeric.push_back(i);
       s.columns.emplace_back(e.outputs[i].name, std::vector<double>{});
     }
-  for (double x : values) {
-    field_set_number(typed, *target, x);
-    std::string error;
-    const void* result = point(e, typed, error, scratch);
-    s.x.push_back(x);
-    for (std::size_t c = 0; c < numeric.size(); ++c)
-      s.columns[c].second.push_back(result ? field_number(result, e.output_fields[numeric[c]])
-                                           : 0.0 / 0.0);
-    s.point_errors.push_back(error);
-  }
+  s.x = values;
+  Derivation quiet(false);
+  e.call(
+      e, in, target, &values, quiet,
+      [](void* p, const void* result, const Error* error) {
+        auto& c = *static_cast<Context*>(p);
+        for (std::size_t k = 0; k < c.numeric.size(); ++k)
+          c.s.columns[k].second.push_back(
+              result ? field_number(result, c.e.output_fields[c.numeric[k]]) : 0.0 / 0.0);
+        c.s.point_errors.push_back(result ? std::string() : error->message);
+      },
+      &c);
   s.ok = true;
   return s;
 }
@@ -728,7 +753,7 @@ RunResult Registry::run(std::string_view id, const Json& inputs, bool record_ste
     return r;
   Derivation d(record_steps);
   for (const auto& [p, names] : from) d.note("From " + p->label, names + " (" + p->source + ")");
-  if (!est->compute(*est, r.inputs, r.outputs, d, r.error)) {
+  if (!compute_outputs(*est, r.inputs, r.outputs, d, r.error)) {
     // A cross-input check names its input by id ("tp = 3: …"): lead with the label too.
     const InputSpec* spec = r.error.input.empty() ? nullptr : est->input(r.error.input);
     if (spec && r.error.message.rfind(spec->name + " = ", 0) == 0)
@@ -796,7 +821,7 @@ SweepResult Registry::sweep(std::string_view id, const Json& inputs, const std::
     else
       why[i] = e.message;
   }
-  SweepResult inner = est->sweep(*est, clean, param, valid);
+  SweepResult inner = sweep_outputs(*est, clean, param, valid);
   if (!inner.ok) return inner;
   s.ok = true;
   s.x = values;
