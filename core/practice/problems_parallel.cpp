@@ -420,7 +420,7 @@ void collectives(ProblemBank& bank) {
       .area = "comm",
       .title = "Sending a microbatch to the next pipeline stage",
       .source = "Dubey et al. 2024 (Llama 3) Table 4: 405B with PP 16 and 8,192-token sequences; "
-                "hidden 16,384 from its config.json; 400 Gb/s InfiniBand per GPU",
+                "hidden 16,384 from its config.json; 400 Gb/s RoCE per GPU (§3.3.1)",
       .statement = "A pipeline stage passes its output activations (microbatch {micro_batch:raw} "
                    "× {seq_len} tokens × hidden {hidden:raw}, in BF16) to the next stage's GPU "
                    "over {bandwidth} with {latency} of latency. How long does the send take?",

@@ -108,7 +108,7 @@ void kv_cache(ProblemBank& bank) {
       .id = "infer.kv.batch",
       .area = "inference",
       .title = "KV cache of a batch",
-      .source = "Kwon et al. 2023 (vLLM) §2.3: the cache grows with batch × sequence length; "
+      .source = "Kwon et al. 2023 (vLLM) §3: the cache grows with batch × sequence length; "
                 "Meta-Llama-3-8B config.json",
       .group = "kv.gqa",
       .statement = "A model has {n_layers:raw} layers with {n_kv_heads:raw} key/value heads of "
@@ -169,7 +169,7 @@ void kv_cache(ProblemBank& bank) {
       .id = "infer.kv.fits",
       .area = "inference",
       .title = "Does the batch's cache fit?",
-      .source = "Kwon et al. 2023 (vLLM) §2.3; Meta-Llama-3-8B config.json",
+      .source = "Kwon et al. 2023 (vLLM) §3; Meta-Llama-3-8B config.json",
       .group = "kv.gqa",
       .statement = "A model has {n_layers:raw} layers with {n_kv_heads:raw} key/value heads of "
                    "width {head_dim:raw} ({n_heads:raw} query heads) and caches "
