@@ -41,7 +41,7 @@ TEST_CASE("no title or hint shows the answer before the attempt (#14.2)") {
       const std::string shown = answer_text(v.value().answer, p.unit);
       const std::string number = shown.substr(0, shown.find(' '));
       if (p.unit.unit == kYesNo || number.size() < 2) continue;  // "2 GPUs": too common a digit
-      auto has = [&](const std::string& text) {
+      auto has = [&](std::string_view text) {
         for (auto at = text.find(number); at != std::string::npos; at = text.find(number, at + 1)) {
           const char before = at == 0 ? ' ' : text[at - 1];
           const char after = at + number.size() < text.size() ? text[at + number.size()] : ' ';
@@ -70,7 +70,7 @@ TEST_CASE("no title or hint shows the answer before the attempt (#14.2)") {
 // Product rule: no raw snake_case before a student outside code ids (d_model, d_ff, h_kv are
 // the papers' symbols and stay).
 TEST_CASE("statements, hints and mistake feedback use words, not snake_case names") {
-  auto snake = [](const std::string& text) {
+  auto snake = [](std::string_view text) {
     for (std::size_t i = 0; i + 2 < text.size(); ++i) {
       if (text[i] != '_' || i == 0) continue;
       if (!std::islower(static_cast<unsigned char>(text[i - 1])) ||
@@ -82,7 +82,7 @@ TEST_CASE("statements, hints and mistake feedback use words, not snake_case name
       while (e < text.size() &&
              (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_'))
         ++e;
-      const std::string word = text.substr(b, e - b);
+      const std::string word(text.substr(b, e - b));
       // A one-letter stem is a math symbol with a subscript: d_model, h_kv, d_c.
       if (word.find('_') != 1) return word;
     }

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/literal.hpp"
+
 namespace napkin {
 
 class Json {
@@ -28,6 +30,7 @@ class Json {
   Json(const char* s) : type_(Type::String), str_(s) {}
   Json(std::string s) : type_(Type::String), str_(std::move(s)) {}
   Json(std::string_view s) : type_(Type::String), str_(s) {}
+  Json(Literal s) : type_(Type::String), str_(s.view()) {}
 
   static Json array() {
     Json j;

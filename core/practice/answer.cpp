@@ -56,8 +56,8 @@ AnswerUnit billion_tokens() {
 AnswerUnit zettaflop() {
   return {unit::flop, "ZFLOP", 1e21};
 }
-AnswerUnit count(std::string u, std::string name) {
-  return {std::move(u), std::move(name), 1};
+AnswerUnit count(Literal u, Literal name) {
+  return {u, name, 1};
 }
 AnswerUnit yes_no() {
   return {kYesNo, "yes/no", 1};
@@ -285,7 +285,7 @@ ParsedAnswer parse_answer_text(std::string_view raw, const AnswerUnit& u) {
     const std::string l = lower(suffix);
     for (const char* b : {"kib", "mib", "gib", "tib", "pib", "bibyte"})
       if (l.find(b) != std::string::npos) r.binary = true;
-    if (read_with_unit(number, suffix, u.unit, w) || read_with_name(v, suffix, u, w)) {
+    if (read_with_unit(number, suffix, std::string(u.unit), w) || read_with_name(v, suffix, u, w)) {
       r.ok = true;
       r.readings.push_back(w);
       return r;
@@ -297,7 +297,7 @@ ParsedAnswer parse_answer_text(std::string_view raw, const AnswerUnit& u) {
         r.readings.push_back(v * u.scale);
         return r;
       }
-      if (read_with_unit(number, plain, u.unit, w) || read_with_name(v, plain, u, w)) {
+      if (read_with_unit(number, plain, std::string(u.unit), w) || read_with_name(v, plain, u, w)) {
         r.ok = true;
         r.readings.push_back(w);
         return r;
@@ -307,8 +307,9 @@ ParsedAnswer parse_answer_text(std::string_view raw, const AnswerUnit& u) {
   ParsedNumber p = parse_value(t, u.unit);
   r.error = p.ok ? "\"" + std::string(raw) + "\" could not be read" : p.error;
   std::string example = answer_text(1.5 * u.scale, u);
-  r.error += " (the question asks in " + (u.name.empty() ? unit_noun(u.unit) : u.name) +
-             ", e.g. \"" + example + "\")";
+  r.error += " (the question asks in " +
+             (u.name.empty() ? unit_noun(std::string(u.unit)) : std::string(u.name)) + ", e.g. \"" +
+             example + "\")";
   return r;
 }
 }  // namespace

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/literal.hpp"
+
 namespace napkin {
 
 // How a problem asks for its answer. `unit` is the registry unit of the value (base SI:
@@ -15,9 +17,9 @@ namespace napkin {
 // in, and a bare number ("120", "214.7", "15.8") is read in it; `scale` is how many base
 // units one `name` is. An empty name shows the answer with format_value and reads a bare
 // number in base units.
-struct AnswerUnit {
-  std::string unit;
-  std::string name;
+struct AnswerUnit {  // literals, or a registry output's unit (the registry lives on)
+  Literal unit;
+  Literal name;
   double scale = 1;
 };
 
@@ -38,7 +40,7 @@ AnswerUnit gpus();            // a GPU count: "80 GPUs"
 AnswerUnit billion_params();  // "19B", "19 billion", bare 19
 AnswerUnit billion_tokens();  // "3.5T tokens", "3500B", bare 3500
 AnswerUnit zettaflop();       // FLOPs asked in 10^21 ("3675 ZFLOPs", bare 3675, 3.675e24)
-AnswerUnit count(std::string unit, std::string name);  // any count: count("req/s", "QPS")
+AnswerUnit count(Literal unit, Literal name);  // any count: count("req/s", "QPS")
 AnswerUnit yes_no();  // a boolean output ("within budget?"): yes/no, true/false; 1 or 0
 }  // namespace answer_in
 

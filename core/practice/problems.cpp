@@ -37,10 +37,10 @@ Json Values::to_json() const {
   return j;
 }
 
-Mistake times(std::string id, double factor, std::string feedback) {
+Mistake times(Literal id, double factor, Literal feedback) {
   Mistake m;
-  m.id = std::move(id);
-  m.feedback = std::move(feedback);
+  m.id = id;
+  m.feedback = feedback;
   m.factor = factor;
   return m;
 }
@@ -78,7 +78,7 @@ bool shown_bare(std::string_view u) {
          u == unit::samples_per_s;
 }
 
-std::string fill_statement(const std::string& tmpl, const Problem& p, const Values& v) {
+std::string fill_statement(std::string_view tmpl, const Problem& p, const Values& v) {
   std::string out;
   for (std::size_t i = 0; i < tmpl.size(); ++i) {
     std::size_t close = tmpl.find('}', i);
@@ -86,7 +86,7 @@ std::string fill_statement(const std::string& tmpl, const Problem& p, const Valu
       out += tmpl[i];
       continue;
     }
-    std::string key = tmpl.substr(i + 1, close - i - 1);
+    std::string key(tmpl.substr(i + 1, close - i - 1));
     bool raw = false;
     if (auto colon = key.find(':'); colon != std::string::npos) {
       raw = key.substr(colon + 1) == "raw";
@@ -99,7 +99,7 @@ std::string fill_statement(const std::string& tmpl, const Problem& p, const Valu
       out += tmpl[i];
       continue;
     }
-    std::string u = param ? param->unit : "";
+    std::string u = param ? param->unit.c_str() : "";
     out += (raw || shown_bare(u)) ? format_value(v[key], unit::none) : format_value(v[key], u);
     i = close;
   }
@@ -128,7 +128,7 @@ Reply fail(const Error& e) {
   return {false, error_json(e), e.message};
 }
 
-Json strings(const std::vector<std::string>& v) {
+Json strings(const std::vector<Literal>& v) {
   Json a = Json::array();
   for (const auto& s : v) a.push(s);
   return a;
@@ -137,8 +137,8 @@ Json strings(const std::vector<std::string>& v) {
 Json tag_list(const Problem& p) {
   Json a = Json::array();
   for (std::size_t at = 0; at < p.tags.size();) {
-    std::size_t end = std::min(p.tags.find(',', at), p.tags.size());
-    a.push(p.tags.substr(at, end - at));
+    std::size_t end = std::min(p.tags.view().find(',', at), p.tags.size());
+    a.push(p.tags.view().substr(at, end - at));
     at = end + 1;
   }
   return a;
@@ -185,7 +185,8 @@ void ProblemBank::add(Problem p) {
     if (!out) {
       defect("\"" + p.output + "\" is not an output of " + p.estimator);
     } else {
-      if (p.unit.unit.empty() && p.unit.name.empty()) p.unit.unit = out->unit;
+      if (p.unit.unit.empty() && p.unit.name.empty())
+        p.unit.unit = out->unit.c_str();  // the registry lives on
       bool same = p.unit.unit == out->unit || (out->unit.empty() && p.unit.unit == unit::times) ||
                   (out->kind == OutputKind::Boolean && p.unit.unit == kYesNo);
       if (p.unit.unit == kYesNo) p.integer = true;
@@ -196,7 +197,7 @@ void ProblemBank::add(Problem p) {
     for (auto& q : p.params)
       if (q.unit == "?") {
         const InputSpec* in = est->input(q.name);
-        q.unit = in ? in->unit : "";
+        q.unit = in ? in->unit.c_str() : "";  // the registry lives on
       }
   }
   for (std::size_t i = 0; i < p.mistakes.size(); ++i) {
@@ -361,7 +362,7 @@ bool evaluate(const Problem& p, const Estimator& est, Values params, std::int64_
   distinct = true;
   for (const auto& m : p.mistakes) {
     double alt = m.value ? m.value(v.params, v.outputs) : v.answer * m.factor;
-    v.mistakes.push_back({m.id, m.feedback, alt});
+    v.mistakes.push_back({std::string(m.id), std::string(m.feedback), alt});
     if (mistake_coincides(alt, v.answer, p)) distinct = false;
   }
   return true;
@@ -426,8 +427,9 @@ Result<Variant> make_variant(const Problem& p, std::int64_t seed) {
   bool distinct = true;
   if (!evaluate(p, *est, std::move(params), seed, v, why, distinct))
     return Error{"internal", "", "problem " + p.id + " cannot be built: " + why, Json(p.id), ""};
-  v.statement = fill_statement(
-      seed == 0 && !p.fixed_statement.empty() ? p.fixed_statement : p.statement, p, v.params);
+  const bool fixed = seed == 0 && !p.fixed_statement.empty();
+  const std::string text = fixed ? p.fixed_setup + p.fixed_statement : p.setup + p.statement;
+  v.statement = fill_statement(text, p, v.params);
   return v;
 }
 

@@ -86,6 +86,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/literal.hpp"
 #include "practice/answer.hpp"
 #include "registry/registry.hpp"
 
@@ -106,10 +107,10 @@ class Values {
 };
 
 struct Param {
-  std::string name;
+  Literal name;
   double fixed = 0;             // seed 0
   std::vector<double> choices;  // seeds ≥ 1 pick one; empty = always `fixed`
-  std::string unit = "?";       // how the statement shows it; "?" = the estimator input's unit
+  Literal unit = "?";           // how the statement shows it; "?" = the estimator input's unit
 };
 
 // Plain function pointers (captureless lambdas convert): a std::function per mistake made up
@@ -117,36 +118,43 @@ struct Param {
 using ValueFn = double (*)(const Values& p, const Values& out);
 
 struct Mistake {
-  std::string id;
-  std::string feedback;
+  Literal id;
+  Literal feedback;
   ValueFn value = nullptr;  // what the wrong computation gives, base units
   double factor = 0;        // instead of `value`: the correct answer × factor
 };
 
 // "The right answer times `factor`": a forgotten 2×, hours reported as days (× 24)...
-Mistake times(std::string id, double factor, std::string feedback);
+Mistake times(Literal id, double factor, Literal feedback);
 
 struct Problem {
-  std::string id, area, title, source, group;
-  std::string statement;        // template with {param}
-  std::string fixed_statement;  // seed 0 only, when the seed's wording names things; optional
+  // Text fields are string literals (Literal: one pointer each; see base/literal.hpp).
+  Literal id, area, title, source, group;
+  // The statement shown is `setup` (context shared by related problems, optional) followed by
+  // `statement` (the question), both templates with {param}. Seed 0 shows `fixed_setup` +
+  // `fixed_statement` instead when `fixed_statement` is given (the source's own wording, which
+  // names things).
+  Literal setup;
+  Literal statement;
+  Literal fixed_setup;
+  Literal fixed_statement;
   std::vector<Param> params;
   void (*derive)(Values&) = nullptr;          // optional: parameters from others
   bool (*valid)(const Values&) = nullptr;     // optional: refuse a random draw
-  std::string estimator;                      // registry id
+  Literal estimator;                          // registry id
   std::function<Json(const Values&)> inputs;  // optional: default = matching params
-  std::string output;                         // the requested output
+  Literal output;                             // the requested output
   ValueFn answer = nullptr;                   // optional: default = out[output]
   AnswerUnit unit = answer_in::output();      // how it is asked (answer.hpp)
   double tolerance = 0.02;                    // relative
   double close = 0;                           // 0 = max(3 × tolerance, 10%)
   bool integer = false;                       // counts that must be exact
   Bound bound = Bound::none;                  // the side that breaks the question's constraint
-  std::vector<std::string> hints;             // ordered, nudge first
+  std::vector<Literal> hints;                 // ordered, nudge first
   std::vector<Mistake> mistakes;
   // Plain text closing the worked solution when the asked quantity is not one of the
   // estimator's steps (an answer function corrects or converts it): how the answer follows.
-  std::string_view explain;
+  Literal explain;
   // How many different answers the variants can have, when fewer than 15 (the bank's tests
   // ask for 15 distinct answers in seeds 1-20 unless a problem declares its smaller space).
   int variety = 15;
@@ -154,7 +162,7 @@ struct Problem {
   int difficulty = 0;
   // What the problem practises, comma-separated words a student would filter by ("KV cache,
   // decode"): the page lists them and filters on them.
-  std::string_view tags;
+  Literal tags;
   // Built on first use by make_variant: the parameters of seeds 1, 2, 3... (plain members: the
   // core is built without RTTI, so no type-erased holder crosses into code built with it).
   mutable std::vector<Values> pool;

@@ -50,9 +50,9 @@ double zero_bytes_at(const Values& p, const Values&) {
   return zero_bytes(p, Stage);
 }
 
-Mistake zero_stage_value(std::string id, int stage, std::string feedback) {
+Mistake zero_stage_value(Literal id, int stage, Literal feedback) {
   const ValueFn at[] = {&zero_bytes_at<0>, &zero_bytes_at<1>, &zero_bytes_at<2>, &zero_bytes_at<3>};
-  return {std::move(id), std::move(feedback), at[stage < 0 ? 0 : stage > 3 ? 3 : stage], 0};
+  return {id, feedback, at[stage < 0 ? 0 : stage > 3 ? 3 : stage], 0};
 }
 
 void zero(ProblemBank& bank) {
@@ -66,8 +66,8 @@ void zero(ProblemBank& bank) {
       .title = "ZeRO-3 model states per GPU",
       .source = "Rajbhandari et al. 2020 (ZeRO), Figure 1: 7.5B on 64 GPUs → 1.9 GB",
       .group = "zero.fig1",
-      .statement = std::string(kZeroSetup) +
-                   "With ZeRO stage 3 over {dp} data-parallel GPUs, how much memory do the model "
+      .setup = kZeroSetup,
+      .statement = "With ZeRO stage 3 over {dp} data-parallel GPUs, how much memory do the model "
                    "states (weights, gradients, optimizer) take per GPU?",
       .params = {{"params", 7.5e9, kZeroParams}, {"dp", 64, kZeroDp}, {"zero_stage", 3, {}}},
       .estimator = "mem.training",
@@ -93,8 +93,8 @@ void zero(ProblemBank& bank) {
       .title = "ZeRO-1 model states per GPU",
       .source = "Rajbhandari et al. 2020 (ZeRO), Figure 1: 7.5B on 64 GPUs → 31.4 GB",
       .group = "zero.fig1",
-      .statement = std::string(kZeroSetup) +
-                   "With ZeRO stage 1 (optimizer-state partitioning) over {dp} data-parallel "
+      .setup = kZeroSetup,
+      .statement = "With ZeRO stage 1 (optimizer-state partitioning) over {dp} data-parallel "
                    "GPUs, how much memory do the model states take per GPU?",
       .params = {{"params", 7.5e9, kZeroParams}, {"dp", 64, kZeroDp}, {"zero_stage", 1, {}}},
       .estimator = "mem.training",
@@ -117,8 +117,8 @@ void zero(ProblemBank& bank) {
       .title = "ZeRO-2 model states per GPU",
       .source = "Rajbhandari et al. 2020 (ZeRO), Figure 1: 7.5B on 64 GPUs → 16.6 GB",
       .group = "zero.fig1",
-      .statement = std::string(kZeroSetup) +
-                   "With ZeRO stage 2 (optimizer states and gradients partitioned) over {dp} "
+      .setup = kZeroSetup,
+      .statement = "With ZeRO stage 2 (optimizer states and gradients partitioned) over {dp} "
                    "data-parallel GPUs, how much memory do the model states take per GPU?",
       .params = {{"params", 7.5e9, kZeroParams}, {"dp", 64, kZeroDp}, {"zero_stage", 2, {}}},
       .estimator = "mem.training",
@@ -313,9 +313,10 @@ void activations(ProblemBank& bank) {
 }
 
 void fsdp(ProblemBank& bank) {
-  const char* xxl =
-      "the XXL model of the FSDP worked example (126 blocks of two linear layers, d_model 16,384, "
-      "d_ff 53,248; use {params} parameters, as rounded there)";
+  // Literal concatenation: the problem's text fields are string literals.
+#define NAPKIN_XXL                                                                              \
+  "the XXL model of the FSDP worked example (126 blocks of two linear layers, d_model 16,384, " \
+  "d_ff 53,248; use {params} parameters, as rounded there)"
   bank.add({
       .id = "mem.fsdp.states",
       .area = "memory",
@@ -326,7 +327,7 @@ void fsdp(ProblemBank& bank) {
           "A model has {params} parameters. How much memory do its FP32 master weights, "
           "FP32 accumulated gradients and AdamW optimizer states (two FP32 moments) take in "
           "total, before any sharding?",
-      .fixed_statement = "The worked example (a): for " + std::string(xxl) +
+      .fixed_statement = "The worked example (a): for " NAPKIN_XXL
                          ", how much memory do the FP32 master weights, accumulated gradients "
                          "and AdamW optimizer states (two FP32 moments) take in total, before "
                          "any sharding?",
@@ -426,7 +427,7 @@ void fsdp(ProblemBank& bank) {
       .title = "FSDP devices needed with activations",
       .source = "the worked example (b): (3,520 + A/2)/N + A/2 < 95 GB ⇒ N_FSDP ≥ 156",
       .group = "seed004.b",
-      .statement = "For " + std::string(xxl) +
+      .statement = "For " NAPKIN_XXL
                    ", FSDP shards the FP32 model states (16 bytes per parameter) and half of the "
                    "BF16 activations over N devices; the other half is replicated. With batch "
                    "{batch:raw} and sequence length {seq_len:raw}, how many devices of "
@@ -493,11 +494,11 @@ void fsdp_tp(ProblemBank& bank) {
           "the worked example (c), corrected with the Scaling Book's mixed FSDP + TP condition "
           "(≈ 395 tokens per device)",
       .group = "seed004.c",
-      .statement = std::string(setup) +
-                   "how many tokens per device must the batch have for the step to be "
+      .setup = setup,
+      .statement = "how many tokens per device must the batch have for the step to be "
                    "compute-bound?",
-      .fixed_statement = std::string(setup_fixed) +
-                         "how many tokens per device must the batch have for the step to be "
+      .fixed_setup = setup_fixed,
+      .fixed_statement = "how many tokens per device must the batch have for the step to be "
                          "compute-bound?",
       .params = {{"model", -1, indices(dense_model_presets().size())},
                  {"d_model", 16384, {}},
@@ -531,11 +532,11 @@ void fsdp_tp(ProblemBank& bank) {
       .source = "the worked example (c): 16 sequences of 2048 (the worked example's answer, for "
                 "the wrong reason)",
       .group = "seed004.c",
-      .statement = std::string(setup) +
-                   "what is the smallest batch, in whole sequences of {seq_len:raw} tokens "
+      .setup = setup,
+      .statement = "what is the smallest batch, in whole sequences of {seq_len:raw} tokens "
                    "split evenly over the FSDP shards, that is compute-bound?",
-      .fixed_statement = std::string(setup_fixed) +
-                         "what is the smallest batch, in whole sequences of {seq_len:raw} tokens "
+      .fixed_setup = setup_fixed,
+      .fixed_statement = "what is the smallest batch, in whole sequences of {seq_len:raw} tokens "
                          "split evenly over the FSDP shards, that is compute-bound?",
       .params = {{"model", -1, indices(dense_model_presets().size())},
                  {"d_model", 16384, {}},

@@ -198,7 +198,8 @@ void moe(ProblemBank& bank) {
       .area = "training",
       .title = "Active parameters of an MoE model",
       .source = "the worked example §3 (Mixtral-8x7B: 61B total, 19B active)",
-      .statement = std::string(moe_statement) + "How many parameters are active per token?",
+      .setup = moe_statement,
+      .statement = "How many parameters are active per token?",
       .fixed_statement =
           "Mixtral-8x7B, as the worked example models it: {shared_params} shared parameters, "
           "{num_experts} experts of {expert_params} each, top-{top_k} routing. How "
@@ -225,7 +226,8 @@ void moe(ProblemBank& bank) {
       .area = "training",
       .title = "Total parameters of an MoE model",
       .source = "the worked example §3 (GPT-4 as rumored: 1,860B total)",
-      .statement = std::string(moe_statement) + "How many parameters does it have in total?",
+      .setup = moe_statement,
+      .statement = "How many parameters does it have in total?",
       .fixed_statement =
           "GPT-4 as rumored (the worked example): {shared_params} shared parameters, "
           "{num_experts} experts of {expert_params} each, top-{top_k} routing. How "
@@ -258,8 +260,8 @@ void moe(ProblemBank& bank) {
       .area = "training",
       .title = "Chinchilla tokens for an MoE model",
       .source = "the worked example §3 (Switch-C as modelled there: 110B active, 2,200B tokens)",
+      .setup = moe_statement,
       .statement =
-          std::string(moe_statement) +
           "By the Chinchilla rule (20 tokens per active parameter), how many tokens should it "
           "be trained on?",
       .fixed_statement =
@@ -287,8 +289,8 @@ void moe(ProblemBank& bank) {
       .area = "training",
       .title = "Active fraction of an MoE model",
       .source = "the worked example §3 (GPT-4 as rumored: 17.2% active)",
-      .statement =
-          std::string(moe_statement) + "What fraction of its parameters is active per token?",
+      .setup = moe_statement,
+      .statement = "What fraction of its parameters is active per token?",
       .fixed_statement =
           "GPT-4 as rumored (the worked example): {shared_params} shared parameters, "
           "{num_experts} experts of {expert_params} each, top-{top_k} routing. "
@@ -333,17 +335,19 @@ void training_time(ProblemBank& bank) {
          [](const Values& p, const Values& out) { return out["seconds"] * p["mfu"]; }, 0},
         forward_only()};
   };
-  const std::vector<std::string> hints = {kSixN, "Total compute C = 6·N·D.",
-                                          "Cluster throughput = GPUs × peak × MFU; time = C / "
-                                          "throughput, then divide by 86,400 s per day."};
+  const std::vector<Literal> hints = {kSixN, "Total compute C = 6·N·D.",
+                                      "Cluster throughput = GPUs × peak × MFU; time = C / "
+                                      "throughput, then divide by 86,400 s per day."};
 
   bank.add({
       .id = "train.time.days",
       .area = "training",
       .title = "Training time in days",
       .source = "the worked example §4 (LLaMA-2-70B on 512 A100s: 121.7 days)",
-      .statement = std::string(setup) + "How many days does training take?",
-      .fixed_statement = std::string(llama) + "How many days does training take?",
+      .setup = setup,
+      .statement = "How many days does training take?",
+      .fixed_setup = llama,
+      .fixed_statement = "How many days does training take?",
       .params = time_params(512, 312e12),
       .valid = sensible_days,
       .estimator = "train.time",
@@ -360,8 +364,10 @@ void training_time(ProblemBank& bank) {
       .area = "training",
       .title = "GPU-hours of a training run",
       .source = "the worked example §4 (LLaMA-2-70B on 512 A100s: 1,495,726 GPU-hours)",
-      .statement = std::string(setup) + "How many GPU-hours does training cost?",
-      .fixed_statement = std::string(llama) + "How many GPU-hours does training cost?",
+      .setup = setup,
+      .statement = "How many GPU-hours does training cost?",
+      .fixed_setup = llama,
+      .fixed_statement = "How many GPU-hours does training cost?",
       .params = time_params(512, 312e12),
       .valid = sensible_days,
       .estimator = "train.time",
