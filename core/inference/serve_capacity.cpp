@@ -375,30 +375,19 @@ void register_serve_capacity(Registry& r) {
           .help("Half the requests see their first token within this, waiting included")
           .range(0, 1e5)
           .group("job"),
-      num<In, double>("ttft_target", &In::ttft_target, "TTFT target, p90 (0 = none)", unit::seconds)
-          .help("90 % of requests see their first token within this, waiting included")
-          .range(0, 1e5)
-          .group("job"),
-      num<In, double>("tpot_target", &In::tpot_target, "TPOT target, mean (0 = none)",
-                      unit::seconds)
-          .help("Time per output token for mean-length requests")
-          .range(0, 1e3)
-          .group("job"),
       num<In, double>("tpot_p90_target", &In::tpot_p90_target, "TPOT target, p90 (0 = none)",
                       unit::seconds)
           .help("Time per output token when the batch holds p90-length prompts")
           .range(0, 1e3)
-          .group("job"),
-      num<In, double>("max_utilization", &In::max_utilization, "Utilisation limit", unit::fraction)
-          .help("The busiest a replica's batch slots may be on average; headroom for bursts")
-          .positive(1)
-          .group("job"),
+          .group("job")};
+  for (const auto& decl : own) ins.push_back(decl);
+  for (auto& decl : serve_target_inputs<In>()) ins.push_back(std::move(decl));
+  ins.push_back(
       num<In, double>("replicas", &In::replicas, "Replicas (0 = fewest that meet the targets)")
           .help("Fix the replicas to see the latency they give; 0 finds the fewest")
           .range(0, 1e7)
           .integer()
-          .group("layout")};
-  for (const auto& decl : own) ins.push_back(decl);
+          .group("layout"));
   r.add(declare<In, Out>(
       {"serve.capacity", "Serving capacity: replicas and GPUs for a load", "inference",
        "Replicas and GPUs of a continuous-batching deployment for a request rate, prompt and "

@@ -20,6 +20,7 @@ namespace {
 
 Dtype weight_dtype_of(const std::string& s) {
   return s == "fp8"    ? Dtype::Fp8
+         : s == "fp16" ? Dtype::Fp16
          : s == "int8" ? Dtype::Int8
          : s == "int4" ? Dtype::Int4
                        : Dtype::Bf16;
@@ -124,7 +125,8 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
                               " matmul path: the weights are dequantized and the math runs at "
                               "the BF16 peak.");
   }
-  const double kv_b = dtype_bytes(in.kv_dtype == "bf16" ? Dtype::Bf16 : Dtype::Fp8);
+  const double kv_b = dtype_bytes(weight_dtype_of(in.kv_dtype));
+  o.math_peak = peak;
   e.flops_rate = peak * in.compute_efficiency;
   e.bw_rate = in.mem_bandwidth * in.bandwidth_efficiency;
 
@@ -173,6 +175,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   // layers over stages.
   const double kv_split = mla ? 1.0 : std::min(e.tp, static_cast<double>(m.kv_heads));
   e.kv_tok_gpu = o.kv_bytes_per_token / (e.pp * kv_split);
+  o.kv_per_token_gpu = e.kv_tok_gpu;
   d.step("KV cache per token on one GPU", "m_{KV}", "\\frac{$m}{$p \\cdot $s}",
          {{"m", "m", o.kv_bytes_per_token, unit::bytes_per_token},
           {"p", "PP", e.pp},
@@ -189,14 +192,45 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
          o.kv_capacity_tokens, unit::tokens);
   const double seq_len = in.prompt_len + in.output_len;
   const double blocks_per_seq = ceil_count(seq_len / in.block_size);
-  o.max_batch = floor_count(blocks / blocks_per_seq);
-  d.step("Largest batch (every sequence at its full length)", "B_{\\max}",
-         "\\left\\lfloor \\frac{$C}{\\lceil ($P + $O) / $k \\rceil \\cdot $k} \\right\\rfloor",
-         {{"C", "C_{KV}", o.kv_capacity_tokens, unit::tokens},
-          {"P", "P", in.prompt_len, unit::tokens},
-          {"O", "O", in.output_len, unit::tokens},
-          {"k", "k", in.block_size, unit::tokens}},
-         o.max_batch, unit::none);
+  // Prefix caching (vLLM's automatic prefix caching; Zheng et al. 2024, SGLang's RadixAttention):
+  // the shared prefix's whole blocks are stored once; a request that finds them cached neither
+  // stores nor prefills them. The last prompt token is always computed (its logits start the
+  // output). Hits are counted in expectation: `cached` tokens per request.
+  const double shared =
+      floor_count(std::min(in.prefix_fraction * in.prompt_len, in.prompt_len - 1) / in.block_size) *
+      in.block_size;
+  const double cached = in.prefix_hit_rate * shared;
+  o.cached_tokens = cached;
+  if (cached > 0) {
+    d.step("Prompt tokens found in the prefix cache (whole blocks, expected)", "P_c",
+           "$h \\cdot \\left\\lfloor \\frac{$f \\cdot $P}{$k} \\right\\rfloor \\cdot $k",
+           {{"h", "h", in.prefix_hit_rate, unit::fraction},
+            {"f", "f", in.prefix_fraction, unit::fraction},
+            {"P", "P", in.prompt_len, unit::tokens},
+            {"k", "k", in.block_size, unit::tokens}},
+           cached, unit::tokens);
+    o.max_batch =
+        floor_count((blocks - shared / in.block_size) / (blocks_per_seq - cached / in.block_size));
+    d.step("Largest batch (the shared prefix stored once)", "B_{\\max}",
+           "\\left\\lfloor \\frac{$C - $S}{\\lceil ($P + $O) / $k \\rceil \\cdot $k - $c} "
+           "\\right\\rfloor",
+           {{"C", "C_{KV}", o.kv_capacity_tokens, unit::tokens},
+            {"S", "P_s", shared, unit::tokens},
+            {"P", "P", in.prompt_len, unit::tokens},
+            {"O", "O", in.output_len, unit::tokens},
+            {"k", "k", in.block_size, unit::tokens},
+            {"c", "P_c", cached, unit::tokens}},
+           o.max_batch, unit::none);
+  } else {
+    o.max_batch = floor_count(blocks / blocks_per_seq);
+    d.step("Largest batch (every sequence at its full length)", "B_{\\max}",
+           "\\left\\lfloor \\frac{$C}{\\lceil ($P + $O) / $k \\rceil \\cdot $k} \\right\\rfloor",
+           {{"C", "C_{KV}", o.kv_capacity_tokens, unit::tokens},
+            {"P", "P", in.prompt_len, unit::tokens},
+            {"O", "O", in.output_len, unit::tokens},
+            {"k", "k", in.block_size, unit::tokens}},
+           o.max_batch, unit::none);
+  }
   if (o.max_batch < 1)
     return Error::inconsistent(
         "prompt_len", in.prompt_len,
@@ -209,6 +243,8 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
                                    " tokens");
   const double b = in.batch > 0 ? in.batch : o.max_batch;
   o.batch = b;
+  // Cache the batch holds at full length: its blocks, the shared prefix once.
+  o.kv_tokens_used = b * (blocks_per_seq * in.block_size - cached) + (cached > 0 ? shared : 0);
 
   // Decode: a sequence's mean context over its output, and the FLOPs of one token there
   // (2 per active weight, plus attention over the whole context: no causal halving).
@@ -270,9 +306,21 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
 
   // Prefill: 2 FLOPs per active weight per prompt token plus causal attention, on one TP group
   // (stages run one after another for a single prompt).
-  const double f_prefill =
-      in.prompt_len * (2 * e.active + attention_flops_per_token(m, in.prompt_len, true));
-  const double w_prefill = e.weights_read(in.prompt_len);
+  // Cached prefix tokens are skipped; the rest still attend to them: the causal attention of
+  // positions P_c…P is that of P tokens less that of the first P_c.
+  const double new_tokens = in.prompt_len - cached;
+  const double f_prefill = new_tokens * 2 * e.active +
+                           in.prompt_len * attention_flops_per_token(m, in.prompt_len, true) -
+                           cached * attention_flops_per_token(m, cached, true);
+  o.prefill_flops = f_prefill;
+  if (cached > 0)
+    d.step("Prefill FLOPs of the uncached tokens", "F_p",
+           "($P - $c) \\cdot 2 \\cdot $N + A($P) - A($c)",
+           {{"P", "P", in.prompt_len, unit::tokens},
+            {"c", "P_c", cached, unit::tokens},
+            {"N", "N_a", e.active, unit::params}},
+           f_prefill, unit::flop);
+  const double w_prefill = e.weights_read(new_tokens);
   const double t_prefill =
       std::max(f_prefill / (e.tp * e.flops_rate), w_prefill / e.tp / e.bw_rate);
   d.step("Prefill alone", "t_p",
@@ -285,14 +333,15 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
           {"h", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
          t_prefill, unit::seconds);
+  o.prefill_time = t_prefill;
   // What one request's prefill adds to the others' decode, and its own time to first token.
   // Chunked (Sarathi-Serve §4): n steps each carry a chunk beside the running decodes, so a
   // step costs max(its FLOPs with the chunk's, the weight read); unchunked (vLLM V0's default),
   // the whole prefill runs alone and every running sequence waits for it.
   double extra = 0;
   if (in.chunked_prefill) {
-    const double n = ceil_count(in.prompt_len / in.chunk_tokens);
-    const double chunk = in.prompt_len / n;
+    const double n = ceil_count(new_tokens / in.chunk_tokens);
+    const double chunk = new_tokens / n;
     const double others = (b - 1) / e.pp;  // decodes sharing a chunk's step
     const double mixed = e.step(b, ctx, f_tok, f_prefill / n, chunk);
     extra = n * (mixed - o.decode_step);
@@ -381,6 +430,8 @@ void register_serve_engine(Registry& r) {
            .help("Longest pause in a sequence's output while a prompt is prefilled"),
        out("request_time", &Out::request_time, "Request time", unit::seconds)
            .help("TTFT + the remaining tokens × TPOT"),
+       out("math_peak", &Out::math_peak, "Matmul peak used", unit::flops)
+           .help("The GPU's peak for the weights' precision (INT4 runs at BF16's)"),
        out("weights_per_gpu", &Out::weights_per_gpu, "Weights per GPU", unit::bytes)
            .help("Weight bytes each GPU holds"),
        out("activations_per_gpu", &Out::activations_per_gpu, "Activation peak per GPU", unit::bytes)

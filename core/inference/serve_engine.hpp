@@ -36,13 +36,18 @@ struct ServeEngineIn {
   // Load.
   double prompt_len = 2048, output_len = 256;
   double batch = 0;  // concurrent sequences; 0 = the most the KV cache holds
+  // Prefix caching: the share of each prompt that is a prefix shared by all requests, and the
+  // share of requests that find it cached (0 = no prefix caching).
+  double prefix_fraction = 0, prefix_hit_rate = 1;
 };
 
 struct ServeEngineOut {
   double weights_per_gpu, activations_per_gpu, kv_memory_per_gpu, kv_bytes_per_token,
       kv_capacity_tokens, max_batch, batch, ttft, tpot, decode_step, max_token_gap, request_time,
-      tokens_per_second, tokens_per_second_per_gpu, crossover_batch, experts_touched;
+      tokens_per_second, tokens_per_second_per_gpu, crossover_batch, experts_touched, math_peak;
   std::string bound;
+  // Not declared outputs; for the estimators built on this one (prefix cache, disaggregation).
+  double cached_tokens, kv_tokens_used, prefill_flops, prefill_time, kv_per_token_gpu;
 };
 
 // The inputs of one replica, declared once for every estimator built on serve_engine (its
@@ -143,8 +148,9 @@ std::vector<InputDecl<In>> serve_engine_inputs() {
           .help("Stages the layers are split into; must divide the layers")
           .range(1, 1024)
           .group("layout"),
-      choice<In>("weight_dtype", &In::weight_dtype, "Weights", {"bf16", "fp8", "int8", "int4"})
-          .labels({"BF16", "FP8 (W8A8)", "INT8 (W8A8)", "INT4 (weight-only)"})
+      choice<In>("weight_dtype", &In::weight_dtype, "Weights",
+                 {"bf16", "fp16", "fp8", "int8", "int4"})
+          .labels({"BF16", "FP16", "FP8 (W8A8)", "INT8 (W8A8)", "INT4 (weight-only)"})
           .help("Storage of the weights; FP8 and INT8 also run the math at the 8-bit peak")
           .group("engine"),
       num<In, double>("group_size", &In::group_size, "INT4 group size (0 = per channel)")
@@ -193,6 +199,16 @@ std::vector<InputDecl<In>> serve_engine_inputs() {
           .help("Tokens generated per request (the mean, where outputs vary)")
           .positive(kMaxTokens)
           .integer()
+          .group("job"),
+      num<In, double>("prefix_fraction", &In::prefix_fraction, "Shared prompt prefix",
+                      unit::fraction)
+          .help("Share of each prompt every request shares (a system prompt); 0 = none")
+          .range(0, 1)
+          .group("job"),
+      num<In, double>("prefix_hit_rate", &In::prefix_hit_rate, "Prefix cache hit rate",
+                      unit::fraction)
+          .help("Share of requests that find the shared prefix in the cache")
+          .range(0, 1)
           .group("job")};
 }
 
