@@ -1,5 +1,5 @@
 // Practice: one problem at a time from the core's bank (statement, answer box, hints one by
-// one, the worked solution from the estimator's steps), checked by the core, which names the
+// one, the worked solution: the estimator's steps up to the asked quantity), checked by the core, which names the
 // mistake it recognises. Used by the Practice tab and by the <napkin-problem> element.
 import { h } from './dom.js';
 import { renderMath } from './math.js';
@@ -124,7 +124,8 @@ export class ProblemView {
 
   showSolution() {
     const items = this.p.solution.map((s, i) => {
-      const li = h('li', { class: 'step' }, h('p', { class: 'step-title', text: `${i + 1}. ${s.title}` }));
+      // The step in plain words as well as in math: its title and result as text.
+      const li = h('li', { class: 'step' }, h('p', { class: 'step-title', text: `${i + 1}. ${s.title}${s.text ? ': ' + s.text : ''}` }));
       if (s.note !== undefined) li.append(h('p', { class: 'step-note', text: s.note }));
       else
         li.append(

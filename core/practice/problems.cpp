@@ -413,6 +413,28 @@ Result<Variant> make_variant(const Problem& p, std::int64_t seed) {
 }
 
 // ----------------------------------------------------------------------------------------------
+Json solution_steps(const Variant& v) {
+  Json all, out = Json::array();
+  std::string err;
+  if (!Json::parse(v.run.steps.dump(), all, err)) return out;  // the registry writes valid JSON
+  auto at = [&](double want) -> std::size_t {
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (const Json* x = all[i].find("value"))
+        if (x->is_number() && relative_error(x->as_number(), want) <= 1e-9) return i;
+    return all.size();
+  };
+  std::size_t last = at(v.answer);
+  if (last == all.size()) last = at(v.outputs[v.problem->output]);
+  for (std::size_t i = 0; i < all.size() && i <= last; ++i) out.push(all[i]);
+  if (!v.problem->explain.empty()) {
+    Json note = Json::object();
+    note.add("title", "How the answer follows");
+    note.add("note", v.problem->explain);
+    out.push(std::move(note));
+  }
+  return out;
+}
+
 Reply problems_reply() {
   Json list = Json::array();
   for (const auto& p : problem_bank().problems()) {
@@ -456,7 +478,7 @@ Reply problem_reply(std::string_view id, std::int64_t seed) {
   j.set("integer", p->integer);
   j.set("hints", strings(p->hints));
   j.set("mistakes", mistake_ids(*p));
-  j.set("solution", v.run.steps);
+  j.set("solution", solution_steps(v));
   j.set("warnings", v.run.warnings);
   return {true, std::move(j), ""};
 }

@@ -65,7 +65,10 @@
 //    forgotten 2× is times(..., 0.5, ...)). GB vs GiB is automatic for byte answers.
 //    Random draws where a mistake would coincide with the answer are skipped.
 //
-// 5. Hints go from a nudge to the formula. The worked solution is the estimator's steps.
+// 5. Hints go from a nudge to the formula: at least two, and the first never the formula
+//    with the statement's numbers in it. The worked solution is the estimator's steps up to
+//    the one that gives the asked quantity (solution_steps); when the answer is not one of
+//    them, `explain` says in plain text how it follows.
 //
 // 6. Nothing else to touch: tests/problems_test.cpp checks every problem of the bank for seeds
 //    0..5 (its own answer is correct, a wrong one is not, each mistake is recognised, the
@@ -138,6 +141,9 @@ struct Problem {
   Bound bound = Bound::none;                  // the side that breaks the question's constraint
   std::vector<std::string> hints;             // ordered, nudge first
   std::vector<Mistake> mistakes;
+  // Plain text closing the worked solution when the asked quantity is not one of the
+  // estimator's steps (an answer function corrects or converts it): how the answer follows.
+  std::string_view explain;
   // How many different answers the variants can have, when fewer than 15 (the bank's tests
   // ask for 15 distinct answers in seeds 1-20 unless a problem declares its smaller space).
   int variety = 15;
@@ -196,6 +202,11 @@ struct Reply {
   Json json;
   std::string message;  // the error's one-line message
 };
+// The worked solution shown for a variant: the estimator's steps up to and including the first
+// that gives the asked quantity (the answer, else the requested output), so it never runs on
+// to another problem's answer; then `explain` when the problem gives one.
+Json solution_steps(const Variant& v);
+
 Reply problems_reply();                                       // napkin problems
 Reply problem_reply(std::string_view id, std::int64_t seed);  // napkin problem
 Reply check_reply(std::string_view id, std::int64_t seed, std::string_view answer);  // check

@@ -141,10 +141,10 @@ void parallelism(ProblemBank& bank) {
       .group = "seed000.p1",
       .statement = "A {params}-parameter model is trained with data parallelism; gradients are "
                    "{grad_bytes:raw}-byte floats. With the 2P rule for a ring all-reduce, how "
-                   "much does each data-parallel replica communicate per step?",
+                   "many bytes does each data-parallel replica send per step?",
       .fixed_statement = "A 13B model (D = 5120, L = 40) trains with B = 32, S = 4096, TP = 8, "
                          "DP = 64 and FP32 ({grad_bytes:raw}-byte) gradients. With the 2P rule, "
-                         "how much does data parallelism communicate per step?",
+                         "how many bytes does each data-parallel replica send per step?",
       .params = {{"params", 13e9, preset_param_counts()},
                  {"grad_bytes", 4, {2, 4}},
                  {"dp", 64, {8, 64, 256}}},
@@ -193,11 +193,12 @@ void parallelism(ProblemBank& bank) {
           "Megatron tensor parallelism (TP = {tp:raw}) with B = {batch:raw}, S = "
           "{seq_len:raw}, H = {d_model:raw} and {activation_bytes:raw}-byte activations. "
           "Counting the physical volume as the worked examples do (4 all-reduces per "
-          "layer, ring 2×, (N−1)/N ignored), how many bytes does one layer communicate per step?",
-      .fixed_statement = "Worked example: a 13B model (D = {d_model:raw}, L = {n_layers:raw}) "
+          "layer, ring 2×, (N−1)/N ignored), how many bytes does each GPU send for one layer per "
+          "step?",
+      .fixed_statement = "A 13B model (D = {d_model:raw}, L = {n_layers:raw}) "
                          "trains with B = {batch:raw}, S = {seq_len:raw}, TP = {tp:raw}, DP = 64 "
                          "and BF16 ({activation_bytes:raw}-byte) activations. With 8·B·S·H per "
-                         "layer, how many bytes does TP communicate per layer per step?",
+                         "layer, how many bytes does each GPU send for one layer per step?",
       .params = tp_params,
       .derive = shape_of_preset,
       .estimator = "comm.parallelism",
@@ -224,13 +225,12 @@ void parallelism(ProblemBank& bank) {
       .statement =
           "Megatron tensor parallelism (TP = {tp:raw}) trains a {n_layers:raw}-layer model "
           "with B = {batch:raw}, S = {seq_len:raw}, H = {d_model:raw} and "
-          "{activation_bytes:raw}-byte activations. How many bytes does TP communicate per "
-          "training step "
-          "(8·B·S·H per layer)?",
-      .fixed_statement = "Worked example: a 13B model (D = {d_model:raw}, L = {n_layers:raw}) "
+          "{activation_bytes:raw}-byte activations. How many bytes does each GPU send for TP per "
+          "training step (8·B·S·H per layer)?",
+      .fixed_statement = "A 13B model (D = {d_model:raw}, L = {n_layers:raw}) "
                          "trains with B = {batch:raw}, S = {seq_len:raw}, TP = {tp:raw}, DP = 64 "
                          "and BF16 ({activation_bytes:raw}-byte) activations. How many bytes "
-                         "does TP communicate per training step (8·B·S·H per layer)?",
+                         "does each GPU send for TP per training step (8·B·S·H per layer)?",
       .params = tp_params,
       .derive = shape_of_preset,
       .estimator = "comm.parallelism",
@@ -337,7 +337,8 @@ void parallelism(ProblemBank& bank) {
       .title = "Total DP traffic across the cluster",
       .source = "the worked example §11 (DP on 1024 GPUs: 700 GB per device, 716.8 TB in total)",
       .group = "seed002.gpt3",
-      .statement = "Same data-parallel job: {params} parameters, BF16 gradients, {dp:raw} GPUs. "
+      .statement = "A {params}-parameter model is trained data-parallel on {dp:raw} GPUs with BF16 "
+                   "gradients. "
                    "How much traffic does one gradient all-reduce put on the network, summed "
                    "over all GPUs (what the switches must carry)?",
       .params = gpt3,
@@ -556,12 +557,12 @@ void zero_and_tp(ProblemBank& bank) {
   bank.add({
       .id = "comm.tp_step.fraction_nvlink",
       .area = "comm",
-      .title = "The same TP decode step inside a node",
+      .title = "A TP decode step inside a node",
       .source = "the worked example (NVLink, 3 µs per hop: under 1 ms, < 10% of the 8 ms step)",
       .group = "seed003",
-      .statement = "The same decode step ({compute_time} of compute, TP = {tp:raw}, {layers:raw} "
+      .statement = "A decode step ({compute_time} of compute, TP = {tp:raw}, {layers:raw} "
                    "layers, hidden {hidden:raw} in BF16, one token, two ring all-reduces per "
-                   "layer) now runs over NVLink: {bandwidth} per GPU and {latency} per hop. What "
+                   "layer) runs over NVLink: {bandwidth} per GPU and {latency} per hop. What "
                    "share of the step is communication?",
       .params = {{"hidden", 4096, {4096, 8192}},
                  {"tokens", 1},

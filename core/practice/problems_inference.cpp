@@ -156,7 +156,7 @@ void batching(ProblemBank& bank) {
       .estimator = "serve.batching",
       .output = "qps_per_gpu",
       .unit = answer_in::count(unit::requests_per_s, "QPS"),
-      .hints = {kQpsHint},
+      .hints = {kQpsHint, "QPS per GPU = batch size / time per batch."},
       .mistakes = {{"wait_time_in_qps",
                     "You added the wait to fill the batch to the time: throughput counts GPU "
                     "time only (at steady state the next batch is already waiting).",
@@ -649,6 +649,9 @@ void llm(ProblemBank& bank) {
                              p["gen_len"] * 2 * p["params"] / p["peak_flops"];
                     },
                     0}},
+      .explain = "The prefill step above counts FLOPs only. A prompt also reads every weight "
+                 "once, so the prefill takes the longer of its FLOPs at peak and the weight "
+                 "bytes at the memory bandwidth; add the decode steps to that.",
   });
 
   bank.add({
@@ -822,6 +825,9 @@ void llm(ProblemBank& bank) {
                                         one_request(p).decode_step);
                     },
                     0}},
+      .explain = "The steps above use a compute-only prefill and whole replicas. One request "
+                 "alone takes the roofline prefill (the longer of its FLOPs and one read of the "
+                 "weights) plus its decode steps; GPUs = request rate × that time, rounded up.",
   });
 }
 
@@ -851,8 +857,8 @@ void rl(ProblemBank& bank) {
       "{batch:raw} prompts of {prompt_len} tokens on one GPU, as the worked example assumes "
       "(prefill at 990 TFLOP/s, decode reading the BF16 weights at 3.35 TB/s per token), scores "
       "them on that GPU with a reward model 1/10 the size (a prefill over prompt + generation), "
-      "and trains {ppo_epochs:raw} epochs at 6·N FLOPs per token on {total_gpus:raw} GPUs at "
-      "50% MFU. ";
+      "and trains {ppo_epochs:raw} epochs at 6·N FLOPs per token (prompt and generation) on "
+      "{total_gpus:raw} GPUs at 50% MFU. ";
   bank.add({
       .id = "rl.throughput.sync",
       .area = "inference",
@@ -1003,7 +1009,7 @@ void engine(ProblemBank& bank) {
       .statement = "Llama 3 70B (70.55B parameters, 80 layers, 8 KV heads of width 128) is served "
                    "with BF16 weights on {tp:raw} H100s (80 GiB each) with tensor parallelism. The "
                    "engine may use 90 % of each GPU's memory; ignore activations. The KV cache "
-                   "stores {kv_bytes:raw} byte(s) per element in blocks of 16 tokens. How many "
+                   "stores {kv_bytes:raw}-byte elements in blocks of 16 tokens. How many "
                    "sequences of {prompt_len} + {output_len} fit at once?",
       .params = {{"tp", 4, {4, 8}},
                  {"kv_bytes", 2, {1, 2}},
@@ -1015,8 +1021,9 @@ void engine(ProblemBank& bank) {
       .unit = answer_in::count(unit::none, "sequences"),
       .integer = true,
       .bound = Bound::at_most,  // one more sequence does not fit
-      .hints = {"Per GPU: 90 % of 80 GiB, less an equal share of the 141 GB of weights, is left "
-                "for the cache.",
+      .hints = {"The cache gets what the weights leave of the memory the engine may use, on "
+                "every GPU of the replica.",
+                "Per GPU: 90 % of 80 GiB, less an equal share of the 141 GB of weights.",
                 "A token caches 2 · 80 · 8 · 128 elements; TP splits the 8 KV heads, so each GPU "
                 "holds 1/TP of them.",
                 "A sequence takes whole 16-token blocks: divide the cache by (prompt + output) "
@@ -1217,6 +1224,9 @@ void capacity(ProblemBank& bank) {
                     0},
                    {"rounded_down", "A fraction of a replica still needs a whole one: round up.",
                     [](const Values& p, const Values&) { return std::floor(slots_needed(p)); }, 0}},
+      .explain = "R replicas offer R × B slots; the slots busy on average are the arrival rate × "
+                 "the time in a slot. The fewest R that keeps their ratio at or below the limit: "
+                 "R = rate × time / (limit × B), rounded up.",
   });
   bank.add({
       .id = "serve.capacity.wait",
@@ -1436,6 +1446,9 @@ void speculative(ProblemBank& bank) {
                       return std::round(p["acceptance_rate"] / (1 - p["acceptance_rate"]));
                     },
                     0}},
+      .explain = "Each extra drafted token adds α^k expected tokens and costs c of a target "
+                 "step: the speedup rises while that trade pays, then falls. The answer is the k "
+                 "with the largest speedup.",
       // The best length is a whole number from 1 to 15 (16, the longest draft, is the
       // free_draft mistake's): 14 besides the worked example's 5.
       .variety = 14,

@@ -298,18 +298,21 @@ void activations(ProblemBank& bank) {
 void fsdp(ProblemBank& bank) {
   const char* xxl =
       "the XXL model of the FSDP worked example (126 blocks of two linear layers, d_model 16,384, "
-      "d_ff 53,248, about {params} parameters)";
+      "d_ff 53,248; use {params} parameters, as rounded there)";
   bank.add({
       .id = "mem.fsdp.states",
       .area = "memory",
       .title = "FP32 model states on one device",
       .source = "the worked example (a): 220B × (4 + 4 + 8) bytes = 3,520 GB",
       .group = "seed004.a",
-      .statement = "A model has {params} parameters. How much memory do its FP32 master weights, "
-                   "FP32 accumulated gradients and AdamW optimizer states (two FP32 moments) take?",
+      .statement =
+          "A model has {params} parameters. How much memory do its FP32 master weights, "
+          "FP32 accumulated gradients and AdamW optimizer states (two FP32 moments) take in "
+          "total, before any sharding?",
       .fixed_statement = "The worked example (a): for " + std::string(xxl) +
                          ", how much memory do the FP32 master weights, accumulated gradients "
-                         "and AdamW optimizer states (two FP32 moments) take?",
+                         "and AdamW optimizer states (two FP32 moments) take in total, before "
+                         "any sharding?",
       .params = {{"params", 220e9, preset_param_counts()}},  // real models' exact counts
       .estimator = "mem.fsdp",
       .output = "model_states",
@@ -358,10 +361,12 @@ void fsdp(ProblemBank& bank) {
       .source =
           "the worked example (a)/(b): A = 126·b·s·(d + d_ff)·2 = 143.7 GB at b = 4, s = 2048",
       .group = "seed004.a",
-      .statement = "A model is {n_layers:raw} blocks of two linear layers, d_model = "
-                   "{d_model:raw} → d_ff = {d_ff:raw} → d_model. Each block keeps the inputs of "
-                   "both linears for the backward pass, in BF16. With batch {batch:raw} and "
-                   "sequence length {seq_len:raw}, how much memory is saved for backward?",
+      .statement =
+          "A model is {n_layers:raw} blocks of two linear layers, d_model = "
+          "{d_model:raw} → d_ff = {d_ff:raw} → d_model. Each block keeps the inputs of "
+          "both linears for the backward pass, in BF16. With batch {batch:raw} and "
+          "sequence length {seq_len:raw}, how much memory is saved for backward in total (no "
+          "sharding)?",
       .params = {{"n_layers", 126, {32, 64, 96, 126}},
                  {"batch", 4, {1, 2, 4, 8}},
                  {"seq_len", 2048, {1024, 2048, 4096}},
@@ -409,7 +414,9 @@ void fsdp(ProblemBank& bank) {
       .unit = answer_in::count(unit::none, "devices"),
       .integer = true,
       .bound = Bound::at_least,
-      .hints = {"Activations: A = 126 · b · s · (16,384 + 53,248) · 2 bytes.",
+      .hints = {"Each device holds 1/N of the states and the sharded half of the activations, "
+                "plus the whole replicated half.",
+                "Activations: A = blocks · b · s · (d_model + d_ff) · 2 bytes.",
                 "Per device: (S + A/2)/N + A/2 must stay below the device memory.",
                 "N ≥ (S + A/2) / (M − A/2), rounded up."},
       .mistakes =
@@ -562,7 +569,9 @@ void bubbles(ProblemBank& bank) {
       .estimator = "pipe.bubble",
       .output = "bubble_fraction",
       .unit = answer_in::percent(),
-      .hints = {"(N − 1) / (M + N − 1)."},
+      .hints = {"The pipeline fills and drains: each stage idles while the others start and "
+                "finish.",
+                "(N − 1) / (M + N − 1)."},
       .mistakes = {{"one_over_microbatches",
                     "1/M is one microbatch's share, not the bubble; N − 1 slots are idle.",
                     [](const Values& p, const Values&) { return 1 / p["microbatches"]; }, 0},
@@ -633,7 +642,8 @@ void bubbles(ProblemBank& bank) {
       .output = "microbatch_size",
       .unit = answer_in::count(unit::none, "sequences"),
       .integer = true,
-      .hints = {"The batch is split into M microbatches, whatever the number of stages."},
+      .hints = {"The batch is split into M microbatches, whatever the number of stages.",
+                "Microbatch size = global batch / M."},
       .mistakes = {{"divided_by_stages",
                     "Microbatch size is B/M; the number of stages N does not split the batch.",
                     [](const Values& p, const Values&) { return p["batch"] / p["stages"]; }, 0}},
@@ -662,6 +672,7 @@ void recommend(ProblemBank& bank) {
                     [](const Values& p, const Values&) { return p["gpus"] / 8; }, 0},
                    {"dp_equals_gpus", "Each replica spans TP × PP GPUs.",
                     [](const Values& p, const Values&) { return p["gpus"]; }, 0}},
+      .explain = "DP takes what TP and PP leave: DP = GPUs / (TP × PP).",
       // The rule of thumb gives DP = GPUs / (8 · PP): ten powers of two from 4 to 2,048, one
       // of them the worked example's 32.
       .variety = 9,

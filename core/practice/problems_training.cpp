@@ -242,13 +242,14 @@ void moe(ProblemBank& bank) {
       .area = "training",
       .title = "Chinchilla tokens for an MoE model",
       .source = "the worked example §3 (Switch-C as modelled there: 110B active, 2,200B tokens)",
-      .statement = std::string(moe_statement) +
-                   "By the Chinchilla rule (20 tokens per parameter), how many tokens should it "
-                   "be trained on?",
+      .statement =
+          std::string(moe_statement) +
+          "By the Chinchilla rule (20 tokens per active parameter), how many tokens should it "
+          "be trained on?",
       .fixed_statement =
           "Switch-C as the worked example models it: {shared_params} shared parameters, "
           "{num_experts} experts of {expert_params} each, top-{top_k} routing. By "
-          "the Chinchilla rule (20 tokens per parameter), how many tokens should "
+          "the Chinchilla rule (20 tokens per active parameter), how many tokens should "
           "it be trained on?",
       .params = with(100e9, 128, 10e9, 1),
       .valid = k_below_e,
