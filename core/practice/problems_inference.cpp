@@ -1521,11 +1521,12 @@ void prefix_cache(ProblemBank& bank) {
       .area = "inference",
       .title = "Sequences that fit when the prefix is stored once",
       .source = "vLLM's paged KV blocks shared across requests (Kwon et al. 2023, §4.4)",
-      .statement = "Llama 3 70B runs on {tp:raw} H100s; the KV cache left after the weights "
-                   "holds {capacity} in blocks of 16 tokens. Each request has a {prompt_len} "
-                   "prompt and {output_len} of output, and the first {prefix_fraction} of every "
-                   "prompt is the same system prompt. With prefix caching its blocks are stored "
-                   "once and every request reuses them. How many sequences fit at full length?",
+      .statement =
+          "Llama 3 70B runs on {tp:raw} H100s; the KV cache left after the weights "
+          "holds {capacity} in blocks of 16 tokens. Each request has a {prompt_len} "
+          "prompt and {output_len} of output, and the first {prefix_fraction} of every "
+          "prompt is one system prompt shared by all. With prefix caching its blocks are stored "
+          "once and every request reuses them. How many sequences fit at full length?",
       .params = {{"tp", 4, {4, 8}},
                  {"kv_bytes", 2, {1, 2}},
                  {"prompt_len", 2048, {1024, 2048, 4096}},
@@ -1671,8 +1672,10 @@ void disaggregated(ProblemBank& bank) {
           },
       .output = "kv_transfer_time",
       .unit = answer_in::ms(),
-      .hints = {"The prompt's cache is P · 2 · 80 · 8 · 128 · 2 bytes.",
-                "Each GPU holds 1/TP of it and sends it at the same time as the others."},
+      .hints = {"Each GPU holds 1/TP of the prompt's cache and sends it while the others send "
+                "theirs.",
+                "The prompt's cache is P · 2 · layers · KV heads · head width · 2 bytes; divide "
+                "by TP, then by the link's bandwidth."},
       .mistakes =
           {{"one_link", "Every prefill GPU sends its share at once, over its own link.",
             [](const Values& p, const Values& out) { return out["kv_transfer_time"] * p["tp"]; },
