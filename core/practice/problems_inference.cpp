@@ -1457,10 +1457,11 @@ void speculative(ProblemBank& bank) {
 
 // serve.prefix_cache and serve.disaggregated on Llama 3 70B and H100s. The inputs: the named
 // parameters only (others are shown in the statement), no latency targets unless named.
-Json serve_inputs(const Values& p, std::initializer_list<const char*> keys) {
+Json serve_inputs(const Values& p, std::initializer_list<const char*> keys,
+                  const char* model = "llama3-70b", const char* gpu = "h100") {
   Json j = Json::object();
-  j.set("model", "llama3-70b");
-  j.set("gpu", "h100");
+  j.set("model", model);
+  j.set("gpu", gpu);
   for (const char* k : keys)
     if (p.has(k)) j.set(k, p[k]);
   if (p.has("kv_bytes")) j.set("kv_dtype", p["kv_bytes"] == 1 ? "fp8" : "bf16");
@@ -1787,6 +1788,116 @@ void disaggregated(ProblemBank& bank) {
   });
 }
 
+// serve.moe on DeepSeek-V3 (H200s: 141 GB each), from the deepseek-v3 preset.
+double dsv3_routed() {
+  const ModelParams mp = model_params(find_model("deepseek-v3")->model);
+  return mp.moe_layers * 256.0 * mp.expert;
+}
+double dsv3_shared() {
+  return model_params(find_model("deepseek-v3")->model).total - dsv3_routed();
+}
+Json moe_inputs(const Values& p) {
+  return serve_inputs(p, {"experts", "top_k", "batch", "ep", "tp"}, "deepseek-v3", "h200");
+}
+
+void moe(ProblemBank& bank) {
+  bank.add({
+      .id = "serve.moe.experts_touched",
+      .area = "inference",
+      .title = "Experts one decode step reads",
+      .source = "uniform top-k routing: E · (1 − (1 − k/E)^T) (Austin et al. 2025, MoE serving)",
+      .statement = "A mixture of experts has {experts:raw} routed experts per layer and sends each "
+                   "token to {top_k:raw} of them, at random. One decode step routes {batch:raw} "
+                   "tokens. On average, how many distinct experts does one MoE layer read?",
+      .params = {{"experts", 256, {64, 128, 256}},
+                 {"top_k", 8, {2, 4, 6, 8}},
+                 {"batch", 32, {4, 8, 16, 32, 64}},
+                 {"ep", 8, {}},
+                 {"tp", 8, {}}},
+      .estimator = "serve.moe",
+      .inputs = moe_inputs,
+      .output = "experts_touched",
+      .unit = answer_in::count(unit::none, "experts"),
+      .hints = {"Find the chance that one expert is read by none of the tokens.",
+                "An expert escapes one token with probability 1 − k/E, all T with (1 − k/E)^T; "
+                "touched = E · (1 − (1 − k/E)^T)."},
+      .mistakes = {{"no_overlap", "Tokens pick the same experts: k · T counts many twice.",
+                    [](const Values& p, const Values&) {
+                      return std::fmin(p["experts"], p["top_k"] * p["batch"]);
+                    },
+                    0},
+                   {"one_token", "Every token picks its own k: the batch touches more.",
+                    [](const Values& p, const Values&) { return p["top_k"]; }, 0}},
+  });
+  bank.add({
+      .id = "serve.moe.weights_per_gpu",
+      .area = "inference",
+      .title = "Weights per GPU with expert parallelism",
+      .source = "DeepSeek-V3 §3.4 (DeepSeek-AI 2024): experts spread whole over EP GPUs, the "
+                "rest split over TP",
+      .statement = "DeepSeek-V3 has 17.1B shared parameters (attention, embeddings, dense and "
+                   "shared-expert layers) and 256 routed experts in each of 58 MoE layers, "
+                   "44.0M parameters each. It is served with {weight_bytes:raw}-byte weights: "
+                   "the routed experts spread whole over {ep} GPUs, the shared weights split "
+                   "over groups of {tp:raw}. How many bytes of weights does each GPU hold?",
+      .params = {{"ep", 32, {16, 32, 64, 128, 256}},
+                 {"tp", 1, {1, 2, 4, 8}},
+                 {"weight_bytes", 1, {1, 2}}},
+      .estimator = "serve.moe",
+      .inputs = moe_inputs,
+      .output = "weights_per_gpu",
+      .unit = answer_in::gb(),
+      .hints = {"Split the two kinds of weights separately: the experts by EP, the rest by TP.",
+                "W = shared · b / TP + (256 / EP) · 58 · 44.0M · b."},
+      .mistakes = {{"all_over_ep", "The shared weights are not spread over EP: only over TP.",
+                    [](const Values& p, const Values&) {
+                      return (dsv3_shared() + dsv3_routed()) * p["weight_bytes"] / p["ep"];
+                    },
+                    0},
+                   {"experts_only", "Every GPU also holds its share of the shared weights.",
+                    [](const Values& p, const Values&) {
+                      return dsv3_routed() * p["weight_bytes"] / p["ep"];
+                    },
+                    0}},
+  });
+  bank.add({
+      .id = "serve.moe.alltoall",
+      .area = "inference",
+      .title = "All-to-all traffic per token",
+      .source = "GShard's dispatch and combine (Lepikhin et al. 2021, §2.2); DeepSeek-V3 "
+                "dispatches in FP8 (§3.3.2)",
+      .statement = "In a DeepSeek-V3-shaped model each token's hidden state (7,168 values) goes "
+                   "to {top_k:raw} routed experts in each of its 58 MoE layers and their results "
+                   "come back. The "
+                   "experts are spread evenly over {ep} GPUs; dispatch sends {weight_bytes:raw} "
+                   "byte(s) per value, the combine 2. How many bytes per token leave a GPU?",
+      .params = {{"ep", 32, {8, 12, 16, 24, 32, 48, 64, 96, 128, 256}},
+                 {"weight_bytes", 1, {1, 2}},
+                 {"top_k", 8, {2, 4, 6, 8}},
+                 {"tp", 1, {}}},
+      .valid = [](const Values& p) { return p["weight_bytes"] == 1 || p["ep"] >= 16; },
+      .estimator = "serve.moe",
+      .inputs = moe_inputs,
+      .output = "alltoall_bytes_per_token",
+      .unit = answer_in::mb(),
+      .hints = {"Count one token's trip to its experts and back, in every MoE layer.",
+                "Bytes = 58 · k · 7,168 · (dispatch + combine bytes) · (EP − 1)/EP: the share "
+                "of experts on other GPUs."},
+      .mistakes = {{"dispatch_only", "The results come back too: add the combine.",
+                    [](const Values& p, const Values& out) {
+                      return out["alltoall_bytes_per_token"] * p["weight_bytes"] /
+                             (p["weight_bytes"] + 2);
+                    },
+                    0},
+                   {"all_leave", "Experts on the token's own GPU need no transfer: × (EP − 1)/EP.",
+                    [](const Values& p, const Values& out) {
+                      return out["alltoall_bytes_per_token"] * p["ep"] / (p["ep"] - 1);
+                    },
+                    0},
+                   times("one_layer", 1.0 / 58, "Every one of the 58 MoE layers routes again.")},
+  });
+}
+
 }  // namespace
 
 void register_inference_problems(ProblemBank& bank) {
@@ -1799,6 +1910,7 @@ void register_inference_problems(ProblemBank& bank) {
   speculative(bank);
   prefix_cache(bank);
   disaggregated(bank);
+  moe(bank);
 }
 
 }  // namespace napkin

@@ -22,6 +22,7 @@ void register_serve_capacity(Registry& r);       // inference/serve_capacity.cpp
 void register_serve_speculative(Registry& r);    // inference/serve_speculative.cpp
 void register_serve_prefix_cache(Registry& r);   // inference/serve_prefix_cache.cpp
 void register_serve_disaggregated(Registry& r);  // inference/serve_disaggregated.cpp
+void register_serve_moe(Registry& r);            // inference/serve_moe.cpp
 void register_rl(Registry& r);                   // inference/rl.cpp
 
 // The one registration list (registrations.cpp).

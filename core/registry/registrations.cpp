@@ -22,6 +22,7 @@ void register_all(Registry& r) {
   register_serve_speculative(r);
   register_serve_prefix_cache(r);
   register_serve_disaggregated(r);
+  register_serve_moe(r);
   register_rl(r);
 }
 
