@@ -27,24 +27,15 @@ struct ServeCapacityOut {
   bool meets_targets;
 };
 
-// The latency targets and utilisation limit, declared once for the estimators that size a
-// deployment (serve.capacity, serve.disaggregated); In derives from ServeCapacityIn.
+// The latency targets and utilisation limit, declared once (serve_capacity.cpp) for the
+// estimators that size a deployment (serve.capacity, serve.disaggregated), inserted after the
+// first `at` inputs of an estimator whose input struct derives from ServeCapacityIn.
+void insert_target_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift);
 template <class In>
-std::vector<InputDecl<In>> serve_target_inputs() {
-  return {
-      num<In, double>("ttft_target", &In::ttft_target, "TTFT target, p90 (0 = none)", unit::seconds)
-          .help("90 % of requests see their first token within this, waiting included")
-          .range(0, 1e5)
-          .group("job"),
-      num<In, double>("tpot_target", &In::tpot_target, "TPOT target, mean (0 = none)",
-                      unit::seconds)
-          .help("Time per output token for mean-length requests")
-          .range(0, 1e3)
-          .group("job"),
-      num<In, double>("max_utilization", &In::max_utilization, "Utilisation limit", unit::fraction)
-          .help("The busiest a replica's batch slots may be on average; headroom for bursts")
-          .positive(1)
-          .group("job")};
+Estimator with_target_inputs(Estimator e, std::size_t at) {
+  const In defaults{};
+  insert_target_inputs(e, at, &defaults, base_shift<In, ServeCapacityIn>(defaults));
+  return e;
 }
 
 Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d);

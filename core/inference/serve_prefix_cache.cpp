@@ -56,20 +56,18 @@ Result<ServePrefixCacheOut> serve_prefix_cache(const ServePrefixCacheIn& in, Der
 void register_serve_prefix_cache(Registry& r) {
   using In = ServePrefixCacheIn;
   using Out = ServePrefixCacheOut;
-  auto ins = serve_engine_inputs<In>();
-  ins.push_back(num<In, double>("batch", &In::batch, "Batch (0 = the most that fit uncached)")
-                    .help("Sequences decoding together, the same with and without the cache")
-                    .range(0, 1e7)
-                    .integer()
-                    .group("job"));
-  r.add(declare<In, Out>(
+  r.add(with_engine_inputs<In>(declare<In, Out>(
       {"serve.prefix_cache", "Prefix caching: prefill, TTFT and memory saved", "inference",
        "One serve.engine replica with and without a cached shared prompt prefix: prefill FLOPs, "
        "time to first token and KV memory saved, and the larger batch that fits.",
        "Kwon et al. 2023 (PagedAttention, shared prefix); Zheng et al. 2024 (SGLang, "
        "RadixAttention)",
        "docs/serving.md#serveprefix_cache"},
-      std::move(ins),
+      {num<In, double>("batch", &In::batch, "Batch (0 = the most that fit uncached)")
+           .help("Sequences decoding together, the same with and without the cache")
+           .range(0, 1e7)
+           .integer()
+           .group("job")},
       {out("ttft_saved", &Out::ttft_saved, "TTFT saved", unit::seconds)
            .help("Time to first token without the cache less with it"),
        out("ttft", &Out::ttft, "TTFT with the cache", unit::seconds)
@@ -95,7 +93,7 @@ void register_serve_prefix_cache(Registry& r) {
            unit::tokens_per_s)
            .help("Output throughput per GPU with the cache"),
        out("batch", &Out::batch, "Batch used").help("The batch both sides run at")},
-      &serve_prefix_cache));
+      &serve_prefix_cache)));
   r.add_chart({.id = "prefix-ttft-vs-fraction",
                .title = "Time to first token vs shared prefix, by hit rate",
                .estimator = "serve.prefix_cache",
