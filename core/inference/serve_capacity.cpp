@@ -227,7 +227,8 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
         double hi_r = lo_r * 2;
         for (int i = 0; i < 80 && !missed(in, p, queue_at(lambda, hi_r, p)).empty(); ++i)
           lo_r = hi_r, hi_r *= 2;
-        while (hi_r - lo_r > 1) {
+        // Capped: past 2^53 replicas the midpoint rounds to an end and the loop would spin.
+        for (int i = 0; i < 200 && hi_r - lo_r > 1; ++i) {
           const double mid = std::floor((lo_r + hi_r) / 2);
           (missed(in, p, queue_at(lambda, mid, p)).empty() ? hi_r : lo_r) = mid;
         }

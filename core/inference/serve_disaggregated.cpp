@@ -107,7 +107,16 @@ Result<ServeDisaggregatedOut> serve_disaggregated(const ServeDisaggregatedIn& in
     return wait_quantile(lo, a, mgc_mean_wait(lo, a, s_d, 0), 0.9);
   };
   double n_d = std::max(1.0, ceil_count(lambda * s_d / (lo * in.max_utilization)));
-  while (in.ttft_target > 0 && slot_wait(n_d) > 0.1 * in.ttft_target) ++n_d;
+  auto slow = [&](double n) { return in.ttft_target > 0 && slot_wait(n) > 0.1 * in.ttft_target; };
+  if (slow(n_d)) {  // waits shrink as instances are added: double, then bisect
+    double hi_d = n_d * 2;
+    for (int i = 0; i < 60 && slow(hi_d); ++i) n_d = hi_d, hi_d *= 2;
+    for (int i = 0; i < 200 && hi_d - n_d > 1; ++i) {  // capped: doubles past 2^53
+      const double mid = std::floor((n_d + hi_d) / 2);
+      (slow(mid) ? n_d : hi_d) = mid;
+    }
+    n_d = hi_d;
+  }
   o.decode_instances = n_d;
   const double wait_d = slot_wait(n_d);
   d.step("Decode instances (slots ≤ the limit busy; p90 slot wait ≤ a tenth of the TTFT target)",
@@ -135,8 +144,8 @@ Result<ServeDisaggregatedOut> serve_disaggregated(const ServeDisaggregatedIn& in
   double n_lo = std::max(1.0, ceil_count(lambda * s_p / in.max_utilization));
   if (fails(n_lo)) {
     double n_hi = n_lo * 2;
-    while (fails(n_hi)) n_lo = n_hi, n_hi *= 2;
-    while (n_hi - n_lo > 1) {
+    for (int i = 0; i < 60 && fails(n_hi); ++i) n_lo = n_hi, n_hi *= 2;
+    for (int i = 0; i < 200 && n_hi - n_lo > 1; ++i) {
       const double mid = std::floor((n_lo + n_hi) / 2);
       (fails(mid) ? n_lo : n_hi) = mid;
     }
