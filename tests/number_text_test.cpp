@@ -131,3 +131,15 @@ TEST_CASE("JSON numbers go through the same reader and printer") {
   CHECK(j.find("c")->as_number() == 12345678901234567890.0);
   CHECK(j.dump() == R"({"a":0.1,"b":-1.5e-07,"c":1.2345678901234567e+19})");
 }
+
+TEST_CASE("whole numbers print exactly below 2^53 and as their shortest digits above") {
+  CHECK(whole_digits(0.4) == "0");
+  CHECK(whole_digits(2.5) == "2");  // ties to even, as printf's %.0f
+  CHECK(whole_digits(3.5) == "4");
+  CHECK(whole_digits(-1234567.0) == "1234567");
+  CHECK(whole_digits(9007199254740991.0) == "9007199254740991");  // 2^53 − 1
+  CHECK(whole_digits(9007199254740994.0) == "9007199254740994");  // 2^53 + 2: 16 digits
+  // printf would print 1e23's binary value, 99999999999999991611392.
+  CHECK(whole_digits(1e23) == "100000000000000000000000");
+  CHECK(whole_digits(1.5e300).size() == 301);
+}

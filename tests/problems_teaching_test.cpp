@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -181,4 +182,42 @@ TEST_CASE("hints are progressive: two or more, the first without the statement's
       CHECK(quoted <= 1);
     }
   }
+}
+
+// Difficulty and tags on every problem (the bank refuses a problem without them), in words a
+// student filters by: no snake_case, each tag shared by two problems or more, every difficulty
+// used; the CLI / wasm list carries them.
+TEST_CASE("every problem has a difficulty and tags, and the list carries them (#14)") {
+  std::map<std::string, int> uses;
+  int levels[4] = {0, 0, 0, 0};
+  for (const Problem& p : problem_bank().problems()) {
+    CAPTURE(p.id);
+    REQUIRE(p.difficulty >= 1);
+    REQUIRE(p.difficulty <= 3);
+    ++levels[p.difficulty];
+    std::size_t at = 0;
+    while (at <= p.tags.size()) {
+      std::size_t end = std::min(p.tags.find(',', at), p.tags.size());
+      const std::string tag(p.tags.substr(at, end - at));
+      CHECK_FALSE(tag.empty());
+      CHECK(tag.find('_') == std::string::npos);
+      CHECK(tag == std::string(tag.c_str()));
+      CHECK(tag.front() != ' ');
+      ++uses[tag];
+      at = end + 1;
+    }
+  }
+  for (const auto& use : uses) {
+    CAPTURE(use.first);
+    CHECK(use.second >= 2);
+  }
+  for (int d = 1; d <= 3; ++d) CHECK(levels[d] >= 10);
+  const Reply list = problems_reply();
+  REQUIRE(list.ok);
+  const Json& first = list.json.find("problems")->items().front();
+  CHECK(first.find("difficulty")->as_number() == problem_bank().problems().front().difficulty);
+  CHECK(first.find("tags")->size() >= 1);
+  const Reply one = problem_reply("infer.kv.gqa", 0);
+  REQUIRE(one.ok);
+  CHECK(one.json.find("tags")->items().front().as_string() == "KV cache");
 }

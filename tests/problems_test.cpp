@@ -153,20 +153,28 @@ TEST_CASE(
     CAPTURE(p.id);
     Result<Variant> zero = make_variant(p, 0);
     REQUIRE(zero.ok());
-    const std::string first = answer_text(zero.value().answer, p.unit);
-    std::set<std::string> answers;
+    // A yes/no problem has two answers: its variants must differ by their numbers, and both
+    // answers must come up.
+    const bool yes_no = p.unit.unit == kYesNo;
+    auto shown = [&](const Variant& v) {
+      return yes_no ? v.statement : answer_text(v.answer, p.unit);
+    };
+    const std::string first = shown(zero.value());
+    std::set<std::string> answers, yes_and_no;
     std::string previous;
     for (int seed = 1; seed <= 20; ++seed) {
       CAPTURE(seed);
       Result<Variant> v = make_variant(p, seed);
       REQUIRE(v.ok());
-      const std::string a = answer_text(v.value().answer, p.unit);
+      yes_and_no.insert(answer_text(v.value().answer, p.unit));
+      const std::string a = shown(v.value());
       CHECK(a != first);
       CHECK(v.value().statement != zero.value().statement);
       CHECK(a != previous);
       previous = a;
       answers.insert(a);
     }
+    if (yes_no) CHECK(yes_and_no.size() == 2);
     CHECK(p.variety <= 15);
     CHECK(answers.size() >= static_cast<std::size_t>(std::min(15, p.variety)));
     // A declared smaller space is the real one, not a way out of the test.
@@ -401,6 +409,8 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
                       return out["total_flops"] / (p["peak_flops"] * p["mfu"] * p["days"] * 86400);
                     },
                     0}},
+      .difficulty = 1,
+      .tags = "test",
   });
   bank.add({
       .id = "test.step_ms",
@@ -417,6 +427,8 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
       .unit = answer_in::ms(),
       .hints = {"6·N·D over the cluster's throughput."},
       .mistakes = {times("forward_only", 1.0 / 3, "Add the backward pass.")},
+      .difficulty = 1,
+      .tags = "test",
   });
   bank.add({
       .id = "test.weights_gb",
@@ -437,6 +449,8 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
                     [](const Values&, const Values& out) { return out["total_params"]; }, 0},
                    {"active_not_total", "Memory holds all experts.",
                     [](const Values&, const Values& out) { return 2 * out["active_params"]; }, 0}},
+      .difficulty = 1,
+      .tags = "test",
   });
   bank.add({
       .id = "test.undertrained",
@@ -456,6 +470,8 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
                       return out["tokens_per_param_actual"] < 20 ? 0.0 : 1.0;
                     },
                     0}},
+      .difficulty = 1,
+      .tags = "test",
   });
   for (const auto& d : bank.defects()) FAIL_CHECK(d);
   REQUIRE(bank.problems().size() == 4);
@@ -500,8 +516,19 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
               .estimator = "train.time",
               .output = "days",
               .unit = answer_in::days(),
-              .hints = {"h"}});
+              .hints = {"h"},
+              .difficulty = 2,
+              .tags = "t"});
   CHECK(broken.defects().size() == 2);  // unknown area, unit mismatch
+  // No difficulty, no tags: two more.
+  broken.add({.id = "y",
+              .area = "training",
+              .title = "t",
+              .statement = "s",
+              .estimator = "train.time",
+              .output = "seconds",
+              .hints = {"h"}});
+  CHECK(broken.defects().size() == 4);
 }
 
 TEST_CASE("napkin problems / problem / check") {

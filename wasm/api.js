@@ -1,14 +1,32 @@
-// The JS API of SPEC §3 over the Embind functions: plain objects in, plain objects out.
-// Appended to the module (--post-js), so `Module` is the instance createNapkin resolves to.
-// Embind registers the underscore functions at start-up, so each wrapper looks them up late.
+// The JS API of SPEC §3 over the module's C exports (bindings.cpp): plain objects in, plain
+// objects out. Appended to the module (--post-js), so `Module` is the instance createNapkin
+// resolves to, and HEAPU8 / HEAPF64 are its memory views (replaced when memory grows, so
+// read them after each allocation). The exports exist once the wasm is instantiated, so each
+// wrapper looks them up late.
 //
 // Errors are values here too: whatever a caller passes (BigInt, Symbol, functions, Proxies,
 // circular objects, throwing getters, huge array-likes), a wrapper returns {error: {…}} and
 // never throws.
 (function (M) {
   // Results arrive as UTF-8 bytes in wasm memory (see bindings.cpp), valid until the next call.
-  var decoder = new TextDecoder();
-  var json = function (bytes) { return JSON.parse(decoder.decode(bytes)); };
+  var decoder = new TextDecoder(), encoder = new TextEncoder();
+  var result = function (ptr) { return decoder.decode(HEAPU8.subarray(ptr, ptr + M._napkin_out_len())); };
+  var json = function (ptr) { return JSON.parse(result(ptr)); };
+  // Calls fn(pointer, length, …) with each string written into wasm memory, freed after.
+  var withText = function (strings, fn) {
+    var args = [], ptrs = [];
+    try {
+      for (var i = 0; i < strings.length; i++) {
+        var b = encoder.encode(strings[i]), p = M._napkin_alloc(b.length);
+        ptrs.push(p);
+        HEAPU8.set(b, p);
+        args.push(p, b.length);
+      }
+      return fn.apply(null, args);
+    } finally {
+      ptrs.forEach(function (p) { M._napkin_free(p); });
+    }
+  };
   var MAX_SWEEP = 100000, MAX_INPUTS = 200, MAX_TEXT = 100000, MAX_SEED = 2147483647;
 
   function Bad(input, message) { this.input = input; this.message = message; }
@@ -38,38 +56,40 @@
       fail('seed', 'seed must be a whole number from 0 to ' + MAX_SEED);
     return n;
   };
-  // A plain copy of the inputs: numbers (non-finite ones as text, so the core names them),
+  // The inputs as JSON text: numbers (non-finite ones as text, so the core names them),
   // strings, booleans, null, and JSON lists/objects for text inputs such as pipeline stages.
+  // Written member by member (no copy of the object: a run's largest JS cost was that copy).
   var enc = function (v) {
     if (v === undefined || v === null) return '{}';
     if (typeof v !== 'object' || Array.isArray(v)) fail('inputs', 'inputs must be an object of name: value');
     var keys = Object.keys(v);
     if (keys.length > MAX_INPUTS) fail('inputs', 'at most ' + MAX_INPUTS + ' inputs');
-    var out = Object.create(null);
+    var out = '{';
     for (var i = 0; i < keys.length; i++) {
-      var k = keys[i], x = v[k], t = typeof x;
-      if (t === 'number') out[k] = isFinite(x) ? x : String(x);
-      else if (t === 'string' || t === 'boolean' || x === null) out[k] = x;
+      var k = keys[i], x = v[k], t = typeof x, s;
+      if (t === 'number') s = isFinite(x) ? String(x) : JSON.stringify(String(x));
+      else if (t === 'string' || t === 'boolean' || x === null) s = JSON.stringify(x);
       else if (t === 'object') {
-        var s = JSON.stringify(x);  // circular or throwing values land in guard()
+        s = JSON.stringify(x);  // circular or throwing values land in guard()
         if (s === undefined || s.length > MAX_TEXT) fail(k, k + ' is not a JSON value of at most ' + MAX_TEXT + ' characters');
-        out[k] = s;
+        s = JSON.stringify(s);
       } else fail(k, k + ': a ' + t + ' is not an input value (use a number, text or true/false)');
+      out += (i ? ',' : '') + JSON.stringify(k) + ':' + s;
     }
-    return JSON.stringify(out);
+    return out + '}';
   };
 
   // The registry never changes: keep its text, and give each caller its own parse of it (a
   // caller may change what it gets). One parse per call, no stringify of a copy.
   var listText = null;
   M.list = guard(function () {
-    if (listText === null) listText = decoder.decode(M._list());
+    if (listText === null) listText = result(M._napkin_list());
     return JSON.parse(listText);
   });
-  M.hardware = guard(function () { return json(M._hardware()); });
+  M.hardware = guard(function () { return json(M._napkin_hardware()); });
   // Model presets with their published configs and derived counts (core/scenario/).
-  M.models = guard(function () { return json(M._models()).models; });
-  M.run = guard(function (id, inputs) { return json(M._run(text(id, 'id'), enc(inputs))); });
+  M.models = guard(function () { return json(M._napkin_models()).models; });
+  M.run = guard(function (id, inputs) { return json(withText([text(id, 'id'), enc(inputs)], M._napkin_run)); });
   // Columns come back through wasm memory (see bindings.cpp); failed points are null.
   M.sweep = guard(function (id, inputs, param, values) {
     if (!Array.isArray(values) && !ArrayBuffer.isView(values)) fail('values', 'values must be an array of numbers');
@@ -80,9 +100,19 @@
       if (typeof x !== 'number' || !isFinite(x)) fail('values', 'values[' + i + '] is not a finite number');
       xs[i] = x;
     }
-    var head = json(M._sweep(text(id, 'id'), enc(inputs), text(param, 'param'), xs));
+    var at = M._napkin_alloc(8 * xs.length);
+    var head;
+    try {
+      HEAPF64.set(xs, at >> 3);
+      head = json(withText([text(id, 'id'), enc(inputs), text(param, 'param')], function (a, b, c, d, e, f) {
+        return M._napkin_sweep(a, b, c, d, e, f, at, xs.length);
+      }));
+    } finally {
+      M._napkin_free(at);
+    }
     if (head.error) return head;
-    var data = M._sweep_data().slice();
+    var from = M._napkin_sweep_data() >> 3;
+    var data = HEAPF64.slice(from, from + M._napkin_sweep_len());
     var n = head.n;
     var column = function (k) {
       var out = new Array(n);
@@ -103,12 +133,16 @@
       if (typeof value !== 'number' || !isFinite(value)) return '—';
       var binary = false, digits = 0;
       if (opts && typeof opts === 'object') { binary = opts.binary === true; digits = Number.isInteger(opts.digits) ? opts.digits : 0; }
-      return M._format(value, typeof unit === 'string' ? unit : '', binary, Math.max(0, Math.min(17, digits)));
+      return result(withText([typeof unit === 'string' ? unit.slice(0, MAX_TEXT) : ''], function (u, n) {
+        return M._napkin_format(value, u, n, binary ? 1 : 0, Math.max(0, Math.min(17, digits)));
+      }));
     } catch (e) {
       return '—';
     }
   };
-  M.parse = guard(function (t, unit) { return json(M._parse(text(t, 'text'), unit === undefined ? '' : text(unit, 'unit'))); });
+  M.parse = guard(function (t, unit) {
+    return json(withText([text(t, 'text'), unit === undefined ? '' : text(unit, 'unit')], M._napkin_parse));
+  });
   // search(inputs, {onProgress, signal}) → a Promise that always resolves: the search JSON of
   // SPEC §9 or {error}. In a page that passed createNapkin a `searchWorker` (a function that
   // returns a Worker running this module, see web/search-worker.js) it runs there, so the page
@@ -117,10 +151,12 @@
   var cancelled = { error: { code: 'cancelled', input: null, message: 'the search was cancelled' } };
   var idle = null;
   var searchHere = guard(function (inputs, onProgress, signal) {
-    var r = json(M._search(enc(inputs), 2e5, function (done, total) {
+    // Called from the core's search loop (EM_JS in bindings.cpp); false cancels.
+    M.searchProgress = function (done, total) {
       if (onProgress) try { onProgress({ done: done, total: total }); } catch (e) { /* the caller's own */ }
       return !(signal && signal.aborted);
-    }));
+    };
+    var r = json(withText([enc(inputs)], function (p, n) { return M._napkin_search(p, n, 2e5, 1); }));
     return signal && signal.aborted ? cancelled : r;
   });
   M.search = function (inputs, opts) {
@@ -155,9 +191,15 @@
       w.postMessage(body);
     });
   };
-  M.problems = guard(function () { return json(M._problems()); });
-  M.problem = guard(function (id, seed) { return json(M._problem(text(id, 'id'), seedOf(seed))); });
+  M.problems = guard(function () { return json(M._napkin_problems()); });
+  M.problem = guard(function (id, seed) {
+    var s = seedOf(seed);
+    return json(withText([text(id, 'id')], function (p, n) { return M._napkin_problem(p, n, s); }));
+  });
   M.check = guard(function (id, seed, answer) {
-    return json(M._check(text(id, 'id'), seedOf(seed), text(answer, 'answer')));
+    var s = seedOf(seed);
+    return json(withText([text(id, 'id'), text(answer, 'answer')], function (p, n, a, m) {
+      return M._napkin_check(p, n, s, a, m);
+    }));
   });
 })(Module);

@@ -1,9 +1,14 @@
-// Embind bindings only: each function forwards to the registry and returns JSON text,
-// which api.js turns into plain JS objects (no handles for callers to delete).
-#include <emscripten/bind.h>
-#include <emscripten/val.h>
+// The wasm module's exports: plain C functions over the registry. No Embind: its C++ and JS
+// runtime were 8.4 KB of the gzipped page (SPEC §7: 301.4 → 293.0 KB without it) for a dozen
+// text-in, text-out calls. Text arguments arrive as UTF-8 the JS side wrote into wasm memory
+// (napkin_alloc), with their lengths; each result is left as bytes in one buffer (the returned
+// pointer, napkin_out_len() long) that api.js decodes and turns into plain objects.
+#include <emscripten/em_js.h>
+#include <emscripten/emscripten.h>
 
+#include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/units.hpp"
@@ -17,7 +22,7 @@ namespace {
 
 using napkin::Json;
 
-Json parse_or_error(const std::string& text, std::string& err) {
+Json parse_or_error(std::string_view text, std::string& err) {
   Json j;
   if (!Json::parse(text, j, err)) return Json();
   return j;
@@ -50,11 +55,11 @@ std::string models_json() {
   return m.dump();
 }
 
-std::string run_json(const std::string& id, const std::string& inputs) {
+std::string run_json(std::string_view id, std::string_view inputs) {
   std::string err;
   Json in = parse_or_error(inputs, err);
   if (!err.empty()) return error_json("invalid_value", "inputs are not valid JSON: " + err);
-  return napkin::registry().run(id, in).to_json(id).dump();
+  return napkin::registry().run(id, in).to_json(std::string(id)).dump();
 }
 
 // A sweep returns its numbers through wasm memory, not text: one header (column names and
@@ -62,12 +67,12 @@ std::string run_json(const std::string& id, const std::string& inputs) {
 // JS side copies out. Formatting 10^4 doubles as JSON would cost milliseconds.
 std::vector<double> sweep_block;
 
-std::string sweep_header(const std::string& id, const std::string& inputs, const std::string& param,
-                         const emscripten::val& values) {
+std::string sweep_header(std::string_view id, std::string_view inputs, const std::string& param,
+                         const double* values, std::size_t n) {
   std::string err;
   Json in = parse_or_error(inputs, err);
   if (!err.empty()) return error_json("invalid_value", "inputs are not valid JSON: " + err);
-  std::vector<double> xs = emscripten::convertJSArrayToNumberVector<double>(values);
+  const std::vector<double> xs(values, values + n);
   napkin::SweepResult s = napkin::registry().sweep(id, in, param, xs);
   if (!s.ok) {
     Json j = Json::object();
@@ -91,15 +96,7 @@ std::string sweep_header(const std::string& id, const std::string& inputs, const
   return j.dump();
 }
 
-emscripten::val sweep_data() {
-  return emscripten::val(emscripten::typed_memory_view(sweep_block.size(), sweep_block.data()));
-}
-
-std::string format_value(double v, const std::string& unit, bool binary, int digits) {
-  return napkin::format_value(v, unit, {binary, digits > 0 ? digits : 4});
-}
-
-std::string parse_value(const std::string& text, const std::string& unit) {
+std::string parse_value(std::string_view text, std::string_view unit) {
   napkin::ParsedNumber p = napkin::parse_value(text, unit);
   Json j = Json::object();
   j.set("ok", p.ok);
@@ -114,8 +111,11 @@ std::string parse_value(const std::string& text, const std::string& unit) {
 // input against its declaration: units, range, whole number, the same errors as `run`).
 // `progress(done, total)` is called after each block of layouts at least `every` layouts apart; the
 // page's worker posts it on.
+// The caller's progress function (api.js sets Module.searchProgress); false cancels.
+EM_JS(bool, napkin_search_progress, (double done, double total),
+      { return !!Module['searchProgress'](done, total); });
+
 struct SearchCtx {
-  const emscripten::val* progress;
   long long every, last;
 };
 
@@ -123,17 +123,17 @@ bool search_progress(void* p, long long done, long long total) {
   auto* c = static_cast<SearchCtx*>(p);
   if (done - c->last < c->every && done < total) return true;
   c->last = done;
-  return (*c->progress)(static_cast<double>(done), static_cast<double>(total)).as<bool>();
+  return napkin_search_progress(static_cast<double>(done), static_cast<double>(total));
 }
 
-std::string search_text(const std::string& inputs, double every, const emscripten::val& progress) {
+std::string search_text(std::string_view inputs, double every, bool with_progress) {
   std::string err;
   Json in = parse_or_error(inputs, err);
   if (!err.empty() || !in.is_object())
     return error_json("invalid_value", "inputs are not a JSON object " + err);
-  SearchCtx ctx{&progress, every > 1 ? static_cast<long long>(every) : 1, 0};
-  return napkin::search_run(napkin::registry(), in,
-                            progress.isUndefined() ? nullptr : &search_progress, &ctx)
+  SearchCtx ctx{every > 1 ? static_cast<long long>(every) : 1, 0};
+  return napkin::search_run(napkin::registry(), in, with_progress ? &search_progress : nullptr,
+                            &ctx)
       .dump();
 }
 
@@ -141,45 +141,88 @@ std::string search_text(const std::string& inputs, double every, const emscripte
 std::string problems_json() {
   return napkin::problems_reply().json.dump();
 }
-std::string problem_json(const std::string& id, int seed) {
+std::string problem_json(std::string_view id, int seed) {
   return napkin::problem_reply(id, seed).json.dump();
 }
-std::string check_json(const std::string& id, int seed, const std::string& answer) {
+std::string check_json(std::string_view id, int seed, std::string_view answer) {
   return napkin::check_reply(id, seed, answer).json.dump();
 }
 
-// Results go back as bytes in wasm memory that the JS side decodes with TextDecoder:
-// Embind's own std::string conversion walks the string byte by byte in JS, which cost most
-// of a run (a few KB of JSON with its derivation).
+// The one result buffer: valid until the next call.
 std::string out_buffer;
 
-emscripten::val bytes(std::string s) {
+const char* out(std::string s) {
   out_buffer = std::move(s);
-  return emscripten::val(emscripten::typed_memory_view(
-      out_buffer.size(), reinterpret_cast<const unsigned char*>(out_buffer.data())));
+  return out_buffer.data();
 }
 
-template <auto Fn, class... Args>
-emscripten::val as_bytes(Args... args) {
-  return bytes(Fn(args...));
+std::string_view view(const char* p, std::size_t n) {
+  return {p, n};
 }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(napkin) {
-  emscripten::function("_list", &as_bytes<&list_json>);
-  emscripten::function("_hardware", &as_bytes<&hardware_json>);
-  emscripten::function("_models", &as_bytes<&models_json>);
-  emscripten::function("_run", &as_bytes<&run_json, const std::string&, const std::string&>);
-  emscripten::function("_sweep", &as_bytes<&sweep_header, const std::string&, const std::string&,
-                                           const std::string&, const emscripten::val&>);
-  emscripten::function("_sweep_data", &sweep_data);
-  emscripten::function("_format", &format_value);
-  emscripten::function("_parse", &as_bytes<&parse_value, const std::string&, const std::string&>);
-  emscripten::function("_search",
-                       &as_bytes<&search_text, const std::string&, double, const emscripten::val&>);
-  emscripten::function("_problems", &as_bytes<&problems_json>);
-  emscripten::function("_problem", &as_bytes<&problem_json, const std::string&, int>);
-  emscripten::function("_check",
-                       &as_bytes<&check_json, const std::string&, int, const std::string&>);
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE void* napkin_alloc(std::size_t n) {
+  return std::malloc(n ? n : 1);
 }
+EMSCRIPTEN_KEEPALIVE void napkin_free(void* p) {
+  std::free(p);
+}
+EMSCRIPTEN_KEEPALIVE std::size_t napkin_out_len() {
+  return out_buffer.size();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* napkin_list() {
+  return out(list_json());
+}
+EMSCRIPTEN_KEEPALIVE const char* napkin_hardware() {
+  return out(hardware_json());
+}
+EMSCRIPTEN_KEEPALIVE const char* napkin_models() {
+  return out(models_json());
+}
+EMSCRIPTEN_KEEPALIVE const char* napkin_run(const char* id, std::size_t id_len, const char* in,
+                                            std::size_t in_len) {
+  return out(run_json(view(id, id_len), view(in, in_len)));
+}
+EMSCRIPTEN_KEEPALIVE const char* napkin_sweep(const char* id, std::size_t id_len, const char* in,
+                                              std::size_t in_len, const char* param,
+                                              std::size_t param_len, const double* values,
+                                              std::size_t n) {
+  return out(
+      sweep_header(view(id, id_len), view(in, in_len), std::string(param, param_len), values, n));
+}
+// The last sweep's block [x…, column 1…, …]: its address; napkin_sweep_len() doubles long.
+EMSCRIPTEN_KEEPALIVE const double* napkin_sweep_data() {
+  return sweep_block.data();
+}
+EMSCRIPTEN_KEEPALIVE std::size_t napkin_sweep_len() {
+  return sweep_block.size();
+}
+EMSCRIPTEN_KEEPALIVE const char* napkin_format(double v, const char* unit, std::size_t unit_len,
+                                               int binary, int digits) {
+  return out(
+      napkin::format_value(v, std::string(unit, unit_len), {binary != 0, digits > 0 ? digits : 4}));
+}
+EMSCRIPTEN_KEEPALIVE const char* napkin_parse(const char* text, std::size_t text_len,
+                                              const char* unit, std::size_t unit_len) {
+  return out(parse_value(view(text, text_len), view(unit, unit_len)));
+}
+EMSCRIPTEN_KEEPALIVE const char* napkin_search(const char* in, std::size_t in_len, double every,
+                                               int with_progress) {
+  return out(search_text(view(in, in_len), every, with_progress != 0));
+}
+EMSCRIPTEN_KEEPALIVE const char* napkin_problems() {
+  return out(problems_json());
+}
+EMSCRIPTEN_KEEPALIVE const char* napkin_problem(const char* id, std::size_t id_len, int seed) {
+  return out(problem_json(view(id, id_len), seed));
+}
+EMSCRIPTEN_KEEPALIVE const char* napkin_check(const char* id, std::size_t id_len, int seed,
+                                              const char* answer, std::size_t answer_len) {
+  return out(check_json(view(id, id_len), seed, view(answer, answer_len)));
+}
+
+}  // extern "C"

@@ -7,6 +7,10 @@ import { AREA_TITLES } from './areas.js';
 import { loadProgress, saveProgress, record, dueReviews } from './progress.js';
 
 const VERDICT_TEXT = { correct: 'Correct', close: 'Close', wrong: 'Not quite' };
+export const DIFFICULTY = { 1: 'Warm-up', 2: 'Core', 3: 'Challenge' };
+// The parts of a multi-part problem: the bank's problems that share its group, in bank order.
+const partsOf = (bank, group) => (group ? bank.filter((q) => q.group === group) : []);
+const partLetter = (i) => String.fromCharCode(97 + i);
 // Why a partial score (the core's rule, core/practice/answer.hpp): the right value in the wrong
 // unit, or close with the method right.
 const scoreKind = (r) => (r.score > 0 && r.score < 1 ? (r.mistake ? 'unit' : 'close') : '');
@@ -37,7 +41,7 @@ export class ProblemView {
     }
     this.p = p;
     const answerId = `answer-${id}-${Math.random().toString(36).slice(2, 8)}`.replace(/[^A-Za-z0-9_-]/g, '-');
-    this.answer = h('input', { type: 'text', id: answerId, name: 'answer', maxlength: '200', autocomplete: 'off', spellcheck: 'false', placeholder: `e.g. ${this.example()}` });
+    this.answer = h('input', { type: 'text', id: answerId, name: 'answer', maxlength: '200', autocomplete: 'off', spellcheck: 'false', placeholder: this.yesNo() ? 'yes or no' : `e.g. ${this.example()}` });
     this.verdict = h('div', { class: 'verdict', role: 'status', 'aria-live': 'polite' });
     this.hints = h('ol', { class: 'hints' });
     this.hintButton = h('button', { type: 'button', class: 'hint-button', onclick: () => this.nextHint() });
@@ -45,10 +49,17 @@ export class ProblemView {
     // The source line quotes the original's answer: it appears after the attempt.
     this.source = h('p', { class: 'cite problem-source', hidden: true, text: 'From ' + p.source });
     const link = this.opts.permalink ? this.opts.permalink(id, this.seed) : null;
+    // A part of a multi-part problem says which, in letters (a digit here could match the
+    // answer), and leads to the next part.
+    const parts = partsOf(this.api.problems().problems, p.group);
+    const at = parts.findIndex((q) => q.id === id);
+    const next = at >= 0 && at + 1 < parts.length ? parts[at + 1] : null;
     this.el.replaceChildren(
       h('header', {},
-        h('p', { class: 'problem-area', text: `${AREA_TITLES[p.area] || p.area} · ${this.seed === 0 ? 'the worked example’s own numbers' : 'variant ' + this.seed}` }),
+        h('p', { class: 'problem-area', text: `${AREA_TITLES[p.area] || p.area} · ${DIFFICULTY[p.difficulty] || ''} · ${this.seed === 0 ? 'the source’s own numbers' : 'variant ' + this.seed}` }),
+        parts.length > 1 ? h('p', { class: 'problem-part', text: `Part (${partLetter(at)}) of (a)–(${partLetter(parts.length - 1)})` }) : null,
         h('h3', { text: p.title }),
+        h('p', { class: 'problem-tags', text: (p.tags || []).join(' · ') }),
         this.source),
       h('p', { class: 'statement', text: p.statement }),
       h('form', { class: 'answer-row', onsubmit: (e) => { e.preventDefault(); this.check(); } },
@@ -60,6 +71,7 @@ export class ProblemView {
         this.hintButton,
         h('button', { type: 'button', text: 'Show worked solution', onclick: () => this.showSolution() }),
         h('button', { type: 'button', text: 'New variant', onclick: () => this.newVariant() }),
+        next ? h('button', { type: 'button', class: 'next-part', text: `Next part (${partLetter(at + 1)})`, onclick: () => this.openPart(next.id) }) : null,
         link ? h('a', { href: link, class: 'problem-link', text: 'Link to this problem' }) : null),
       this.hints,
       this.solution,
@@ -67,7 +79,13 @@ export class ProblemView {
     this.updateHintButton();
   }
 
+  // A yes/no answer's text is the answer itself: the label and the example never show it.
+  yesNo() {
+    return this.p.answer.unit === 'bool';
+  }
+
   unitWord() {
+    if (this.yesNo()) return 'yes or no';
     const t = this.p.answer.text || '';
     const m = t.match(/[^\d.,\s−-][^\d]*$/);
     return m ? m[0].trim() : 'a number';
@@ -142,6 +160,11 @@ export class ProblemView {
     this.source.hidden = false;
   }
 
+  openPart(id) {
+    if (this.opts.onPart) this.opts.onPart(id);
+    else this.load(id, 0);
+  }
+
   newVariant() {
     const seed = 1 + Math.floor(Math.random() * 9999);
     this.load(this.id, seed);
@@ -159,6 +182,17 @@ export function buildPractice(api, panel, state, save) {
   const areaSelect = h('select', { 'aria-label': 'Practice area' },
     h('option', { value: '', text: 'All areas' }),
     areas.map((a) => h('option', { value: a, text: AREA_TITLES[a] || a })));
+  // Filters: difficulty and topic (the bank's tags), with the area.
+  const difficultySelect = h('select', { 'aria-label': 'Practice difficulty' },
+    h('option', { value: '', text: 'Any difficulty' }),
+    Object.entries(DIFFICULTY).map(([v, t]) => h('option', { value: v, text: t })));
+  const tags = [...new Set(bank.flatMap((p) => p.tags || []))].sort((a, b) => a.localeCompare(b));
+  const tagSelect = h('select', { 'aria-label': 'Practice topic' },
+    h('option', { value: '', text: 'Any topic' }),
+    tags.map((t) => h('option', { value: t, text: t })));
+  const offered = () => bank.filter((p) => (!areaSelect.value || p.area === areaSelect.value) &&
+    (!difficultySelect.value || String(p.difficulty) === difficultySelect.value) &&
+    (!tagSelect.value || (p.tags || []).includes(tagSelect.value)));
   const holder = h('div', { class: 'problem-holder' });
   let view = null;
 
@@ -186,6 +220,7 @@ export function buildPractice(api, panel, state, save) {
     const opts = {
       permalink,
       onSeed: (s) => { state.seed = s; save(); },
+      onPart: (pid) => open(pid, 0),
       onResult: (verdict, pid) => {
         progress = record(progress, pid, verdict, state.seed);
         saveProgress(progress);
@@ -198,27 +233,46 @@ export function buildPractice(api, panel, state, save) {
       view = new ProblemView(api, id, seed, opts);
       holder.replaceChildren(view.el);
     }
-    for (const li of list.children) li.classList.toggle('current', li.dataset.problem === id);
+    for (const li of list.querySelectorAll('li[data-problem]')) li.classList.toggle('current', li.dataset.problem === id);
   };
+  const item = (p, label) =>
+    h('li', { dataset: { problem: p.id }, class: p.id === state.problem ? 'current' : '' },
+      h('button', { type: 'button', onclick: () => open(p.id, 0) },
+        h('span', { class: 'solved-mark', text: progress.solved[p.id] ? '✓ ' : '' }), label,
+        h('span', { class: 'list-difficulty', text: ` · ${DIFFICULTY[p.difficulty] || ''}` })));
+  // The parts of a multi-part problem sit together, lettered, where its first part is.
   const renderList = () => {
-    const area = areaSelect.value;
-    list.replaceChildren(...bank.filter((p) => !area || p.area === area).map((p) =>
-      h('li', { dataset: { problem: p.id }, class: p.id === state.problem ? 'current' : '' },
-        h('button', { type: 'button', onclick: () => open(p.id, 0) },
-          h('span', { class: 'solved-mark', text: progress.solved[p.id] ? '✓ ' : '' }), p.title))));
+    const shown = offered();
+    const done = new Set();
+    const rows = [];
+    for (const p of shown) {
+      if (done.has(p.id)) continue;
+      const parts = partsOf(bank, p.group);
+      if (parts.length < 2) {
+        rows.push(item(p, p.title));
+        continue;
+      }
+      const kept = parts.filter((q) => shown.includes(q));
+      kept.forEach((q) => done.add(q.id));
+      rows.push(h('li', { class: 'problem-group' },
+        h('p', { class: 'group-title', text: `${parts.length} parts` }),
+        h('ul', {}, kept.map((q) => item(q, `(${partLetter(parts.indexOf(q))}) ${q.title}`)))));
+    }
+    list.replaceChildren(...rows);
+    if (!rows.length) list.append(h('li', { class: 'none', text: 'No problem matches these filters.' }));
   };
   const quiz = () => {
-    const area = areaSelect.value;
-    const pool = bank.filter((p) => !area || p.area === area);
+    const pool = offered();
+    if (!pool.length) return;
     const p = pool[Math.floor(Math.random() * pool.length)];
     open(p.id, 1 + Math.floor(Math.random() * 9999));
   };
-  areaSelect.addEventListener('change', renderList);
+  for (const s of [areaSelect, difficultySelect, tagSelect]) s.addEventListener('change', renderList);
   panel.append(h('div', { class: 'practice' },
     h('aside', { class: 'practice-side' },
       h('h3', { text: 'Practice' }),
-      h('p', { class: 'summary', text: 'Problems from worked examples, with their own numbers first, then random variants. Answers accept units: 120 ms, 0.12 s, 214.7 GB, 15.8%, 3/19.' }),
-      areaSelect,
+      h('p', { class: 'summary', text: 'Problems from worked examples, papers and released models, with their own numbers first, then random variants. Answers accept units: 120 ms, 0.12 s, 214.7 GB, 15.8%, 3/19.' }),
+      areaSelect, difficultySelect, tagSelect,
       h('button', { type: 'button', class: 'primary', text: 'Random problem (mixed quiz)', onclick: quiz }),
       reviewButton,
       stats, list),

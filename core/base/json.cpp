@@ -1,7 +1,6 @@
 #include "base/json.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 #include "base/number_text.hpp"

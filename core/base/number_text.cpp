@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 
 // Only Dragonbox is used from {fmt}: its public formatting API would add ~30 KB (gzipped) of
@@ -86,6 +85,23 @@ bool read_decimal(std::string_view text, double& out) {
   return true;
 }
 
+std::string whole_digits(double v) {
+  const double r = std::nearbyint(std::fabs(v));
+  if (!std::isfinite(r)) return "0";
+  if (r < 9007199254740992.0) {
+    auto n = static_cast<unsigned long long>(r);
+    char buf[24];
+    char* p = buf + sizeof buf;
+    do *--p = static_cast<char>('0' + n % 10), n /= 10;
+    while (n > 0);
+    return std::string(p, buf + sizeof buf);
+  }
+  const ShortestDigits d = shortest_digits(r);
+  std::string out(d.digits, d.digits + d.count);
+  out.append(static_cast<std::size_t>(d.exp10 + 1 - d.count), '0');
+  return out;
+}
+
 ShortestDigits shortest_digits(double v) {
   ShortestDigits s{};
   s.negative = std::signbit(v);
@@ -116,6 +132,74 @@ double mantissa_of(const char* digits, int count, bool negative) {
   read_decimal(std::string_view(text, static_cast<std::size_t>(k)), m);
   return m;
 }
+
+// A non-negative integer of up to 2,560 bits: enough for a double's significand times 2^1100
+// and 5^350, the most a decimal tie comparison needs.
+class BigInt {
+ public:
+  explicit BigInt(std::uint64_t v) {
+    limbs_[0] = static_cast<std::uint32_t>(v);
+    limbs_[1] = static_cast<std::uint32_t>(v >> 32);
+    size_ = limbs_[1] ? 2 : 1;
+  }
+  void multiply(std::uint32_t m) {
+    std::uint64_t carry = 0;
+    for (int i = 0; i < size_; ++i) {
+      carry += static_cast<std::uint64_t>(limbs_[i]) * m;
+      limbs_[i] = static_cast<std::uint32_t>(carry);
+      carry >>= 32;
+    }
+    if (carry) limbs_[size_++] = static_cast<std::uint32_t>(carry);
+  }
+  void multiply_pow5(int k) {
+    for (; k >= 13; k -= 13) multiply(1220703125u);  // 5^13
+    std::uint32_t rest = 1;
+    while (k-- > 0) rest *= 5;
+    multiply(rest);
+  }
+  void shift_left(int bits) {
+    const int words = bits / 32, rem = bits % 32;
+    for (int i = size_ - 1 + words + 1; i >= 0; --i) {
+      const int from = i - words;
+      std::uint64_t w = from >= 0 && from < size_ ? limbs_[from] : 0;
+      std::uint64_t below = from - 1 >= 0 && from - 1 < size_ ? limbs_[from - 1] : 0;
+      limbs_[i] = static_cast<std::uint32_t>(rem ? (w << rem) | (below >> (32 - rem)) : w);
+    }
+    size_ += words + 1;
+    while (size_ > 1 && limbs_[size_ - 1] == 0) --size_;
+  }
+  friend int compare(const BigInt& a, const BigInt& b) {
+    if (a.size_ != b.size_) return a.size_ < b.size_ ? -1 : 1;
+    for (int i = a.size_ - 1; i >= 0; --i)
+      if (a.limbs_[i] != b.limbs_[i]) return a.limbs_[i] < b.limbs_[i] ? -1 : 1;
+    return 0;
+  }
+
+ private:
+  std::uint32_t limbs_[82] = {};
+  int size_ = 1;
+};
+
+// The sign of x·10^j − (t + ½) for a finite x > 0: whether x lies above, on or below the
+// decimal tie. With x = M·2^E (M a 53-bit integer) that is the sign of M·2^(E+j+1)·5^j −
+// (2t + 1), compared exactly in integers (negative powers moved to the other side).
+int side_of_tie(double x, long long t, int j) {
+  int e = 0;
+  const double f = std::frexp(x, &e);  // x = f·2^e, f in [0.5, 1)
+  BigInt lhs(static_cast<std::uint64_t>(std::ldexp(f, 53)));
+  BigInt rhs(static_cast<std::uint64_t>(2 * t + 1));
+  const int p2 = e - 53 + j + 1;
+  if (j >= 0)
+    lhs.multiply_pow5(j);
+  else
+    rhs.multiply_pow5(-j);
+  if (p2 >= 0)
+    lhs.shift_left(p2);
+  else
+    rhs.shift_left(-p2);
+  return compare(lhs, rhs);
+}
+
 }  // namespace
 
 void round_to_digits(double v, int n, double& mantissa, int& exp10) {
@@ -133,20 +217,18 @@ void round_to_digits(double v, int n, double& mantissa, int& exp10) {
   // Rounding the shortest digits rounds v itself the same way unless they end exactly in the
   // 5 after the cut: a rounding boundary strictly between the digits and v would be a shorter
   // (or as short and closer) string inside v's rounding interval, which Dragonbox would have
-  // returned instead. That one case, a decimal tie, goes to printf's exact arithmetic.
+  // returned instead. That one case, a decimal tie, compares v with the tie exactly.
   const char next = s.digits[n];
+  bool up = next >= '5';
   if (next == '5' && s.count == n + 1) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.*e", n - 1, v);
-    const char* e = buf;
-    while (*e && *e != 'e') ++e;
-    read_decimal(std::string_view(buf, static_cast<std::size_t>(e - buf)), mantissa);
-    exp10 = *e ? std::atoi(e + 1) : 0;
-    return;
+    long long t = 0;
+    for (int i = 0; i < n; ++i) t = t * 10 + (s.digits[i] - '0');
+    const int side = side_of_tie(std::fabs(v), t, n - 1 - exp10);
+    up = side > 0 || (side == 0 && t % 2 == 1);  // an exact tie rounds to even, as printf
   }
   char d[20] = {};
   for (int i = 0; i < n; ++i) d[i] = s.digits[i];
-  if (next >= '5') {
+  if (up) {
     int i = n - 1;
     while (i >= 0 && d[i] == '9') d[i--] = '0';
     if (i >= 0) {

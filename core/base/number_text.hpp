@@ -34,6 +34,13 @@ ShortestDigits shortest_digits(double v);
 // value's own digits, 9.9881000000000003).
 void round_to_digits(double v, int n, double& mantissa, int& exp10);
 
+// The digits of |v| rounded to a whole number (ties to even, as printf's %.0f): exact below
+// 2^53; above it (where every double is whole) the shortest digits padded with zeros, which
+// read back to the same double (printf would print the binary value's own digits,
+// 99999999999999991611392 for 1e23). No printf: wasm's goes through software long doubles,
+// and it was 6 KB of the module for these rare numbers.
+std::string whole_digits(double v);
+
 // JSON text of a finite double: the shortest form that reads back exactly, in %.17g's layout
 // (plain digits for exponents -5..16, else d.ddde±XX).
 void append_shortest(std::string& out, double v);

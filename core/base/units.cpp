@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -73,10 +72,9 @@ void put_fixed(std::string& out, double v, int decimals) {
   double scale = 1;
   for (int i = 0; i < decimals; ++i) scale *= 10;
   double scaled = std::round(std::fabs(v) * scale);
-  if (scaled >= 9e15) {  // beyond exact integers in a double: let printf do it
-    char buf[400];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    out += buf;
+  if (scaled >= 9e15) {  // beyond exact integers in a double: the fraction is noise here
+    if (v < 0) out += '-';
+    out += whole_digits(v);
     return;
   }
   // Digits written backwards into a small buffer: no allocation on this path.
@@ -145,28 +143,13 @@ void put_sci(std::string& out, double v, int digits, const char* times, const ch
   out += close;
 }
 
-// 1,495,726 (or with `sep` between groups of three). Below 2^53 the digits come from an
-// integer: nearbyint rounds ties to even as printf's %.0f does, and wasm's printf of a double
-// goes through software long doubles (several µs a number).
+// 1,495,726 (or with `sep` between groups of three).
 void put_separated(std::string& out, double v, const char* sep = ",") {
-  char buf[64];
-  const double r = std::nearbyint(std::fabs(v));
-  if (r < 9007199254740992.0) {
-    auto n = static_cast<unsigned long long>(r);
-    char* p = buf + sizeof buf;
-    *--p = '\0';
-    do {
-      *--p = static_cast<char>('0' + n % 10);
-      n /= 10;
-    } while (n > 0);
-    std::memmove(buf, p, static_cast<std::size_t>(buf + sizeof buf - p));
-  } else {
-    std::snprintf(buf, sizeof buf, "%.0f", std::fabs(v));
-  }
-  int n = static_cast<int>(std::strlen(buf));
-  if (v < 0) out += '-';
-  for (int i = 0; i < n; ++i) {
-    out += buf[i];
+  const std::string digits = whole_digits(v);
+  const std::size_t n = digits.size();
+  if (v < 0 && std::nearbyint(std::fabs(v)) != 0) out += '-';
+  for (std::size_t i = 0; i < n; ++i) {
+    out += digits[i];
     if ((n - 1 - i) % 3 == 0 && i != n - 1) out += sep;
   }
 }

@@ -539,10 +539,10 @@ void register_comm(Registry& r) {
          "model)",
          "docs/communication.md#commcollective"},
         {choice("op", &In::op, "Operation",
-                {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "p2p"})
+                "all_reduce|all_gather|reduce_scatter|all_to_all|broadcast|p2p")
              .help("The collective: how data moves between the ranks")
-             .labels({"All-reduce", "All-gather", "Reduce-scatter", "All-to-all", "Broadcast",
-                      "Point-to-point send"}),
+             .labels(
+                 "All-reduce|All-gather|Reduce-scatter|All-to-all|Broadcast|Point-to-point send"),
          num("bytes", &In::bytes, "Message size P", unit::bytes)
              .positive(kMaxBytes)
              .help("The full tensor; for all-gather the gathered result, for reduce-scatter "
@@ -558,10 +558,10 @@ void register_comm(Registry& r) {
          flag("in_switch_reduction", &In::in_switch_reduction, "Switch reduces in-network")
              .help("NVLink SHARP (NVLS) on H100/B200 NVSwitch, or InfiniBand SHARP: the switch "
                    "sums the data, so each rank sends it once"),
-         choice("algorithm", &In::algorithm, "Algorithm", {"auto", "ring", "tree", "in_switch"})
+         choice("algorithm", &In::algorithm, "Algorithm", "auto|ring|tree|in_switch")
              .help("Auto picks the fastest; ring: 2(N − 1) steps; tree: about 2 log₂ N steps; "
                    "in-switch: 2 steps")
-             .labels({"Auto (fastest)", "Ring", "Tree", "In-switch reduction"}),
+             .labels("Auto (fastest)|Ring|Tree|In-switch reduction"),
          num("gpus_per_node", &In::gpus_per_node, "GPUs per node (0 = one link)")
              .help("Ranks beyond this many are in other nodes, reached over the inter-node "
                    "link; 0 puts every rank on the link above")
@@ -656,15 +656,14 @@ void register_comm(Registry& r) {
          num("latency", &In::latency, "Latency per step", unit::seconds)
              .help("Fixed cost of one communication step")
              .range(0, 10),
-         choice("recompute", &In::recompute, "Activation recomputation",
-                {"none", "selective", "full"})
+         choice("recompute", &In::recompute, "Activation recomputation", "none|selective|full")
              .help("Full recomputation re-runs each layer's forward in backward, its TP "
                    "all-reduces too; selective re-runs only attention, with no collective")
-             .labels({"None", "Selective (attention only)", "Full"}),
-         choice("algorithm", &In::algorithm, "Collective algorithm", {"ring", "auto", "tree"})
+             .labels("None|Selective (attention only)|Full"),
+         choice("algorithm", &In::algorithm, "Collective algorithm", "ring|auto|tree")
              .help("Ring, as the worked examples assume; auto picks the faster of ring and tree "
                    "for each collective")
-             .labels({"Ring", "Auto (fastest)", "Tree"})},
+             .labels("Ring|Auto (fastest)|Tree")},
         {out("dp_bytes", &Out::dp_bytes, "DP per step (2P)", unit::bytes)
              .help("Gradient all-reduce, the 2P rule"),
          out("dp_bytes_exact", &Out::dp_bytes_exact, "DP exact 2P(N−1)/N", unit::bytes)

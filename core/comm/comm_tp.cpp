@@ -294,19 +294,18 @@ void register_comm_tp(Registry& r) {
              unit::seconds)
              .help("Compute of the step; 0 estimates it from the roofline")
              .range(0, 1e5),
-         choice("overlap_model", &In::overlap_model, "Overlap", {"megatron", "fraction"})
+         choice("overlap_model", &In::overlap_model, "Overlap", "megatron|fraction")
              .help("Megatron-LM's default: forward all-reduces exposed, backward ones hidden "
                    "under the weight-gradient GEMM; or a fraction you set")
-             .labels({"Megatron-LM default", "A fraction you set"}),
+             .labels("Megatron-LM default|A fraction you set"),
          num("overlap", &In::overlap, "Communication hidden under compute", unit::fraction)
              .help("Share of communication hidden under compute (when overlap is a fraction)")
              .range(0, 1),
          flag("in_switch_reduction", &In::in_switch_reduction, "Switch reduces in-network")
              .help("NVLink SHARP (NVLS) or InfiniBand SHARP: the switch sums the data"),
-         choice("algorithm", &In::algorithm, "All-reduce algorithm",
-                {"auto", "ring", "tree", "in_switch"})
+         choice("algorithm", &In::algorithm, "All-reduce algorithm", "auto|ring|tree|in_switch")
              .help("Auto picks the fastest; ring: 2(N − 1) hops, as the worked examples assume")
-             .labels({"Auto (fastest)", "Ring", "Tree", "In-switch reduction"}),
+             .labels("Auto (fastest)|Ring|Tree|In-switch reduction"),
          num("params", &In::params, "Parameters for the roofline compute (0 = none)", unit::params)
              .help("Parameters, for the roofline compute time; 0 = none")
              .range(0, 1e15),

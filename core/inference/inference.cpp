@@ -495,9 +495,8 @@ void register_inference(Registry& r) {
               num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
                   .help("2 for a BF16 cache")
                   .positive(8),
-              choice("decode_model", &In::decode_model, "Model", {"roofline", "weights"})
-                  .labels(
-                      {"Roofline (weights, KV cache and FLOPs)", "Weights only (worked example)"})
+              choice("decode_model", &In::decode_model, "Model", "roofline|weights")
+                  .labels("Roofline (weights, KV cache and FLOPs)|Weights only (worked example)")
                   .help("roofline: prefill and each decode step take the longer of their FLOPs and "
                         "their memory reads (weights and KV cache); weights: the worked example's "
                         "compute-only prefill and N·2 bytes / BW per token"),

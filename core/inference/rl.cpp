@@ -318,14 +318,14 @@ void register_rl(Registry& r) {
                       "whose memory holds the weights and the cache")
                 .range(0, 65536)
                 .integer(),
-            choice("decode_model", &In::decode_model, "Generation model", {"roofline", "weights"})
-                .labels({"Roofline (weights, KV cache and FLOPs)", "Weights only (worked example)"})
+            choice("decode_model", &In::decode_model, "Generation model", "roofline|weights")
+                .labels("Roofline (weights, KV cache and FLOPs)|Weights only (worked example)")
                 .help(
                     "roofline: prefill and decode steps bound by FLOPs or memory, the cache read "
                     "included; weights: the worked example's compute-only prefill and weight-only "
                     "decode"),
-            choice("score_on", &In::score_on, "Scoring runs on", {"all", "one_gpu"})
-                .labels({"The GPUs not training", "One GPU (worked example)"})
+            choice("score_on", &In::score_on, "Scoring runs on", "all|one_gpu")
+                .labels("The GPUs not training|One GPU (worked example)")
                 .help("All: the reward model is spread over every GPU not training; one GPU: "
                       "the worked example's")};
         for (auto& x : kv_shape_inputs<In>()) ins.push_back(std::move(x));

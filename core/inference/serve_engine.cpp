@@ -152,9 +152,8 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
           .help("Stages the layers are split into; must divide the layers")
           .range(1, 1024)
           .group("layout"),
-      choice<In>("weight_dtype", &In::weight_dtype, "Weights",
-                 {"bf16", "fp16", "fp8", "int8", "int4"})
-          .labels({"BF16", "FP16", "FP8 (W8A8)", "INT8 (W8A8)", "INT4 (weight-only)"})
+      choice<In>("weight_dtype", &In::weight_dtype, "Weights", "bf16|fp16|fp8|int8|int4")
+          .labels("BF16|FP16|FP8 (W8A8)|INT8 (W8A8)|INT4 (weight-only)")
           .help("Storage of the weights; FP8 and INT8 also run the math at the 8-bit peak")
           .group("engine"),
       num<In, double>("group_size", &In::group_size, "INT4 group size (0 = per channel)")
@@ -162,8 +161,8 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
           .range(0, 1e6)
           .integer()
           .group("engine"),
-      choice<In>("kv_dtype", &In::kv_dtype, "KV cache", {"bf16", "fp8", "int8"})
-          .labels({"BF16", "FP8", "INT8"})
+      choice<In>("kv_dtype", &In::kv_dtype, "KV cache", "bf16|fp8|int8")
+          .labels("BF16|FP8|INT8")
           .help("Storage of the cached keys and values")
           .group("engine"),
       num<In, double>("memory_utilization", &In::memory_utilization, "GPU memory used",
@@ -217,6 +216,23 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
 }
 
 }  // namespace
+
+void insert_rows(Estimator& e, std::size_t at, const InputRow* rows, std::size_t n,
+                 std::size_t stride, const void* defaults, std::size_t shift) {
+  std::vector<InputSpec> specs;
+  std::vector<FieldRef> fields;
+  const char* p = reinterpret_cast<const char*>(rows);
+  for (std::size_t i = 0; i < n; ++i, p += stride) {
+    InputRow row = *reinterpret_cast<const InputRow*>(p);
+    row.field.offset += shift;
+    specs.push_back(input_spec(row, defaults));
+    fields.push_back(row.field);
+  }
+  e.inputs.insert(e.inputs.begin() + static_cast<std::ptrdiff_t>(at),
+                  std::make_move_iterator(specs.begin()), std::make_move_iterator(specs.end()));
+  e.input_fields.insert(e.input_fields.begin() + static_cast<std::ptrdiff_t>(at), fields.begin(),
+                        fields.end());
+}
 
 void insert_engine_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift) {
   insert_decls(e, at, engine_input_decls(), defaults, shift);

@@ -74,24 +74,15 @@ Estimator with_engine_inputs(Estimator e, std::size_t at = 0) {
   return e;
 }
 
-// Inserts declarations made over base struct B into an estimator over a struct that derives
-// from B (`shift` bytes in), their defaults read from `defaults`.
+// Inserts declarations made over a base struct into an estimator over a struct that derives
+// from it (`shift` bytes in), their defaults read from `defaults` (non-template: one copy).
+void insert_rows(Estimator& e, std::size_t at, const InputRow* rows, std::size_t n,
+                 std::size_t stride, const void* defaults, std::size_t shift);
 template <class B>
-void insert_decls(Estimator& e, std::size_t at, std::vector<InputDecl<B>> decls,
+void insert_decls(Estimator& e, std::size_t at, const std::vector<InputDecl<B>>& decls,
                   const void* defaults, std::size_t shift) {
-  std::vector<InputSpec> specs;
-  std::vector<FieldRef> fields;
-  for (auto& d : decls) {
-    d.field.offset += shift;
-    d.spec.fallback = field_read(defaults, d.field);
-    if (!d.has_example) d.spec.example = d.spec.fallback;
-    specs.push_back(std::move(d.spec));
-    fields.push_back(d.field);
-  }
-  e.inputs.insert(e.inputs.begin() + static_cast<std::ptrdiff_t>(at),
-                  std::make_move_iterator(specs.begin()), std::make_move_iterator(specs.end()));
-  e.input_fields.insert(e.input_fields.begin() + static_cast<std::ptrdiff_t>(at), fields.begin(),
-                        fields.end());
+  static_assert(sizeof(InputDecl<B>) == sizeof(InputRow));
+  insert_rows(e, at, decls.data(), decls.size(), sizeof(InputDecl<B>), defaults, shift);
 }
 
 Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d);

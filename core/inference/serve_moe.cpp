@@ -187,8 +187,8 @@ void register_serve_moe(Registry& r) {
                .help("InfiniBand or RoCE bandwidth per GPU, one direction")
                .positive(1e15)
                .group("cluster"),
-           choice("weight_dtype", &In::weight_dtype, "Weights", {"bf16", "fp8", "int8", "int4"})
-               .labels({"BF16", "FP8 (W8A8)", "INT8 (W8A8)", "INT4 (weight-only)"})
+           choice("weight_dtype", &In::weight_dtype, "Weights", "bf16|fp8|int8|int4")
+               .labels("BF16|FP8 (W8A8)|INT8 (W8A8)|INT4 (weight-only)")
                .help("Storage of the weights; 8-bit also dispatches 8-bit activations")
                .group("engine"),
            num("ep", &In::ep, "Expert parallel (EP)", unit::gpus)

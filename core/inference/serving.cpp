@@ -594,8 +594,8 @@ void register_serving(Registry& r) {
          num("latency_budget", &In::latency_budget, "Latency budget (0 = none)", unit::seconds)
              .help("Longest acceptable latency; 0 = none")
              .range(0, 3600),
-         choice("wait_model", &In::wait_model, "Wait to fill a batch", {"fill", "half_window"})
-             .labels({"(batch − 1) / (2 × arrival rate)", "Half the collection window"})
+         choice("wait_model", &In::wait_model, "Wait to fill a batch", "fill|half_window")
+             .labels("(batch − 1) / (2 × arrival rate)|Half the collection window")
              .help("Fill: each request waits for the rest of its batch to arrive (a batch of one "
                    "never waits); half the window: the worked example's batch / (2 × arrival "
                    "rate)")},
@@ -644,8 +644,8 @@ void register_serving(Registry& r) {
          text("stages", &In::stages, "Stages (JSON)")
              .help(
                  R"(array of {"name", "latency"} or {"name", "batch", "inference"}; times in seconds or "20 ms")"),
-         choice("wait_model", &In::wait_model, "Wait to fill a batch", {"fill", "half_window"})
-             .labels({"(batch − 1) / (2 × arrival rate)", "Half the collection window"})
+         choice("wait_model", &In::wait_model, "Wait to fill a batch", "fill|half_window")
+             .labels("(batch − 1) / (2 × arrival rate)|Half the collection window")
              .help("Fill: each request waits for the rest of its batch to arrive; half the "
                    "window: the worked example's batch / (2 × arrival rate)")},
         {out("total_latency", &Out::total_latency, "End-to-end latency", unit::seconds)

@@ -379,11 +379,11 @@ void register_memory(Registry& r) {
                        "16 bytes per parameter with BF16 weights and gradients (ZeRO paper); "
                        "8 = the two moments only (the worked example)"),
              choice("activations", &In::activations, "Activations",
-                    {"korthikanti", "rule_of_thumb", "none", "explicit"})
+                    "korthikanti|rule_of_thumb|none|explicit")
                  .help("Korthikanti et al.: per layer for this batch, sequence and "
                        "recomputation; or the worked example's 10× local weights")
-                 .labels({"Per layer (Korthikanti et al.)", "Rule of thumb (10× local weights)",
-                          "None", "Given explicitly"}),
+                 .labels("Per layer (Korthikanti et al.)|Rule of thumb (10× local "
+                         "weights)|None|Given explicitly"),
              num("activation_bytes", &In::activation_bytes, "Activation bytes per GPU (explicit)",
                  unit::bytes)
                  .help("Activation memory per GPU when given explicitly")
@@ -399,11 +399,10 @@ void register_memory(Registry& r) {
                  .help("Microbatches per step per pipeline; 1F1B keeps min(PP, this) in flight "
                        "on the first stage; 0 takes PP")
                  .range(0, 1e6),
-             choice("recompute", &In::recompute, "Activation recomputation",
-                    {"none", "selective", "full"})
+             choice("recompute", &In::recompute, "Activation recomputation", "none|selective|full")
                  .help("Selective re-runs attention in backward; full keeps only each layer's "
                        "input")
-                 .labels({"None", "Selective (attention)", "Full"}),
+                 .labels("None|Selective (attention)|Full"),
              flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism")
                  .help("Splits the layer norms' and dropouts' activations over the TP group too"),
              flag("flash_attention", &In::flash_attention, "Fused (flash) attention")
@@ -481,9 +480,9 @@ void register_memory(Registry& r) {
              .positive(kMaxDegree),
          flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism")
              .help("Shard the norm and dropout activations over the TP ranks too"),
-         choice("recompute", &In::recompute, "Recomputation", {"none", "selective", "full"})
+         choice("recompute", &In::recompute, "Recomputation", "none|selective|full")
              .help("Recompute attention (selective) or whole layers (full) instead of storing them")
-             .labels({"None", "Selective (attention only)", "Full (per layer)"}),
+             .labels("None|Selective (attention only)|Full (per layer)"),
          num("pp", &In::pp, "Pipeline parallel p").help("Pipeline stages").positive(kMaxDegree),
          num("microbatches", &In::microbatches, "Microbatches in flight (0 = ≥ p)")
              .help("Micro-batches the first stage holds at once; 0 takes p (1F1B)")

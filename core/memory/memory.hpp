@@ -126,7 +126,7 @@ struct ParallelRecommendIn : ModelInputs {
   // The job and the cluster the search times (defaults: H100 SXM nodes, NVLink 4, NDR).
   double global_batch = 1024;  // sequences per step
   double seq_len = 4096;
-  double peak_flops = 989.4e12;
+  double peak_flops = 989.4e12, mem_bandwidth = 3.35e12;
   double intra_bandwidth = 450e9, intra_latency = 3e-6;
   double inter_bandwidth = 50e9, inter_latency = 5e-6;
 };

@@ -5,6 +5,7 @@
 
 #include "base/units.hpp"
 #include "memory/memory.hpp"
+#include "scenario/accelerator_inputs.hpp"
 #include "training/search.hpp"
 
 namespace napkin {
@@ -222,6 +223,7 @@ Result<ParallelRecommendOut> recommend_search(const ParallelRecommendIn& in, con
   spec.model = m;
   spec.cluster.gpu.peak_bf16 = in.peak_flops;
   spec.cluster.gpu.hbm_bytes = in.gpu_memory;
+  spec.cluster.gpu.hbm_bandwidth = in.mem_bandwidth;
   spec.cluster.gpus_per_node = static_cast<int>(in.gpus_per_node);
   spec.cluster.intra.bandwidth = in.intra_bandwidth;
   spec.cluster.intra.latency = in.intra_latency;
@@ -446,10 +448,10 @@ void register_pipeline(Registry& r) {
              "whole-step model; or the worked example's rule of thumb (TP within a node, PP "
              "across nodes for big models, DP for the rest).",
              "Narayanan et al. 2021 §3 (TP within a node)", "docs/memory.md#parallelrecommend"},
-            {choice("method", &In::method, "Method", {"search", "rule_of_thumb"})
+            {choice("method", &In::method, "Method", "search|rule_of_thumb")
                  .help("Search: the fastest layout that fits, by train.step's time and memory; "
                        "rule of thumb: the worked example's TP-in-node, PP-across rule")
-                 .labels({"Search the layouts", "Rule of thumb (worked example)"}),
+                 .labels("Search the layouts|Rule of thumb (worked example)"),
              num("params", &In::params, "Parameters (0 = from the model shape)", unit::params)
                  .help("Model size for the rule of thumb; 0 counts it from the model's shape "
                        "(the search always reads the shape)")
@@ -476,6 +478,7 @@ void register_pipeline(Registry& r) {
              num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
                  .help("Dense BF16 peak from the datasheet (no sparsity)")
                  .positive(1e17),
+             hbm_bandwidth_input(&In::mem_bandwidth, "HBM bandwidth per GPU", 1e14),
              num("intra_bandwidth", &In::intra_bandwidth, "Intra-node bandwidth", unit::bytes_per_s)
                  .help("NVLink bandwidth per GPU in one direction")
                  .positive(1e15),

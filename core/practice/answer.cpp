@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
+#include "base/number_text.hpp"
 #include "base/units.hpp"
 
 namespace napkin {
@@ -192,25 +192,24 @@ std::string plain_number(double x) {
   if (!std::isfinite(x)) return "—";  // never reached by a checked answer; never formatted
   const double a = std::fabs(x);
   if (a == 0 || (a >= 1e-3 && a < 1e4)) return format_value(x, unit::none);
-  char buf[64];
   if (a >= 1e4 && a < 1e9) {
-    std::snprintf(buf, sizeof buf, "%.0f", a);
-    std::string digits(buf), out;
+    const std::string digits = whole_digits(a);
+    std::string out;
     for (std::size_t i = 0; i < digits.size(); ++i) {
       out += digits[i];
       if ((digits.size() - 1 - i) % 3 == 0 && i + 1 != digits.size()) out += ',';
     }
     return x < 0 ? "-" + out : out;
   }
-  std::snprintf(buf, sizeof buf, "%.3e", x);
-  std::string s(buf);
-  auto e = s.find('e');
-  std::string mant = s.substr(0, e);
+  // Four significant digits, as %.3e rounds them, trailing zeros dropped: 1.5e12, 3.675e24.
+  double m = 0;
+  int exp = 0;
+  round_to_digits(x, 4, m, exp);
+  std::string mant = whole_digits(std::fabs(m) * 1000);  // "1500" for 1.5
+  mant.insert(1, ".");
   while (mant.back() == '0') mant.pop_back();
   if (mant.back() == '.') mant.pop_back();
-  if (e == std::string::npos) return s;
-  int exp = std::atoi(s.c_str() + e + 1);
-  return mant + "e" + std::to_string(exp);
+  return (m < 0 ? "-" : "") + mant + "e" + std::to_string(exp);
 }
 
 }  // namespace

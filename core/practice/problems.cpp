@@ -134,6 +134,16 @@ Json strings(const std::vector<std::string>& v) {
   return a;
 }
 
+Json tag_list(const Problem& p) {
+  Json a = Json::array();
+  for (std::size_t at = 0; at < p.tags.size();) {
+    std::size_t end = std::min(p.tags.find(',', at), p.tags.size());
+    a.push(p.tags.substr(at, end - at));
+    at = end + 1;
+  }
+  return a;
+}
+
 Json mistake_ids(const Problem& p) {
   Json a = Json::array();
   for (const auto& m : p.mistakes) a.push(m.id);
@@ -163,6 +173,8 @@ void ProblemBank::add(Problem p) {
     defect("area \"" + p.area + "\" is not training, memory, comm or inference");
   if (p.title.empty() || p.statement.empty()) defect("needs a title and a statement");
   if (p.hints.empty()) defect("needs at least one hint");
+  if (p.difficulty < 1 || p.difficulty > 3) defect("difficulty must be 1, 2 or 3");
+  if (p.tags.empty()) defect("needs tags");
   const Estimator* est = registry().find(p.estimator);
   if (!est) {
     defect("unknown estimator \"" + p.estimator + "\"");
@@ -212,6 +224,8 @@ const ProblemBank& problem_bank() {
     register_memory_problems(b);
     register_comm_problems(b);
     register_inference_problems(b);
+    register_parallel_problems(b);
+    register_serving_problems(b);
     return b;
   }();
   return bank;
@@ -360,8 +374,9 @@ constexpr int kPoolTries = 4096;        // draws tried to find them
 
 // Seeds ≥ 1 index a pool built once per problem: draws in the fixed pseudo-random order of
 // Draws, each kept only when every mistake is distinguishable from its answer and its answer,
-// as shown, is new — not seed 0's and not an earlier draw's. So seeds 1, 2, 3... give
-// different answers, none the worked example's, until the pool runs out; then it repeats.
+// as shown, is new — not seed 0's and not an earlier draw's (a yes/no answer: its numbers). So
+// seeds 1, 2, 3... give different answers, none the worked example's, until the pool runs out; then
+// it repeats.
 static const std::vector<Values>& variant_pool(const Problem& p, const Estimator& est) {
   if (p.pool_built) return p.pool;
   std::vector<Values> pool;
@@ -370,13 +385,17 @@ static const std::vector<Values>& variant_pool(const Problem& p, const Estimator
   Variant v;
   std::string why;
   bool distinct = true;
-  if (evaluate(p, est, draws.fixed(), 0, v, why, distinct))
-    seen.insert(answer_text(v.answer, p.unit));
+  // A yes/no answer has two values: its variants differ by their numbers instead.
+  auto key = [&](const Variant& x) {
+    return answer_text(x.answer, p.unit) +
+           (p.unit.unit == kYesNo ? " " + x.params.to_json().dump() : std::string());
+  };
+  if (evaluate(p, est, draws.fixed(), 0, v, why, distinct)) seen.insert(key(v));
   for (int k = 0; k < kPoolTries && pool.size() < kPoolSize; ++k) {
     Values params;
     if (!draws.draw(k + 1, 0, params)) continue;
     if (!evaluate(p, est, params, k + 1, v, why, distinct) || !distinct) continue;
-    if (!seen.insert(answer_text(v.answer, p.unit)).second) continue;
+    if (!seen.insert(key(v)).second) continue;
     pool.push_back(std::move(v.params));
     if (draws.exhausted(k + 1)) break;
   }
@@ -444,6 +463,8 @@ Reply problems_reply() {
     j.set("title", p.title);
     j.set("group", p.group);
     j.set("source", p.source);
+    j.set("difficulty", p.difficulty);
+    j.set("tags", tag_list(p));
     j.set("estimator", p.estimator);
     j.set("output", p.output);
     j.set("mistakes", mistake_ids(p));
@@ -467,6 +488,8 @@ Reply problem_reply(std::string_view id, std::int64_t seed) {
   j.set("group", p->group);
   j.set("source", p->source);
   j.set("seed", static_cast<double>(seed));
+  j.set("difficulty", p->difficulty);
+  j.set("tags", tag_list(*p));
   j.set("params", v.params.to_json());
   j.set("statement", v.statement);
   j.set("estimator", p->estimator);

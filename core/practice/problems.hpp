@@ -70,7 +70,10 @@
 //    the one that gives the asked quantity (solution_steps); when the answer is not one of
 //    them, `explain` says in plain text how it follows.
 //
-// 6. Nothing else to touch: tests/problems_test.cpp checks every problem of the bank for seeds
+// 6. `difficulty` (1 warm-up, 2 core, 3 challenge) and `tags` ("KV cache,decode": words
+//    from the list in docs/problems.md) are required; the Practice tab filters on both.
+//
+// 7. Nothing else to touch: tests/problems_test.cpp checks every problem of the bank for seeds
 //    0..5 (its own answer is correct, a wrong one is not, each mistake is recognised, the
 //    statement is filled in). Add a line to docs/problems.md's list if you like.
 // ================================================================================================
@@ -147,6 +150,11 @@ struct Problem {
   // How many different answers the variants can have, when fewer than 15 (the bank's tests
   // ask for 15 distinct answers in seeds 1-20 unless a problem declares its smaller space).
   int variety = 15;
+  // 1 warm-up (one step), 2 core (a few steps), 3 challenge (a subtle step or a long chain).
+  int difficulty = 0;
+  // What the problem practises, comma-separated words a student would filter by ("KV cache,
+  // decode"): the page lists them and filters on them.
+  std::string_view tags;
   // Built on first use by make_variant: the parameters of seeds 1, 2, 3... (plain members: the
   // core is built without RTTI, so no type-erased holder crosses into code built with it).
   mutable std::vector<Values> pool;
@@ -170,11 +178,14 @@ class ProblemBank {
   std::vector<std::string> defects_;
 };
 
-// Each area fills the bank from its own file; problem_bank() calls all four, in this order.
+// Each area fills the bank from its own file; problem_bank() calls them in this order.
 void register_training_problems(ProblemBank& bank);   // problems_training.cpp
 void register_memory_problems(ProblemBank& bank);     // problems_memory.cpp
 void register_comm_problems(ProblemBank& bank);       // problems_comm.cpp
 void register_inference_problems(ProblemBank& bank);  // problems_inference.cpp
+// Problems written against the scenario presets (real models, GPUs and links), by topic.
+void register_parallel_problems(ProblemBank& bank);  // problems_parallel.cpp
+void register_serving_problems(ProblemBank& bank);   // problems_serving.cpp
 
 // The bank with every area registered (built once, on first use).
 const ProblemBank& problem_bank();

@@ -82,6 +82,8 @@ void collectives(ProblemBank& bank) {
                    {"total_instead_of_per_device",
                     "That is the traffic summed over all GPUs; each GPU sends 1/N of it.",
                     [](const Values&, const Values& out) { return out["total_bytes"]; }, 0}},
+      .difficulty = 1,
+      .tags = "all-reduce,network",
   });
 
   bank.add({
@@ -129,6 +131,8 @@ void collectives(ProblemBank& bank) {
                       return (p["ranks"] - 1) * p["latency"] + out["bandwidth_time"];
                     },
                     0}},
+      .difficulty = 2,
+      .tags = "all-reduce,network,latency",
   });
 }
 
@@ -158,6 +162,8 @@ void parallelism(ProblemBank& bank) {
                    {"elements_instead_of_bytes",
                     "That is 2P in elements; multiply by the bytes per gradient.",
                     [](const Values& p, const Values&) { return 2 * p["params"]; }, 0}},
+      .difficulty = 1,
+      .tags = "data parallel,all-reduce,network",
   });
 
   auto tp_inputs = [](const Values& p) {
@@ -213,6 +219,8 @@ void parallelism(ProblemBank& bank) {
                          "Forward has 2 all-reduces per layer, backward 2 more: 4 in all."),
                    {"whole_model", "That is all layers; the question asks for one.",
                     [](const Values&, const Values& out) { return out["tp_bytes"]; }, 0}},
+      .difficulty = 2,
+      .tags = "tensor parallel,all-reduce,network",
   });
 
   bank.add({
@@ -248,6 +256,8 @@ void parallelism(ProblemBank& bank) {
             0},
            {"one_layer_only", "That is one layer; multiply by the number of layers.",
             [](const Values&, const Values& out) { return out["tp_bytes_per_layer"]; }, 0}},
+      .difficulty = 2,
+      .tags = "tensor parallel,all-reduce,network",
   });
 
   bank.add({
@@ -289,6 +299,8 @@ void parallelism(ProblemBank& bank) {
             0},
            {"one_boundary", "That is one boundary; there are N − 1.",
             [](const Values&, const Values& out) { return out["pp_bytes_per_boundary"]; }, 0}},
+      .difficulty = 2,
+      .tags = "pipeline,network",
   });
 
   // Variants: the exact parameter counts of the scenario's model presets.
@@ -329,6 +341,8 @@ void parallelism(ProblemBank& bank) {
                    times("bits_for_bytes", 8,
                          "Network speeds in Gb/s are bits: 200 Gb/s is 25 GB/s. Here the "
                          "bandwidth is already in bytes.")},
+      .difficulty = 2,
+      .tags = "data parallel,all-reduce,network",
   });
 
   bank.add({
@@ -351,6 +365,8 @@ void parallelism(ProblemBank& bank) {
                     "That is one GPU's share; the network carries it for every GPU.",
                     [](const Values&, const Values& out) { return out["dp_bytes_exact"]; }, 0},
                    forgot_ring()},
+      .difficulty = 2,
+      .tags = "data parallel,all-reduce,network",
   });
 
   bank.add({
@@ -378,6 +394,8 @@ void parallelism(ProblemBank& bank) {
                    {"elements_instead_of_bytes",
                     "3P in elements; multiply by 2 bytes per BF16 value.",
                     [](const Values& p, const Values&) { return 3 * p["params"]; }, 0}},
+      .difficulty = 2,
+      .tags = "FSDP,ZeRO,network",
   });
 
   bank.add({
@@ -407,6 +425,8 @@ void parallelism(ProblemBank& bank) {
                          "That is forward only; backward has the same two all-reduces per layer."),
                    {"one_layer", "That is one layer; multiply by the layers.",
                     [](const Values&, const Values&) { return 4.0; }, 0}},
+      .difficulty = 1,
+      .tags = "tensor parallel,all-reduce",
   });
 
   bank.add({
@@ -435,6 +455,8 @@ void parallelism(ProblemBank& bank) {
                    {"n_boundaries", "N stages have N − 1 boundaries, not N.",
                     [](const Values& p, const Values&) { return 2 * p["microbatches"] * p["pp"]; },
                     0}},
+      .difficulty = 1,
+      .tags = "pipeline,network",
   });
 }
 
@@ -464,6 +486,8 @@ void zero_and_tp(ProblemBank& bank) {
                     [](const Values&, const Values& out) { return out["time_per_layer"]; }, 0},
                    times("one_collective_per_layer", 0.5,
                          "Each layer needs an all-gather and a reduce-scatter: two collectives.")},
+      .difficulty = 3,
+      .tags = "ZeRO,FSDP,network,latency",
   });
 
   bank.add({
@@ -491,6 +515,8 @@ void zero_and_tp(ProblemBank& bank) {
             [](const Values&, const Values& out) { return out["bytes"]; }, 0},
            {"elements_instead_of_bytes", "3Ψ in elements; multiply by 2 bytes.",
             [](const Values&, const Values& out) { return out["bytes_paper"] / 2; }, 0}},
+      .difficulty = 2,
+      .tags = "ZeRO,FSDP,network",
   });
 
   const std::vector<Param> decode = {
@@ -522,6 +548,8 @@ void zero_and_tp(ProblemBank& bank) {
            {"one_allreduce_per_layer",
             "Megatron all-reduces twice per layer: after attention and after the MLP.",
             [](const Values&, const Values& out) { return out["latency_time"] / 2; }, 0}},
+      .difficulty = 1,
+      .tags = "tensor parallel,latency,decode",
   });
 
   bank.add({
@@ -552,6 +580,8 @@ void zero_and_tp(ProblemBank& bank) {
               return out["bandwidth_time"] / (p["compute_time"] + out["bandwidth_time"]);
             },
             0}},
+      .difficulty = 2,
+      .tags = "tensor parallel,latency,decode,network",
   });
 
   bank.add({
@@ -589,6 +619,8 @@ void zero_and_tp(ProblemBank& bank) {
                       return out["bandwidth_time"] / (p["compute_time"] + out["bandwidth_time"]);
                     },
                     0}},
+      .difficulty = 2,
+      .tags = "tensor parallel,latency,decode,network",
   });
 
   bank.add({
@@ -615,6 +647,8 @@ void zero_and_tp(ProblemBank& bank) {
                    times("ring_factor_in_payload", 2,
                          "The payload is the tensor itself; the ring's 2× is the traffic, not the "
                          "payload.")},
+      .difficulty = 1,
+      .tags = "tensor parallel,all-reduce",
   });
 }
 
@@ -650,6 +684,8 @@ void roofline(ProblemBank& bank) {
                       return p["mem_bandwidth"] / p["peak_flops"];
                     },
                     0}},
+      .difficulty = 1,
+      .tags = "roofline",
   });
 
   bank.add({
@@ -676,6 +712,8 @@ void roofline(ProblemBank& bank) {
       .mistakes = {{"assumed_peak",
                     "Below the ridge the kernel is memory-bound: it cannot reach peak.",
                     [](const Values& p, const Values&) { return p["peak_flops"]; }, 0}},
+      .difficulty = 1,
+      .tags = "roofline",
   });
 }
 

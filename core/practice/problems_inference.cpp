@@ -103,7 +103,9 @@ Problem gpus_problem(const char* id, const char* title, const char* source, cons
           .integer = true,
           .bound = Bound::at_least,
           .hints = {kQpsHint, rounding_hint},
-          .mistakes = {gpus_from_latency(), gpus_qps_one_over_latency()}};
+          .mistakes = {gpus_from_latency(), gpus_qps_one_over_latency()},
+          .difficulty = 1,
+          .tags = "batching,GPU count"};
 }
 
 void batching(ProblemBank& bank) {
@@ -140,6 +142,8 @@ void batching(ProblemBank& bank) {
       .hints = {"First the GPUs: total QPS / (batch / inference time), rounded up.", kPerGpuHint,
                 "Collection time = batch / per-GPU QPS.", kLatencyHint},
       .mistakes = {total_qps_for_collection(), full_window()},
+      .difficulty = 2,
+      .tags = "batching,latency",
   });
 
   bank.add({
@@ -171,6 +175,8 @@ void batching(ProblemBank& bank) {
                     0},
                    {"ignored_batch", "Each inference serves a whole batch, not one request.",
                     [](const Values& p, const Values&) { return 1 / p["inference_time"]; }, 0}},
+      .difficulty = 1,
+      .tags = "batching,throughput",
   });
 
   bank.add({
@@ -200,6 +206,8 @@ void batching(ProblemBank& bank) {
                     0},
                    times("halved_window", 0.5,
                          "Half the window is the average wait, not the collection time.")},
+      .difficulty = 1,
+      .tags = "batching,latency",
   });
 
   bank.add({
@@ -233,6 +241,8 @@ void batching(ProblemBank& bank) {
            {"ignored_collection",
             "The batch has to fill first: add the mean wait, (batch − 1) / (2 × per-GPU QPS).",
             [](const Values& p, const Values&) { return p["inference_time"]; }, 0}},
+      .difficulty = 2,
+      .tags = "batching,latency",
   });
 
   // The latency is about 1.5 × the batch time on just enough GPUs: many batch times.
@@ -259,6 +269,8 @@ void batching(ProblemBank& bank) {
       .unit = answer_in::ms(),
       .hints = {kQpsHint, kPerGpuHint, kLatencyHint},
       .mistakes = {total_qps_for_collection(), full_window()},
+      .difficulty = 2,
+      .tags = "batching,latency",
   });
 
   bank.add(
@@ -356,6 +368,8 @@ void pipeline(ProblemBank& bank) {
                              p["s3_inference"];
                     },
                     0}},
+      .difficulty = 3,
+      .tags = "batching,latency",
   });
   bank.add({
       .id = "serve.pipeline.gpus",
@@ -382,6 +396,8 @@ void pipeline(ProblemBank& bank) {
                              ceil_count(p["total_qps"] * p["s3_inference"]);
                     },
                     0}},
+      .difficulty = 2,
+      .tags = "batching,GPU count",
   });
 
   const std::vector<Param> p3 = {{"total_qps", 50000, {20000, 30000, 50000}},
@@ -424,6 +440,8 @@ void pipeline(ProblemBank& bank) {
                     },
                     0},
                    full_window()},
+      .difficulty = 2,
+      .tags = "batching,latency",
   });
   bank.add({
       .id = "serve.pipeline.remaining",
@@ -459,6 +477,8 @@ void pipeline(ProblemBank& bank) {
                       return 0.2 - out["total_latency"] + stage2_wait(p);
                     },
                     0}},
+      .difficulty = 3,
+      .tags = "batching,latency",
   });
 }
 
@@ -574,6 +594,8 @@ void llm(ProblemBank& bank) {
             "2·N / peak FLOP/s is the compute time; at batch 1 decode waits on memory, "
             "reading every weight per token.",
             [](const Values& p, const Values&) { return 2 * p["params"] / p["peak_flops"]; }, 0}},
+      .difficulty = 1,
+      .tags = "decode,roofline,latency",
   });
   bank.add({
       .id = "infer.latency.prefill",
@@ -613,6 +635,8 @@ void llm(ProblemBank& bank) {
             0},
            {"one_token_only", "That is one token's prefill; the prompt has many tokens.",
             [](const Values& p, const Values&) { return 2 * p["params"] / p["peak_flops"]; }, 0}},
+      .difficulty = 2,
+      .tags = "prefill,roofline,latency",
   });
   bank.add({
       .id = "infer.latency.total",
@@ -652,6 +676,8 @@ void llm(ProblemBank& bank) {
       .explain = "The prefill step above counts FLOPs only. A prompt also reads every weight "
                  "once, so the prefill takes the longer of its FLOPs at peak and the weight "
                  "bytes at the memory bandwidth; add the decode steps to that.",
+      .difficulty = 2,
+      .tags = "prefill,decode,latency",
   });
 
   bank.add({
@@ -686,6 +712,8 @@ void llm(ProblemBank& bank) {
                     0},
                    times("forgot_k_and_v", 0.5,
                          "Both keys and values are cached: the factor 2 in 2 · L · h_kv · d_h.")},
+      .difficulty = 2,
+      .tags = "KV cache,attention,memory",
   });
   bank.add({
       .id = "infer.kv.mla",
@@ -726,6 +754,8 @@ void llm(ProblemBank& bank) {
                     0},
                    times("latent_for_k_and_v", 2,
                          "One latent serves both keys and values: there is no factor 2 in MLA.")},
+      .difficulty = 2,
+      .tags = "KV cache,attention,memory",
   });
 
   bank.add({
@@ -770,6 +800,8 @@ void llm(ProblemBank& bank) {
                     "not GB. A 70B model's "
                     "BF16 weights take 140 GB.",
                     [](const Values&, const Values&) { return 1.0; }, 0}},
+      .difficulty = 2,
+      .tags = "memory,KV cache,GPU count",
   });
   bank.add({
       .id = "serve.llm_gpus.gpus",
@@ -828,6 +860,8 @@ void llm(ProblemBank& bank) {
       .explain = "The steps above use a compute-only prefill and whole replicas. One request "
                  "alone takes the roofline prefill (the longer of its FLOPs and one read of the "
                  "weights) plus its decode steps; GPUs = request rate × that time, rounded up.",
+      .difficulty = 3,
+      .tags = "latency,throughput,GPU count",
   });
 }
 
@@ -893,6 +927,8 @@ void rl(ProblemBank& bank) {
                              out["train_time_sync"] / p["ppo_epochs"];
                     },
                     0}},
+      .difficulty = 3,
+      .tags = "RL,decode,training time",
   });
   bank.add({
       .id = "rl.throughput.speedup",
@@ -926,6 +962,8 @@ void rl(ProblemBank& bank) {
                              (out["generate_time"] + out["score_time"] + out["train_time_async"]);
                     },
                     0}},
+      .difficulty = 3,
+      .tags = "RL,training time",
   });
 
   bank.add({
@@ -967,6 +1005,8 @@ void rl(ProblemBank& bank) {
            {"one_byte_per_weight", "Count the bytes of each weight: BF16 is 2 bytes.",
             [](const Values& p, const Values&) { return p["peak_flops"] / p["mem_bandwidth"] / 2; },
             0}},
+      .difficulty = 2,
+      .tags = "decode,roofline,batching,quantization",
   });
 }
 
@@ -1049,6 +1089,8 @@ void engine(ProblemBank& bank) {
                       return engine_batch(p, h100_memory(), 1, std::fmin(p["tp"], 8));
                     },
                     0}},
+      .difficulty = 3,
+      .tags = "KV cache,memory,tensor parallel",
   });
   bank.add({
       .id = "serve.engine.tpot",
@@ -1093,6 +1135,8 @@ void engine(ProblemBank& bank) {
                       return 2 * model_params(llama3_70b()).total / (p["tp"] * peak);
                     },
                     0}},
+      .difficulty = 2,
+      .tags = "decode,roofline,tensor parallel",
   });
   bank.add({
       .id = "serve.engine.crossover",
@@ -1133,6 +1177,8 @@ void engine(ProblemBank& bank) {
                       return p["peak_fp8"] / p["mem_bandwidth"] / 2;
                     },
                     0}},
+      .difficulty = 2,
+      .tags = "decode,roofline,quantization",
   });
 }
 
@@ -1227,6 +1273,8 @@ void capacity(ProblemBank& bank) {
       .explain = "R replicas offer R × B slots; the slots busy on average are the arrival rate × "
                  "the time in a slot. The fewest R that keeps their ratio at or below the limit: "
                  "R = rate × time / (limit × B), rounded up.",
+      .difficulty = 2,
+      .tags = "queueing,GPU count",
   });
   bank.add({
       .id = "serve.capacity.wait",
@@ -1282,6 +1330,8 @@ void capacity(ProblemBank& bank) {
                       return a * a / 2 / (1 + a + a * a / 2);
                     },
                     0}},
+      .difficulty = 3,
+      .tags = "queueing,latency",
   });
   bank.add({
       .id = "serve.capacity.gpus",
@@ -1335,6 +1385,8 @@ void capacity(ProblemBank& bank) {
                       return std::floor(slots_needed(p)) * p["tp"];
                     },
                     0}},
+      .difficulty = 3,
+      .tags = "queueing,GPU count",
   });
 }
 
@@ -1383,6 +1435,8 @@ void speculative(ProblemBank& bank) {
                     "The target's step always yields one token of its own (the correction, or "
                     "one more after a fully accepted draft): add 1.",
                     [](const Values& p, const Values&) { return spec_tokens(p) - 1; }, 0}},
+      .difficulty = 2,
+      .tags = "speculative decoding,decode",
   });
   bank.add({
       .id = "serve.speculative.speedup",
@@ -1417,6 +1471,8 @@ void speculative(ProblemBank& bank) {
                       return (p["draft_len"] + 1) / (p["draft_len"] * p["cost_ratio"] + 1);
                     },
                     0}},
+      .difficulty = 2,
+      .tags = "speculative decoding,decode",
   });
   bank.add({
       .id = "serve.speculative.best",
@@ -1452,6 +1508,8 @@ void speculative(ProblemBank& bank) {
       // The best length is a whole number from 1 to 15 (16, the longest draft, is the
       // free_draft mistake's): 14 besides the worked example's 5.
       .variety = 14,
+      .difficulty = 3,
+      .tags = "speculative decoding,decode",
   });
 }
 
@@ -1516,6 +1574,8 @@ void prefix_cache(ProblemBank& bank) {
                       return p["prefix_hit_rate"] * p["prompt_len"] * 2 * params_70b();
                     },
                     0}},
+      .difficulty = 1,
+      .tags = "prefix caching,prefill,FLOPs",
   });
   bank.add({
       .id = "serve.prefix_cache.max_batch",
@@ -1568,6 +1628,8 @@ void prefix_cache(ProblemBank& bank) {
                           (std::ceil((p["prompt_len"] + p["output_len"]) / 16) - shared));
                     },
                     0}},
+      .difficulty = 2,
+      .tags = "prefix caching,KV cache,memory",
   });
   bank.add({
       .id = "serve.prefix_cache.ttft",
@@ -1613,6 +1675,8 @@ void prefix_cache(ProblemBank& bank) {
                       return out["ttft_saved"] * (p["weight_bytes"] == 1 ? 2 : 1);
                     },
                     0}},
+      .difficulty = 2,
+      .tags = "prefix caching,prefill,latency",
   });
 }
 
@@ -1648,6 +1712,8 @@ void disaggregated(ProblemBank& bank) {
                          "Only the 8 KV heads are cached, not the 64 query heads."),
                    times("keys_only", 0.5, "Keys and values are both cached: 2 per head."),
                    times("one_layer", 1.0 / 80, "Every one of the 80 layers has its own cache.")},
+      .difficulty = 1,
+      .tags = "disaggregation,KV cache",
   });
   bank.add({
       .id = "serve.disaggregated.transfer_time",
@@ -1683,6 +1749,8 @@ void disaggregated(ProblemBank& bank) {
             0},
            times("bits", 8, "The link's figure is bytes per second here, not bits."),
            times("query_heads", 8, "Only the 8 KV heads are cached, not the 64 query heads.")},
+      .difficulty = 2,
+      .tags = "disaggregation,KV cache,network",
   });
   bank.add({
       .id = "serve.disaggregated.prefill_instances",
@@ -1730,6 +1798,8 @@ void disaggregated(ProblemBank& bank) {
                       return std::ceil(p["qps"] * p["prefill_time"]);
                     },
                     0}},
+      .difficulty = 2,
+      .tags = "disaggregation,queueing,GPU count",
   });
   bank.add({
       .id = "serve.disaggregated.decode_instances",
@@ -1785,6 +1855,8 @@ void disaggregated(ProblemBank& bank) {
                                        p["batch"]);
                     },
                     0}},
+      .difficulty = 2,
+      .tags = "disaggregation,decode,GPU count",
   });
 }
 
@@ -1828,6 +1900,8 @@ void moe(ProblemBank& bank) {
                     0},
                    {"one_token", "Every token picks its own k: the batch touches more.",
                     [](const Values& p, const Values&) { return p["top_k"]; }, 0}},
+      .difficulty = 2,
+      .tags = "MoE,decode",
   });
   bank.add({
       .id = "serve.moe.weights_per_gpu",
@@ -1859,6 +1933,8 @@ void moe(ProblemBank& bank) {
                       return dsv3_routed() * p["weight_bytes"] / p["ep"];
                     },
                     0}},
+      .difficulty = 1,
+      .tags = "MoE,expert parallel,memory",
   });
   bank.add({
       .id = "serve.moe.alltoall",
@@ -1895,6 +1971,8 @@ void moe(ProblemBank& bank) {
                     },
                     0},
                    times("one_layer", 1.0 / 58, "Every one of the 58 MoE layers routes again.")},
+      .difficulty = 2,
+      .tags = "MoE,expert parallel,network",
   });
 }
 

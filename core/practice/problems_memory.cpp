@@ -84,6 +84,8 @@ void zero(ProblemBank& bank) {
                    times("k_without_master", 0.75,
                          "You counted 8 bytes of Adam state; with an fp32 master copy K = 12, "
                          "16 bytes per parameter in all.")},
+      .difficulty = 1,
+      .tags = "memory,ZeRO,data parallel",
   });
   bank.add({
       .id = "mem.zero.stage1",
@@ -106,6 +108,8 @@ void zero(ProblemBank& bank) {
                                     "You sharded weights and gradients too; that is ZeRO-3."),
                    zero_stage_value("sharded_gradients_too", 2,
                                     "You sharded the gradients too; that is ZeRO-2.")},
+      .difficulty = 2,
+      .tags = "memory,ZeRO,data parallel",
   });
   bank.add({
       .id = "mem.zero.stage2",
@@ -128,6 +132,8 @@ void zero(ProblemBank& bank) {
                                     "You sharded only the optimizer states; that is ZeRO-1."),
                    zero_stage_value("sharded_everything", 3,
                                     "You sharded the weights too; that is ZeRO-3.")},
+      .difficulty = 2,
+      .tags = "memory,ZeRO,data parallel",
   });
   bank.add({
       .id = "mem.zero.max_params",
@@ -156,6 +162,8 @@ void zero(ProblemBank& bank) {
                          "parameter, not 2."),
                    times("k_without_master", 16.0 / 12,
                          "K = 12 includes the fp32 master copy: 16 bytes per parameter.")},
+      .difficulty = 2,
+      .tags = "memory,ZeRO",
   });
 }
 
@@ -197,6 +205,8 @@ void notebook(ProblemBank& bank) {
            {"activations_not_tp_split", "The rule counts parameters per TP shard: Ψ/tp, not Ψ.",
             [](const Values& p, const Values& o) { return o["model_states"] + p["params"] * 20; },
             0}},
+      .difficulty = 3,
+      .tags = "memory,ZeRO,tensor parallel,activations",
   });
 }
 
@@ -230,6 +240,8 @@ void activations(ProblemBank& bank) {
                     0},
                    {"whole_model", "That is all layers; the question asks for one.",
                     [](const Values&, const Values& o) { return o["total"]; }, 0}},
+      .difficulty = 2,
+      .tags = "memory,activations,attention",
   });
   bank.add({
       .id = "mem.activations.selective",
@@ -257,6 +269,8 @@ void activations(ProblemBank& bank) {
                    {"ratio_of_terms",
                     "You compared the two terms (5as/h over 34); divide by their sum instead.",
                     [](const Values&, const Values& o) { return o["attention_term"] / 34; }, 0}},
+      .difficulty = 3,
+      .tags = "memory,activations,recomputation",
   });
   bank.add({
       .id = "mem.activations.tp_sp",
@@ -292,6 +306,8 @@ void activations(ProblemBank& bank) {
                    {"kept_attention_scores",
                     "Selective recomputation does not keep the 5·a·s/h attention term.",
                     [](const Values&, const Values& o) { return o["per_layer_no_recompute"]; }, 0}},
+      .difficulty = 3,
+      .tags = "memory,activations,tensor parallel,recomputation",
   });
 }
 
@@ -324,6 +340,8 @@ void fsdp(ProblemBank& bank) {
                          "These are FP32 (4 bytes); BF16 is for activations and the "
                          "communicated gradients."),
                    times("weights_only", 0.25, "Add the gradients and both optimizer states.")},
+      .difficulty = 1,
+      .tags = "memory,FSDP",
   });
   bank.add({
       .id = "mem.fsdp.gpus",
@@ -353,6 +371,8 @@ void fsdp(ProblemBank& bank) {
                       return std::ceil(8 * p["params"] / p["reference_gpu_memory"]);
                     },
                     0}},
+      .difficulty = 1,
+      .tags = "memory,FSDP",
   });
   bank.add({
       .id = "mem.fsdp.backward",
@@ -390,6 +410,8 @@ void fsdp(ProblemBank& bank) {
               return o["backward_activations"] / p["n_layers"];
             },
             0}},
+      .difficulty = 2,
+      .tags = "memory,activations",
   });
   bank.add({
       .id = "mem.fsdp.min_devices",
@@ -430,6 +452,8 @@ void fsdp(ProblemBank& bank) {
               return std::ceil((o["model_states"] + o["activations"]) / p["device_memory"]);
             },
             0}},
+      .difficulty = 3,
+      .tags = "memory,FSDP,activations",
   });
 }
 
@@ -490,6 +514,8 @@ void fsdp_tp(ProblemBank& bank) {
             [](const Values& p, const Values& o) { return o["alpha"] / (p["tp"] * 2); }, 0},
            {"per_fsdp_shard", "That is tokens per FSDP shard (B/X); divide by Y as well.",
             [](const Values& p, const Values& o) { return o["min_batch_tokens"] / p["fsdp"]; }, 0}},
+      .difficulty = 3,
+      .tags = "FSDP,tensor parallel,roofline",
   });
   bank.add({
       .id = "scale.fsdp_tp.sequences",
@@ -531,6 +557,8 @@ void fsdp_tp(ProblemBank& bank) {
                       return std::ceil(o["min_tokens_per_device"] / p["seq_len"]);
                     },
                     0}},
+      .difficulty = 3,
+      .tags = "FSDP,tensor parallel,roofline",
   });
 }
 
@@ -556,6 +584,8 @@ void bubbles(ProblemBank& bank) {
                    {"stages_over_microbatches", "Only N − 1 stages wait, not N.",
                     [](const Values& p, const Values&) { return p["stages"] / p["microbatches"]; },
                     0}},
+      .difficulty = 1,
+      .tags = "pipeline",
   });
   bank.add({
       .id = "pipe.bubble.seed004d",
@@ -578,6 +608,8 @@ void bubbles(ProblemBank& bank) {
                    {"approximate_vs_exact",
                     "(N − 1)/M is only close to the exact (N − 1)/(M + N − 1) when M ≫ N.",
                     [](const Values&, const Values& o) { return o["bubble_approx"]; }, 0}},
+      .difficulty = 1,
+      .tags = "pipeline",
   });
   bank.add({
       .id = "pipe.bubble.min_microbatches",
@@ -603,6 +635,8 @@ void bubbles(ProblemBank& bank) {
            {"rule_of_thumb_4n",
             "M ≥ 4N is a safe rule of thumb, not the minimum the formula gives.",
             [](const Values& p, const Values&) { return 4 * p["stages"]; }, 0}},
+      .difficulty = 2,
+      .tags = "pipeline",
   });
   bank.add({
       .id = "pipe.bubble.p2p",
@@ -624,6 +658,8 @@ void bubbles(ProblemBank& bank) {
                  "Gradients cross each boundary backward too: multiply by 2."),
            {"stages_not_boundaries", "N stages have N − 1 boundaries between them.",
             [](const Values& p, const Values&) { return 2 * p["microbatches"] * p["stages"]; }, 0}},
+      .difficulty = 1,
+      .tags = "pipeline,network",
   });
   bank.add({
       .id = "pipe.bubble.microbatch_size",
@@ -647,6 +683,8 @@ void bubbles(ProblemBank& bank) {
       .mistakes = {{"divided_by_stages",
                     "Microbatch size is B/M; the number of stages N does not split the batch.",
                     [](const Values& p, const Values&) { return p["batch"] / p["stages"]; }, 0}},
+      .difficulty = 1,
+      .tags = "pipeline",
   });
 }
 
@@ -676,6 +714,8 @@ void recommend(ProblemBank& bank) {
       // The rule of thumb gives DP = GPUs / (8 · PP): ten powers of two from 4 to 2,048, one
       // of them the worked example's 32.
       .variety = 9,
+      .difficulty = 1,
+      .tags = "tensor parallel,pipeline,data parallel",
   });
 }
 

@@ -62,6 +62,8 @@ void chinchilla(ProblemBank& bank) {
                    times("one_token_per_param", 1.0 / 20,
                          "That is one token per parameter (GPT-3 saw 1.7); Chinchilla-optimal "
                          "is about 20 tokens per parameter.")},
+      .difficulty = 1,
+      .tags = "scaling laws",
   });
 
   bank.add({
@@ -82,6 +84,8 @@ void chinchilla(ProblemBank& bank) {
                    {"one_token_only",
                     "6·N is the cost of one token; multiply by the number of training tokens D.",
                     [](const Values& p, const Values&) { return 6 * p["params"]; }, 0}},
+      .difficulty = 1,
+      .tags = "scaling laws,FLOPs",
   });
 
   const char* ratio_hint = "Divide the training tokens by the parameters.";
@@ -104,6 +108,8 @@ void chinchilla(ProblemBank& bank) {
       .unit = answer_in::count(unit::times, "tokens per parameter"),
       .hints = {ratio_hint, "Compare with Chinchilla's ~20: below it the model is undertrained."},
       .mistakes = {inverted},
+      .difficulty = 1,
+      .tags = "scaling laws",
   });
 
   bank.add({
@@ -125,6 +131,8 @@ void chinchilla(ProblemBank& bank) {
                 "Beyond 20 the model is overtrained for its size: more compute for training, "
                 "a smaller and cheaper model to serve."},
       .mistakes = {inverted},
+      .difficulty = 1,
+      .tags = "scaling laws",
   });
 
   bank.add({
@@ -154,6 +162,8 @@ void chinchilla(ProblemBank& bank) {
             [](const Values& p, const Values&) { return std::sqrt(p["compute_flops"] / 20); }, 0},
            times("gave_tokens", 20,
                  "That is the token count D = 20·N; the question asks for the parameters N.")},
+      .difficulty = 2,
+      .tags = "scaling laws,FLOPs",
   });
 }
 
@@ -206,6 +216,8 @@ void moe(ProblemBank& bank) {
             0},
            {"forgot_shared", "The shared parameters (attention, embeddings) always run.",
             [](const Values& p, const Values&) { return p["top_k"] * p["expert_params"]; }, 0}},
+      .difficulty = 1,
+      .tags = "MoE,parameters",
   });
 
   bank.add({
@@ -235,6 +247,8 @@ void moe(ProblemBank& bank) {
            {"forgot_shared", "Add the shared parameters to the experts.",
             [](const Values& p, const Values&) { return p["num_experts"] * p["expert_params"]; },
             0}},
+      .difficulty = 1,
+      .tags = "MoE,parameters",
   });
 
   bank.add({
@@ -262,6 +276,8 @@ void moe(ProblemBank& bank) {
                     "You used the total parameters; the token budget follows the compute per "
                     "token, i.e. the active parameters.",
                     [](const Values&, const Values& out) { return 20 * out["total_params"]; }, 0}},
+      .difficulty = 2,
+      .tags = "MoE,scaling laws",
   });
 
   bank.add({
@@ -290,6 +306,8 @@ void moe(ProblemBank& bank) {
                     "top-k / experts ignores the shared parameters, which are always active.",
                     [](const Values& p, const Values&) { return p["top_k"] / p["num_experts"]; },
                     0}},
+      .difficulty = 2,
+      .tags = "MoE,parameters",
   });
 }
 
@@ -330,6 +348,8 @@ void training_time(ProblemBank& bank) {
       .unit = answer_in::days(),
       .hints = hints,
       .mistakes = time_mistakes(),
+      .difficulty = 2,
+      .tags = "training time,FLOPs,MFU",
   });
 
   bank.add({
@@ -354,6 +374,8 @@ void training_time(ProblemBank& bank) {
            {"forgot_mfu",
             "You assumed the GPUs run at 100% of peak; sustained throughput is peak × MFU.",
             [](const Values& p, const Values& out) { return out["gpu_hours"] * p["mfu"]; }, 0}},
+      .difficulty = 2,
+      .tags = "training time,FLOPs,MFU",
   });
 
   bank.add({
@@ -374,6 +396,8 @@ void training_time(ProblemBank& bank) {
       .unit = answer_in::days(),
       .hints = hints,
       .mistakes = time_mistakes(),
+      .difficulty = 2,
+      .tags = "training time,FLOPs,MFU",
   });
 
   bank.add({
@@ -417,6 +441,8 @@ void training_time(ProblemBank& bank) {
                    times("counted_recompute", 4.0 / 3,
                          "You counted the recomputed forward pass (8·N: hardware FLOPs, HFU); "
                          "MFU counts only the model's own 6·N.")},
+      .difficulty = 3,
+      .tags = "MFU,FLOPs,attention",
   });
 }
 
@@ -462,6 +488,8 @@ void flops_and_params(ProblemBank& bank) {
                    times("attention_only", 1.0 / 3,
                          "You counted only the attention projections; the 4·d feed-forward "
                          "layers add 16·d² FLOPs.")},
+      .difficulty = 2,
+      .tags = "FLOPs,parameters",
   });
 
   bank.add({
@@ -486,6 +514,8 @@ void flops_and_params(ProblemBank& bank) {
                    {"one_block_only", "That is one block; multiply by the number of blocks.",
                     [](const Values&, const Values& out) { return out["fwd_flops_per_layer"]; },
                     0}},
+      .difficulty = 2,
+      .tags = "FLOPs",
   });
 
   bank.add({
@@ -512,6 +542,8 @@ void flops_and_params(ProblemBank& bank) {
                          "The backward pass costs about twice the forward (gradients for both "
                          "activations and weights), so a step is 3× forward, not 2×."),
                    params_not_flops},
+      .difficulty = 2,
+      .tags = "FLOPs",
   });
 
   // Seed 001's verify_6n_rule: the detailed count against 6N, for the seed's three models
@@ -555,6 +587,8 @@ void flops_and_params(ProblemBank& bank) {
       .mistakes = {times("forward_only", 1.0 / 3,
                          "You compared the forward pass alone with 6N, which counts forward and "
                          "backward.")},
+      .difficulty = 3,
+      .tags = "FLOPs,parameters",
   });
 
   bank.add({
@@ -588,6 +622,8 @@ void flops_and_params(ProblemBank& bank) {
                          "Each block has two linear layers (up and down projection)."),
                    {"one_block_only", "That is one block; multiply by the number of blocks.",
                     [](const Values&, const Values& out) { return out["per_layer_params"]; }, 0}},
+      .difficulty = 1,
+      .tags = "parameters",
   });
 
   bank.add({
@@ -620,6 +656,8 @@ void flops_and_params(ProblemBank& bank) {
                     0},
                    times("counted_flops", 2,
                          "That is the forward FLOPs per token (2 per weight), not the weights.")},
+      .difficulty = 2,
+      .tags = "parameters,attention",
   });
 }
 

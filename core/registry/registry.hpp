@@ -185,104 +185,116 @@ struct Estimator {
 // ---------------------------------------------------------------------------------------
 // Typed declaration helpers. A field binds an input name to a member of the estimator's
 // input struct; the struct's default member initializer is the input's example/default.
-template <class In>
-struct InputDecl {
-  InputSpec spec;
+//
+// A declaration is a plain row of literals (static storage) and numbers, copied out of line:
+// the registry's ~700 declarations then compile to a few stores each, where rows holding
+// std::strings cost a constructor, a copy and a destructor call apiece (most of the wasm's
+// registry code). declare() turns the rows into InputSpec / OutputSpec once.
+struct InputRow {
+  const char* name = "";
+  const char* label = "";
+  const char* unit = "";
+  const char* help = "";
+  const char* choices = nullptr;        // "ring|tree|in_switch": the allowed values, in order
+  const char* choice_labels = nullptr;  // "Ring|Tree|In-switch": what the page shows for each
+  const char* preset_key = nullptr;     // see InputSpec::preset_key; null = the name
+  const char* group = nullptr;          // see InputSpec::group
   FieldRef field;
+  double min = 0, max = 1e30;
+  double example = 0;  // the page's start when has_example; else the struct's default
+  InputKind kind = InputKind::Number;
+  bool min_exclusive = false, integer = false, required = false, has_example = false;
 
-  InputDecl& min(double v) { return spec.min = v, spec.min_exclusive = false, *this; }
-  InputDecl& above(double v) { return spec.min = v, spec.min_exclusive = true, *this; }
-  InputDecl& max(double v) { return spec.max = v, *this; }
-  InputDecl& range(double lo, double hi) { return min(lo).max(hi); }
-  InputDecl& positive(double hi) { return above(0).max(hi); }
-  InputDecl& integer() { return spec.integer = true, *this; }
-  InputDecl& required() { return spec.required = true, *this; }
-  InputDecl& help(const char* h) { return spec.help = h, *this; }
-  InputDecl& meaning(const char* key) { return spec.preset_key = key, *this; }
-  InputDecl& group(const char* g) { return spec.group = g, *this; }
-  // What the page shows for each choice, in the order the choices were declared.
-  InputDecl& labels(std::initializer_list<const char*> l) {
-    return spec.choice_labels.assign(l.begin(), l.end()), *this;
-  }
-  // Where the page starts when the API default (0 = "not given") would show nothing.
-  InputDecl& example(double v) { return spec.example = Json(v), has_example = true, *this; }
-  bool has_example = false;
+  // Out of line: a copy inlined as loads and stores at each declaration was most of its code.
+  InputRow() = default;
+  InputRow(const InputRow&);
+  InputRow& operator=(const InputRow&);
 };
 
-// Builders take literals: building std::strings at every call site was most of registry()'s
-// code in wasm. They are noinline so each struct type shares one copy.
+template <class In>
+struct InputDecl : InputRow {
+  InputDecl& min(double v) { return InputRow::min = v, min_exclusive = false, *this; }
+  InputDecl& above(double v) { return InputRow::min = v, min_exclusive = true, *this; }
+  InputDecl& max(double v) { return InputRow::max = v, *this; }
+  InputDecl& range(double lo, double hi) { return min(lo).max(hi); }
+  InputDecl& positive(double hi) { return above(0).max(hi); }
+  InputDecl& integer() { return InputRow::integer = true, *this; }
+  InputDecl& required() { return InputRow::required = true, *this; }
+  InputDecl& help(const char* h) { return InputRow::help = h, *this; }
+  InputDecl& meaning(const char* key) { return preset_key = key, *this; }
+  InputDecl& group(const char* g) { return InputRow::group = g, *this; }
+  // What the page shows for each choice, "|"-separated in the order the choices were declared.
+  InputDecl& labels(const char* l) { return choice_labels = l, *this; }
+  // Where the page starts when the API default (0 = "not given") would show nothing.
+  InputDecl& example(double v) { return InputRow::example = v, has_example = true, *this; }
+};
+
+// One out-of-line builder for every struct type: the typed wrappers below only add the
+// member's offset.
+[[gnu::noinline]] InputRow input_row(const char* name, FieldRef field, const char* label,
+                                     const char* unit, InputKind kind);
+
 template <class In, class T>
-[[gnu::noinline]] InputDecl<In> num(const char* name, T In::*field, const char* label,
-                                    const char* unit = "") {
+InputDecl<In> num(const char* name, T In::*field, const char* label, const char* unit = "") {
   static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "num() binds a number");
-  InputDecl<In> d;
-  d.spec.name = name;
-  d.spec.label = label;
-  d.spec.unit = unit;
-  d.spec.kind = InputKind::Number;
-  d.spec.integer = std::is_integral_v<T>;
-  d.field = field_ref(field);
-  return d;
+  return {input_row(name, field_ref(field), label, unit, InputKind::Number)};
 }
 
 template <class In>
-[[gnu::noinline]] InputDecl<In> flag(const char* name, bool In::*field, const char* label) {
-  InputDecl<In> d;
-  d.spec.name = name;
-  d.spec.label = label;
-  d.spec.kind = InputKind::Boolean;
-  d.field = field_ref(field);
-  return d;
+InputDecl<In> flag(const char* name, bool In::*field, const char* label) {
+  return {input_row(name, field_ref(field), label, "", InputKind::Boolean)};
 }
 
+// `choices`: the allowed values, "|"-separated ("none|selective|full").
 template <class In>
-[[gnu::noinline]] InputDecl<In> choice(const char* name, std::string In::*field, const char* label,
-                                       std::initializer_list<const char*> choices) {
-  InputDecl<In> d;
-  d.spec.name = name;
-  d.spec.label = label;
-  d.spec.kind = InputKind::Choice;
-  d.spec.choices.assign(choices.begin(), choices.end());
-  d.field = field_ref(field);
+InputDecl<In> choice(const char* name, std::string In::*field, const char* label,
+                     const char* choices) {
+  InputDecl<In> d{input_row(name, field_ref(field), label, "", InputKind::Choice)};
+  d.choices = choices;
   return d;
 }
 
 // Free text the estimator parses itself (e.g. a JSON list of pipeline stages).
 template <class In>
 InputDecl<In> text(const char* name, std::string In::*field, const char* label) {
-  InputDecl<In> d;
-  d.spec.name = name;
-  d.spec.label = label;
-  d.spec.kind = InputKind::Text;
-  d.field = field_ref(field);
-  return d;
+  return {input_row(name, field_ref(field), label, "", InputKind::Text)};
 }
 
-template <class Out>
-struct OutputDecl {
-  OutputSpec spec;
+struct OutputRow {
+  const char* name = "";
+  const char* label = "";
+  const char* unit = "";
+  const char* help = "";
   FieldRef field;
-  OutputDecl& help(const char* h) { return spec.help = h, *this; }
-  OutputDecl& optional() { return spec.optional = true, *this; }
-  OutputDecl& hidden() { return spec.hidden = true, *this; }
+  bool optional = false, hidden = false;
+
+  OutputRow() = default;
+  OutputRow(const OutputRow&);
+  OutputRow& operator=(const OutputRow&);
 };
 
+template <class Out>
+struct OutputDecl : OutputRow {
+  OutputDecl& help(const char* h) { return OutputRow::help = h, *this; }
+  OutputDecl& optional() { return OutputRow::optional = true, *this; }
+  OutputDecl& hidden() { return OutputRow::hidden = true, *this; }
+};
+
+[[gnu::noinline]] OutputRow output_row(const char* name, FieldRef field, const char* label,
+                                       const char* unit);
+
 template <class Out, class T>
-[[gnu::noinline]] OutputDecl<Out> out(const char* name, T Out::*field, const char* label,
-                                      const char* unit = "") {
-  OutputDecl<Out> d;
-  d.spec.name = name;
-  d.spec.label = label;
-  d.spec.unit = unit;
-  d.field = field_ref(field);
-  switch (d.field.type) {
-    case FieldType::Bool: d.spec.kind = OutputKind::Boolean; break;
-    case FieldType::String: d.spec.kind = OutputKind::Text; break;
-    case FieldType::Json: d.spec.kind = OutputKind::Array; break;
-    default: d.spec.kind = OutputKind::Number;
-  }
-  return d;
+OutputDecl<Out> out(const char* name, T Out::*field, const char* label, const char* unit = "") {
+  return {output_row(name, field_ref(field), label, unit)};
 }
+
+// The specs of declared rows: defaults read from `defaults` (an instance of the input struct).
+InputSpec input_spec(const InputRow& row, const void* defaults);
+OutputSpec output_spec(const OutputRow& row);
+// Appends rows to an estimator (non-template: one copy for every struct type).
+void add_rows(Estimator& e, const InputRow* ins, std::size_t n_ins, std::size_t in_stride,
+              const OutputRow* outs, std::size_t n_outs, std::size_t out_stride,
+              const void* defaults);
 
 // Numbers that are not finite are a bug in an estimator, never a result to show.
 bool all_finite(const Json& outputs, std::string& which);
@@ -331,21 +343,15 @@ SweepResult sweep_typed(const Estimator& e, const Json& in, const std::string& p
 }
 
 template <class In, class Out>
-Estimator declare(EstimatorInfo info, std::vector<InputDecl<In>> ins,
-                  std::vector<OutputDecl<Out>> outs, TypedFn<In, Out> fn) {
+Estimator declare(EstimatorInfo info, const std::vector<InputDecl<In>>& ins,
+                  const std::vector<OutputDecl<Out>>& outs, TypedFn<In, Out> fn) {
+  static_assert(sizeof(InputDecl<In>) == sizeof(InputRow) &&
+                sizeof(OutputDecl<Out>) == sizeof(OutputRow));
   Estimator e;
-  e.info = std::move(info);
+  e.info = info;
   const In defaults{};
-  for (auto& d : ins) {
-    d.spec.fallback = field_read(&defaults, d.field);
-    if (!d.has_example) d.spec.example = d.spec.fallback;
-    e.inputs.push_back(std::move(d.spec));
-    e.input_fields.push_back(d.field);
-  }
-  for (auto& d : outs) {
-    e.outputs.push_back(std::move(d.spec));
-    e.output_fields.push_back(d.field);
-  }
+  add_rows(e, ins.data(), ins.size(), sizeof(InputDecl<In>), outs.data(), outs.size(),
+           sizeof(OutputDecl<Out>), &defaults);
   e.fn = reinterpret_cast<AnyFn>(fn);
   e.compute = &compute_typed<In, Out>;
   e.sweep = &sweep_typed<In, Out>;

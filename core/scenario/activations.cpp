@@ -31,4 +31,28 @@ double activation_bytes_per_layer(const Model& m, const Layout& l, double seq_le
   return sbh * per_sbh;
 }
 
+LayerTraffic layer_traffic(const Model& m, const Layout& l, double seq_len) {
+  const double t = l.tp, s = seq_len / l.cp, b = l.microbatch, h = m.d_model;
+  const double e = dtype_bytes(l.activations);
+  const double tokens = s * b;
+  // Each norm reads and writes the hidden state; each residual add (Megatron fuses bias,
+  // dropout and add) reads two and writes one. Split by t under sequence parallelism, as
+  // Korthikanti et al. 2022, §6.2 measure: "layer-norm and dropout ... on 1/t of the data".
+  const double per_token_hidden = (2.0 * m.norms_per_layer + 3.0 * 2) * h * e;
+  // The FFN's activation reads its input and writes its output (gated: reads gate and up,
+  // writes their product); MoE tokens go through top_k (+ shared) experts. Split by t.
+  const bool moe = m.experts > 0;
+  const double dff = moe && m.expert_d_ff > 0 ? m.expert_d_ff : m.d_ff;
+  const double width = moe ? std::max(1, m.top_k + m.shared_experts) : 1;
+  const double ffn = (m.ffn == Ffn::Gated ? 3 : 2) * dff * width * e;
+  LayerTraffic r;
+  // Stored scores (Korthikanti et al. 2022, Figure 3): the QK^T GEMM writes them, the fused
+  // scale-mask-softmax reads and writes them, dropout reads them and writes its output and a
+  // one-byte mask, and the AV GEMM reads them: 6 passes of e bytes and a mask of e/2 per score.
+  // FlashAttention keeps them on chip. Split by t (heads); queries per GPU s/cp over s keys.
+  if (!l.flash_attention && m.heads > 0) r.attention = 6.5 * e * m.heads * tokens * seq_len / t;
+  r.forward = tokens * (per_token_hidden / (l.sequence_parallel ? t : 1) + ffn / t) + r.attention;
+  return r;
+}
+
 }  // namespace napkin

@@ -40,7 +40,7 @@ Preset model_preset(const ModelPreset& p) {
                      {"norms", true}});
   const ModelInputs shape(m);
   for (const auto& d : model_input_decls({})) {
-    const std::string& key = d.spec.preset_key.empty() ? d.spec.name : d.spec.preset_key;
+    const std::string key = d.preset_key ? d.preset_key : d.name;
     // Experts per token only for an MoE model: other estimators read `top_k` as a positive
     // count, and to_model() ignores it when there are no experts.
     if (key == "top_k" && m.experts == 0) continue;

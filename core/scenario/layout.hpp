@@ -28,6 +28,20 @@ inline constexpr Group kPlacementOrder[kPlacements][3] = {
 };
 inline constexpr const char* kPlacementNames[kPlacements] = {
     "tp-cp-dp-pp", "tp-cp-pp-dp", "tp-dp-cp-pp", "tp-dp-pp-cp", "tp-pp-cp-dp", "tp-pp-dp-cp"};
+// The same names as one "|"-separated choice list, for the registry's declaration.
+inline constexpr const char* kPlacementChoices =
+    "tp-cp-dp-pp|tp-cp-pp-dp|tp-dp-cp-pp|tp-dp-pp-cp|tp-pp-cp-dp|tp-pp-dp-cp";
+constexpr bool placement_choices_match() {
+  const char* c = kPlacementChoices;
+  for (int i = 0; i < kPlacements; ++i) {
+    for (const char* n = kPlacementNames[i]; *n; ++n, ++c)
+      if (*c != *n) return false;
+    if (*c != (i + 1 < kPlacements ? '|' : '\0')) return false;
+    ++c;
+  }
+  return true;
+}
+static_assert(placement_choices_match(), "kPlacementChoices lists kPlacementNames in order");
 
 struct Layout {
   int tp = 1, pp = 1, vpp = 1, dp = 1, cp = 1, ep = 1;  // vpp: virtual (interleaved) stages

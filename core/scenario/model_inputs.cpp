@@ -38,19 +38,14 @@ ModelInputs::ModelInputs(const Model& m)
 
 namespace {
 
-// A choice input's values and what the page shows for each, in the same order.
+// A choice input's values and what the page shows for each, "|"-separated in the same order.
 struct Choices {
-  const char* const* values;
-  const char* const* labels;
-  unsigned char n;
+  const char* values;
+  const char* labels;
 };
-const char* const kFfnValues[] = {"mlp", "swiglu"};
-const char* const kFfnLabels[] = {"GELU MLP (2 matrices)", "SwiGLU (3 matrices)"};
-const char* const kAttentionValues[] = {"standard", "mla"};
-const char* const kAttentionLabels[] = {"Standard (MHA, GQA or MQA)",
-                                        "Multi-head latent (MLA, DeepSeek)"};
-const Choices kFfn{kFfnValues, kFfnLabels, 2};
-const Choices kAttention{kAttentionValues, kAttentionLabels, 2};
+const Choices kFfn{"mlp|swiglu", "GELU MLP (2 matrices)|SwiGLU (3 matrices)"};
+const Choices kAttention{"standard|mla",
+                         "Standard (MHA, GQA or MQA)|Multi-head latent (MLA, DeepSeek)"};
 
 // One row per input, in the order the card shows them: data and one loop rather than a chain of
 // builder calls per input, which cost several kilobytes of wasm. `alias` picks a name an
@@ -188,14 +183,14 @@ std::vector<InputDecl<ModelInputs>> model_input_decls(const ModelInputNames& nam
   std::vector<InputDecl<In>> out(sizeof kRows / sizeof kRows[0]);
   for (std::size_t i = 0; i < out.size(); ++i) {
     const Row& r = kRows[i];
-    InputSpec& s = out[i].spec;
-    out[i].field = fields[i];
+    InputRow& s = out[i];
+    s.field = fields[i];
     s.name = r.alias ? aliases[r.alias] : r.name;
     s.label = r.label;
     s.unit = r.unit;
     s.help = r.help;
     s.group = r.group;
-    if (r.meaning) s.preset_key = r.meaning;
+    s.preset_key = r.meaning;
     s.kind = fields[i].type == FieldType::Bool ? InputKind::Boolean
              : r.choices                       ? InputKind::Choice
                                                : InputKind::Number;
@@ -204,8 +199,8 @@ std::vector<InputDecl<ModelInputs>> model_input_decls(const ModelInputNames& nam
     s.min_exclusive = r.above;
     s.integer = r.integer;
     if (r.choices) {
-      s.choices.assign(r.choices->values, r.choices->values + r.choices->n);
-      s.choice_labels.assign(r.choices->labels, r.choices->labels + r.choices->n);
+      s.choices = r.choices->values;
+      s.choice_labels = r.choices->labels;
     }
   }
   return out;
@@ -217,9 +212,7 @@ void insert_model_inputs(Estimator& e, std::size_t at, const void* defaults, std
   std::vector<FieldRef> fields;
   for (auto& d : model_input_decls(names)) {
     d.field.offset += shift;
-    d.spec.fallback = field_read(defaults, d.field);
-    d.spec.example = d.spec.fallback;
-    specs.push_back(std::move(d.spec));
+    specs.push_back(input_spec(d, defaults));
     fields.push_back(d.field);
   }
   e.inputs.insert(e.inputs.begin() + static_cast<std::ptrdiff_t>(at),

@@ -17,6 +17,18 @@ struct TrainingMemory {
 // layer input s·b·h·2). Context parallelism divides s.
 double activation_bytes_per_layer(const Model& m, const Layout& l, double seq_len);
 
+// HBM bytes the memory-bound kernels of one transformer layer move in one forward pass of one
+// microbatch on one GPU: the norms, the residual adds, the FFN's activation function and, when
+// the s × s scores are stored (no fused attention), the softmax and its dropout. Their FLOPs are
+// negligible; their time is these bytes over HBM bandwidth (a roofline, as Calculon counts
+// each layer's memory traffic: Isaev et al. 2023). `attention` is the scores' share, which
+// selective recomputation runs again.
+struct LayerTraffic {
+  double forward = 0;    // bytes, whole layer
+  double attention = 0;  // bytes, softmax + dropout over the scores (part of forward)
+};
+LayerTraffic layer_traffic(const Model& m, const Layout& l, double seq_len);
+
 // Weights, gradients, optimizer state (ZeRO stage over dp·cp ranks; EP shards experts) and
 // activations (in-flight microbatches of 1F1B on the first stage) on the busiest GPU.
 TrainingMemory training_memory(const Model& m, const Layout& l, double seq_len);

@@ -52,15 +52,34 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
                                : attention_again ? sm.attention_score_flops * s * b / shard / peak
                                                  : 0;
   r.recompute = recompute_one * mb;
-  r.bubble = (l.pp - 1.0) / l.vpp * (3 * fwd + recompute_one);
+  // Memory-bound kernels of the stage's layers at HBM bandwidth: the forward's traffic, twice
+  // that in backward (each kernel's backward reads its saved input and the incoming gradient
+  // and writes a gradient), and again what recomputation repeats (full: the whole forward;
+  // selective: the stored scores' softmax and dropout).
+  const double layers_here = m.layers * share;
+  const double bw = c.gpu.hbm_bandwidth;
+  double traffic_one = 0;
+  if (bw > 0) {
+    const LayerTraffic lt = layer_traffic(m, l, s);
+    const double again = l.recompute == Recompute::Full        ? lt.forward
+                         : l.recompute == Recompute::Selective ? lt.attention
+                                                               : 0;
+    traffic_one = (3 * lt.forward + again) * layers_here / bw;
+  }
+  r.elementwise = traffic_one * mb;
+  r.bubble = (l.pp - 1.0) / l.vpp * (3 * fwd + recompute_one + traffic_one);
 
   // TP: 2 all-reduces forward and 2 backward per layer of s·b·h activations (Narayanan §3.2);
-  // sequence parallelism turns each into a reduce-scatter + all-gather of the same volume.
+  // sequence parallelism turns each into a reduce-scatter + all-gather (Korthikanti §4.2.2):
+  // the same bytes on a ring, but in-switch reduction (NVLS) speeds up only the all-reduce,
+  // where each rank sends and receives its buffer at once; the pair runs one after the other.
   const double act_bytes = s / l.cp * b * h * dtype_bytes(l.activations);
-  const double layers_here = m.layers * share;
   if (l.tp > 1) {
     const Tier& t = tier_of(c, l, Group::Tp);
-    const double one = collective_time(Collective::AllReduce, act_bytes, l.tp, t).time;
+    const double one = l.sequence_parallel
+                           ? collective_time(Collective::ReduceScatter, act_bytes, l.tp, t).time +
+                                 collective_time(Collective::AllGather, act_bytes, l.tp, t).time
+                           : collective_time(Collective::AllReduce, act_bytes, l.tp, t).time;
     const double per_mb = 4 * one * layers_here * (l.recompute == Recompute::Full ? 1.5 : 1);
     r.tp_comm = per_mb * mb * (l.tp_overlap ? 0.3 : 1);  // overlap hides ~70 % (see docs)
   }
@@ -116,8 +135,16 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
     // Optimizer state over PCIe both ways each step, not overlapped (ZeRO-Offload).
     r.dp_comm += 2 * r.memory.weights / 2 * l.optimizer_bytes_per_param / 25e9;
   }
-  r.step = r.compute + r.recompute + r.bubble + r.tp_comm + r.cp_comm + r.ep_comm + r.pp_comm +
-           r.dp_comm;
+  // The optimizer update is memory-bound: each parameter this GPU updates has its state read
+  // and written (K bytes each way; ZeRO shards it), its gradient read and its weight written.
+  // Megatron-LM's time includes it ("optimizer steps", Narayanan et al. 2021, §5.1).
+  if (bw > 0 && l.optimizer_bytes_per_param > 0 && !l.optimizer_offload) {
+    const double k = l.optimizer_bytes_per_param;
+    r.optimizer =
+        r.memory.optimizer / k * (2 * k + dtype_bytes(l.grads) + dtype_bytes(l.weights)) / bw;
+  }
+  r.step = r.compute + r.recompute + r.elementwise + r.bubble + r.tp_comm + r.cp_comm + r.ep_comm +
+           r.pp_comm + r.dp_comm + r.optimizer;
   const double gpus = static_cast<double>(layout_gpus(l));
   const double model_flops = 3 * sm.forward_flops_per_token * s * job.global_batch;
   // Hardware FLOPs add what recomputation repeats (Korthikanti §6: HFU vs MFU).

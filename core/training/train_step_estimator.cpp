@@ -3,6 +3,7 @@
 // inputs by meaning, and the layout search reads the same declaration (search_inputs.cpp).
 #include "base/units.hpp"
 #include "registry/registry.hpp"
+#include "scenario/accelerator_inputs.hpp"
 #include "training/train_step.hpp"
 
 namespace napkin {
@@ -15,6 +16,7 @@ Result<StepScenario> step_scenario(const TrainStepIn& in) {
   Cluster& c = s.cluster;
   c.gpu.peak_bf16 = in.peak_flops;
   c.gpu.hbm_bytes = in.gpu_memory;
+  c.gpu.hbm_bandwidth = in.mem_bandwidth;
   c.gpu.host_memory = in.host_memory;
   c.gpus_per_node = in.gpus_per_node;
   c.intra.bandwidth = in.intra_bandwidth;
@@ -51,8 +53,8 @@ namespace {
 struct TrainStepOut {
   double step_time, tokens_per_second, mfu, hfu, model_tflops_per_gpu, memory_per_gpu;
   bool fits;
-  double compute_time, recompute_time, bubble_time, tp_comm_time, cp_comm_time, ep_comm_time,
-      pp_comm_time, dp_comm_time;
+  double compute_time, recompute_time, elementwise_time, optimizer_time, bubble_time, tp_comm_time,
+      cp_comm_time, ep_comm_time, pp_comm_time, dp_comm_time;
   double weights_memory, gradients_memory, optimizer_memory, activations_memory;
 };
 
@@ -62,11 +64,18 @@ std::optional<Error> layout_error(const TrainStepIn& in, const Model& m) {
     return Error::inconsistent("tp", in.tp,
                                "must divide the attention heads (" + std::to_string(m.heads) +
                                    ") and the KV heads (" + std::to_string(m.kv_heads) + ")");
-  if (static_cast<long long>(in.pp) * in.vpp > in.layers)
+  // A chunk holds at least one layer, or only the embedding or only the output head: Llama 3
+  // 405B runs 126 layers in 16 × 8 chunks, the first and the last holding no layer (Dubey et
+  // al. 2024, §3.3.2).
+  if (static_cast<long long>(in.pp) * in.vpp > in.layers + 2LL)
     return Error::inconsistent("pp", in.pp,
                                "times the virtual stages (" + std::to_string(in.vpp) +
-                                   ") is more stages than layers (" + std::to_string(in.layers) +
-                                   "); each stage needs at least one layer");
+                                   ") is more than the layers (" + std::to_string(in.layers) +
+                                   ") + 2; each stage needs a layer, the embedding or the output "
+                                   "head");
+  // train_step() counts the DP × CP ranks in an int; no cluster comes near 10 million GPUs.
+  if (static_cast<long long>(in.tp) * in.pp * in.dp * in.cp > 10'000'000)
+    return Error::inconsistent("dp", in.dp, "times TP, PP and CP must be at most 10 million GPUs");
   const long long per_pipe = static_cast<long long>(in.dp) * in.microbatch;
   const long long batch = static_cast<long long>(in.global_batch);
   if (batch != in.global_batch || batch % per_pipe != 0)
@@ -101,6 +110,8 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
   o.fits = t.fits;
   o.compute_time = t.compute;
   o.recompute_time = t.recompute;
+  o.elementwise_time = t.elementwise;
+  o.optimizer_time = t.optimizer;
   o.bubble_time = t.bubble;
   o.tp_comm_time = t.tp_comm;
   o.cp_comm_time = t.cp_comm;
@@ -114,7 +125,8 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
   if (!d.recording()) return o;
 
   const double gpus = static_cast<double>(layout_gpus(sc.layout));
-  const double mb = sc.layout.microbatches;
+  // train_step() derives the microbatches from the job; the layout's own field is not set here.
+  const double mb = in.global_batch / (static_cast<double>(in.dp) * in.microbatch);
   d.step("Model FLOPs per token (forward)", "F_{\\text{fwd}}",
          "2 N_{\\text{active}} + \\text{attention}",
          {{"N", "N_{\\text{active}}", sm.params.active, unit::params}}, sm.forward_flops_per_token,
@@ -164,6 +176,15 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
       "\\frac{3 F_{\\text{fwd}} \\cdot B s}{N \\cdot $P \\cdot $e} \\cdot \\text{PP}",
       {{"P", "P", in.peak_flops, unit::flops}, {"e", "e", in.compute_efficiency, unit::fraction}},
       t.compute, unit::seconds);
+  // Memory-bound kernels at HBM bandwidth (scenario/training_memory.hpp: layer_traffic).
+  d.step("Memory-bound kernels", "T_{\\text{mem}}",
+         "\\frac{(3 Q_{\\text{fwd}} + Q_{\\text{again}}) \\cdot L_{\\text{stage}} \\cdot m}{$W}",
+         {{"W", "W_{\\text{HBM}}", in.mem_bandwidth, unit::bytes_per_s}}, t.elementwise,
+         unit::seconds);
+  // Optimizer update: the state read and written once, the gradient read, the weight written.
+  d.step(
+      "Optimizer update", "T_{\\text{opt}}", "\\frac{M_{\\text{opt}} / K \\cdot (2K + 2 + 2)}{$W}",
+      {{"W", "W_{\\text{HBM}}", in.mem_bandwidth, unit::bytes_per_s}}, t.optimizer, unit::seconds);
   // 1F1B bubble: (p − 1)/v microbatch slots (Narayanan et al. 2021, §2.2).
   d.step("Pipeline bubble", "T_{\\text{bubble}}",
          "\\frac{$p - 1}{$v} \\cdot t_{\\text{microbatch}}",
@@ -177,12 +198,16 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
           {"q", "T_{\\text{PP}}", t.pp_comm, unit::seconds},
           {"g", "T_{\\text{DP}}", t.dp_comm, unit::seconds}},
          t.tp_comm + t.cp_comm + t.ep_comm + t.pp_comm + t.dp_comm, unit::seconds);
-  d.step("Step time", "T", "$C + $R + $U + $X",
-         {{"C", "T_{\\text{compute}}", t.compute, unit::seconds},
-          {"R", "T_{\\text{recompute}}", t.recompute, unit::seconds},
-          {"U", "T_{\\text{bubble}}", t.bubble, unit::seconds},
-          {"X", "T_{\\text{comm}}", t.step - t.compute - t.recompute - t.bubble, unit::seconds}},
-         t.step, unit::seconds);
+  d.step(
+      "Step time", "T", "$C + $R + $M + $O + $U + $X",
+      {{"C", "T_{\\text{compute}}", t.compute, unit::seconds},
+       {"R", "T_{\\text{recompute}}", t.recompute, unit::seconds},
+       {"M", "T_{\\text{mem}}", t.elementwise, unit::seconds},
+       {"O", "T_{\\text{opt}}", t.optimizer, unit::seconds},
+       {"U", "T_{\\text{bubble}}", t.bubble, unit::seconds},
+       {"X", "T_{\\text{comm}}",
+        t.step - t.compute - t.recompute - t.elementwise - t.optimizer - t.bubble, unit::seconds}},
+      t.step, unit::seconds);
   // MFU counts the model's FLOPs only (PaLM, Chowdhery et al. 2022, Appendix B); HFU adds what
   // recomputation repeats (Korthikanti et al. 2022, §6).
   d.step("Model FLOPs utilization", "\\text{MFU}",
@@ -220,6 +245,7 @@ void register_train_step(Registry& r) {
                .positive(1e17)
                .group("cluster")
                .help("Dense BF16 peak from the datasheet (no sparsity)."),
+           hbm_bandwidth_input(&In::mem_bandwidth, "HBM bandwidth per GPU", 1e14).group("cluster"),
            num("gpu_memory", &In::gpu_memory, "Memory per GPU", unit::bytes)
                .positive(1e14)
                .group("cluster")
@@ -281,8 +307,8 @@ void register_train_step(Registry& r) {
                .positive(1e5)
                .group("layout")
                .help("Sequences per forward/backward pass on one pipeline."),
-           choice("recompute", &In::recompute, "Recomputation", {"none", "selective", "full"})
-               .labels({"None", "Selective (attention)", "Full (every layer)"})
+           choice("recompute", &In::recompute, "Recomputation", "none|selective|full")
+               .labels("None|Selective (attention)|Full (every layer)")
                .group("layout")
                .help("Activations recomputed in the backward pass to save memory."),
            flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism")
@@ -297,11 +323,9 @@ void register_train_step(Registry& r) {
            flag("optimizer_offload", &In::optimizer_offload, "Offload optimizer state")
                .group("layout")
                .help("Keep the optimizer state in host memory (ZeRO-Offload)."),
-           choice("placement", &In::placement, "Rank order (placement)",
-                  {kPlacementNames[0], kPlacementNames[1], kPlacementNames[2], kPlacementNames[3],
-                   kPlacementNames[4], kPlacementNames[5]})
-               .labels({"TP, CP, DP, PP (Megatron's default)", "TP, CP, PP, DP", "TP, DP, CP, PP",
-                        "TP, DP, PP, CP", "TP, PP, CP, DP", "TP, PP, DP, CP"})
+           choice("placement", &In::placement, "Rank order (placement)", kPlacementChoices)
+               .labels("TP, CP, DP, PP (Megatron's default)|TP, CP, PP, DP|TP, DP, CP, PP|TP, DP, "
+                       "PP, CP|TP, PP, CP, DP|TP, PP, DP, CP")
                .group("layout")
                .help("Which groups sit inside a node, innermost first: a group whose ranks and "
                      "the groups inside it fit in a node talks over NVLink, the rest over the "
@@ -317,7 +341,8 @@ void register_train_step(Registry& r) {
            num("compute_efficiency", &In::compute_efficiency, "GEMM efficiency", unit::fraction)
                .positive(1)
                .group("job")
-               .help("Share of peak the layer's kernels reach; the default fits published runs."),
+               .help(
+                   "Share of peak the GEMMs reach; the default fits Megatron-LM's published runs."),
            flag("flash_attention", &In::flash_attention, "Fused (flash) attention")
                .group("job")
                .help("Attention that never stores the sequence × sequence scores (FlashAttention, "
@@ -341,6 +366,11 @@ void register_train_step(Registry& r) {
                .help("Forward and backward passes of all microbatches on one GPU."),
            out("recompute_time", &Out::recompute_time, "Recomputation", unit::seconds)
                .help("Forward work repeated in the backward pass."),
+           out("elementwise_time", &Out::elementwise_time, "Memory-bound kernels", unit::seconds)
+               .help("Norms, residual adds, activation functions and stored-score softmax, at HBM "
+                     "bandwidth."),
+           out("optimizer_time", &Out::optimizer_time, "Optimizer update", unit::seconds)
+               .help("Reading and writing the optimizer state once, at HBM bandwidth."),
            out("bubble_time", &Out::bubble_time, "Pipeline bubble", unit::seconds)
                .help("Time stages sit idle while the pipeline fills and drains."),
            out("tp_comm_time", &Out::tp_comm_time, "TP communication (exposed)", unit::seconds)

@@ -526,11 +526,10 @@ void register_training(Registry& r) {
              .help("Query heads × head size; 0 takes the model width")
              .range(0, 1e7)
              .integer(),
-         choice("recompute", &In::recompute, "Activation recomputation",
-                {"none", "selective", "full"})
+         choice("recompute", &In::recompute, "Activation recomputation", "none|selective|full")
              .help("Recomputed activations add forward FLOPs the hardware does but the model does "
                    "not count")
-             .labels({"None", "Selective (attention only)", "Full (per layer)"})},
+             .labels("None|Selective (attention only)|Full (per layer)")},
         {out("flops_per_token", &Out::flops_per_token, "Model FLOPs per token",
              unit::flop_per_token)
              .help("6N plus attention: the FLOPs the model needs per token"),

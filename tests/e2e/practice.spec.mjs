@@ -109,3 +109,57 @@ test('a problem link pasted into the open page opens that problem', async ({ pag
   await expect(page.locator('article.problem')).toHaveAttribute('data-seed', '3');
   expect(problems).toEqual([]);
 });
+
+// Issue #14: difficulty and tags on every problem, filters on both; the parts of a multi-part
+// problem listed together and lettered, each leading to the next.
+test('the difficulty and topic filters change which problems are offered; parts sit together', async ({ page, problems }) => {
+  await page.goto('/index.html#tab=practice&problem=train.time.days&seed=0');
+  await page.waitForFunction(() => window.napkin);
+  const items = page.locator('.problem-list li[data-problem]');
+  const titles = () => items.locator('button').allInnerTexts();
+  const all = await titles();
+  expect(all.length).toBeGreaterThan(80);
+  await page.getByLabel('Practice difficulty').selectOption({ label: 'Warm-up' });
+  const warm = await titles();
+  expect(warm.length).toBeGreaterThan(5);
+  expect(warm.length).toBeLessThan(all.length);
+  for (const t of warm) expect(t).toMatch(/· Warm-up$/);
+  expect(warm.join('\n')).toContain('Compute-optimal training tokens');
+  expect(warm.join('\n')).not.toContain('The best draft length');
+  // A topic on top of it narrows further; every problem offered carries the tag.
+  await page.getByLabel('Practice difficulty').selectOption({ label: 'Any difficulty' });
+  await page.getByLabel('Practice topic').selectOption({ label: 'KV cache' });
+  const kv = await titles();
+  expect(kv.length).toBeGreaterThan(2);
+  expect(kv.length).toBeLessThan(all.length);
+  expect(kv.join('\n')).toContain('KV cache of a GQA model');
+  expect(kv.join('\n')).not.toContain('Compute-optimal training tokens');
+  await items.first().locator('button').click();
+  await expect(page.locator('article.problem .problem-tags')).toContainText('KV cache');
+  // The mixed quiz draws from what the filters offer.
+  await page.getByRole('button', { name: 'Random problem (mixed quiz)' }).click();
+  await expect(page.locator('article.problem .problem-tags')).toContainText('KV cache');
+  // Nothing matches: the list says so.
+  await page.getByLabel('Practice topic').selectOption({ label: 'speculative decoding' });
+  await page.getByLabel('Practice difficulty').selectOption({ label: 'Warm-up' });
+  await expect(page.locator('.problem-list')).toContainText('No problem matches these filters.');
+  // Parts: lettered under one entry; a part says which it is and leads to the next.
+  await page.getByLabel('Practice topic').selectOption({ label: 'Any topic' });
+  await page.getByLabel('Practice difficulty').selectOption({ label: 'Any difficulty' });
+  const group = page.locator('.problem-group').filter({ hasText: 'Data-parallel traffic per step' });
+  await expect(group.locator('.group-title')).toHaveText('3 parts');
+  await group.getByRole('button', { name: /^\(a\) / }).click();
+  const problem = page.locator('article.problem');
+  await expect(problem.locator('.problem-part')).toHaveText('Part (a) of (a)–(c)');
+  await problem.getByRole('button', { name: 'Next part (b)' }).click();
+  await expect(problem.locator('.problem-part')).toHaveText('Part (b) of (a)–(c)');
+  // A yes/no question: neither its label nor its example shows the answer before an attempt.
+  await page.goto('/index.html#tab=practice&problem=hw.roofline.step_bound&seed=0');
+  const yn = page.locator('article.problem[data-problem="hw.roofline.step_bound"]');
+  await expect(yn.locator('label')).toHaveText('Your answer (yes or no)');
+  await expect(yn.locator('[name="answer"]')).toHaveAttribute('placeholder', 'yes or no');
+  await yn.locator('[name="answer"]').fill('no');
+  await yn.getByRole('button', { name: 'Check' }).click();
+  await expect(yn.locator('.verdict')).toHaveAttribute('data-verdict', 'correct');
+  expect(problems).toEqual([]);
+});

@@ -13,14 +13,32 @@ const AREAS = { training: 'Training', memory: 'Memory and parallelism', comm: 'C
 function bankSection(api) {
   const bank = api.problems().problems;
   let out = MARK + '\nGenerated from the bank (`napkin problems`); a test checks it matches.\n';
+  // The counts issue #14 asks for: problems, parts, kinds, mistakes, tags, coverage.
+  const answers = new Map(bank.map((p) => [p.id, api.problem(p.id, 0).answer]));
+  const groups = new Map();
+  for (const p of bank) if (p.group) groups.set(p.group, (groups.get(p.group) || 0) + 1);
+  const inParts = bank.filter((p) => p.group && groups.get(p.group) > 1);
+  const yesNo = bank.filter((p) => answers.get(p.id).unit === 'bool');
+  const partOrConcept = bank.filter((p) => (p.group && groups.get(p.group) > 1) || answers.get(p.id).unit === 'bool');
+  const tags = new Map();
+  for (const p of bank) for (const t of p.tags) tags.set(t, (tags.get(t) || 0) + 1);
+  const levels = [1, 2, 3].map((d) => bank.filter((p) => p.difficulty === d).length);
+  const perEstimator = new Map();
+  for (const p of bank) perEstimator.set(p.estimator, (perEstimator.get(p.estimator) || 0) + 1);
+  out += `\n### Counts\n\n- ${bank.length} problems; ${inParts.length} of them are parts of ${[...groups.values()].filter((n) => n > 1).length} multi-part problems, ${yesNo.length} are yes/no questions; ${partOrConcept.length} (${Math.round((100 * partOrConcept.length) / bank.length)} %) are multi-part or conceptual.\n`;
+  out += `- Kinds: ${bank.length - yesNo.length} numeric (a value with its unit), ${yesNo.length} yes/no.\n`;
+  out += `- ${bank.reduce((n, p) => n + p.mistakes.length, 0)} named mistakes, each with feedback saying why it is wrong.\n`;
+  out += `- Difficulty: ${levels[0]} warm-up, ${levels[1]} core, ${levels[2]} challenge.\n`;
+  out += `- ${tags.size} tags: ${[...tags].sort((a, b) => a[0].localeCompare(b[0])).map(([t, n]) => `${t} (${n})`).join(', ')}.\n`;
+  out += `- Per estimator: ${[...perEstimator].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([e, n]) => `\`${e}\` ${n}`).join(', ')}.\n`;
   const areas = [...new Set(bank.map((p) => p.area))];
   for (const area of areas) {
     const ps = bank.filter((p) => p.area === area);
-    out += `\n### ${AREAS[area] || area} (${ps.length} problems)\n\n| id | title | seed 0 answer | source | mistakes |\n|---|---|---|---|---|\n`;
+    out += `\n### ${AREAS[area] || area} (${ps.length} problems)\n\n| id | title | seed 0 answer | difficulty | tags | source | mistakes |\n|---|---|---|---|---|---|---|\n`;
     for (const p of ps) {
-      const ans = api.problem(p.id, 0).answer.text;
+      const ans = answers.get(p.id).text;
       const cell = (s) => String(s).replace(/\|/g, '\\|');
-      out += `| \`${p.id}\` | ${cell(p.title)} | ${cell(ans)} | ${cell(p.source)} | ${p.mistakes.map((m) => `\`${m}\``).join(', ')} |\n`;
+      out += `| \`${p.id}\` | ${cell(p.title)} | ${cell(ans)} | ${p.difficulty} | ${cell(p.tags.join(', '))} | ${cell(p.source)} | ${p.mistakes.map((m) => `\`${m}\``).join(', ')} |\n`;
     }
   }
   return out;
