@@ -154,7 +154,7 @@ Result<ServeDisaggregatedOut> serve_disaggregated(const ServeDisaggregatedIn& in
   o.prefill_instances = n_lo;
   o.ttft_p90 = prefill_ttft_p90(lambda, n_lo, s_p, fixed);
   d.step("Prefill instances (M/D/1 each: DistServe §3.1)", "n_p",
-         "\\min n : \\frac{$l \\cdot $t}{n} \\le $u,\\; W_{90} + $t + $x + $w \\le $T",
+         "\\min n : \\frac{$l \\cdot $t}{n} ≤ $u,\\, W_{90} + $t + $x + $w ≤ $T",
          {{"l", "\\lambda", lambda, unit::requests_per_s},
           {"t", "t_p", s_p, unit::seconds},
           {"u", "\\rho_{\\max}", in.max_utilization, unit::fraction},
