@@ -143,3 +143,41 @@ TEST_CASE("whole numbers print exactly below 2^53 and as their shortest digits a
   CHECK(whole_digits(1e23) == "100000000000000000000000");
   CHECK(whole_digits(1.5e300).size() == 301);
 }
+
+// The exact path (more than 19 digits, or a power of ten beyond 10^±22) against strtod on the
+// hardest inputs: near-midpoints between neighbouring doubles, exact integer midpoints above
+// 2^53 (ties to even), long digit strings, and the subnormal and overflow edges.
+TEST_CASE("long and extreme decimal text reads as strtod reads it, ties to even") {
+  std::mt19937_64 rng(5);
+  auto same = [](const std::string& t) {
+    double a = 0;
+    CAPTURE(t);
+    REQUIRE(read_decimal(t, a));
+    const double b = std::strtod(t.c_str(), nullptr);
+    CHECK(std::memcmp(&a, &b, sizeof a) == 0);
+  };
+  char buf[128];
+  for (int i = 0; i < 3000; ++i) {
+    std::uint64_t bits = rng();
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    if (!std::isfinite(v)) continue;
+    std::snprintf(buf, sizeof buf, "%.*e", 20 + static_cast<int>(rng() % 20), v);
+    same(buf);
+    std::uint64_t x = (1ULL << 53) + (rng() >> (11 + rng() % 10));
+    const double b = static_cast<double>(x);
+    const auto lo = static_cast<std::uint64_t>(b);
+    const auto hi = static_cast<std::uint64_t>(std::nextafter(b, HUGE_VAL));
+    same(std::to_string(lo + (hi - lo) / 2));  // an exact tie
+    std::string digits;
+    for (int k = 0, n = 1 + static_cast<int>(rng() % 40); k < n; ++k)
+      digits += static_cast<char>('0' + rng() % 10);
+    same(digits + "e" + std::to_string(static_cast<int>(rng() % 700) - 350));
+  }
+  for (const char* t :
+       {"2.4703282292062327e-324", "2.4703282292062328e-324", "4.9406564584124654e-324",
+        "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308",
+        "2.2250738585072011e-308", "2.2250738585072012e-308", "9007199254740993", "1e23", "1e-30",
+        "123456789012345678901234567890"})
+    same(t);
+}

@@ -20,11 +20,12 @@ performance.mark('napkin-modules-evaluated');
 if (typeof createNapkin !== 'function') {
   fail('The calculator module did not load. Rebuild with `make dist`.');
 } else {
-  // The single file carries the wasm deflated, inflated natively (see vite.config.mjs).
-  Promise.resolve(typeof napkinWasmBytes === 'function' ? napkinWasmBytes() : null)
-    .then((bytes) => {
+  // The single file carries the wasm deflated, inflated and compiled natively as the page
+  // loads (see vite.config.mjs).
+  Promise.resolve(typeof napkinWasmModule === 'function' ? napkinWasmModule() : null)
+    .then((module) => {
       performance.mark('napkin-wasm-inflated');
-      const options = bytes ? { wasmBinary: bytes } : {};
+      const options = module ? { wasmModule: module } : {};
       // The layout search runs in a Web Worker made from the same script (web/search-worker.js).
       options.searchWorker = searchWorker(document.getElementById('napkin-wasm'));
       return createNapkin(options);

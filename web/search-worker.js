@@ -2,10 +2,10 @@
 // so no second copy ships and it starts from file:// too: a blob: worker holding the module's
 // inline script (the single file) or importing its URL (dist/index.html), then `shim` below.
 // The page passes `searchWorker` to createNapkin; the module's search() posts the inputs here.
-/* global createNapkin, napkinWasmBytes */
+/* global createNapkin, napkinWasmModule */
 function shim() {
-  var ready = Promise.resolve(typeof napkinWasmBytes === 'function' ? napkinWasmBytes() : null).then(function (b) {
-    return createNapkin(b ? { wasmBinary: b } : {});
+  var ready = Promise.resolve(typeof napkinWasmModule === 'function' ? napkinWasmModule() : null).then(function (m) {
+    return createNapkin(m ? { wasmModule: m } : {});
   });
   onmessage = function (e) {
     ready.then(function (api) {

@@ -49,6 +49,12 @@ void append_quoted(std::string& out, std::string_view s) {
               : (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t') ? 2
                                                                                : 6;
   }
+  if (length == s.size() + 2) {  // nothing to escape (labels, help, most text): one copy
+    out += '"';
+    out.append(s.data(), s.size());
+    out += '"';
+    return;
+  }
   const std::size_t start = out.size();
   out.resize(start + length);
   char* p = &out[start];

@@ -16,6 +16,136 @@ namespace {
 constexpr double kExact10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// A non-negative integer of up to 4,480 bits: enough for the exact comparisons below (400
+// decimal digits are 1,329 bits; 5^1100 is 2,554).
+class BigInt {
+ public:
+  explicit BigInt(std::uint64_t v) {
+    limbs_[0] = static_cast<std::uint32_t>(v);
+    limbs_[1] = static_cast<std::uint32_t>(v >> 32);
+    size_ = limbs_[1] ? 2 : 1;
+  }
+  // this × m + add
+  void multiply(std::uint32_t m, std::uint32_t add = 0) {
+    std::uint64_t carry = add;
+    for (int i = 0; i < size_; ++i) {
+      carry += static_cast<std::uint64_t>(limbs_[i]) * m;
+      limbs_[i] = static_cast<std::uint32_t>(carry);
+      carry >>= 32;
+    }
+    if (carry) limbs_[size_++] = static_cast<std::uint32_t>(carry);
+  }
+  void multiply_pow5(int k) {
+    for (; k >= 13; k -= 13) multiply(1220703125u);  // 5^13
+    std::uint32_t rest = 1;
+    while (k-- > 0) rest *= 5;
+    multiply(rest);
+  }
+  void shift_left(int bits) {
+    const int words = bits / 32, rem = bits % 32;
+    for (int i = size_ - 1 + words + 1; i >= 0; --i) {
+      const int from = i - words;
+      std::uint64_t w = from >= 0 && from < size_ ? limbs_[from] : 0;
+      std::uint64_t below = from - 1 >= 0 && from - 1 < size_ ? limbs_[from - 1] : 0;
+      limbs_[i] = static_cast<std::uint32_t>(rem ? (w << rem) | (below >> (32 - rem)) : w);
+    }
+    size_ += words + 1;
+    while (size_ > 1 && limbs_[size_ - 1] == 0) --size_;
+  }
+  friend int compare(const BigInt& a, const BigInt& b) {
+    if (a.size_ != b.size_) return a.size_ < b.size_ ? -1 : 1;
+    for (int i = a.size_ - 1; i >= 0; --i)
+      if (a.limbs_[i] != b.limbs_[i]) return a.limbs_[i] < b.limbs_[i] ? -1 : 1;
+    return 0;
+  }
+
+ private:
+  std::uint32_t limbs_[140] = {};
+  int size_ = 1;
+};
+
+// The longest decimal text read (a JSON number the page sends is at most 24 characters).
+constexpr std::size_t kMaxDecimalText = 400;
+
+// v = M·2^E with M an integer (53 bits for normal numbers).
+void split_double(double v, std::uint64_t& m, int& e) {
+  int exp = 0;
+  const double f = std::frexp(v, &exp);  // v = f·2^exp, f in [0.5, 1)
+  m = static_cast<std::uint64_t>(std::ldexp(f, 53));
+  e = exp - 53;
+  while (e < -1074) m >>= 1, ++e;  // subnormal: fewer significant bits
+}
+
+// The sign of D·10^q − N·2^p, exactly.
+int compare_scaled(const BigInt& digits, int q, std::uint64_t n, int p) {
+  BigInt lhs = digits, rhs(n);
+  if (q >= 0)
+    lhs.multiply_pow5(q);
+  else
+    rhs.multiply_pow5(-q);
+  const int shift = q - p;  // lhs carries 2^q, rhs 2^p
+  if (shift >= 0)
+    lhs.shift_left(shift);
+  else
+    rhs.shift_left(-shift);
+  return compare(lhs, rhs);
+}
+
+// The double nearest D·10^q (ties to even), D the integer of `count` digits (no leading zero):
+// an estimate in floating point, then exact comparisons with the midpoints between it and its
+// neighbours move it to the right double (Clinger 1990's AlgorithmR, as David Gay's strtod
+// finishes its reads). musl's strtod did this with 128-bit long doubles in software: 9 KB of
+// the compressed module.
+double exact_decimal(const char* digits, int count, long q10) {
+  if (count + q10 > 310) return HUGE_VAL;  // ≥ 10^310
+  if (count + q10 < -325) return 0.0;      // < 10^-325: below half the smallest subnormal
+  const int q = static_cast<int>(q10);
+  BigInt d(0);
+  std::uint64_t top = 0;
+  int used = 0;
+  for (int i = 0; i < count; ++i) {
+    d.multiply(10, static_cast<std::uint32_t>(digits[i] - '0'));
+    if (used < 19) top = top * 10 + static_cast<std::uint64_t>(digits[i] - '0'), ++used;
+  }
+  // The estimate: the first 19 digits times a power of ten, within a few units in the last
+  // place (the steps below need not start close; they start finite and positive).
+  int e10 = q + (count - used);
+  double b = static_cast<double>(top);
+  for (; e10 > 22; e10 -= 22) b *= 1e22;
+  for (; e10 < -22; e10 += 22) b /= 1e22;
+  b = e10 < 0 ? b / kExact10[-e10] : b * kExact10[e10];
+  if (b == 0) b = 5e-324;
+  if (std::isinf(b)) b = 1.7976931348623157e308;
+  for (int step = 0; step < 4096; ++step) {
+    std::uint64_t m = 0;
+    int e = 0;
+    split_double(b, m, e);
+    // Above the midpoint with the next double up: move up (past the largest double: infinity).
+    const int up = compare_scaled(d, q, 2 * m + 1, e - 1);
+    if (up > 0 || (up == 0 && (m & 1))) {
+      const double next = std::nextafter(b, HUGE_VAL);
+      if (up == 0 || std::isinf(next)) return next;
+      b = next;
+      continue;
+    }
+    if (up == 0) return b;  // a tie, and b is even
+    // Below the midpoint with the next double down (a quarter unit below a power of two,
+    // where the unit halves): move down.
+    const bool narrow = m == (1ULL << 52) && e > -1074;
+    const int down =
+        narrow ? compare_scaled(d, q, 4 * m - 1, e - 2) : compare_scaled(d, q, 2 * m - 1, e - 1);
+    if (down < 0 || (down == 0 && (m & 1))) {
+      const double prev = std::nextafter(b, 0.0);
+      if (down == 0) return prev;
+      b = prev;
+      if (b == 0) return 0.0;
+      continue;
+    }
+    return b;
+  }
+  return b;
+}
 }  // namespace
 
 bool read_decimal(std::string_view text, double& out) {
@@ -25,8 +155,11 @@ bool read_decimal(std::string_view text, double& out) {
   if (i < n && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
   // Digits, at most one point, at least one digit, then an optional exponent; nothing else
   // (strtod would also read "inf", "nan", hex and leading spaces).
+  if (n > kMaxDecimalText) return false;
   std::uint64_t mantissa = 0;
   int digits = 0, scale = 0, seen = 0;
+  char all[kMaxDecimalText];  // every significant digit, for the exact read
+  int count = 0, all_scale = 0;
   bool point = false;
   for (; i < n; ++i) {
     const char c = text[i];
@@ -37,9 +170,11 @@ bool read_decimal(std::string_view text, double& out) {
     if (c < '0' || c > '9') break;
     ++seen;
     if (digits == 0 && c == '0') {
-      if (point) --scale;
+      if (point) --scale, --all_scale;
       continue;
     }
+    all[count++] = c;
+    if (point) --all_scale;
     if (digits < 19) {
       mantissa = mantissa * 10 + static_cast<std::uint64_t>(c - '0');
       ++digits;
@@ -65,7 +200,7 @@ bool read_decimal(std::string_view text, double& out) {
   // Clinger's fast path (Clinger 1990, "How to read floating point numbers accurately"): an
   // integer below 2^53 times or over an exact power of ten is one correctly rounded IEEE
   // operation, the same double strtod returns. Inputs, JSON from the page and catalog values
-  // almost always take it; the rest goes to strtod's exact (and slow) arithmetic.
+  // almost always take it; the rest goes to exact_decimal's big-integer arithmetic.
   const long e10 = exponent + scale;
   if (exact_digits && mantissa < (1ULL << 53) && e10 >= -22 && e10 <= 22) {
     double v = static_cast<double>(mantissa);
@@ -77,11 +212,8 @@ bool read_decimal(std::string_view text, double& out) {
     out = negative ? -0.0 : 0.0;
     return true;
   }
-  char buf[400];
-  if (n >= sizeof buf) return false;
-  text.copy(buf, n);
-  buf[n] = '\0';
-  out = std::strtod(buf, nullptr);
+  const double v = count == 0 ? 0.0 : exact_decimal(all, count, exponent + all_scale);
+  out = negative ? -v : v;
   return true;
 }
 
@@ -132,53 +264,6 @@ double mantissa_of(const char* digits, int count, bool negative) {
   read_decimal(std::string_view(text, static_cast<std::size_t>(k)), m);
   return m;
 }
-
-// A non-negative integer of up to 2,560 bits: enough for a double's significand times 2^1100
-// and 5^350, the most a decimal tie comparison needs.
-class BigInt {
- public:
-  explicit BigInt(std::uint64_t v) {
-    limbs_[0] = static_cast<std::uint32_t>(v);
-    limbs_[1] = static_cast<std::uint32_t>(v >> 32);
-    size_ = limbs_[1] ? 2 : 1;
-  }
-  void multiply(std::uint32_t m) {
-    std::uint64_t carry = 0;
-    for (int i = 0; i < size_; ++i) {
-      carry += static_cast<std::uint64_t>(limbs_[i]) * m;
-      limbs_[i] = static_cast<std::uint32_t>(carry);
-      carry >>= 32;
-    }
-    if (carry) limbs_[size_++] = static_cast<std::uint32_t>(carry);
-  }
-  void multiply_pow5(int k) {
-    for (; k >= 13; k -= 13) multiply(1220703125u);  // 5^13
-    std::uint32_t rest = 1;
-    while (k-- > 0) rest *= 5;
-    multiply(rest);
-  }
-  void shift_left(int bits) {
-    const int words = bits / 32, rem = bits % 32;
-    for (int i = size_ - 1 + words + 1; i >= 0; --i) {
-      const int from = i - words;
-      std::uint64_t w = from >= 0 && from < size_ ? limbs_[from] : 0;
-      std::uint64_t below = from - 1 >= 0 && from - 1 < size_ ? limbs_[from - 1] : 0;
-      limbs_[i] = static_cast<std::uint32_t>(rem ? (w << rem) | (below >> (32 - rem)) : w);
-    }
-    size_ += words + 1;
-    while (size_ > 1 && limbs_[size_ - 1] == 0) --size_;
-  }
-  friend int compare(const BigInt& a, const BigInt& b) {
-    if (a.size_ != b.size_) return a.size_ < b.size_ ? -1 : 1;
-    for (int i = a.size_ - 1; i >= 0; --i)
-      if (a.limbs_[i] != b.limbs_[i]) return a.limbs_[i] < b.limbs_[i] ? -1 : 1;
-    return 0;
-  }
-
- private:
-  std::uint32_t limbs_[82] = {};
-  int size_ = 1;
-};
 
 // The sign of x·10^j − (t + ½) for a finite x > 0: whether x lies above, on or below the
 // decimal tie. With x = M·2^E (M a 53-bit integer) that is the sign of M·2^(E+j+1)·5^j −

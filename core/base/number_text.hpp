@@ -4,8 +4,10 @@
 // Why not strtod and printf alone: the wasm build's libc (musl) reads and prints doubles through
 // 128-bit software long doubles, 0.5-1.4 µs a number in the size-optimized build, and one
 // estimator run reads and prints dozens. Reading takes Clinger's exact fast path where it
-// applies (nearly always) and strtod otherwise; printing uses Dragonbox (Jeon 2020, the
-// algorithm inside {fmt}). Both are exact, and give the same text natively and in wasm.
+// applies (nearly always) and otherwise an estimate corrected by exact big-integer comparisons
+// (no libc at all: musl's strtod and printf were 12 KB of the compressed module); printing uses
+// Dragonbox (Jeon 2020, the algorithm inside {fmt}). Both are exact, and give the same text
+// natively and in wasm.
 // (fast_float would read every number fast, but its 10 KB table costs more page than it saves.)
 #pragma once
 
@@ -15,7 +17,8 @@
 namespace napkin {
 
 // Reads a whole decimal number ("-12.5e3", "0.1", "7"; no hex, inf or nan): the double nearest
-// to it, as strtod would give. False if any character is left over or none was read.
+// to it, as strtod would give (ties to even). False if any character is left over or none was
+// read, or for text over 400 characters.
 bool read_decimal(std::string_view text, double& out);
 
 // The shortest decimal digits that read back as exactly `v` (finite, nonzero): `digits` holds

@@ -128,8 +128,7 @@ bool split_number(const std::string& s, double& v, std::string& number, std::str
   }
   number = s.substr(0, n);
   suffix = s.substr(n);
-  v = std::strtod(number.c_str(), nullptr);
-  return std::isfinite(v);
+  return read_decimal(number, v) && std::isfinite(v);
 }
 
 bool read_with_unit(const std::string& number, const std::string& suffix, const std::string& unit,

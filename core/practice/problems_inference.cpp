@@ -747,7 +747,9 @@ void llm(ProblemBank& bank) {
                       return out["mha_bytes_per_token"] * p["seq_len"];
                     },
                     0},
-                   {"forgot_rope_key", "The decoupled RoPE key is cached too: d_c + d_h^R.",
+                   {"forgot_rope_key",
+                    "MLA caches the decoupled RoPE key beside the latent (RoPE cannot be folded "
+                    "into it): d_c + d_h^R per layer.",
                     [](const Values& p, const Values&) {
                       return p["n_layers"] * p["latent_dim"] * 2 * p["seq_len"];
                     },
@@ -1002,7 +1004,8 @@ void rl(ProblemBank& bank) {
               return p["peak_flops"] / p["mem_bandwidth"] * p["weight_bytes"];
             },
             0},
-           {"one_byte_per_weight", "Count the bytes of each weight: BF16 is 2 bytes.",
+           {"one_byte_per_weight",
+            "A step reads every weight's bytes, and a BF16 weight is 2 bytes, not 1.",
             [](const Values& p, const Values&) { return p["peak_flops"] / p["mem_bandwidth"] / 2; },
             0}},
       .difficulty = 2,
@@ -1169,7 +1172,9 @@ void engine(ProblemBank& bank) {
       .mistakes = {times("bf16_peak", 0.5,
                          "FP8 weights run W8A8 on the FP8 path: use the FP8 peak, twice the "
                          "BF16 one."),
-                   times("two_bytes", 2, "FP8 weights are 1 byte each, not 2."),
+                   times("two_bytes", 2,
+                         "FP8 stores each weight in 1 byte; 2 bytes is BF16, which this model is "
+                         "not served in."),
                    {"no_efficiencies",
                     "Neither peak is reached: scale the FLOPs and the bandwidth by their "
                     "efficiencies.",

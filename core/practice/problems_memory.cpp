@@ -238,7 +238,8 @@ void activations(ProblemBank& bank) {
                       return p["seq_len"] * p["micro_batch"] * p["d_model"] * 34;
                     },
                     0},
-                   {"whole_model", "That is all layers; the question asks for one.",
+                   {"whole_model",
+                    "That sums every layer; the question asks for one layer's traffic.",
                     [](const Values&, const Values& o) { return o["total"]; }, 0}},
       .difficulty = 2,
       .tags = "memory,activations,attention",
@@ -335,11 +336,15 @@ void fsdp(ProblemBank& bank) {
       .unit = answer_in::gb(),
       .hints = {"Every one of them is 4 bytes per parameter per copy.",
                 "AdamW keeps two states (momentum and variance): 4 + 4 + 2·4 = 16 bytes."},
-      .mistakes = {times("adam_one_state", 0.75, "AdamW keeps two states, momentum and variance."),
+      .mistakes = {times("adam_one_state", 0.75,
+                         "AdamW keeps two FP32 states per parameter, momentum and variance, so 8 "
+                         "bytes, not 4."),
                    times("bf16_states", 0.5,
                          "These are FP32 (4 bytes); BF16 is for activations and the "
                          "communicated gradients."),
-                   times("weights_only", 0.25, "Add the gradients and both optimizer states.")},
+                   times("weights_only", 0.25,
+                         "Training also holds a gradient and two optimizer states per parameter, "
+                         "each as large as the FP32 weights.")},
       .difficulty = 1,
       .tags = "memory,FSDP",
   });
@@ -404,7 +409,9 @@ void fsdp(ProblemBank& bank) {
             "That is what BF16 gradients save over FP32 (the worked example's reading); the "
             "memory saved for backward is the activations.",
             [](const Values&, const Values& o) { return o["bf16_grad_saving"]; }, 0},
-           times("fp32_activations", 2, "The activations are stored in BF16, 2 bytes."),
+           times("fp32_activations", 2,
+                 "The activations are kept in BF16, as the statement says: 2 bytes per value, not "
+                 "4."),
            {"one_block_only", "That is one block; multiply by the number of blocks.",
             [](const Values& p, const Values& o) {
               return o["backward_activations"] / p["n_layers"];
@@ -581,7 +588,9 @@ void bubbles(ProblemBank& bank) {
                     "(N − 1)/M is the approximation for M ≫ N (bubble relative to useful work); "
                     "the exact fraction of the step is (N − 1)/(M + N − 1).",
                     [](const Values&, const Values& o) { return o["bubble_approx"]; }, 0},
-                   {"stages_over_microbatches", "Only N − 1 stages wait, not N.",
+                   {"stages_over_microbatches",
+                    "The bubble is the N − 1 slots while the pipeline fills and drains; the first "
+                    "stage starts at once.",
                     [](const Values& p, const Values&) { return p["stages"] / p["microbatches"]; },
                     0}},
       .difficulty = 1,
@@ -656,7 +665,8 @@ void bubbles(ProblemBank& bank) {
       .mistakes =
           {times("forgot_backward", 0.5,
                  "Gradients cross each boundary backward too: multiply by 2."),
-           {"stages_not_boundaries", "N stages have N − 1 boundaries between them.",
+           {"stages_not_boundaries",
+            "Sends cross the boundaries between stages: N stages have N − 1 of them.",
             [](const Values& p, const Values&) { return 2 * p["microbatches"] * p["stages"]; }, 0}},
       .difficulty = 1,
       .tags = "pipeline,network",
@@ -708,7 +718,9 @@ void recommend(ProblemBank& bank) {
       .hints = {"G = TP × PP × DP.", "DP = G / (TP · PP)."},
       .mistakes = {{"forgot_pp", "Pipeline stages use GPUs too: DP = G / (TP · PP).",
                     [](const Values& p, const Values&) { return p["gpus"] / 8; }, 0},
-                   {"dp_equals_gpus", "Each replica spans TP × PP GPUs.",
+                   {"dp_equals_gpus",
+                    "Each data-parallel replica is a whole model copy spanning TP × PP GPUs, so DP "
+                    "= GPUs / (TP × PP).",
                     [](const Values& p, const Values&) { return p["gpus"]; }, 0}},
       .explain = "DP takes what TP and PP leave: DP = GPUs / (TP × PP).",
       // The rule of thumb gives DP = GPUs / (8 · PP): ten powers of two from 4 to 2,048, one

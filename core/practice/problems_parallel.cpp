@@ -420,7 +420,7 @@ void collectives(ProblemBank& bank) {
       .area = "comm",
       .title = "Sending a microbatch to the next pipeline stage",
       .source = "Dubey et al. 2024 (Llama 3) Table 4: 405B with PP 16 and 8,192-token sequences; "
-                "hidden 16,384 from its config.json; 400 Gb/s InfiniBand per GPU",
+                "hidden 16,384 from its config.json; 400 Gb/s RoCE per GPU (§3.3.1)",
       .statement = "A pipeline stage passes its output activations (microbatch {micro_batch:raw} "
                    "× {seq_len} tokens × hidden {hidden:raw}, in BF16) to the next stage's GPU "
                    "over {bandwidth} with {latency} of latency. How long does the send take?",
@@ -957,7 +957,8 @@ void llama3_training(ProblemBank& bank) {
       .unit = answer_in::days(),
       .hints = {"Total work, then what the cluster sustains.",
                 "Days = 6·N·D / (GPUs × peak × MFU) / 86,400."},
-      .mistakes = {times("hours_not_days", 24, "That is hours; a day is 24 of them."),
+      .mistakes = {times("hours_not_days", 24,
+                         "That is the time in hours; the question asks for days, 24 hours each."),
                    {"forgot_mfu",
                     "GPUs sustain peak × MFU, not their peak: at 40 % the run takes 2.5× longer.",
                     [](const Values& p, const Values& out) { return out["seconds"] * p["mfu"]; },
@@ -993,7 +994,9 @@ void llama3_training(ProblemBank& bank) {
                     "That is the wall-clock time; every GPU is busy all of it, so multiply by "
                     "the GPUs.",
                     [](const Values&, const Values& out) { return out["hours"]; }, 0},
-                   {"forgot_mfu", "GPUs sustain peak × MFU, not their peak.",
+                   {"forgot_mfu",
+                    "GPUs sustain peak × MFU, not their peak: at 40 % MFU the work takes 2.5× the "
+                    "GPU-hours.",
                     [](const Values& p, const Values& out) { return out["gpu_hours"] * p["mfu"]; },
                     0}},
       .difficulty = 2,

@@ -108,7 +108,7 @@ void kv_cache(ProblemBank& bank) {
       .id = "infer.kv.batch",
       .area = "inference",
       .title = "KV cache of a batch",
-      .source = "Kwon et al. 2023 (vLLM) §2.3: the cache grows with batch × sequence length; "
+      .source = "Kwon et al. 2023 (vLLM) §3: the cache grows with batch × sequence length; "
                 "Meta-Llama-3-8B config.json",
       .group = "kv.gqa",
       .statement = "A model has {n_layers:raw} layers with {n_kv_heads:raw} key/value heads of "
@@ -132,7 +132,9 @@ void kv_cache(ProblemBank& bank) {
               return out["bytes_total"] * p["n_heads"] / p["n_kv_heads"];
             },
             0},
-           times("forgot_k_and_v", 0.5, "Keys and values: two vectors per head.")},
+           times("forgot_k_and_v", 0.5,
+                 "Attention needs both the keys and the values of past tokens: two vectors per "
+                 "head.")},
       .difficulty = 2,
       .tags = "KV cache,memory",
   });
@@ -167,7 +169,7 @@ void kv_cache(ProblemBank& bank) {
       .id = "infer.kv.fits",
       .area = "inference",
       .title = "Does the batch's cache fit?",
-      .source = "Kwon et al. 2023 (vLLM) §2.3; Meta-Llama-3-8B config.json",
+      .source = "Kwon et al. 2023 (vLLM) §3; Meta-Llama-3-8B config.json",
       .group = "kv.gqa",
       .statement = "A model has {n_layers:raw} layers with {n_kv_heads:raw} key/value heads of "
                    "width {head_dim:raw} ({n_heads:raw} query heads) and caches "

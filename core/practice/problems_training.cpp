@@ -244,7 +244,9 @@ void moe(ProblemBank& bank) {
       .mistakes =
           {{"active_instead_of_total", "That is the active count; the model stores every expert.",
             [](const Values&, const Values& out) { return out["active_params"]; }, 0},
-           {"forgot_shared", "Add the shared parameters to the experts.",
+           {"forgot_shared",
+            "The shared parameters (attention, embeddings) are stored once and belong to the total "
+            "too.",
             [](const Values& p, const Values&) { return p["num_experts"] * p["expert_params"]; },
             0}},
       .difficulty = 1,
@@ -320,7 +322,8 @@ void training_time(ProblemBank& bank) {
       "({peak_flops} peak BF16) at {mfu} MFU. ";
   auto time_mistakes = [] {
     return std::vector<Mistake>{
-        times("hours_not_days", 24, "You gave hours; divide by 24 for days."),
+        times("hours_not_days", 24,
+              "That is the time in hours; the question asks for days, 24 hours each."),
         {"gpu_days_not_days",
          "That is GPU-days, the whole cluster's work; the GPUs run in parallel, so the wall-clock "
          "time is that divided by the number of GPUs.",
@@ -370,7 +373,8 @@ void training_time(ProblemBank& bank) {
           {{"wall_clock_not_gpu_hours",
             "That is the wall-clock time in hours; GPU-hours multiply it by the number of GPUs.",
             [](const Values&, const Values& out) { return out["hours"]; }, 0},
-           times("gpu_days_not_gpu_hours", 1.0 / 24, "You gave GPU-days; multiply by 24."),
+           times("gpu_days_not_gpu_hours", 1.0 / 24,
+                 "That is GPU-days; a GPU-hour is 1/24 of one, so multiply by 24."),
            {"forgot_mfu",
             "You assumed the GPUs run at 100% of peak; sustained throughput is peak × MFU.",
             [](const Values& p, const Values& out) { return out["gpu_hours"] * p["mfu"]; }, 0}},

@@ -50,11 +50,11 @@ Json strings(const std::vector<std::string>& v) {
 
 Json Error::to_json() const {
   Json j = Json::object();
-  j.set("code", code);
-  j.set("input", input.empty() ? Json() : Json(input));
-  j.set("value", value);
-  j.set("message", message);
-  j.set("allowed", allowed.empty() ? Json() : Json(allowed));
+  j.add("code", code);
+  j.add("input", input.empty() ? Json() : Json(input));
+  j.add("value", value);
+  j.add("message", message);
+  j.add("allowed", allowed.empty() ? Json() : Json(allowed));
   return j;
 }
 
@@ -188,40 +188,40 @@ std::string InputSpec::allowed() const {
 
 Json InputSpec::to_json() const {
   Json j = Json::object();
-  j.set("name", name);
-  j.set("label", label);
-  j.set("kind", kind_name(kind));
-  j.set("unit", unit);
+  j.add("name", name);
+  j.add("label", label);
+  j.add("kind", kind_name(kind));
+  j.add("unit", unit);
   if (kind == InputKind::Number) {
-    j.set("min", min);
-    j.set("max", max);
-    j.set("min_exclusive", min_exclusive);
-    j.set("integer", integer);
+    j.add("min", min);
+    j.add("max", max);
+    j.add("min_exclusive", min_exclusive);
+    j.add("integer", integer);
   }
   if (kind == InputKind::Choice) {
-    j.set("choices", strings(choices));
-    j.set("choice_labels",
+    j.add("choices", strings(choices));
+    j.add("choice_labels",
           strings(choice_labels.size() == choices.size() ? choice_labels : choices));
   }
-  j.set("preset_key", preset_key.empty() ? name : preset_key);
-  if (!group.empty()) j.set("group", group);
-  j.set("required", required);
-  j.set("default", required ? Json() : fallback);
-  j.set("example", example);
-  j.set("allowed", allowed());
-  j.set("help", help);
+  j.add("preset_key", preset_key.empty() ? name : preset_key);
+  if (!group.empty()) j.add("group", group);
+  j.add("required", required);
+  j.add("default", required ? Json() : fallback);
+  j.add("example", example);
+  j.add("allowed", allowed());
+  j.add("help", help);
   return j;
 }
 
 Json OutputSpec::to_json() const {
   Json j = Json::object();
-  j.set("name", name);
-  j.set("label", label);
-  j.set("kind", kind_name(kind));
-  j.set("unit", unit);
-  j.set("help", help);
-  if (optional) j.set("optional", true);
-  if (hidden) j.set("hidden", true);
+  j.add("name", name);
+  j.add("label", label);
+  j.add("kind", kind_name(kind));
+  j.add("unit", unit);
+  j.add("help", help);
+  if (optional) j.add("optional", true);
+  if (hidden) j.add("hidden", true);
   return j;
 }
 
@@ -294,11 +294,30 @@ void Estimator::write(const void* typed, Json& out) const {
   }
 }
 
-SweepResult sweep_loop(const Estimator& e, void* typed, const std::string& param,
-                       const std::vector<double>& values,
-                       const void* (*point)(const Estimator&, const void*, std::string& error,
-                                            void* scratch),
-                       void* scratch) {
+bool compute_outputs(const Estimator& e, const Json& in, Json& out, Derivation& d, Error& err) {
+  struct Context {
+    const Estimator& e;
+    Json& out;
+    Error& err;
+    bool ok;
+  } c{e, out, err, false};
+  e.call(
+      e, in, nullptr, nullptr, d,
+      [](void* p, const void* result, const Error* error) {
+        auto& c = *static_cast<Context*>(p);
+        if (result) {
+          c.e.write(result, c.out);
+          c.ok = true;
+        } else {
+          c.err = *error;
+        }
+      },
+      &c);
+  return c.ok;
+}
+
+SweepResult sweep_outputs(const Estimator& e, const Json& in, const std::string& param,
+                          const std::vector<double>& values) {
   SweepResult s;
   const FieldRef* target = nullptr;
   for (std::size_t i = 0; i < e.inputs.size(); ++i)
@@ -309,22 +328,28 @@ SweepResult sweep_loop(const Estimator& e, void* typed, const std::string& param
         "unknown_input", param, "cannot sweep \"" + param + "\": not a numeric input", {}, ""};
     return s;
   }
-  std::vector<std::size_t> numeric;
+  struct Context {
+    const Estimator& e;
+    SweepResult& s;
+    std::vector<std::size_t> numeric;
+  } c{e, s, {}};
   for (std::size_t i = 0; i < e.outputs.size(); ++i)
     if (e.outputs[i].kind == OutputKind::Number) {
-      numeric.push_back(i);
+      c.numeric.push_back(i);
       s.columns.emplace_back(e.outputs[i].name, std::vector<double>{});
     }
-  for (double x : values) {
-    field_set_number(typed, *target, x);
-    std::string error;
-    const void* result = point(e, typed, error, scratch);
-    s.x.push_back(x);
-    for (std::size_t c = 0; c < numeric.size(); ++c)
-      s.columns[c].second.push_back(result ? field_number(result, e.output_fields[numeric[c]])
-                                           : 0.0 / 0.0);
-    s.point_errors.push_back(error);
-  }
+  s.x = values;
+  Derivation quiet(false);
+  e.call(
+      e, in, target, &values, quiet,
+      [](void* p, const void* result, const Error* error) {
+        auto& c = *static_cast<Context*>(p);
+        for (std::size_t k = 0; k < c.numeric.size(); ++k)
+          c.s.columns[k].second.push_back(
+              result ? field_number(result, c.e.output_fields[c.numeric[k]]) : 0.0 / 0.0);
+        c.s.point_errors.push_back(result ? std::string() : error->message);
+      },
+      &c);
   s.ok = true;
   return s;
 }
@@ -337,17 +362,17 @@ const InputSpec* Estimator::input(std::string_view name) const {
 
 Json Estimator::to_json() const {
   Json j = Json::object();
-  j.set("id", info.id);
-  j.set("title", info.title);
-  j.set("area", info.area);
-  j.set("summary", info.summary);
-  j.set("citation", info.citation);
-  j.set("doc", info.doc);
+  j.add("id", info.id);
+  j.add("title", info.title);
+  j.add("area", info.area);
+  j.add("summary", info.summary);
+  j.add("citation", info.citation);
+  j.add("doc", info.doc);
   Json ins = Json::array(), outs = Json::array();
   for (const auto& i : inputs) ins.push(i.to_json());
   for (const auto& o : outputs) outs.push(o.to_json());
-  j.set("inputs", std::move(ins));
-  j.set("outputs", std::move(outs));
+  j.add("inputs", std::move(ins));
+  j.add("outputs", std::move(outs));
   return j;
 }
 
@@ -433,20 +458,20 @@ Json ChartSpec::to_json() const {
 
 Json Preset::to_json() const {
   Json j = Json::object();
-  j.set("id", id);
-  j.set("label", label);
-  j.set("kind", kind);
-  j.set("source", source);
-  j.set("values", values);
-  j.set("estimators", strings(estimators));
+  j.add("id", id);
+  j.add("label", label);
+  j.add("kind", kind);
+  j.add("source", source);
+  j.add("values", values);
+  j.add("estimators", strings(estimators));
   return j;
 }
 
 Json Question::to_json() const {
   Json j = Json::object();
-  j.set("text", text);
-  j.set("estimator", estimator);
-  j.set("presets", strings(presets));
+  j.add("text", text);
+  j.add("estimator", estimator);
+  j.add("presets", strings(presets));
   return j;
 }
 
@@ -728,7 +753,7 @@ RunResult Registry::run(std::string_view id, const Json& inputs, bool record_ste
     return r;
   Derivation d(record_steps);
   for (const auto& [p, names] : from) d.note("From " + p->label, names + " (" + p->source + ")");
-  if (!est->compute(*est, r.inputs, r.outputs, d, r.error)) {
+  if (!compute_outputs(*est, r.inputs, r.outputs, d, r.error)) {
     // A cross-input check names its input by id ("tp = 3: …"): lead with the label too.
     const InputSpec* spec = r.error.input.empty() ? nullptr : est->input(r.error.input);
     if (spec && r.error.message.rfind(spec->name + " = ", 0) == 0)
@@ -796,7 +821,7 @@ SweepResult Registry::sweep(std::string_view id, const Json& inputs, const std::
     else
       why[i] = e.message;
   }
-  SweepResult inner = est->sweep(*est, clean, param, valid);
+  SweepResult inner = sweep_outputs(*est, clean, param, valid);
   if (!inner.ok) return inner;
   s.ok = true;
   s.x = values;
@@ -820,27 +845,27 @@ Json Registry::list_json() const {
   for (const auto& e : estimators_) es.push(e.to_json());
   for (const auto& c : charts_) cs.push(c.to_json());
   for (const auto& p : presets_) ps.push(p.to_json());
-  j.set("estimators", std::move(es));
-  j.set("charts", std::move(cs));
-  j.set("presets", std::move(ps));
+  j.add("estimators", std::move(es));
+  j.add("charts", std::move(cs));
+  j.add("presets", std::move(ps));
   Json qs = Json::array();
   for (const auto& q : questions_) qs.push(q.to_json());
-  j.set("questions", std::move(qs));
+  j.add("questions", std::move(qs));
   Json kinds = Json::array(), layout = Json::array();
   for (const auto& k : scenario_kinds_) kinds.push(k.to_json());
   for (const auto& in : scenario_inputs_) layout.push(in.to_json());
   Json scenario = Json::object();
   scenario.set("kinds", std::move(kinds));
   scenario.set("layout", std::move(layout));
-  j.set("scenario", std::move(scenario));
+  j.add("scenario", std::move(scenario));
   return j;
 }
 
 Json ScenarioKind::to_json() const {
   Json j = Json::object();
-  j.set("kind", kind);
-  j.set("label", label);
-  j.set("help", help);
+  j.add("kind", kind);
+  j.add("label", label);
+  j.add("help", help);
   return j;
 }
 

@@ -158,21 +158,23 @@ FieldRef field_ref(T S::*member) {
 
 struct Estimator;
 using AnyFn = void (*)();
-using ComputeFn = bool (*)(const Estimator& e, const Json& in, Json& out, Derivation& d,
-                           Error& err);
-using SweepFn = SweepResult (*)(const Estimator& e, const Json& in, const std::string& param,
-                                const std::vector<double>& values);
+// What a typed call reports, once per run (or per point of a sweep): the result struct, or the
+// estimator's error.
+using UseFn = void (*)(void* context, const void* out, const Error* error);
+// The typed half of every call, one per estimator: fills the input struct from validated
+// inputs, then runs the function once, or once per value of `swept` (a sweep), handing each
+// result to `use`. Compute and sweep share it: one instantiation per estimator, not two.
+using TypedCall = void (*)(const Estimator& e, const Json& in, const FieldRef* swept,
+                           const std::vector<double>* values, Derivation& d, UseFn use,
+                           void* context);
 
 struct Estimator {
   EstimatorInfo info;
   std::vector<InputSpec> inputs;
   std::vector<OutputSpec> outputs;
   std::vector<FieldRef> input_fields, output_fields;  // parallel to inputs / outputs
-  AnyFn fn = nullptr;  // the typed Result<Out> (*)(const In&, Derivation&)
-  // Typed call behind the generic edge: inputs already validated and complete.
-  ComputeFn compute = nullptr;
-  // Repeated runs varying one numeric input, without derivations.
-  SweepFn sweep = nullptr;
+  AnyFn fn = nullptr;        // the typed Result<Out> (*)(const In&, Derivation&)
+  TypedCall call = nullptr;  // inputs already validated and complete
 
   const InputSpec* input(std::string_view name) const;
   Json to_json() const;
@@ -303,44 +305,23 @@ template <class In, class Out>
 using TypedFn = Result<Out> (*)(const In&, Derivation&);
 
 template <class In, class Out>
-bool compute_typed(const Estimator& e, const Json& in, Json& result, Derivation& d, Error& err) {
+void call_typed(const Estimator& e, const Json& in, const FieldRef* swept,
+                const std::vector<double>* values, Derivation& d, UseFn use, void* context) {
   In typed{};
   e.fill(&typed, in);
-  Result<Out> r = reinterpret_cast<TypedFn<In, Out>>(e.fn)(typed, d);
-  if (!r.ok()) {
-    err = r.error();
-    return false;
+  const std::size_t n = swept ? values->size() : 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (swept) field_set_number(&typed, *swept, (*values)[i]);
+    Result<Out> r = reinterpret_cast<TypedFn<In, Out>>(e.fn)(typed, d);
+    use(context, r.ok() ? &r.value() : nullptr, r.ok() ? nullptr : &r.error());
   }
-  e.write(&r.value(), result);
-  return true;
 }
 
-// Shared loop of every sweep; `point` runs the typed function once and reports its outputs.
-SweepResult sweep_loop(const Estimator& e, void* typed, const std::string& param,
-                       const std::vector<double>& values,
-                       const void* (*point)(const Estimator&, const void*, std::string& error,
-                                            void* scratch),
-                       void* scratch);
-
-template <class In, class Out>
-SweepResult sweep_typed(const Estimator& e, const Json& in, const std::string& param,
-                        const std::vector<double>& values) {
-  In typed{};
-  e.fill(&typed, in);
-  std::optional<Result<Out>> last;
-  auto point = [](const Estimator& est, const void* t, std::string& error,
-                  void* scratch) -> const void* {
-    auto& slot = *static_cast<std::optional<Result<Out>>*>(scratch);
-    Derivation quiet(false);
-    slot.emplace(reinterpret_cast<TypedFn<In, Out>>(est.fn)(*static_cast<const In*>(t), quiet));
-    if (!slot->ok()) {
-      error = slot->error().message;
-      return nullptr;
-    }
-    return &slot->value();
-  };
-  return sweep_loop(e, &typed, param, values, point, &last);
-}
+// One run with its derivation: the outputs as JSON, or the estimator's error.
+bool compute_outputs(const Estimator& e, const Json& in, Json& out, Derivation& d, Error& err);
+// Repeated runs varying one numeric input, without derivations.
+SweepResult sweep_outputs(const Estimator& e, const Json& in, const std::string& param,
+                          const std::vector<double>& values);
 
 template <class In, class Out>
 Estimator declare(EstimatorInfo info, const std::vector<InputDecl<In>>& ins,
@@ -353,8 +334,7 @@ Estimator declare(EstimatorInfo info, const std::vector<InputDecl<In>>& ins,
   add_rows(e, ins.data(), ins.size(), sizeof(InputDecl<In>), outs.data(), outs.size(),
            sizeof(OutputDecl<Out>), &defaults);
   e.fn = reinterpret_cast<AnyFn>(fn);
-  e.compute = &compute_typed<In, Out>;
-  e.sweep = &sweep_typed<In, Out>;
+  e.call = &call_typed<In, Out>;
   return e;
 }
 
