@@ -231,3 +231,27 @@ TEST_CASE("serve.engine: layouts that cannot be built and loads that do not fit"
   CHECK(error_of("serve.engine", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"prompt_len", 9e6}})
             .input == "prompt_len");
 }
+
+// Precision: the matmuls run at the accelerator's peak for the weights' dtype (NVIDIA H100
+// datasheet: 989.4 TFLOP/s BF16/FP16, 1,978.9 FP8 and INT8 dense); INT4 is weight-only (AWQ,
+// Lin et al. 2024: dequantized to FP16 before the matmul), so it runs at the BF16 peak. FP16
+// weights are BF16's size and speed; an INT8 KV cache is FP8's size (1 byte per element).
+TEST_CASE("serve.engine: the peak and the bytes follow the weight and KV precision") {
+  auto at = [](const char* w, const char* kv) {
+    return run("serve.engine",
+               {{"model", "llama3-70b"}, {"gpu", "h100"}, {"weight_dtype", w}, {"kv_dtype", kv}});
+  };
+  const auto bf16 = at("bf16", "bf16"), fp16 = at("fp16", "bf16"), fp8 = at("fp8", "fp8"),
+             int8 = at("int8", "int8"), int4 = at("int4", "bf16");
+  REQUIRE((bf16.ok && fp16.ok && fp8.ok && int8.ok && int4.ok));
+  CHECK(out(bf16, "math_peak") == 989.4e12);
+  CHECK(out(fp16, "math_peak") == 989.4e12);
+  CHECK(out(fp8, "math_peak") == 1978.9e12);
+  CHECK(out(int8, "math_peak") == 1978.9e12);
+  CHECK(out(int4, "math_peak") == 989.4e12);
+  CHECK(out(fp16, "tpot") == out(bf16, "tpot"));
+  CHECK(out(int8, "kv_per_token") == out(fp8, "kv_per_token"));
+  CHECK(out(fp8, "kv_per_token") == out(bf16, "kv_per_token") / 2);
+  // INT4 with one FP16 scale per 128 weights: 0.5 + 2/128 bytes per weight.
+  CHECK(out(int4, "weights_per_gpu") == doctest::Approx(70553706496.0 * (0.5 + 2.0 / 128) / 4));
+}

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <vector>
 
@@ -226,7 +227,8 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
         double hi_r = lo_r * 2;
         for (int i = 0; i < 80 && !missed(in, p, queue_at(lambda, hi_r, p)).empty(); ++i)
           lo_r = hi_r, hi_r *= 2;
-        while (hi_r - lo_r > 1) {
+        // Capped: past 2^53 replicas the midpoint rounds to an end and the loop would spin.
+        for (int i = 0; i < 200 && hi_r - lo_r > 1; ++i) {
           const double mid = std::floor((lo_r + hi_r) / 2);
           (missed(in, p, queue_at(lambda, mid, p)).empty() ? hi_r : lo_r) = mid;
         }
@@ -332,10 +334,30 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
   return o;
 }
 
+void insert_target_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift) {
+  using In = ServeCapacityIn;
+  insert_decls<In>(
+      e, at,
+      {num<In, double>("ttft_target", &In::ttft_target, "TTFT target, p90 (0 = none)",
+                       unit::seconds)
+           .help("90 % of requests see their first token within this, waiting included")
+           .range(0, 1e5)
+           .group("job"),
+       num<In, double>("tpot_target", &In::tpot_target, "TPOT target, mean (0 = none)",
+                       unit::seconds)
+           .help("Time per output token for mean-length requests")
+           .range(0, 1e3)
+           .group("job"),
+       num<In, double>("max_utilization", &In::max_utilization, "Utilisation limit", unit::fraction)
+           .help("The busiest a replica's batch slots may be on average; headroom for bursts")
+           .positive(1)
+           .group("job")},
+      defaults, shift);
+}
+
 void register_serve_capacity(Registry& r) {
   using In = ServeCapacityIn;
   using Out = ServeCapacityOut;
-  auto ins = serve_engine_inputs<In>();
   constexpr double kMaxTokens = 1e7;
   const InputDecl<In> own[] = {
       num<In, double>("batch", &In::batch, "Largest batch per replica (0 = what fits)")
@@ -375,69 +397,60 @@ void register_serve_capacity(Registry& r) {
           .help("Half the requests see their first token within this, waiting included")
           .range(0, 1e5)
           .group("job"),
-      num<In, double>("ttft_target", &In::ttft_target, "TTFT target, p90 (0 = none)", unit::seconds)
-          .help("90 % of requests see their first token within this, waiting included")
-          .range(0, 1e5)
-          .group("job"),
-      num<In, double>("tpot_target", &In::tpot_target, "TPOT target, mean (0 = none)",
-                      unit::seconds)
-          .help("Time per output token for mean-length requests")
-          .range(0, 1e3)
-          .group("job"),
       num<In, double>("tpot_p90_target", &In::tpot_p90_target, "TPOT target, p90 (0 = none)",
                       unit::seconds)
           .help("Time per output token when the batch holds p90-length prompts")
           .range(0, 1e3)
-          .group("job"),
-      num<In, double>("max_utilization", &In::max_utilization, "Utilisation limit", unit::fraction)
-          .help("The busiest a replica's batch slots may be on average; headroom for bursts")
-          .positive(1)
-          .group("job"),
+          .group("job")};
+  std::vector<InputDecl<In>> ins(std::begin(own), std::end(own));
+  ins.push_back(
       num<In, double>("replicas", &In::replicas, "Replicas (0 = fewest that meet the targets)")
           .help("Fix the replicas to see the latency they give; 0 finds the fewest")
           .range(0, 1e7)
           .integer()
-          .group("layout")};
-  for (const auto& decl : own) ins.push_back(decl);
-  r.add(declare<In, Out>(
-      {"serve.capacity", "Serving capacity: replicas and GPUs for a load", "inference",
-       "Replicas and GPUs of a continuous-batching deployment for a request rate, prompt and "
-       "output lengths and latency targets: requests queue for each replica's batch slots.",
-       "Allen 1990 and Whitt 1993 (Allen–Cunneen M/G/c); Kwon et al. 2023 (PagedAttention); "
-       "Austin et al. 2025, How to Scale Your Model (serving)",
-       "docs/serving.md#servecapacity"},
-      std::move(ins),
-      {out("replicas", &Out::replicas, "Replicas")
-           .help("Copies of the model, each on TP × PP GPUs, behind one load balancer"),
-       out("gpus", &Out::gpus, "GPUs", unit::gpus).help("Replicas × GPUs per replica"),
-       out("meets_targets", &Out::meets_targets, "Meets the targets")
-           .help("Every latency target and the utilisation limit hold"),
-       out("ttft_p90", &Out::ttft_p90, "TTFT p90", unit::seconds)
-           .help("90 % of requests see their first token within this: wait + prefill"),
-       out("ttft_p50", &Out::ttft_p50, "TTFT median", unit::seconds)
-           .help("Half the requests see their first token within this"),
-       out("tpot_p50", &Out::tpot_p50, "TPOT", unit::seconds)
-           .help("Time per output token at the replica's batch, mean-length requests"),
-       out("tpot_p90", &Out::tpot_p90, "TPOT p90", unit::seconds)
-           .help("Time per output token when the batch holds p90-length prompts"),
-       out("utilization", &Out::utilization, "Utilisation", unit::fraction)
-           .help("Average share of a replica's batch slots in use"),
-       out("batch", &Out::batch, "Batch per replica")
-           .help("Most sequences a replica runs at once, chosen to need the fewest replicas"),
-       out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus)
-           .help("TP × PP"),
-       out("wait_p90", &Out::wait_p90, "Queue wait p90", unit::seconds)
-           .help("90 % of requests wait at most this for a batch slot"),
-       out("wait_probability", &Out::wait_probability, "Chance of waiting", unit::fraction)
-           .help("Share of requests that find every batch slot busy (Erlang C)"),
-       out("service_time", &Out::service_time, "Time in a slot", unit::seconds)
-           .help("A mean request's TTFT plus its remaining tokens"),
-       out("service_cv2", &Out::service_cv2, "Spread of the time in a slot")
-           .help("Its variance over its mean squared (0 = all equal, 1 = exponential)"),
-       out("qps_per_replica", &Out::qps_per_replica, "Requests/s per replica", unit::requests_per_s)
-           .help("What one replica serves at the utilisation limit"),
-       out("qps", &Out::qps, "Load", unit::requests_per_s).help("Requests per second served")},
-      &serve_capacity));
+          .group("layout"));
+  r.add(with_engine_inputs<In>(with_target_inputs<In>(
+      declare<In, Out>(
+          {"serve.capacity", "Serving capacity: replicas and GPUs for a load", "inference",
+           "Replicas and GPUs of a continuous-batching deployment for a request rate, prompt and "
+           "output lengths and latency targets: requests queue for each replica's batch slots.",
+           "Allen 1990 and Whitt 1993 (Allen–Cunneen M/G/c); Kwon et al. 2023 (PagedAttention); "
+           "Austin et al. 2025, How to Scale Your Model (serving)",
+           "docs/serving.md#servecapacity"},
+          std::move(ins),
+          {out("replicas", &Out::replicas, "Replicas")
+               .help("Copies of the model, each on TP × PP GPUs, behind one load balancer"),
+           out("gpus", &Out::gpus, "GPUs", unit::gpus).help("Replicas × GPUs per replica"),
+           out("meets_targets", &Out::meets_targets, "Meets the targets")
+               .help("Every latency target and the utilisation limit hold"),
+           out("ttft_p90", &Out::ttft_p90, "TTFT p90", unit::seconds)
+               .help("90 % of requests see their first token within this: wait + prefill"),
+           out("ttft_p50", &Out::ttft_p50, "TTFT median", unit::seconds)
+               .help("Half the requests see their first token within this"),
+           out("tpot_p50", &Out::tpot_p50, "TPOT", unit::seconds)
+               .help("Time per output token at the replica's batch, mean-length requests"),
+           out("tpot_p90", &Out::tpot_p90, "TPOT p90", unit::seconds)
+               .help("Time per output token when the batch holds p90-length prompts"),
+           out("utilization", &Out::utilization, "Utilisation", unit::fraction)
+               .help("Average share of a replica's batch slots in use"),
+           out("batch", &Out::batch, "Batch per replica")
+               .help("Most sequences a replica runs at once, chosen to need the fewest replicas"),
+           out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus)
+               .help("TP × PP"),
+           out("wait_p90", &Out::wait_p90, "Queue wait p90", unit::seconds)
+               .help("90 % of requests wait at most this for a batch slot"),
+           out("wait_probability", &Out::wait_probability, "Chance of waiting", unit::fraction)
+               .help("Share of requests that find every batch slot busy (Erlang C)"),
+           out("service_time", &Out::service_time, "Time in a slot", unit::seconds)
+               .help("A mean request's TTFT plus its remaining tokens"),
+           out("service_cv2", &Out::service_cv2, "Spread of the time in a slot")
+               .help("Its variance over its mean squared (0 = all equal, 1 = exponential)"),
+           out("qps_per_replica", &Out::qps_per_replica, "Requests/s per replica",
+               unit::requests_per_s)
+               .help("What one replica serves at the utilisation limit"),
+           out("qps", &Out::qps, "Load", unit::requests_per_s).help("Requests per second served")},
+          &serve_capacity),
+      std::size(own))));
   // p90 TTFT against the load for fixed replica counts; the user's own line (replicas chosen
   // for each load) steps from one to the next.
   r.add_chart({.id = "capacity-ttft-vs-qps",

@@ -20,6 +20,7 @@ namespace {
 
 Dtype weight_dtype_of(const std::string& s) {
   return s == "fp8"    ? Dtype::Fp8
+         : s == "fp16" ? Dtype::Fp16
          : s == "int8" ? Dtype::Int8
          : s == "int4" ? Dtype::Int4
                        : Dtype::Bf16;
@@ -54,6 +55,188 @@ struct Engine {
 };
 
 }  // namespace
+
+namespace {
+
+std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
+  using In = ServeEngineIn;
+  constexpr double kMaxTokens = 1e7;
+  return {
+      num<In, double>("params", &In::params, "Parameters", unit::params)
+          .help("All weights, every expert included (they all sit in memory)")
+          .positive(1e15)
+          .group("model"),
+      num<In, double>("n_layers", &In::n_layers, "Layers")
+          .help("Transformer blocks")
+          .positive(1e4)
+          .integer()
+          .group("model"),
+      num<In, double>("d_model", &In::d_model, "Model width")
+          .help("Hidden size, for the activation peak")
+          .positive(1e6)
+          .integer()
+          .group("model"),
+      num<In, double>("n_heads", &In::n_heads, "Attention heads")
+          .help("Query heads; TP must divide them")
+          .positive(1e4)
+          .integer()
+          .group("model"),
+      num<In, double>("n_kv_heads", &In::n_kv_heads, "KV heads")
+          .help("Heads of keys and values (GQA groups); split or replicated over TP")
+          .positive(1e4)
+          .integer()
+          .group("model"),
+      num<In, double>("head_dim", &In::head_dim, "Head width")
+          .help("Size of one head")
+          .positive(1e5)
+          .integer()
+          .group("model"),
+      num<In, double>("d_ff", &In::d_ff, "FFN width")
+          .help("FFN hidden size, for the activation peak")
+          .positive(1e7)
+          .integer()
+          .group("model"),
+      num<In, double>("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
+          .help("Multi-head latent attention caches this latent per layer (DeepSeek-V3: 512)")
+          .range(0, 1e6)
+          .integer()
+          .group("model"),
+      num<In, double>("rope_dim", &In::rope_dim, "MLA RoPE key width")
+          .help("MLA's cached RoPE key width (DeepSeek-V3: 64)")
+          .range(0, 1e5)
+          .integer()
+          .group("model"),
+      num<In, double>("experts", &In::experts, "Routed experts (0 = dense)")
+          .help("Experts per MoE layer; 0 for a dense model")
+          .range(0, 1e5)
+          .integer()
+          .group("model"),
+      num<In, double>("top_k", &In::top_k, "Experts per token")
+          .help("Experts each token is routed to (MoE only)")
+          .range(0, 1e4)
+          .integer()
+          .group("model"),
+      num<In, double>("expert_params", &In::expert_params, "Parameters per expert", unit::params)
+          .help("One expert's weights summed over layers (MoE only)")
+          .range(0, 1e15)
+          .group("model"),
+      num<In, double>("shared_params", &In::shared_params, "Shared parameters", unit::params)
+          .help("Weights every token uses: attention, embeddings, shared experts (MoE only)")
+          .range(0, 1e15)
+          .group("model"),
+      num<In, double>("peak_flops", &In::peak_flops, "Peak BF16 FLOP/s per GPU", unit::flops)
+          .help("Dense BF16 tensor peak, from the datasheet")
+          .positive(1e17)
+          .group("cluster"),
+      num<In, double>("peak_fp8", &In::peak_fp8, "Peak FP8 FLOP/s per GPU", unit::flops)
+          .help("Dense FP8 peak; 0 = no FP8 path (the math then runs at the BF16 peak)")
+          .range(0, 1e17)
+          .group("cluster"),
+      num<In, double>("peak_int8", &In::peak_int8, "Peak INT8 OP/s per GPU", unit::flops)
+          .help("Dense INT8 peak; 0 = no INT8 path")
+          .range(0, 1e17)
+          .group("cluster"),
+      num<In, double>("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+          .help("HBM bandwidth of one GPU")
+          .positive(1e15)
+          .group("cluster"),
+      num<In, double>("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+          .help("HBM of one GPU")
+          .range(1e8, 1e14)
+          .group("cluster"),
+      num<In, int>("tp", &In::tp, "Tensor parallel (TP)")
+          .help("GPUs splitting each layer; must divide the heads")
+          .range(1, 1024)
+          .group("layout"),
+      num<In, int>("pp", &In::pp, "Pipeline parallel (PP)")
+          .help("Stages the layers are split into; must divide the layers")
+          .range(1, 1024)
+          .group("layout"),
+      choice<In>("weight_dtype", &In::weight_dtype, "Weights", "bf16|fp16|fp8|int8|int4")
+          .labels("BF16|FP16|FP8 (W8A8)|INT8 (W8A8)|INT4 (weight-only)")
+          .help("Storage of the weights; FP8 and INT8 also run the math at the 8-bit peak")
+          .group("engine"),
+      num<In, double>("group_size", &In::group_size, "INT4 group size (0 = per channel)")
+          .help("Weights sharing one FP16 scale in INT4 (AWQ, GPTQ: 128)")
+          .range(0, 1e6)
+          .integer()
+          .group("engine"),
+      choice<In>("kv_dtype", &In::kv_dtype, "KV cache", "bf16|fp8|int8")
+          .labels("BF16|FP8|INT8")
+          .help("Storage of the cached keys and values")
+          .group("engine"),
+      num<In, double>("memory_utilization", &In::memory_utilization, "GPU memory used",
+                      unit::fraction)
+          .help("Share of GPU memory the engine may take (vLLM's default: 90 %)")
+          .range(0.01, 1)
+          .group("engine"),
+      num<In, double>("block_size", &In::block_size, "KV block size", unit::tokens)
+          .help("Tokens per paged KV block (vLLM: 16); a sequence fills whole blocks")
+          .positive(1e5)
+          .integer()
+          .group("engine"),
+      flag<In>("chunked_prefill", &In::chunked_prefill, "Chunked prefill")
+          .help("Split prompts into chunks that ride along with decode steps")
+          .group("engine"),
+      num<In, double>("chunk_tokens", &In::chunk_tokens, "Tokens per step (chunk)", unit::tokens)
+          .help("Prefill tokens one step takes with chunked prefill (vLLM: 2,048)")
+          .positive(kMaxTokens)
+          .integer()
+          .group("engine"),
+      num<In, double>("compute_efficiency", &In::compute_efficiency, "Matmul efficiency",
+                      unit::fraction)
+          .help("Share of peak FLOP/s the matmuls reach (prefill MFU)")
+          .positive(1)
+          .group("engine"),
+      num<In, double>("bandwidth_efficiency", &In::bandwidth_efficiency, "Bandwidth efficiency",
+                      unit::fraction)
+          .help("Share of HBM bandwidth decode reaches (memory-bandwidth utilization)")
+          .positive(1)
+          .group("engine"),
+      num<In, double>("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+          .help("Tokens in each request's prompt (the mean, where prompts vary)")
+          .positive(kMaxTokens)
+          .integer()
+          .group("job"),
+      num<In, double>("output_len", &In::output_len, "Output length", unit::tokens)
+          .help("Tokens generated per request (the mean, where outputs vary)")
+          .positive(kMaxTokens)
+          .integer()
+          .group("job"),
+      num<In, double>("prefix_fraction", &In::prefix_fraction, "Shared prompt prefix",
+                      unit::fraction)
+          .help("Share of each prompt every request shares (a system prompt); 0 = none")
+          .range(0, 1)
+          .group("job"),
+      num<In, double>("prefix_hit_rate", &In::prefix_hit_rate, "Prefix cache hit rate",
+                      unit::fraction)
+          .help("Share of requests that find the shared prefix in the cache")
+          .range(0, 1)
+          .group("job")};
+}
+
+}  // namespace
+
+void insert_rows(Estimator& e, std::size_t at, const InputRow* rows, std::size_t n,
+                 std::size_t stride, const void* defaults, std::size_t shift) {
+  std::vector<InputSpec> specs;
+  std::vector<FieldRef> fields;
+  const char* p = reinterpret_cast<const char*>(rows);
+  for (std::size_t i = 0; i < n; ++i, p += stride) {
+    InputRow row = *reinterpret_cast<const InputRow*>(p);
+    row.field.offset += shift;
+    specs.push_back(input_spec(row, defaults));
+    fields.push_back(row.field);
+  }
+  e.inputs.insert(e.inputs.begin() + static_cast<std::ptrdiff_t>(at),
+                  std::make_move_iterator(specs.begin()), std::make_move_iterator(specs.end()));
+  e.input_fields.insert(e.input_fields.begin() + static_cast<std::ptrdiff_t>(at), fields.begin(),
+                        fields.end());
+}
+
+void insert_engine_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift) {
+  insert_decls(e, at, engine_input_decls(), defaults, shift);
+}
 
 Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   ServeEngineOut o{};
@@ -124,7 +307,8 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
                               " matmul path: the weights are dequantized and the math runs at "
                               "the BF16 peak.");
   }
-  const double kv_b = dtype_bytes(in.kv_dtype == "bf16" ? Dtype::Bf16 : Dtype::Fp8);
+  const double kv_b = dtype_bytes(weight_dtype_of(in.kv_dtype));
+  o.math_peak = peak;
   e.flops_rate = peak * in.compute_efficiency;
   e.bw_rate = in.mem_bandwidth * in.bandwidth_efficiency;
 
@@ -173,6 +357,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   // layers over stages.
   const double kv_split = mla ? 1.0 : std::min(e.tp, static_cast<double>(m.kv_heads));
   e.kv_tok_gpu = o.kv_bytes_per_token / (e.pp * kv_split);
+  o.kv_per_token_gpu = e.kv_tok_gpu;
   d.step("KV cache per token on one GPU", "m_{KV}", "\\frac{$m}{$p \\cdot $s}",
          {{"m", "m", o.kv_bytes_per_token, unit::bytes_per_token},
           {"p", "PP", e.pp},
@@ -189,14 +374,45 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
          o.kv_capacity_tokens, unit::tokens);
   const double seq_len = in.prompt_len + in.output_len;
   const double blocks_per_seq = ceil_count(seq_len / in.block_size);
-  o.max_batch = floor_count(blocks / blocks_per_seq);
-  d.step("Largest batch (every sequence at its full length)", "B_{\\max}",
-         "\\left\\lfloor \\frac{$C}{\\lceil ($P + $O) / $k \\rceil \\cdot $k} \\right\\rfloor",
-         {{"C", "C_{KV}", o.kv_capacity_tokens, unit::tokens},
-          {"P", "P", in.prompt_len, unit::tokens},
-          {"O", "O", in.output_len, unit::tokens},
-          {"k", "k", in.block_size, unit::tokens}},
-         o.max_batch, unit::none);
+  // Prefix caching (vLLM's automatic prefix caching; Zheng et al. 2024, SGLang's RadixAttention):
+  // the shared prefix's whole blocks are stored once; a request that finds them cached neither
+  // stores nor prefills them. The last prompt token is always computed (its logits start the
+  // output). Hits are counted in expectation: `cached` tokens per request.
+  const double shared =
+      floor_count(std::min(in.prefix_fraction * in.prompt_len, in.prompt_len - 1) / in.block_size) *
+      in.block_size;
+  const double cached = in.prefix_hit_rate * shared;
+  o.cached_tokens = cached;
+  if (cached > 0) {
+    d.step("Prompt tokens found in the prefix cache (whole blocks, expected)", "P_c",
+           "$h \\cdot \\left\\lfloor \\frac{$f \\cdot $P}{$k} \\right\\rfloor \\cdot $k",
+           {{"h", "h", in.prefix_hit_rate, unit::fraction},
+            {"f", "f", in.prefix_fraction, unit::fraction},
+            {"P", "P", in.prompt_len, unit::tokens},
+            {"k", "k", in.block_size, unit::tokens}},
+           cached, unit::tokens);
+    o.max_batch =
+        floor_count((blocks - shared / in.block_size) / (blocks_per_seq - cached / in.block_size));
+    d.step("Largest batch (the shared prefix stored once)", "B_{\\max}",
+           "\\left\\lfloor \\frac{$C - $S}{\\lceil ($P + $O) / $k \\rceil \\cdot $k - $c} "
+           "\\right\\rfloor",
+           {{"C", "C_{KV}", o.kv_capacity_tokens, unit::tokens},
+            {"S", "P_s", shared, unit::tokens},
+            {"P", "P", in.prompt_len, unit::tokens},
+            {"O", "O", in.output_len, unit::tokens},
+            {"k", "k", in.block_size, unit::tokens},
+            {"c", "P_c", cached, unit::tokens}},
+           o.max_batch, unit::none);
+  } else {
+    o.max_batch = floor_count(blocks / blocks_per_seq);
+    d.step("Largest batch (every sequence at its full length)", "B_{\\max}",
+           "\\left\\lfloor \\frac{$C}{\\lceil ($P + $O) / $k \\rceil \\cdot $k} \\right\\rfloor",
+           {{"C", "C_{KV}", o.kv_capacity_tokens, unit::tokens},
+            {"P", "P", in.prompt_len, unit::tokens},
+            {"O", "O", in.output_len, unit::tokens},
+            {"k", "k", in.block_size, unit::tokens}},
+           o.max_batch, unit::none);
+  }
   if (o.max_batch < 1)
     return Error::inconsistent(
         "prompt_len", in.prompt_len,
@@ -209,6 +425,8 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
                                    " tokens");
   const double b = in.batch > 0 ? in.batch : o.max_batch;
   o.batch = b;
+  // Cache the batch holds at full length: its blocks, the shared prefix once.
+  o.kv_tokens_used = b * (blocks_per_seq * in.block_size - cached) + (cached > 0 ? shared : 0);
 
   // Decode: a sequence's mean context over its output, and the FLOPs of one token there
   // (2 per active weight, plus attention over the whole context: no causal halving).
@@ -270,9 +488,21 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
 
   // Prefill: 2 FLOPs per active weight per prompt token plus causal attention, on one TP group
   // (stages run one after another for a single prompt).
-  const double f_prefill =
-      in.prompt_len * (2 * e.active + attention_flops_per_token(m, in.prompt_len, true));
-  const double w_prefill = e.weights_read(in.prompt_len);
+  // Cached prefix tokens are skipped; the rest still attend to them: the causal attention of
+  // positions P_c…P is that of P tokens less that of the first P_c.
+  const double new_tokens = in.prompt_len - cached;
+  const double f_prefill = new_tokens * 2 * e.active +
+                           in.prompt_len * attention_flops_per_token(m, in.prompt_len, true) -
+                           cached * attention_flops_per_token(m, cached, true);
+  o.prefill_flops = f_prefill;
+  if (cached > 0)
+    d.step("Prefill FLOPs of the uncached tokens", "F_p",
+           "($P - $c) \\cdot 2 \\cdot $N + A($P) - A($c)",
+           {{"P", "P", in.prompt_len, unit::tokens},
+            {"c", "P_c", cached, unit::tokens},
+            {"N", "N_a", e.active, unit::params}},
+           f_prefill, unit::flop);
+  const double w_prefill = e.weights_read(new_tokens);
   const double t_prefill =
       std::max(f_prefill / (e.tp * e.flops_rate), w_prefill / e.tp / e.bw_rate);
   d.step("Prefill alone", "t_p",
@@ -285,14 +515,15 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
           {"h", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
          t_prefill, unit::seconds);
+  o.prefill_time = t_prefill;
   // What one request's prefill adds to the others' decode, and its own time to first token.
   // Chunked (Sarathi-Serve §4): n steps each carry a chunk beside the running decodes, so a
   // step costs max(its FLOPs with the chunk's, the weight read); unchunked (vLLM V0's default),
   // the whole prefill runs alone and every running sequence waits for it.
   double extra = 0;
   if (in.chunked_prefill) {
-    const double n = ceil_count(in.prompt_len / in.chunk_tokens);
-    const double chunk = in.prompt_len / n;
+    const double n = ceil_count(new_tokens / in.chunk_tokens);
+    const double chunk = new_tokens / n;
     const double others = (b - 1) / e.pp;  // decodes sharing a chunk's step
     const double mixed = e.step(b, ctx, f_tok, f_prefill / n, chunk);
     extra = n * (mixed - o.decode_step);
@@ -342,7 +573,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
 void register_serve_engine(Registry& r) {
   using In = ServeEngineIn;
   using Out = ServeEngineOut;
-  r.add(declare<In, Out>(
+  r.add(with_engine_inputs<In>(declare<In, Out>(
       {"serve.engine", "Serving engine: batch, TTFT, TPOT, throughput", "inference",
        "One replica of a continuous-batching engine (vLLM, SGLang, TensorRT-LLM) on TP × PP "
        "GPUs: KV cache left after weights, the largest batch, time to first token, time per "
@@ -350,15 +581,11 @@ void register_serve_engine(Registry& r) {
        "Kwon et al. 2023 (PagedAttention); Austin et al. 2025, How to Scale Your Model "
        "(serving); Agrawal et al. 2024 (Sarathi-Serve)",
        "docs/serving.md#serveengine"},
-      [] {
-        auto ins = serve_engine_inputs<In>();
-        ins.push_back(num<In, double>("batch", &In::batch, "Batch (0 = the most that fit)")
-                          .help("Sequences decoding together; 0 fills the KV cache")
-                          .range(0, 1e7)
-                          .integer()
-                          .group("job"));
-        return ins;
-      }(),
+      {num<In, double>("batch", &In::batch, "Batch (0 = the most that fit)")
+           .help("Sequences decoding together; 0 fills the KV cache")
+           .range(0, 1e7)
+           .integer()
+           .group("job")},
       {out("max_batch", &Out::max_batch, "Largest batch")
            .help("Sequences of prompt + output tokens the KV cache holds"),
        out("ttft", &Out::ttft, "Time to first token", unit::seconds)
@@ -381,6 +608,8 @@ void register_serve_engine(Registry& r) {
            .help("Longest pause in a sequence's output while a prompt is prefilled"),
        out("request_time", &Out::request_time, "Request time", unit::seconds)
            .help("TTFT + the remaining tokens × TPOT"),
+       out("math_peak", &Out::math_peak, "Matmul peak used", unit::flops)
+           .help("The GPU's peak for the weights' precision (INT4 runs at BF16's)"),
        out("weights_per_gpu", &Out::weights_per_gpu, "Weights per GPU", unit::bytes)
            .help("Weight bytes each GPU holds"),
        out("activations_per_gpu", &Out::activations_per_gpu, "Activation peak per GPU", unit::bytes)
@@ -394,7 +623,7 @@ void register_serve_engine(Registry& r) {
        out("experts_touched", &Out::experts_touched, "Experts touched per step")
            .help("Distinct experts per MoE layer one decode step reads")
            .optional()},
-      &serve_engine));
+      &serve_engine)));
   // Latency and throughput vs batch: both lines stop at the memory wall (the batch the KV
   // cache holds); the weight read is shared by the batch until the FLOPs catch up.
   r.add_chart({.id = "engine-latency-vs-batch",

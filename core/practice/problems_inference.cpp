@@ -1527,6 +1527,469 @@ void speculative(ProblemBank& bank) {
   });
 }
 
+// serve.prefix_cache and serve.disaggregated on Llama 3 70B and H100s. The inputs: the named
+// parameters only (others are shown in the statement), no latency targets unless named.
+Json serve_inputs(const Values& p, std::initializer_list<const char*> keys,
+                  const char* model = "llama3-70b", const char* gpu = "h100") {
+  Json j = Json::object();
+  j.set("model", model);
+  j.set("gpu", gpu);
+  for (const char* k : keys)
+    if (p.has(k)) j.set(k, p[k]);
+  if (p.has("kv_bytes")) j.set("kv_dtype", p["kv_bytes"] == 1 ? "fp8" : "bf16");
+  if (p.has("weight_bytes")) j.set("weight_dtype", p["weight_bytes"] == 1 ? "fp8" : "bf16");
+  return j;
+}
+double engine_output(const Values& p, std::initializer_list<const char*> keys, const char* name) {
+  const RunResult r = registry().run("serve.engine", serve_inputs(p, keys), false);
+  return r.ok ? r.outputs.find(name)->as_number() : -1;
+}
+double params_70b() {
+  return model_params(llama3_70b()).total;
+}
+
+void prefix_cache(ProblemBank& bank) {
+  bank.add({
+      .id = "serve.prefix_cache.flops",
+      .area = "inference",
+      .title = "Prefill FLOPs a shared prefix saves",
+      .source = "vLLM's automatic prefix caching, SGLang's RadixAttention (Zheng et al. 2024): a "
+                "cached prefix is not prefilled again",
+      .statement = "Llama 3 70B (70.55B parameters) serves prompts of {prompt_len} whose first "
+                   "{prefix_fraction} is a system prompt shared by every request. With prefix "
+                   "caching, {prefix_hit_rate} of requests find it cached and skip its prefill. "
+                   "Counting 2 FLOPs per parameter per token (attention adds about 1 %), how "
+                   "many prefill FLOPs does the cache save per request on average?",
+      .params = {{"prompt_len", 2048, {512, 1024, 1536, 2048}},
+                 {"prefix_fraction", 0.5, {0.1, 0.25, 0.5, 0.75, 0.9}},
+                 {"prefix_hit_rate", 0.8, {0.5, 0.6, 0.8, 0.9, 1}}},
+      .estimator = "serve.prefix_cache",
+      .inputs =
+          [](const Values& p) {
+            return serve_inputs(p, {"prompt_len", "prefix_fraction", "prefix_hit_rate"});
+          },
+      .output = "prefill_flops_saved",
+      .tolerance = 0.025,
+      .hints = {"A request that hits skips the prefill of the shared tokens: f · P of them.",
+                "Each skipped token saves 2 · N FLOPs; on average h of the requests hit."},
+      .mistakes = {times("six_n", 3,
+                         "Prefill is a forward pass: 2 FLOPs per parameter per token, not "
+                         "training's 6."),
+                   {"ignored_hit_rate",
+                    "Only the requests that find the prefix cached skip it: multiply by the "
+                    "hit rate.",
+                    [](const Values& p, const Values&) {
+                      return p["prefix_fraction"] * p["prompt_len"] * 2 * params_70b();
+                    },
+                    0},
+                   {"whole_prompt",
+                    "Only the shared prefix is skipped; the rest of the prompt is prefilled.",
+                    [](const Values& p, const Values&) {
+                      return p["prefix_hit_rate"] * p["prompt_len"] * 2 * params_70b();
+                    },
+                    0}},
+      .difficulty = 1,
+      .tags = "prefix caching,prefill,FLOPs",
+  });
+  bank.add({
+      .id = "serve.prefix_cache.max_batch",
+      .area = "inference",
+      .title = "Sequences that fit when the prefix is stored once",
+      .source = "vLLM's paged KV blocks shared across requests (Kwon et al. 2023, §4.4)",
+      .statement =
+          "Llama 3 70B runs on {tp:raw} H100s; the KV cache left after the weights "
+          "holds {capacity} in blocks of 16 tokens. Each request has a {prompt_len} "
+          "prompt and {output_len} of output, and the first {prefix_fraction} of every "
+          "prompt is one system prompt shared by all. With prefix caching its blocks are stored "
+          "once and every request reuses them. How many sequences fit at full length?",
+      .params = {{"tp", 4, {4, 8}},
+                 {"kv_bytes", 2, {1, 2}},
+                 {"prompt_len", 2048, {1024, 2048, 4096}},
+                 {"output_len", 256, {256, 512}},
+                 {"prefix_fraction", 0.5, {0.25, 0.5, 0.75}},
+                 {"capacity", 0, {}, unit::tokens}},
+      .derive =
+          [](Values& p) {
+            p.set("capacity",
+                  engine_output(p, {"tp", "prompt_len", "output_len"}, "kv_capacity_tokens"));
+          },
+      .estimator = "serve.prefix_cache",
+      .inputs =
+          [](const Values& p) {
+            return serve_inputs(p, {"tp", "prompt_len", "output_len", "prefix_fraction"});
+          },
+      .output = "max_batch",
+      .unit = answer_in::count(unit::none, "sequences"),
+      .integer = true,
+      .bound = Bound::at_most,
+      .hints = {"A sequence takes ⌈(prompt + output) / 16⌉ blocks, less the shared prefix's "
+                "f · P / 16 blocks, which are stored once for everyone.",
+                "Take the prefix's blocks off the cache first, then divide by a sequence's own "
+                "blocks."},
+      .mistakes = {{"no_sharing",
+                    "With prefix caching the shared blocks are not stored per sequence.",
+                    [](const Values& p, const Values&) {
+                      return std::floor(p["capacity"] / 16 /
+                                        std::ceil((p["prompt_len"] + p["output_len"]) / 16));
+                    },
+                    0},
+                   {"prefix_not_stored",
+                    "The shared prefix is still stored once: take its blocks off the cache.",
+                    [](const Values& p, const Values&) {
+                      const double shared = p["prefix_fraction"] * p["prompt_len"] / 16;
+                      return std::floor(
+                          p["capacity"] / 16 /
+                          (std::ceil((p["prompt_len"] + p["output_len"]) / 16) - shared));
+                    },
+                    0}},
+      .difficulty = 2,
+      .tags = "prefix caching,KV cache,memory",
+  });
+  bank.add({
+      .id = "serve.prefix_cache.ttft",
+      .area = "inference",
+      .title = "Time to first token a cached prefix saves",
+      .source = "a compute-bound prefill (Austin et al. 2025) with the cached tokens skipped",
+      .statement = "Llama 3 70B (70.55B parameters) with {weight_bytes:raw}-byte weights prefills "
+                   "a {prompt_len} prompt on {tp:raw} H100s with tensor parallelism (989 TFLOP/s "
+                   "each in BF16, 1,979 in FP8); its matmuls reach 50 % of peak and the prefill "
+                   "is compute-bound. The first {prefix_fraction} of the prompt is found in the "
+                   "prefix cache. Ignoring attention, how much sooner does the first token come?",
+      .params = {{"tp", 4, {2, 4, 8}},
+                 {"weight_bytes", 1, {1, 2}},
+                 {"prompt_len", 2048, {1024, 2048, 3072, 4096}},
+                 {"prefix_fraction", 0.5, {0.25, 0.5, 0.75}},
+                 {"batch", 1, {}},
+                 {"output_len", 128, {}}},
+      // Cached prefixes up to 2,048 tokens (attention within 2 %), at least 512 tokens left to
+      // prefill (compute-bound).
+      .valid =
+          [](const Values& p) {
+            const double c = p["prompt_len"] * p["prefix_fraction"];
+            return c <= 2048 && p["prompt_len"] - c >= 512;
+          },
+      .estimator = "serve.prefix_cache",
+      .inputs =
+          [](const Values& p) {
+            return serve_inputs(p, {"tp", "prompt_len", "prefix_fraction", "batch", "output_len"});
+          },
+      .output = "ttft_saved",
+      .unit = answer_in::ms(),
+      .tolerance = 0.03,
+      .hints = {"The cached tokens are not prefilled: 2 · N FLOPs each are saved.",
+                "Divide by what the TP group computes: TP · 50 % · the peak of the weights' "
+                "precision."},
+      .mistakes = {times("six_n", 3, "Prefill is forward only: 2 FLOPs per parameter per token."),
+                   times("full_peak", 0.5, "The matmuls reach 50 % of peak, not all of it."),
+                   {"one_gpu", "The TP group's GPUs share the prefill: divide by TP.",
+                    [](const Values& p, const Values& out) { return out["ttft_saved"] * p["tp"]; },
+                    0},
+                   {"bf16_peak", "FP8 weights run the matmuls at the FP8 peak, twice BF16's.",
+                    [](const Values& p, const Values& out) {
+                      return out["ttft_saved"] * (p["weight_bytes"] == 1 ? 2 : 1);
+                    },
+                    0}},
+      .difficulty = 2,
+      .tags = "prefix caching,prefill,latency",
+  });
+}
+
+void disaggregated(ProblemBank& bank) {
+  bank.add({
+      .id = "serve.disaggregated.kv_bytes",
+      .area = "inference",
+      .title = "KV cache sent from prefill to decode",
+      .source = "DistServe (Zhong et al. 2024, §4.3): a 512-token OPT-66B request sends 1.13 GB",
+      .group = "disagg.kv",
+      .statement = "In disaggregated serving of Llama 3 70B (80 layers, 8 KV heads of width 128), "
+                   "the prefill GPUs send each prompt's KV cache to the decode GPUs. With "
+                   "{kv_bytes:raw}-byte cache elements, how many bytes does a {prompt_len} prompt "
+                   "send?",
+      .params = {{"prompt_len",
+                  2048,
+                  {512, 768, 1024, 1500, 2000, 2048, 3000, 4096, 6000, 8192, 12000, 16384, 24576,
+                   32768}},
+                 {"kv_bytes", 2, {1, 2}},
+                 {"qps", 1, {}},
+                 {"ttft_target", 0, {}},
+                 {"tpot_target", 0, {}}},
+      .estimator = "serve.disaggregated",
+      .inputs =
+          [](const Values& p) {
+            return serve_inputs(p, {"prompt_len", "qps", "ttft_target", "tpot_target"});
+          },
+      .output = "kv_transfer_bytes",
+      .unit = answer_in::gb(),
+      .hints = {"Each token caches a key and a value per KV head per layer.",
+                "Bytes = P · 2 · layers · KV heads · head width · bytes per element."},
+      .mistakes = {times("query_heads", 8,
+                         "Only the 8 KV heads are cached, not the 64 query heads."),
+                   times("keys_only", 0.5, "Keys and values are both cached: 2 per head."),
+                   times("one_layer", 1.0 / 80, "Every one of the 80 layers has its own cache.")},
+      .difficulty = 1,
+      .tags = "disaggregation,KV cache",
+  });
+  bank.add({
+      .id = "serve.disaggregated.transfer_time",
+      .area = "inference",
+      .title = "Time to send the KV cache to a decode instance",
+      .source = "Splitwise (Patel et al. 2024, §4.2): KV transfer over InfiniBand per GPU",
+      .group = "disagg.kv",
+      .statement = "A prefill instance of Llama 3 70B (80 layers, 8 KV heads of width 128) runs "
+                   "on {tp:raw} GPUs with tensor parallelism, the KV heads split among them. Each "
+                   "GPU sends its own share of a {prompt_len} prompt's BF16 KV cache over its own "
+                   "{bandwidth} link. How long does the transfer take?",
+      .params = {{"prompt_len", 2048, {1000, 1024, 1500, 2048, 3000, 4096, 6000, 8192}},
+                 {"tp", 4, {2, 4, 8}},
+                 {"bandwidth", 50e9, {12.5e9, 25e9, 50e9, 100e9}},
+                 {"qps", 1, {}},
+                 {"ttft_target", 0, {}},
+                 {"tpot_target", 0, {}}},
+      .estimator = "serve.disaggregated",
+      .inputs =
+          [](const Values& p) {
+            return serve_inputs(
+                p, {"prompt_len", "tp", "bandwidth", "qps", "ttft_target", "tpot_target"});
+          },
+      .output = "kv_transfer_time",
+      .unit = answer_in::ms(),
+      .hints = {"Each GPU holds 1/TP of the prompt's cache and sends it while the others send "
+                "theirs.",
+                "The prompt's cache is P · 2 · layers · KV heads · head width · 2 bytes; divide "
+                "by TP, then by the link's bandwidth."},
+      .mistakes =
+          {{"one_link", "Every prefill GPU sends its share at once, over its own link.",
+            [](const Values& p, const Values& out) { return out["kv_transfer_time"] * p["tp"]; },
+            0},
+           times("bits", 8, "The link's figure is bytes per second here, not bits."),
+           times("query_heads", 8, "Only the 8 KV heads are cached, not the 64 query heads.")},
+      .difficulty = 2,
+      .tags = "disaggregation,KV cache,network",
+  });
+  bank.add({
+      .id = "serve.disaggregated.prefill_instances",
+      .area = "inference",
+      .title = "Prefill instances for a request rate",
+      .source = "DistServe (Zhong et al. 2024, §3.1): a prefill instance as an M/D/1 queue",
+      .statement = "A prefill instance of {tp:raw} H100s prefills one {prompt_len} prompt of "
+                   "Llama 3 70B (BF16) at a time, in {prefill_time}. Requests arrive at {qps} "
+                   "per second, and each instance may be busy at most {max_utilization} of the "
+                   "time. How many prefill instances are needed?",
+      .params = {{"tp", 4, {4, 8}},
+                 {"prompt_len", 2048, {1024, 2048, 4096}},
+                 {"qps", 50, {10, 20, 50, 100, 200}},
+                 {"max_utilization", 0.8, {0.6, 0.7, 0.8, 0.9}},
+                 {"ttft_target", 0, {}},
+                 {"tpot_target", 0, {}},
+                 {"prefill_time", 0, {}, unit::seconds}},
+      .derive =
+          [](Values& p) {
+            Values q = p;
+            q.set("batch", 1);
+            p.set("prefill_time", engine_output(q, {"tp", "prompt_len", "batch"}, "ttft"));
+          },
+      .valid =
+          [](const Values& p) {
+            const double x = p["qps"] * p["prefill_time"] / p["max_utilization"];
+            return p["prefill_time"] > 0 && std::fabs(x - std::round(x)) > 0.003 * x;
+          },
+      .estimator = "serve.disaggregated",
+      .inputs =
+          [](const Values& p) {
+            return serve_inputs(
+                p, {"tp", "prompt_len", "qps", "max_utilization", "ttft_target", "tpot_target"});
+          },
+      .output = "prefill_instances",
+      .unit = answer_in::count(unit::none, "instances"),
+      .integer = true,
+      .bound = Bound::at_least,
+      .hints = {"The prompts bring λ · t_p seconds of prefill work every second.",
+                "Each instance may do at most ρ of a second of it: ⌈λ · t_p / ρ⌉."},
+      .mistakes = {{"no_headroom",
+                    "An instance busy all the time has an unbounded queue: keep it at the "
+                    "utilisation limit.",
+                    [](const Values& p, const Values&) {
+                      return std::ceil(p["qps"] * p["prefill_time"]);
+                    },
+                    0}},
+      .difficulty = 2,
+      .tags = "disaggregation,queueing,GPU count",
+  });
+  bank.add({
+      .id = "serve.disaggregated.decode_instances",
+      .area = "inference",
+      .title = "Decode instances for a request rate",
+      .source = "DistServe (Zhong et al. 2024): decode instances sized by Little's law",
+      .statement = "Decode instances of Llama 3 70B on 4 H100s each run up to {batch} sequences "
+                   "at once, and a decode step takes {decode_step}. A request arrives with its "
+                   "first token from the prefill pool and needs {output_len} output tokens in "
+                   "all. At {qps} requests per second, with each instance's slots at most "
+                   "{max_utilization} busy, how many decode instances are needed?",
+      .params = {{"batch", 64, {32, 64, 128}},
+                 {"output_len", 256, {128, 256, 512}},
+                 {"qps", 50, {10, 20, 50, 100, 200}},
+                 {"max_utilization", 0.8, {0.6, 0.7, 0.8, 0.9}},
+                 {"ttft_target", 0, {}},
+                 {"tpot_target", 0, {}},
+                 {"decode_step", 0, {}, unit::seconds}},
+      .derive =
+          [](Values& p) {
+            p.set("decode_step", engine_output(p, {"batch", "output_len"}, "decode_step"));
+          },
+      .valid =
+          [](const Values& p) {
+            const double x = p["qps"] * (p["output_len"] - 1) * p["decode_step"] /
+                             (p["batch"] * p["max_utilization"]);
+            return p["decode_step"] > 0 && std::fabs(x - std::round(x)) > 0.003 * x;
+          },
+      .estimator = "serve.disaggregated",
+      .inputs =
+          [](const Values& p) {
+            return serve_inputs(
+                p, {"batch", "output_len", "qps", "max_utilization", "ttft_target", "tpot_target"});
+          },
+      .output = "decode_instances",
+      .unit = answer_in::count(unit::none, "instances"),
+      .integer = true,
+      .bound = Bound::at_least,
+      .hints = {"A request holds a decode slot for O − 1 steps: its first token came from the "
+                "prefill.",
+                "Slots busy on average = λ · (O − 1) · t_step (Little's law); each instance has "
+                "batch · ρ of them to give."},
+      .mistakes = {{"one_slot",
+                    "An instance decodes a whole batch at once: it has batch · ρ slots.",
+                    [](const Values& p, const Values&) {
+                      return std::ceil(p["qps"] * (p["output_len"] - 1) * p["decode_step"] /
+                                       p["max_utilization"]);
+                    },
+                    0},
+                   {"no_headroom", "Keep each instance's slots at the utilisation limit.",
+                    [](const Values& p, const Values&) {
+                      return std::ceil(p["qps"] * (p["output_len"] - 1) * p["decode_step"] /
+                                       p["batch"]);
+                    },
+                    0}},
+      .difficulty = 2,
+      .tags = "disaggregation,decode,GPU count",
+  });
+}
+
+// serve.moe on DeepSeek-V3 (H200s: 141 GB each), from the deepseek-v3 preset.
+double dsv3_routed() {
+  const ModelParams mp = model_params(find_model("deepseek-v3")->model);
+  return mp.moe_layers * 256.0 * mp.expert;
+}
+double dsv3_shared() {
+  return model_params(find_model("deepseek-v3")->model).total - dsv3_routed();
+}
+Json moe_inputs(const Values& p) {
+  return serve_inputs(p, {"experts", "top_k", "batch", "ep", "tp"}, "deepseek-v3", "h200");
+}
+
+void moe(ProblemBank& bank) {
+  bank.add({
+      .id = "serve.moe.experts_touched",
+      .area = "inference",
+      .title = "Experts one decode step reads",
+      .source = "uniform top-k routing: E · (1 − (1 − k/E)^T) (Austin et al. 2025, MoE serving)",
+      .statement = "A mixture of experts has {experts:raw} routed experts per layer and sends each "
+                   "token to {top_k:raw} of them, at random. One decode step routes {batch:raw} "
+                   "tokens. On average, how many distinct experts does one MoE layer read?",
+      .params = {{"experts", 256, {64, 128, 256}},
+                 {"top_k", 8, {2, 4, 6, 8}},
+                 {"batch", 32, {4, 8, 16, 32, 64}},
+                 {"ep", 8, {}},
+                 {"tp", 8, {}}},
+      .estimator = "serve.moe",
+      .inputs = moe_inputs,
+      .output = "experts_touched",
+      .unit = answer_in::count(unit::none, "experts"),
+      .hints = {"Find the chance that one expert is read by none of the tokens.",
+                "An expert escapes one token with probability 1 − k/E, all T with (1 − k/E)^T; "
+                "touched = E · (1 − (1 − k/E)^T)."},
+      .mistakes = {{"no_overlap", "Tokens pick the same experts: k · T counts many twice.",
+                    [](const Values& p, const Values&) {
+                      return std::fmin(p["experts"], p["top_k"] * p["batch"]);
+                    },
+                    0},
+                   {"one_token", "Every token picks its own k: the batch touches more.",
+                    [](const Values& p, const Values&) { return p["top_k"]; }, 0}},
+      .difficulty = 2,
+      .tags = "MoE,decode",
+  });
+  bank.add({
+      .id = "serve.moe.weights_per_gpu",
+      .area = "inference",
+      .title = "Weights per GPU with expert parallelism",
+      .source = "DeepSeek-V3 §3.4 (DeepSeek-AI 2024): experts spread whole over EP GPUs, the "
+                "rest split over TP",
+      .statement = "DeepSeek-V3 has 17.1B shared parameters (attention, embeddings, dense and "
+                   "shared-expert layers) and 256 routed experts in each of 58 MoE layers, "
+                   "44.0M parameters each. It is served with {weight_bytes:raw}-byte weights: "
+                   "the routed experts spread whole over {ep} GPUs, the shared weights split "
+                   "over groups of {tp:raw}. How many bytes of weights does each GPU hold?",
+      .params = {{"ep", 32, {16, 32, 64, 128, 256}},
+                 {"tp", 1, {1, 2, 4, 8}},
+                 {"weight_bytes", 1, {1, 2}}},
+      .estimator = "serve.moe",
+      .inputs = moe_inputs,
+      .output = "weights_per_gpu",
+      .unit = answer_in::gb(),
+      .hints = {"Split the two kinds of weights separately: the experts by EP, the rest by TP.",
+                "W = shared · b / TP + (256 / EP) · 58 · 44.0M · b."},
+      .mistakes = {{"all_over_ep", "The shared weights are not spread over EP: only over TP.",
+                    [](const Values& p, const Values&) {
+                      return (dsv3_shared() + dsv3_routed()) * p["weight_bytes"] / p["ep"];
+                    },
+                    0},
+                   {"experts_only", "Every GPU also holds its share of the shared weights.",
+                    [](const Values& p, const Values&) {
+                      return dsv3_routed() * p["weight_bytes"] / p["ep"];
+                    },
+                    0}},
+      .difficulty = 1,
+      .tags = "MoE,expert parallel,memory",
+  });
+  bank.add({
+      .id = "serve.moe.alltoall",
+      .area = "inference",
+      .title = "All-to-all traffic per token",
+      .source = "GShard's dispatch and combine (Lepikhin et al. 2021, §2.2); DeepSeek-V3 "
+                "dispatches in FP8 (§3.3.2)",
+      .statement = "In a DeepSeek-V3-shaped model each token's hidden state (7,168 values) goes "
+                   "to {top_k:raw} routed experts in each of its 58 MoE layers and their results "
+                   "come back. The "
+                   "experts are spread evenly over {ep} GPUs; dispatch sends {weight_bytes:raw} "
+                   "byte(s) per value, the combine 2. How many bytes per token leave a GPU?",
+      .params = {{"ep", 32, {8, 12, 16, 24, 32, 48, 64, 96, 128, 256}},
+                 {"weight_bytes", 1, {1, 2}},
+                 {"top_k", 8, {2, 4, 6, 8}},
+                 {"tp", 1, {}}},
+      .valid = [](const Values& p) { return p["weight_bytes"] == 1 || p["ep"] >= 16; },
+      .estimator = "serve.moe",
+      .inputs = moe_inputs,
+      .output = "alltoall_bytes_per_token",
+      .unit = answer_in::mb(),
+      .hints = {"Count one token's trip to its experts and back, in every MoE layer.",
+                "Bytes = 58 · k · 7,168 · (dispatch + combine bytes) · (EP − 1)/EP: the share "
+                "of experts on other GPUs."},
+      .mistakes = {{"dispatch_only", "The results come back too: add the combine.",
+                    [](const Values& p, const Values& out) {
+                      return out["alltoall_bytes_per_token"] * p["weight_bytes"] /
+                             (p["weight_bytes"] + 2);
+                    },
+                    0},
+                   {"all_leave", "Experts on the token's own GPU need no transfer: × (EP − 1)/EP.",
+                    [](const Values& p, const Values& out) {
+                      return out["alltoall_bytes_per_token"] * p["ep"] / (p["ep"] - 1);
+                    },
+                    0},
+                   times("one_layer", 1.0 / 58, "Every one of the 58 MoE layers routes again.")},
+      .difficulty = 2,
+      .tags = "MoE,expert parallel,network",
+  });
+}
+
 }  // namespace
 
 void register_inference_problems(ProblemBank& bank) {
@@ -1537,6 +2000,9 @@ void register_inference_problems(ProblemBank& bank) {
   engine(bank);
   capacity(bank);
   speculative(bank);
+  prefix_cache(bank);
+  disaggregated(bank);
+  moe(bank);
 }
 
 }  // namespace napkin

@@ -7,20 +7,23 @@ class Registry;
 
 // Each file registers its own estimators, charts and presets; registrations.cpp calls them
 // all, in the order the page shows them. No area calls another's.
-void register_catalog(Registry& r);            // scenario/catalog.cpp: models, GPUs, links
-void register_training(Registry& r);           // training/training.cpp
-void register_memory(Registry& r);             // memory/memory.cpp
-void register_pipeline(Registry& r);           // memory/pipeline.cpp
-void register_memory_charts(Registry& r);      // memory/memory_charts.cpp
-void register_comm(Registry& r);               // comm/comm.cpp
-void register_comm_tp(Registry& r);            // comm/comm_tp.cpp
-void register_inference(Registry& r);          // inference/inference.cpp
-void register_inference_extras(Registry& r);   // inference/inference_presets.cpp
-void register_serving(Registry& r);            // inference/serving.cpp
-void register_serve_engine(Registry& r);       // inference/serve_engine.cpp
-void register_serve_capacity(Registry& r);     // inference/serve_capacity.cpp
-void register_serve_speculative(Registry& r);  // inference/serve_speculative.cpp
-void register_rl(Registry& r);                 // inference/rl.cpp
+void register_catalog(Registry& r);              // scenario/catalog.cpp: models, GPUs, links
+void register_training(Registry& r);             // training/training.cpp
+void register_memory(Registry& r);               // memory/memory.cpp
+void register_pipeline(Registry& r);             // memory/pipeline.cpp
+void register_memory_charts(Registry& r);        // memory/memory_charts.cpp
+void register_comm(Registry& r);                 // comm/comm.cpp
+void register_comm_tp(Registry& r);              // comm/comm_tp.cpp
+void register_inference(Registry& r);            // inference/inference.cpp
+void register_inference_extras(Registry& r);     // inference/inference_presets.cpp
+void register_serving(Registry& r);              // inference/serving.cpp
+void register_serve_engine(Registry& r);         // inference/serve_engine.cpp
+void register_serve_capacity(Registry& r);       // inference/serve_capacity.cpp
+void register_serve_speculative(Registry& r);    // inference/serve_speculative.cpp
+void register_serve_prefix_cache(Registry& r);   // inference/serve_prefix_cache.cpp
+void register_serve_disaggregated(Registry& r);  // inference/serve_disaggregated.cpp
+void register_serve_moe(Registry& r);            // inference/serve_moe.cpp
+void register_rl(Registry& r);                   // inference/rl.cpp
 
 // The one registration list (registrations.cpp).
 void register_all(Registry& r);

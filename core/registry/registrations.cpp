@@ -20,6 +20,9 @@ void register_all(Registry& r) {
   register_serve_engine(r);
   register_serve_capacity(r);
   register_serve_speculative(r);
+  register_serve_prefix_cache(r);
+  register_serve_disaggregated(r);
+  register_serve_moe(r);
   register_rl(r);
 }
 

@@ -1,0 +1,112 @@
+// serve.prefix_cache: one serve.engine replica with and without prefix caching, at the same
+// batch. Requests that share a prompt prefix (a system prompt, few-shot examples, a document
+// under several questions) find its KV blocks cached: vLLM's automatic prefix caching hashes
+// whole blocks (Kwon et al. 2023, §4.4 "shared prefix"), SGLang keeps them in a radix tree
+// (Zheng et al. 2024, RadixAttention). The engine computes both sides; this file only compares.
+#include "inference/serve_prefix_cache.hpp"
+
+#include "base/units.hpp"
+
+namespace napkin {
+
+Result<ServePrefixCacheOut> serve_prefix_cache(const ServePrefixCacheIn& in, Derivation& d) {
+  ServePrefixCacheOut o{};
+  Derivation quiet(false);
+  ServeEngineIn off = in;
+  off.prefix_fraction = 0;
+  const auto base = serve_engine(off, quiet);
+  if (!base.ok()) return base.error();
+  o.max_batch_uncached = base->max_batch;
+  // The same batch on both sides: the one asked for, or the most the cache holds uncached.
+  ServeEngineIn on = in;
+  on.batch = in.batch > 0 ? in.batch : base->max_batch;
+  off.batch = on.batch;
+  const auto without = serve_engine(off, quiet);
+  const auto with = serve_engine(on, d);
+  if (!without.ok()) return without.error();
+  if (!with.ok()) return with.error();
+  o.batch = on.batch;
+  o.max_batch = with->max_batch;
+  o.cached_tokens = with->cached_tokens;
+  o.prefill_flops_saved = without->prefill_flops - with->prefill_flops;
+  d.step("Prefill FLOPs saved per request", "\\Delta F_p", "$a - $b",
+         {{"a", "F_p^{0}", without->prefill_flops, unit::flop},
+          {"b", "F_p", with->prefill_flops, unit::flop}},
+         o.prefill_flops_saved, unit::flop);
+  o.prefill_saved_fraction = o.prefill_flops_saved / without->prefill_flops;
+  o.ttft = with->ttft;
+  o.ttft_saved = without->ttft - with->ttft;
+  d.step("Time to first token saved", "\\Delta \\text{TTFT}", "$a - $b",
+         {{"a", "\\text{TTFT}^{0}", without->ttft, unit::seconds},
+          {"b", "\\text{TTFT}", with->ttft, unit::seconds}},
+         o.ttft_saved, unit::seconds);
+  o.tpot = with->tpot;
+  o.tpot_saved = without->tpot - with->tpot;
+  o.kv_bytes_saved = (without->kv_tokens_used - with->kv_tokens_used) * with->kv_bytes_per_token;
+  d.step("KV cache saved at this batch (the prefix stored once, not per sequence)", "\\Delta M",
+         "($a - $b) \\cdot $m",
+         {{"a", "T^{0}", without->kv_tokens_used, unit::tokens},
+          {"b", "T", with->kv_tokens_used, unit::tokens},
+          {"m", "m", with->kv_bytes_per_token, unit::bytes_per_token}},
+         o.kv_bytes_saved, unit::bytes);
+  o.tokens_per_second_per_gpu = with->tokens_per_second_per_gpu;
+  return o;
+}
+
+void register_serve_prefix_cache(Registry& r) {
+  using In = ServePrefixCacheIn;
+  using Out = ServePrefixCacheOut;
+  r.add(with_engine_inputs<In>(declare<In, Out>(
+      {"serve.prefix_cache", "Prefix caching: prefill, TTFT and memory saved", "inference",
+       "One serve.engine replica with and without a cached shared prompt prefix: prefill FLOPs, "
+       "time to first token and KV memory saved, and the larger batch that fits.",
+       "Kwon et al. 2023 (PagedAttention, shared prefix); Zheng et al. 2024 (SGLang, "
+       "RadixAttention)",
+       "docs/serving.md#serveprefix_cache"},
+      {num<In, double>("batch", &In::batch, "Batch (0 = the most that fit uncached)")
+           .help("Sequences decoding together, the same with and without the cache")
+           .range(0, 1e7)
+           .integer()
+           .group("job")},
+      {out("ttft_saved", &Out::ttft_saved, "TTFT saved", unit::seconds)
+           .help("Time to first token without the cache less with it"),
+       out("ttft", &Out::ttft, "TTFT with the cache", unit::seconds)
+           .help("Time to first token when the prefix is cached"),
+       out("prefill_flops_saved", &Out::prefill_flops_saved, "Prefill FLOPs saved", unit::flop)
+           .help("FLOPs per request not spent on the cached prefix"),
+       out("prefill_saved_fraction", &Out::prefill_saved_fraction, "Share of prefill saved",
+           unit::fraction)
+           .help("Prefill FLOPs saved ÷ a full prefill's"),
+       out("cached_tokens", &Out::cached_tokens, "Tokens from the cache", unit::tokens)
+           .help("Prompt tokens per request read from the cache (whole blocks, expected)"),
+       out("kv_bytes_saved", &Out::kv_bytes_saved, "KV memory saved", unit::bytes)
+           .help("Cache bytes the replica does not store at this batch"),
+       out("max_batch", &Out::max_batch, "Largest batch with the cache")
+           .help("Sequences that fit with the prefix stored once"),
+       out("max_batch_uncached", &Out::max_batch_uncached, "Largest batch without")
+           .help("Sequences that fit when every prompt is stored whole"),
+       out("tpot", &Out::tpot, "TPOT with the cache", unit::seconds)
+           .help("Time per output token; shorter prefills interrupt decode less"),
+       out("tpot_saved", &Out::tpot_saved, "TPOT saved", unit::seconds)
+           .help("Time per output token without the cache less with it"),
+       out("tokens_per_second_per_gpu", &Out::tokens_per_second_per_gpu, "Tokens/s per GPU",
+           unit::tokens_per_s)
+           .help("Output throughput per GPU with the cache"),
+       out("batch", &Out::batch, "Batch used").help("The batch both sides run at")},
+      &serve_prefix_cache)));
+  r.add_chart({.id = "prefix-ttft-vs-fraction",
+               .title = "Time to first token vs shared prefix, by hit rate",
+               .estimator = "serve.prefix_cache",
+               .x = "prefix_fraction",
+               .x_label = "Shared share of the prompt",
+               .y_label = "TTFT",
+               .y_unit = unit::seconds,
+               .x_min = 0,
+               .x_max = 0.95,
+               .points = 20,
+               .y = {"ttft"},
+               .series = {{"50 % hits", object_of({{"prefix_hit_rate", 0.5}})},
+                          {"90 % hits", object_of({{"prefix_hit_rate", 0.9}})},
+                          {"All hits", object_of({{"prefix_hit_rate", 1}})}}});
+}
+}  // namespace napkin
