@@ -11,6 +11,7 @@
 
 #include "base/counts.hpp"
 #include "base/units.hpp"
+#include "scenario/accelerator_inputs.hpp"
 #include "scenario/cluster.hpp"
 #include "scenario/model.hpp"
 
@@ -124,10 +125,7 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
           .help("Weights every token uses: attention, embeddings, shared experts (MoE only)")
           .range(0, 1e15)
           .group("model"),
-      num<In, double>("peak_flops", &In::peak_flops, "Peak BF16 FLOP/s per GPU", unit::flops)
-          .help("Dense BF16 tensor peak, from the datasheet")
-          .positive(1e17)
-          .group("cluster"),
+      peak_flops_input(&In::peak_flops, "Peak BF16 FLOP/s per GPU").group("cluster"),
       num<In, double>("peak_fp8", &In::peak_fp8, "Peak FP8 FLOP/s per GPU", unit::flops)
           .help("Dense FP8 peak; 0 = no FP8 path (the math then runs at the BF16 peak)")
           .range(0, 1e17)
@@ -136,10 +134,7 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
           .help("Dense INT8 peak; 0 = no INT8 path")
           .range(0, 1e17)
           .group("cluster"),
-      num<In, double>("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
-          .help("HBM bandwidth of one GPU")
-          .positive(1e15)
-          .group("cluster"),
+      hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", 1e15).group("cluster"),
       num<In, double>("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
           .help("HBM of one GPU")
           .range(1e8, 1e14)

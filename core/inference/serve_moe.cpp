@@ -10,6 +10,7 @@
 
 #include "base/counts.hpp"
 #include "base/units.hpp"
+#include "scenario/accelerator_inputs.hpp"
 #include "scenario/cluster.hpp"
 #include "scenario/collective.hpp"
 #include "scenario/model.hpp"
@@ -157,18 +158,12 @@ void register_serve_moe(Registry& r) {
            "step touches, weights per GPU, the all-to-all per token and the step time.",
            "DeepSeek-AI 2024 (DeepSeek-V3) §3.4; Lepikhin et al. 2021 (GShard)",
            "docs/serving.md#servemoe"},
-          {num("peak_flops", &In::peak_flops, "Peak BF16 FLOP/s per GPU", unit::flops)
-               .help("Dense BF16 peak, from the datasheet")
-               .positive(1e17)
-               .group("cluster"),
+          {peak_flops_input(&In::peak_flops, "Peak BF16 FLOP/s per GPU").group("cluster"),
            num("peak_fp8", &In::peak_fp8, "Peak FP8 FLOP/s per GPU", unit::flops)
                .help("Dense FP8 peak; 0 = none (BF16's is used)")
                .range(0, 1e17)
                .group("cluster"),
-           num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
-               .help("HBM bandwidth of one GPU")
-               .positive(1e15)
-               .group("cluster"),
+           hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", 1e15).group("cluster"),
            num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
                .help("HBM of one GPU")
                .range(1e8, 1e14)
