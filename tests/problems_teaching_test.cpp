@@ -132,6 +132,7 @@ TEST_CASE("statements say which convention the key uses (#14.7)") {
 // steps (for some variant), the problem says in plain text how it follows (`explain`).
 TEST_CASE("worked solutions stop at the asked quantity (#14.8)") {
   for (const Problem& p : problem_bank().problems()) {
+    if (p.kind != Kind::number) continue;  // its options, each with its value (kinds test)
     for (int seed = 0; seed < 3; ++seed) {
       Result<Variant> r = make_variant(p, seed);
       REQUIRE(r.ok());

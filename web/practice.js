@@ -63,8 +63,7 @@ export class ProblemView {
         this.source),
       h('p', { class: 'statement', text: p.statement }),
       h('form', { class: 'answer-row', onsubmit: (e) => { e.preventDefault(); this.check(); } },
-        h('label', { for: answerId, text: `Your answer (${p.answer.unit_label || this.unitWord()})` }),
-        this.answer,
+        ...this.answerFields(p, answerId),
         h('button', { type: 'submit', class: 'primary', text: 'Check' })),
       this.verdict,
       h('div', { class: 'problem-tools' },
@@ -77,6 +76,42 @@ export class ProblemView {
       this.solution,
     );
     this.updateHintButton();
+  }
+
+  // A number: a text box. A choice: a radio group. An order: a list whose items move up and
+  // down by buttons (keyboard and screen readers alike); its answer is the options' numbers.
+  answerFields(p, id) {
+    if (p.kind === 'choice')
+      return [h('fieldset', { class: 'options' }, h('legend', { text: 'Your answer' }),
+        p.options.map((o, i) => h('label', {}, h('input', { type: 'radio', name: id, value: i + 1 }), o)))];
+    if (p.kind !== 'order') return [h('label', { for: id, text: `Your answer (${p.answer.unit_label || this.unitWord()})` }), this.answer];
+    this.order = p.options.map((_, i) => i);
+    this.list = h('ol', { class: 'order', 'aria-label': 'Your order' });
+    this.drawOrder();
+    return [h('p', { text: 'Your order (move items with the buttons):' }), this.list];
+  }
+
+  drawOrder(focus) {
+    const n = this.order.length;
+    const move = (at, by, name) => () => {
+      const o = this.order;
+      [o[at], o[at + by]] = [o[at + by], o[at]];
+      this.drawOrder(`${o[at + by]}${name}`);
+    };
+    this.list.replaceChildren(...this.order.map((k, at) => {
+      const t = this.p.options[k];
+      const b = (by, name, text) => h('button', { type: 'button', class: 'small', disabled: at + by < 0 || at + by >= n, dataset: { move: k + name }, 'aria-label': `Move ${t} ${name}`, text, onclick: move(at, by, name) });
+      return h('li', {}, h('span', { text: t }), b(-1, 'up', '↑'), b(1, 'down', '↓'));
+    }));
+    const f = focus && this.list.querySelector(`[data-move="${focus}"]`);
+    if (f) (f.disabled ? f.parentNode.querySelector('button:enabled') : f).focus();
+  }
+
+  given() {
+    if (this.p.kind === 'order') return this.order.map((k) => k + 1).join(',');
+    if (this.p.kind !== 'choice') return this.answer.value;
+    const c = this.el.querySelector('.options :checked');
+    return c ? c.value : '';
   }
 
   // A yes/no answer's text is the answer itself: the label and the example never show it.
@@ -108,7 +143,7 @@ export class ProblemView {
   }
 
   check() {
-    const r = this.api.check(this.id, this.seed, this.answer.value);
+    const r = this.api.check(this.id, this.seed, this.given());
     this.verdict.replaceChildren();
     this.verdict.className = 'verdict';
     if (r.error) {
@@ -121,7 +156,7 @@ export class ProblemView {
     if (r.mistake) this.verdict.dataset.mistake = r.mistake;
     else delete this.verdict.dataset.mistake;
     // "Close" says which way, never by how much: a relative error hands out the answer.
-    const feedback = r.verdict === 'close' && !r.mistake
+    const feedback = r.verdict === 'close' && !r.mistake && !this.p.kind
       ? `A little ${r.given.value > r.expected.value ? 'high' : 'low'}. Check your rounding and the constants you used.`
       : r.feedback;
     this.verdict.append(

@@ -243,6 +243,11 @@ void ProblemBank::add(Problem p) {
     for (std::size_t j = 0; j < i; ++j)
       if (p.mistakes[j].id == m.id) defect("duplicate mistake " + m.id);
   }
+  if ((p.kind == Kind::number) != p.options.empty() || p.options.size() == 1)
+    defect("a choice needs two options or more, an order three; a number none");
+  for (const Option& o : p.options)
+    if (o.label.empty() || o.why.empty() || (!o.set && o.output.empty()))
+      defect("an option needs a label, a why, and a set function or an output");
   if (p.close == 0) p.close = std::max(3 * p.tolerance, 0.10);
   problems_.push_back(std::move(p));
 }
@@ -262,6 +267,7 @@ const ProblemBank& problem_bank() {
     register_inference_problems(b);
     register_parallel_problems(b);
     register_serving_problems(b);
+    register_kind_problems(b);
     return b;
   }();
   return bank;
@@ -413,6 +419,59 @@ class Draws {
 
 namespace {
 
+// The estimator's run for these parameters, its numeric outputs (booleans as 0/1) in `out`.
+RunResult run_for(const Problem& p, const Estimator& est, const Values& params, Values& out) {
+  Json inputs = Json::object();
+  if (p.inputs) {
+    inputs = p.inputs(params);
+  } else {
+    for (const auto& [name, value] : params.items())
+      if (est.input(name)) inputs.set(name, value);
+  }
+  RunResult r = registry().run(p.estimator, inputs);
+  for (const auto& [name, value] : r.outputs.members())
+    if (value.is_number())
+      out.set(name, value.as_number());
+    else if (value.is_bool())
+      out.set(name, value.as_bool() ? 1 : 0);
+  return r;
+}
+
+// A choice or order problem's options: each one's value, and the key. False when an option
+// cannot be run; `distinct` false when the key is not clear: the best two (an order: any two
+// neighbours) within 10 % of each other, or an order the options are already shown in.
+bool evaluate_options(const Problem& p, const Estimator& est, Variant& v, std::string& why,
+                      bool& distinct) {
+  for (const Option& o : p.options) {
+    double x = v.outputs[o.output];
+    if (o.output.empty()) {
+      Values q = v.params, out;
+      if (o.set) o.set(q);
+      RunResult r = run_for(p, est, q, out);
+      if (!r.ok) return why = r.error.message, false;
+      x = p.answer ? p.answer(q, out) : out[p.output];
+    }
+    if (!std::isfinite(x)) return why = "an option's value is not a finite number", false;
+    v.option_values.push_back(x);
+  }
+  const auto& x = v.option_values;
+  for (std::size_t i = 0; i < x.size(); ++i) v.key.push_back(i);
+  std::stable_sort(v.key.begin(), v.key.end(), [&](std::size_t a, std::size_t b) {
+    return p.highest ? x[a] > x[b] : x[a] < x[b];
+  });
+  bool shown_order = true;
+  for (std::size_t i = 0; i < v.key.size(); ++i) {
+    shown_order = shown_order && v.key[i] == i;
+    if (i > 0 && (p.kind == Kind::order || i == 1) &&
+        relative_error(x[v.key[i]], x[v.key[i - 1]]) < 0.10)
+      distinct = false;
+  }
+  if (p.kind == Kind::order && shown_order) distinct = false;
+  if (p.kind == Kind::choice) v.key.resize(1);
+  v.answer = static_cast<double>(v.key[0]) + 1;
+  return true;
+}
+
 // One variant from its parameters: the estimator's run, the answer, the mistakes. False (with
 // `why`) when the run fails or the answer is not finite; `distinct` is false when a mistake
 // could not be told from the answer (mistake_coincides).
@@ -422,23 +481,12 @@ bool evaluate(const Problem& p, const Estimator& est, Values params, std::int64_
   v.problem = &p;
   v.seed = seed;
   v.params = std::move(params);
-  Json inputs = Json::object();
-  if (p.inputs) {
-    inputs = p.inputs(v.params);
-  } else {
-    for (const auto& [name, value] : v.params.items())
-      if (est.input(name)) inputs.set(name, value);
-  }
-  v.run = registry().run(p.estimator, inputs);
+  v.run = run_for(p, est, v.params, v.outputs);
   if (!v.run.ok) return why = v.run.error.message, false;
-  for (const auto& [name, value] : v.run.outputs.members())
-    if (value.is_number())
-      v.outputs.set(name, value.as_number());
-    else if (value.is_bool())
-      v.outputs.set(name, value.as_bool() ? 1 : 0);
+  distinct = true;
+  if (p.kind != Kind::number) return evaluate_options(p, est, v, why, distinct);
   v.answer = p.answer ? p.answer(v.params, v.outputs) : v.outputs[p.output];
   if (!std::isfinite(v.answer)) return why = "the answer is not a finite number", false;
-  distinct = true;
   for (const auto& m : p.mistakes) {
     double alt = m.value ? m.value(v.params, v.outputs) : v.answer * m.factor;
     v.mistakes.push_back({std::string(m.id), std::string(m.feedback), alt});
@@ -490,7 +538,7 @@ static const std::vector<Values>& variant_pool(const Problem& p) {
       ok = evaluate(q, *est[i], params, seed, v, why, distinct) && (seed == 0 || distinct) &&
            (seed == 0 || statement_of(q, params, seed) != source[i]);
       k += answer_text(v.answer, q.unit) +
-           (q.unit.unit == kYesNo ? v.params.to_json().dump() : "") + "|";
+           (q.unit.unit == kYesNo || q.kind != Kind::number ? v.params.to_json().dump() : "") + "|";
     }
     return k;
   };
@@ -537,10 +585,102 @@ Result<Variant> make_variant(const Problem& p, std::int64_t seed) {
 }
 
 // ----------------------------------------------------------------------------------------------
+namespace {
+
+std::string option_label(const Variant& v, std::size_t i) {
+  return fill_statement(v.problem->options[i].label, *v.problem, v.params);
+}
+
+// The options from the key's end: each with its value and why.
+Json option_steps(const Variant& v) {
+  const Problem& p = *v.problem;
+  std::vector<std::size_t> order(p.options.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return p.highest ? v.option_values[a] > v.option_values[b]
+                     : v.option_values[a] < v.option_values[b];
+  });
+  Json out = Json::array();
+  for (std::size_t i : order) {
+    Json s = Json::object();
+    s.set("title", option_label(v, i));
+    s.set("text", answer_text(v.option_values[i], p.unit));
+    s.set("note", fill_statement(p.options[i].why, p, v.params));
+    out.push(std::move(s));
+  }
+  return out;
+}
+
+Json kind_answer(const Variant& v) {
+  Json a = Json::object(), order = Json::array();
+  std::string text;
+  for (std::size_t i : v.key) {
+    order.push(static_cast<double>(i));
+    text += (text.empty() ? "" : " → ") + option_label(v, i);
+  }
+  a.set("value", v.answer);
+  a.set("order", std::move(order));
+  a.set("text", text);
+  return a;
+}
+
+// A choice: one option's number; an order: every option's number once, in the student's order
+// ("2, 1, 3"). Right is the key; an order one swap of neighbours away is close (half marks).
+Reply check_kind(const Variant& v, std::string_view answer) {
+  const Problem& p = *v.problem;
+  const std::size_t n = p.options.size();
+  std::vector<std::size_t> given;
+  std::vector<bool> seen(n, false);
+  bool ok = true;
+  for (std::size_t i = 0; i < answer.size(); ++i) {
+    if (answer[i] < '0' || answer[i] > '9') continue;
+    std::size_t k = 0;
+    for (; i < answer.size() && answer[i] >= '0' && answer[i] <= '9' && k <= n; ++i)
+      k = k * 10 + static_cast<std::size_t>(answer[i] - '0');
+    ok = ok && k >= 1 && k <= n && !seen[k - 1];
+    if (ok) seen[k - 1] = true, given.push_back(k - 1);
+  }
+  if (!ok || given.size() != v.key.size()) {
+    const std::string want = p.kind == Kind::choice
+                                 ? "one option's number, 1 to " + std::to_string(n)
+                                 : "each option's number once, in order (e.g. 2, 1, 3)";
+    return fail({"invalid_value", "answer",
+                 "answer \"" + std::string(answer) + "\" must be " + want,
+                 Json(std::string(answer)), ""});
+  }
+  std::size_t first = 0, wrong = 0;
+  for (std::size_t i = given.size(); i-- > 0;)
+    if (given[i] != v.key[i]) first = i, ++wrong;
+  const bool swap = wrong == 2 && first + 1 < n && given[first] == v.key[first + 1] &&
+                    given[first + 1] == v.key[first];
+  std::string verdict = wrong == 0 ? "correct" : swap ? "close" : "wrong";
+  std::string feedback = fill_statement(p.options[given[0]].why, p, v.params);
+  if (p.kind == Kind::order)
+    feedback = wrong == 0 ? "Right order."
+                          : "“" + option_label(v, v.key[first]) + "” comes before “" +
+                                option_label(v, given[first]) + "”.";
+  Json j = Json::object();
+  j.set("id", p.id);
+  j.set("seed", static_cast<double>(v.seed));
+  j.set("verdict", verdict);
+  j.set("score", wrong == 0 ? kScoreCorrect : swap ? kScoreClose : 0.0);
+  j.set("mistake", Json());
+  j.set("feedback", feedback);
+  Json g = Json::object();
+  g.set("text", std::string(answer));
+  j.set("given", std::move(g));
+  j.set("expected", kind_answer(v));
+  return {true, std::move(j), ""};
+}
+
+}  // namespace
+
 Json solution_steps(const Variant& v) {
   Json all, out = Json::array();
   std::string err;
-  if (!Json::parse(v.run.steps.dump(), all, err)) return out;  // the registry writes valid JSON
+  if (v.problem->kind != Kind::number) out = option_steps(v);
+  if (v.problem->kind != Kind::number || !Json::parse(v.run.steps.dump(), all, err))
+    return out;  // the registry writes valid JSON
   auto at = [&](double want) -> std::size_t {
     for (std::size_t i = 0; i < all.size(); ++i)
       if (const Json* x = all[i].find("value"))
@@ -573,6 +713,7 @@ Reply problems_reply() {
     j.set("estimator", p.estimator);
     j.set("output", p.output);
     j.set("mistakes", mistake_ids(p));
+    if (p.kind != Kind::number) j.set("kind", p.kind == Kind::choice ? "choice" : "order");
     list.push(std::move(j));
   }
   Json j = Json::object();
@@ -600,7 +741,13 @@ Reply problem_reply(std::string_view id, std::int64_t seed) {
   j.set("estimator", p->estimator);
   j.set("inputs", v.run.inputs);
   j.set("output", p->output);
-  j.set("answer", answer_json(v.answer, p->unit));
+  if (p->kind != Kind::number) {
+    j.set("kind", p->kind == Kind::choice ? "choice" : "order");
+    Json options = Json::array();
+    for (std::size_t i = 0; i < p->options.size(); ++i) options.push(option_label(v, i));
+    j.set("options", std::move(options));
+  }
+  j.set("answer", p->kind == Kind::number ? answer_json(v.answer, p->unit) : kind_answer(v));
   j.set("tolerance", p->tolerance);
   j.set("close", p->close);
   j.set("integer", p->integer);
@@ -617,6 +764,7 @@ Reply check_reply(std::string_view id, std::int64_t seed, std::string_view answe
   Result<Variant> r = make_variant(*p, seed);
   if (!r.ok()) return fail(r.error());
   const Variant& v = r.value();
+  if (p->kind != Kind::number) return check_kind(v, answer);
   ParsedAnswer parsed = parse_answer(answer, p->unit);
   if (!parsed.ok)
     return fail(

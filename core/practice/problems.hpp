@@ -131,6 +131,22 @@ struct Mistake {
 // "The right answer times `factor`": a forgotten 2×, hours reported as days (× 24)...
 Mistake times(Literal id, double factor, Literal feedback);
 
+// Question kinds (issue #14): a number (or yes/no) typed in, one option chosen, or options put
+// in order.
+enum class Kind : unsigned char { number, choice, order };
+
+// An option of a choice or ordering problem: the problem's parameters changed by `set` (another
+// layout, another GPU) and run through the same estimator, or, with `output`, another output
+// of the one run. Its value is the problem's answer (or output) for it; the key is the option
+// with the lowest value (`highest`: the highest), or all of them from lowest to highest for an
+// ordering problem, so it is computed, never typed in.
+struct Option {
+  Literal label;  // what the student reads ({param} filled)
+  Literal why;    // once it is chosen: why it is (or is not) the answer
+  void (*set)(Values&) = nullptr;
+  Literal output;
+};
+
 struct Problem {
   // Text fields are string literals (Literal: one pointer each; see base/literal.hpp).
   Literal id, area, title, source, group;
@@ -171,6 +187,9 @@ struct Problem {
   // core is built without RTTI, so no type-erased holder crosses into code built with it).
   mutable std::vector<Values> pool;
   mutable bool pool_built = false;
+  Kind kind = Kind::number;
+  bool highest = false;         // the key is the highest value (choice), or order from highest
+  std::vector<Option> options;  // choice and order problems
 };
 
 // The number of distinct variants seeds ≥ 1 cycle through (at most 200).
@@ -198,6 +217,8 @@ void register_inference_problems(ProblemBank& bank);  // problems_inference.cpp
 // Problems written against the scenario presets (real models, GPUs and links), by topic.
 void register_parallel_problems(ProblemBank& bank);  // problems_parallel.cpp
 void register_serving_problems(ProblemBank& bank);   // problems_serving.cpp
+// Multiple-choice and ordering problems, their keys computed by the estimators.
+void register_kind_problems(ProblemBank& bank);  // problems_kinds.cpp
 
 // The bank with every area registered (built once, on first use).
 const ProblemBank& problem_bank();
@@ -212,6 +233,10 @@ struct Variant {
   Values outputs;
   double answer = 0;
   std::vector<Alternative> mistakes;  // evaluated for this variant
+  // Choice and order problems: each option's value and the key (the option chosen, or the
+  // options in order), as indices into problem->options.
+  std::vector<double> option_values;
+  std::vector<std::size_t> key;
   Expected expected() const;
 };
 

@@ -1,0 +1,148 @@
+// Multiple-choice and ordering problems (issue #14, question kinds): each key is recomputed here
+// from the estimators, option by option, and the grader takes an option's number (a choice) or
+// the options' numbers in order.
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "helpers.hpp"
+#include "practice/problems.hpp"
+
+using namespace napkin;
+
+namespace {
+
+// An option's value, run here through the registry: the problem's parameters with the option
+// applied, or another output of the plain run.
+double option_value(const Problem& p, const Values& params, const Option& o) {
+  Values q = params;
+  if (o.set) o.set(q);
+  const Estimator* est = registry().find(p.estimator);
+  REQUIRE(est != nullptr);
+  Json inputs = Json::object();
+  if (p.inputs)
+    inputs = p.inputs(q);
+  else
+    for (const auto& [name, value] : q.items())
+      if (est->input(name)) inputs.set(name, value);
+  RunResult r = registry().run(p.estimator, inputs);
+  REQUIRE(r.ok);
+  Values out;
+  for (const auto& [name, value] : r.outputs.members())
+    if (value.is_number()) out.set(name, value.as_number());
+  if (!o.output.empty()) return out[o.output];
+  return p.answer ? p.answer(q, out) : out[p.output];
+}
+
+Json check(const char* id, int seed, const char* answer) {
+  const Reply r = check_reply(id, seed, answer);
+  CAPTURE(answer);
+  REQUIRE(r.ok);
+  return r.json;
+}
+
+std::string label(const Variant& v, std::size_t i) {
+  const Reply r = problem_reply(v.problem->id, v.seed);
+  REQUIRE(r.ok);
+  return (*r.json.find("options"))[i].as_string();
+}
+
+}  // namespace
+
+TEST_CASE(
+    "six or more choice and four or more order problems; keys recomputed from the estimators") {
+  int choices = 0, orders = 0;
+  for (const Problem& p : problem_bank().problems()) {
+    if (p.kind == Kind::number) continue;
+    (p.kind == Kind::choice ? choices : orders) += 1;
+    CAPTURE(p.id.view());
+    for (int seed = 0; seed <= 12; ++seed) {
+      CAPTURE(seed);
+      Result<Variant> r = make_variant(p, seed);
+      REQUIRE(r.ok());
+      const Variant& v = r.value();
+      std::vector<double> x;
+      for (const Option& o : p.options) x.push_back(option_value(p, v.params, o));
+      std::vector<std::size_t> order(x.size());
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return p.highest ? x[a] > x[b] : x[a] < x[b];
+      });
+      // A clear key: the best two (an order: every two neighbours) 10 % apart or more.
+      for (std::size_t i = 1; i < order.size(); ++i)
+        if (p.kind == Kind::order || i == 1)
+          CHECK(relative_error(x[order[i]], x[order[i - 1]]) >= 0.10);
+      if (p.kind == Kind::choice) order.resize(1);
+      CHECK(v.key == order);
+      // An order is never shown already in order.
+      if (p.kind == Kind::order) {
+        bool sorted = true;
+        for (std::size_t i = 0; i < v.key.size(); ++i) sorted = sorted && v.key[i] == i;
+        CHECK_FALSE(sorted);
+      }
+    }
+  }
+  CHECK(choices >= 6);
+  CHECK(orders >= 4);
+}
+
+// Seed 0's keys, against their sources.
+TEST_CASE("kinds, seed 0: the keys the sources give") {
+  auto seed0 = [](const char* id) {
+    const Problem* p = problem_bank().find(id);
+    REQUIRE(p != nullptr);
+    Result<Variant> r = make_variant(*p, 0);
+    REQUIRE(r.ok());
+    return r.value();
+  };
+  // Megatron-LM (Narayanan et al. 2021 §3.3): tensor parallelism inside a node, pipeline
+  // parallelism across nodes; train.step's GPT-3 175B on 512 A100s agrees.
+  Variant nodes = seed0("choice.node_boundary");
+  CHECK(label(nodes, nodes.key[0]) == "TP 8 × PP 8 × DP 8: PP and DP cross");
+  CHECK(nodes.option_values[0] > 2.5 * nodes.option_values[1]);  // TP across nodes: ~3× slower
+  // KV cache per token, BF16, from config.json: 2 × layers × KV heads × 128 × 2 bytes.
+  Variant kv = seed0("order.kv_models");
+  CHECK(kv.option_values == std::vector<double>{2 * 80 * 8 * 128 * 2.0, 2 * 32 * 32 * 128 * 2.0,
+                                                2 * 32 * 8 * 128 * 2.0, 2 * 40 * 40 * 128 * 2.0});
+  CHECK(kv.key == std::vector<std::size_t>{2, 0, 1, 3});  // 8B, 70B, 2-7B, 2-13B
+  // Decode at batch 1 reads the weights: HBM bandwidth orders the GPUs (datasheets: B200 8,
+  // MI300X 5.3, H100 3.35, A100 2.04 TB/s).
+  Variant gpus = seed0("order.decode_gpus");
+  CHECK(gpus.key == std::vector<std::size_t>{1, 3, 0, 2});
+  // A 70B model's 140 GB of BF16 weights at 3.35 TB/s: 41.8 ms, far above its KV and math.
+  Variant step = seed0("choice.decode_bound");
+  CHECK(step.key[0] == 0);
+  CHECK(step.option_values[0] == doctest::Approx(70e9 * 2 / 3.35e12).epsilon(0.01));
+  // 8 KB over 64 ranks: the ring's 126 steps of 5 µs lose to the tree's ~12.
+  Variant ar = seed0("choice.allreduce");
+  CHECK(ar.key[0] == 1);
+  CHECK(ar.option_values[0] == doctest::Approx(126 * 5e-6).epsilon(0.01));
+}
+
+TEST_CASE("kinds are graded by option number: right, wrong with its why, an order's one swap") {
+  // Choice: the why of the chosen option comes back; full or no marks.
+  Json wrong = check("choice.node_boundary", 0, "1");
+  CHECK(wrong.find("verdict")->as_string() == "wrong");
+  CHECK(wrong.find("score")->as_number() == 0);
+  CHECK(wrong.find("feedback")->as_string().find("25 GB/s") != std::string::npos);
+  Json right = check("choice.node_boundary", 0, "2");
+  CHECK(right.find("verdict")->as_string() == "correct");
+  CHECK(right.find("score")->as_number() == 1);
+  // Order: the key, one swap of neighbours (half marks), anything else.
+  CHECK(check("order.kv_models", 0, "3, 1, 2, 4").find("verdict")->as_string() == "correct");
+  Json swap = check("order.kv_models", 0, "1 3 2 4");
+  CHECK(swap.find("verdict")->as_string() == "close");
+  CHECK(swap.find("score")->as_number() == 0.5);
+  CHECK(swap.find("feedback")->as_string() == "“Llama 3 8B” comes before “Llama 3 70B”.");
+  CHECK(check("order.kv_models", 0, "4,3,2,1").find("verdict")->as_string() == "wrong");
+  // Not an option, an option twice, too few: asked again, not graded.
+  for (const char* bad : {"", "0", "4", "1 2"})
+    CHECK_FALSE(check_reply("choice.node_boundary", 0, bad).ok);
+  for (const char* bad : {"1,1,2,3", "1,2,3", "1,2,3,5"})
+    CHECK_FALSE(check_reply("order.kv_models", 0, bad).ok);
+  // The page's list and the problem say which kind; no answer before an attempt but the key.
+  const Reply r = problem_reply("order.kv_models", 0);
+  CHECK(r.json.find("kind")->as_string() == "order");
+  CHECK(r.json.find("options")->size() == 4);
+}
