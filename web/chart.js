@@ -344,6 +344,14 @@ export class Chart {
         pen = true;
       });
       ctx.stroke();
+      // Sparse lines (a Pareto front of layouts, a few swept points) show their points too.
+      if ((right - left) / g.xs.length > 12) {
+        ctx.fillStyle = color;
+        col.forEach((v, i) => {
+          if (v === null || v === undefined || (spec.log_y && v <= 0)) return;
+          ctx.beginPath(); ctx.arc(this.xPos(g.xs[i]), this.yPos(v), 3, 0, 2 * Math.PI); ctx.fill();
+        });
+      }
     });
     ctx.restore();
     ctx.lineWidth = 1;
