@@ -519,11 +519,11 @@ export class EstimatorCard {
       if (!g.ok || typeof v !== 'number') return (said.textContent = g.ok ? 'Fix the inputs first.' : g.error.message || g.error);
       this.el.classList.remove('predicting');
       box.replaceWith(said);
-      const r = g.value / v, fmt = (x) => this.ctx.fmt(x, o.unit, 4);
-      said.textContent = `You said ${fmt(g.value)}; ${o.label} is ${fmt(v)}: ` +
-        (Math.abs(Math.log(r)) < Math.log(1.1) ? 'within 10 %.' : `${(r > 1 ? r : 1 / r).toPrecision(2)}× too ${r > 1 ? 'high' : 'low'}.`);
+      const r = g.value / v, k = r > 1 ? r : 1 / r, fmt = (x) => this.ctx.fmt(x, o.unit, 4);
+      said.textContent = `You said ${fmt(g.value)}; ${o.label} is ${fmt(v)}` +
+        (!(r > 0 && k < Infinity) ? '.' : k < 1.1 ? ': within 10 %.' : `: ${k < 10 ? k.toPrecision(2) : Math.round(k)}× too ${r > 1 ? 'high' : 'low'}.`);
     };
-    const box = h('div', { class: 'predict' }, pick, guess, h('button', { type: 'button', class: 'small', text: 'Reveal', onclick: reveal }));
+    const box = h('div', { class: 'predict' }, pick, guess, h('button', { type: 'button', class: 'small', text: 'Reveal', onclick: reveal }), said);
     guess.addEventListener('keydown', (e) => e.key === 'Enter' && (e.preventDefault(), reveal()));
     this.el.classList.add('predicting');
     results.querySelector('.predict, .predicted')?.remove();

@@ -437,6 +437,17 @@ RunResult run_for(const Problem& p, const Estimator& est, const Values& params, 
   return r;
 }
 
+// Option indices from the best value (lowest, or highest) to the worst; ties keep their order.
+std::vector<std::size_t> ranked(const std::vector<double>& x, bool highest) {
+  std::vector<std::size_t> r;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    std::size_t at = r.size();
+    while (at > 0 && (highest ? x[i] > x[r[at - 1]] : x[i] < x[r[at - 1]])) --at;
+    r.insert(r.begin() + static_cast<std::ptrdiff_t>(at), i);
+  }
+  return r;
+}
+
 // A choice or order problem's options: each one's value, and the key. False when an option
 // cannot be run; `distinct` false when the key is not clear: the best two (an order: any two
 // neighbours) within 10 % of each other, or an order the options are already shown in.
@@ -455,10 +466,7 @@ bool evaluate_options(const Problem& p, const Estimator& est, Variant& v, std::s
     v.option_values.push_back(x);
   }
   const auto& x = v.option_values;
-  for (std::size_t i = 0; i < x.size(); ++i) v.key.push_back(i);
-  std::stable_sort(v.key.begin(), v.key.end(), [&](std::size_t a, std::size_t b) {
-    return p.highest ? x[a] > x[b] : x[a] < x[b];
-  });
+  v.key = ranked(x, p.highest);
   bool shown_order = true;
   for (std::size_t i = 0; i < v.key.size(); ++i) {
     shown_order = shown_order && v.key[i] == i;
@@ -594,14 +602,8 @@ std::string option_label(const Variant& v, std::size_t i) {
 // The options from the key's end: each with its value and why.
 Json option_steps(const Variant& v) {
   const Problem& p = *v.problem;
-  std::vector<std::size_t> order(p.options.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return p.highest ? v.option_values[a] > v.option_values[b]
-                     : v.option_values[a] < v.option_values[b];
-  });
   Json out = Json::array();
-  for (std::size_t i : order) {
+  for (std::size_t i : ranked(v.option_values, p.highest)) {
     Json s = Json::object();
     s.set("title", option_label(v, i));
     s.set("text", answer_text(v.option_values[i], p.unit));

@@ -19,14 +19,16 @@ function bankSection(api) {
   for (const p of bank) if (p.group) groups.set(p.group, (groups.get(p.group) || 0) + 1);
   const inParts = bank.filter((p) => p.group && groups.get(p.group) > 1);
   const yesNo = bank.filter((p) => answers.get(p.id).unit === 'bool');
-  const partOrConcept = bank.filter((p) => (p.group && groups.get(p.group) > 1) || answers.get(p.id).unit === 'bool');
+  const choice = bank.filter((p) => p.kind === 'choice');
+  const order = bank.filter((p) => p.kind === 'order');
+  const partOrConcept = bank.filter((p) => (p.group && groups.get(p.group) > 1) || answers.get(p.id).unit === 'bool' || p.kind);
   const tags = new Map();
   for (const p of bank) for (const t of p.tags) tags.set(t, (tags.get(t) || 0) + 1);
   const levels = [1, 2, 3].map((d) => bank.filter((p) => p.difficulty === d).length);
   const perEstimator = new Map();
   for (const p of bank) perEstimator.set(p.estimator, (perEstimator.get(p.estimator) || 0) + 1);
   out += `\n### Counts\n\n- ${bank.length} problems; ${inParts.length} of them are parts of ${[...groups.values()].filter((n) => n > 1).length} multi-part problems, ${yesNo.length} are yes/no questions; ${partOrConcept.length} (${Math.round((100 * partOrConcept.length) / bank.length)} %) are multi-part or conceptual.\n`;
-  out += `- Kinds: ${bank.length - yesNo.length} numeric (a value with its unit), ${yesNo.length} yes/no.\n`;
+  out += `- Kinds: ${bank.length - yesNo.length - choice.length - order.length} numeric (a value with its unit), ${yesNo.length} yes/no, ${choice.length} multiple choice (each option's why shown once chosen), ${order.length} ordering; the choice and ordering keys are computed by the estimators. Every calculator card also offers "predict, then reveal".\n`;
   out += `- ${bank.reduce((n, p) => n + p.mistakes.length, 0)} named mistakes, each with feedback saying why it is wrong.\n`;
   out += `- Difficulty: ${levels[0]} warm-up, ${levels[1]} core, ${levels[2]} challenge.\n`;
   out += `- ${tags.size} tags: ${[...tags].sort((a, b) => a[0].localeCompare(b[0])).map(([t, n]) => `${t} (${n})`).join(', ')}.\n`;
