@@ -14,6 +14,7 @@
 #include "scenario/accelerator_inputs.hpp"
 #include "scenario/cluster.hpp"
 #include "scenario/model.hpp"
+#include "scenario/replica.hpp"
 
 namespace napkin {
 
@@ -249,25 +250,10 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
     m.kv_lora_rank = in.latent_dim;
     m.rope_dim = in.rope_dim;
   }
-  // A layout that can be built: each TP rank holds at least one query head, each stage at
-  // least one layer. Uneven splits are counted as even, with a warning: vLLM refuses heads
-  // that TP does not divide, and splits layers over stages as evenly as it can.
-  if (in.tp > m.heads)
-    return Error::inconsistent("tp", in.tp,
-                               "more ranks than attention heads (" + count_text(m.heads) + ")");
-  if (in.pp > m.layers)
-    return Error::inconsistent("pp", in.pp,
-                               "more stages than layers (" + count_text(m.layers) + ")");
-  if (m.heads % in.tp != 0)
-    d.warn("TP " + count_text(in.tp) + " does not divide the " + count_text(m.heads) +
-           " attention heads: vLLM and TensorRT-LLM refuse this layout.");
-  if (!mla && m.kv_heads % in.tp != 0 && in.tp % m.kv_heads != 0)
-    d.warn("TP " + count_text(in.tp) + " neither divides the " + count_text(m.kv_heads) +
-           " KV heads nor is a multiple of them: engines refuse this layout.");
-  if (m.layers % in.pp != 0)
-    d.warn("PP " + count_text(in.pp) + " does not divide the " + count_text(m.layers) +
-           " layers: the fullest stage holds " + count_text(std::ceil(in.n_layers / in.pp)) +
-           " and sets the pace; counted here as even.");
+  // A layout that can be built (core/scenario/replica.cpp, shared with serve.llm_gpus and
+  // rl.throughput): TP splits the query heads and the KV heads as vLLM does, PP has at most a
+  // stage per layer; uneven stages are counted as even, with a warning.
+  if (std::optional<Error> e = replica_shape_error(m, in.tp, in.pp, "tp", "pp", d)) return *e;
   if (in.experts > 0) {
     if (in.top_k > in.experts)
       return Error::inconsistent("top_k", in.top_k,
