@@ -325,7 +325,7 @@ TEST_CASE(
     "consistency: the inference cards take the shared model, and its shape alone sizes them") {
   // Every shape input of the one declaration (model_inputs.cpp), by its name, on the cards that
   // size a model's weights and cache.
-  for (const char* id : {"infer.latency", "serve.llm_gpus", "rl.throughput"}) {
+  for (const char* id : {"infer.latency", "serve.llm_gpus", "rl.throughput", "serve.engine"}) {
     CAPTURE(id);
     const Estimator* e = registry().find(id);
     REQUIRE(e);
@@ -356,4 +356,18 @@ TEST_CASE(
   REQUIRE(s.ok);
   CHECK(test::out(s, "kv_per_request") == test::out(r, "kv_bytes_per_sequence"));
   CHECK(test::out(s, "weight_memory") == test::out(r, "weights_memory"));
+  // serve.engine reads the experts from the same shape: its weights per GPU and the experts
+  // a decode step touches (8 · (1 − (6/8)^B) per layer at batch B).
+  RunResult g = test::run("serve.engine", {{"model", "mixtral-8x7b"},
+                                           {"gpu", "h100"},
+                                           {"params", 0},
+                                           {"active_params", 0},
+                                           {"expert_params", 0},
+                                           {"shared_params", 0},
+                                           {"tp", 2},
+                                           {"batch", 4}});
+  REQUIRE(g.ok);
+  CHECK(test::out(g, "weights_per_gpu") == 46702792704.0);
+  CHECK(test::out(g, "kv_per_token") == 131072);
+  CHECK(test::out(g, "experts_touched") == doctest::Approx(8 * (1 - std::pow(0.75, 4))));
 }
