@@ -241,7 +241,17 @@ Result<InferKvOut> infer_kv(const InferKvIn& in, Derivation& d) {
            "2 \\cdot $h \\cdot $dh", {{"h", "h_{kv}", in.n_kv_heads}, {"dh", "d_h", in.head_dim}},
            o.elements_per_token_per_layer, unit::none);
   }
-  o.bytes_per_token = o.elements_per_token_per_layer * in.n_layers * in.kv_bytes;
+  // The bytes from the one KV function (core/scenario/model.cpp), as every other card.
+  Model shape;
+  shape.layers = static_cast<int>(in.n_layers);
+  shape.kv_heads = static_cast<int>(in.n_kv_heads);
+  shape.head_dim = in.head_dim;
+  if (mla) {
+    shape.attention = AttentionKind::Mla;
+    shape.kv_lora_rank = in.latent_dim;
+    shape.rope_dim = in.rope_dim;
+  }
+  o.bytes_per_token = kv_bytes_per_token(shape, in.kv_bytes);
   d.step("KV cache per token (" + o.attention + ")", "m_{kv}", "$e \\cdot $L \\cdot $k",
          {{"e", "e", o.elements_per_token_per_layer},
           {"L", "L", in.n_layers},
@@ -258,7 +268,10 @@ Result<InferKvOut> infer_kv(const InferKvIn& in, Derivation& d) {
          o.bytes_total, unit::bytes);
   if (in.n_heads > 0) {
     // Full multi-head attention with the same head width: every query head has its own K, V.
-    o.mha_bytes_per_token = 2 * in.n_heads * in.head_dim * in.n_layers * in.kv_bytes;
+    Model mha = shape;
+    mha.attention = AttentionKind::Standard;
+    mha.kv_heads = static_cast<int>(in.n_heads);
+    o.mha_bytes_per_token = kv_bytes_per_token(mha, in.kv_bytes);
     d.step("Same model with full multi-head attention", "m_{\\text{MHA}}",
            "2 \\cdot $h \\cdot $dh \\cdot $L \\cdot $k",
            {{"h", "n_h", in.n_heads},
