@@ -1,6 +1,7 @@
 // Inference estimators: seed 001's inference table, KV-cache sizes against published numbers
 // (DeepSeek-V2/V3 papers), and the decode roofline.
 #include "helpers.hpp"
+#include "scenario/gpu_figures.hpp"
 
 using namespace napkin;
 using test::error_of;
@@ -42,7 +43,8 @@ TEST_CASE("infer.latency: a short prefill is bound by reading the weights (the d
   CHECK(out(r, "total_time") == doctest::Approx(2.1362).epsilon(5e-5));
   // Past the ridge the FLOPs win: 2000 tokens take 282.8 ms of compute > 41.8 ms of reads.
   auto longp = run("infer.latency", {{"params", 70e9}, {"prompt_len", 2000}, {"gen_len", 50}});
-  CHECK(out(longp, "prefill_time") == doctest::Approx(2000 * 2 * 70e9 / 990e12).epsilon(1e-12));
+  CHECK(out(longp, "prefill_time") ==
+        doctest::Approx(2000 * 2 * 70e9 / figures::h100_bf16).epsilon(1e-12));
 }
 
 // Seed 001 §9 prints each row to 0.1 ms / 0.1 tok/s / 0.01 GB: a relative tolerance of 5e-4
@@ -51,7 +53,8 @@ TEST_CASE("infer.latency: seed 001 — LLaMA-2-70B on H100, short prompt, short 
   auto r = llama70b_seed(100, 50, 1);
   REQUIRE(r.ok);
   CHECK(out(r, "prefill_time") == doctest::Approx(0.0141).epsilon(5e-3));
-  CHECK(out(r, "prefill_time") == doctest::Approx(100 * 2 * 70e9 / 990e12).epsilon(1e-12));
+  CHECK(out(r, "prefill_time") ==
+        doctest::Approx(100 * 2 * 70e9 / figures::h100_bf16).epsilon(1e-12));
   CHECK(out(r, "decode_time_per_token") == doctest::Approx(0.0418).epsilon(5e-3));
   CHECK(out(r, "decode_time_per_token") == doctest::Approx(140e9 / 3.35e12).epsilon(1e-12));
   CHECK(out(r, "decode_time") == doctest::Approx(2.0896).epsilon(5e-4));
@@ -128,7 +131,7 @@ TEST_CASE("infer.latency: the roofline decode model counts the cache and the bat
   auto seed = llama70b_seed(100, 50, 1);
   CHECK(out(one, "decode_time") > out(seed, "decode_time"));
   CHECK(out(one, "prefill_time") > out(seed, "prefill_time"));  // 41.8 ms vs the FLOPs' 14.1
-  // A huge batch turns decode compute-bound: 4096 · 2 · 70e9 / 990e12 = 0.579 s per step is
+  // A huge batch turns decode compute-bound: 4096 · 2 · 70e9 / 989.4e12 = 0.580 s per step is
   // more than the 0.042 s weight read, and the cache (4096 · 100 · 2.6 MB = 1.07 TB) more still.
   auto big = run("infer.latency", {{"params", 70e9},
                                    {"prompt_len", 1},
@@ -140,7 +143,7 @@ TEST_CASE("infer.latency: the roofline decode model counts the cache and the bat
   REQUIRE(big.ok);
   CHECK(big.outputs.find("decode_bound")->as_string() == "compute");
   CHECK(out(big, "decode_time_per_token") ==
-        doctest::Approx(4096 * 2 * 70e9 / 990e12).epsilon(1e-12));
+        doctest::Approx(4096 * 2 * 70e9 / figures::h100_bf16).epsilon(1e-12));
   // Compute at first, memory once the cache has grown past the crossover.
   auto mixed = run("infer.latency", {{"params", 70e9},
                                      {"prompt_len", 1},
@@ -228,14 +231,14 @@ TEST_CASE("infer.decode: roofline of one decode step") {
   REQUIRE(r.ok);
   CHECK(out(r, "weight_time") == doctest::Approx(140e9 / 3.35e12).epsilon(1e-12));
   CHECK(out(r, "kv_time") == doctest::Approx(4096 * 327680 / 3.35e12).epsilon(1e-12));
-  CHECK(out(r, "compute_time") == doctest::Approx(2 * 70e9 / 990e12).epsilon(1e-12));
+  CHECK(out(r, "compute_time") == doctest::Approx(2 * 70e9 / figures::h100_bf16).epsilon(1e-12));
   CHECK(out(r, "step_time") == doctest::Approx(out(r, "weight_time") + out(r, "kv_time")));
   CHECK(r.outputs.find("bound")->as_string() == "memory");
   // Crossover B* = t_W / (2N/F − S·m/BW): at S = 0 it is the ridge point, F/BW·(b_w/2)
-  // = 990e12 / 3.35e12 = 295.5 sequences (Pope et al. 2022 §3: decode is memory-bound below
+  // = 989.4e12 / 3.35e12 = 295.3 sequences (Pope et al. 2022 §3: decode is memory-bound below
   // a batch of about the FLOP/byte ratio).
   auto ridge = run("infer.decode", {{"params", 70e9}, {"context", 0}});
-  CHECK(out(ridge, "crossover_batch") == doctest::Approx(990.0 / 3.35).epsilon(1e-12));
+  CHECK(out(ridge, "crossover_batch") == doctest::Approx(989.4 / 3.35).epsilon(1e-12));
   auto at = run("infer.decode", {{"params", 70e9}, {"context", 0}, {"batch", 296}});
   CHECK(at.outputs.find("bound")->as_string() == "compute");
   auto below = run("infer.decode", {{"params", 70e9}, {"context", 0}, {"batch", 295}});

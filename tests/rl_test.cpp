@@ -1,5 +1,6 @@
 // rl.throughput: seed 001 §10's sync vs async comparison and its batch-size sweep.
 #include "helpers.hpp"
+#include "scenario/gpu_figures.hpp"
 
 using namespace napkin;
 using test::error_of;
@@ -19,7 +20,10 @@ RunResult seed(double batch) {
                                {"gpus_per_replica", 1},
                                {"n_kv_heads", 0},  // its multi-head cache, 2·L·d per token
                                {"decode_model", "weights"},
-                               {"score_on", "one_gpu"}});
+                               {"score_on", "one_gpu"},
+                               // its GPU: 990 TFLOP/s, 3.35 TB/s, 80 GB in decimal bytes
+                               {"peak_flops", 990e12},
+                               {"gpu_memory", 80e9}});
 }
 }  // namespace
 
@@ -48,30 +52,30 @@ TEST_CASE("rl.throughput: seed 001 — 70B, batch 512, 256 GPUs: 11,434 ms sync 
 
 // The corrected default, on the shared model's Llama 3 70B shape (GQA: 8 KV heads of 128 over
 // 80 layers, 327,680 B per token; Grattafiori et al. 2024, Table 3). Memory of the replica:
-// 140 GB + 512 · 150 · 327,680 B = 165.2 GB, so 4 H100s of 80 GB (TP 4: the smallest TP that
-// holds it and splits the 64 heads and 8 KV heads; 3 would split neither). Scoring, a 7B reward
-// model over 512 × 150 tokens (1.075e17 FLOPs), runs on every GPU in sync: 1.075e17 / (256 ·
-// 990e12) = 4.24 ms, above one read of its 14 GB (4.18 ms at 3.35 TB/s); async on the 128 GPUs not
-// training, 8.49 ms. Generation on 4 GPUs: prefill 512 · 100 · 2 · 70e9 / (4 · 990e12) = 1.81 s
-// (compute-bound), decode by the roofline step by step (Pope et al. 2022 §3).
+// 140 GB + 512 · 150 · 327,680 B = 165.2 GB, so 2 H100s of 80 GiB (171.8 GB; TP 2: the smallest TP
+// that holds it and splits the 64 heads and 8 KV heads). Scoring, a 7B reward model over 512 × 150
+// tokens (1.075e17 FLOPs), runs on every GPU in sync: 1.075e17 / (256 · 989.4e12) = 4.25 ms, above
+// one read of its 14 GB (4.18 ms at 3.35 TB/s); async on the 128 GPUs not training, 8.49 ms.
+// Generation on 2 GPUs: prefill 512 · 100 · 2 · 70e9 / (2 · 989.4e12) = 3.62 s (compute-bound),
+// decode by the roofline step by step (Pope et al. 2022 §3). H100 figures: its datasheet.
 TEST_CASE("rl.throughput: scoring on every GPU, generation on a replica that holds the model") {
   auto r = run("rl.throughput", {{"params", 70e9}, {"batch", 512}, {"total_gpus", 256}});
   REQUIRE(r.ok);
   CHECK(r.warnings.size() == 0);
   CHECK(out(r, "generation_memory") == doctest::Approx(140e9 + 512 * 150 * 327680.0));
-  CHECK(out(r, "gpus_per_replica") == 4);
-  const double score_flops = 512 * 150 * 2 * 7e9;
-  CHECK(out(r, "score_time") == doctest::Approx(score_flops / (256 * 990e12)).epsilon(1e-12));
-  CHECK(out(r, "score_time_async") == doctest::Approx(score_flops / (128 * 990e12)).epsilon(1e-12));
-  // The generation equals infer.latency on 4 GPUs' rates.
+  CHECK(out(r, "gpus_per_replica") == 2);
+  const double score_flops = 512 * 150 * 2 * 7e9, peak = figures::h100_bf16;
+  CHECK(out(r, "score_time") == doctest::Approx(score_flops / (256 * peak)).epsilon(1e-12));
+  CHECK(out(r, "score_time_async") == doctest::Approx(score_flops / (128 * peak)).epsilon(1e-12));
+  // The generation equals infer.latency on 2 GPUs' rates.
   auto g = run("infer.latency", {{"params", 70e9},
                                  {"prompt_len", 100},
                                  {"gen_len", 50},
                                  {"batch", 512},
-                                 {"peak_flops", 4 * 990e12},
-                                 {"mem_bandwidth", 4 * 3.35e12}});
+                                 {"peak_flops", 2 * peak},
+                                 {"mem_bandwidth", 2 * figures::h100_hbm_bandwidth}});
   CHECK(out(r, "generate_time") == doctest::Approx(out(g, "total_time")).epsilon(1e-12));
-  CHECK(out(g, "prefill_time") == doctest::Approx(512 * 100 * 2 * 70e9 / (4 * 990e12)));
+  CHECK(out(g, "prefill_time") == doctest::Approx(512 * 100 * 2 * 70e9 / (2 * peak)));
   CHECK(out(r, "sync_iteration_time") ==
         doctest::Approx(out(r, "generate_time") + out(r, "score_time") + out(r, "train_time_sync"))
             .epsilon(1e-12));
@@ -116,7 +120,8 @@ TEST_CASE("rl.throughput: generation replicas and the GPU split") {
   REQUIRE(r.ok);
   CHECK(out(r, "sequences_per_replica") == 64);
   CHECK(out(r, "generate_time") ==
-        doctest::Approx(64 * 100 * 2 * 70e9 / 990e12 + 50 * 140e9 / 3.35e12).epsilon(1e-12));
+        doctest::Approx(64 * 100 * 2 * 70e9 / figures::h100_bf16 + 50 * 140e9 / 3.35e12)
+            .epsilon(1e-12));
   // A different split: 3/4 of the GPUs training.
   auto q =
       run("rl.throughput",

@@ -4,6 +4,7 @@
 
 #include "base/counts.hpp"
 #include "helpers.hpp"
+#include "scenario/gpu_figures.hpp"
 
 using namespace napkin;
 using test::error_of;
@@ -331,13 +332,13 @@ TEST_CASE("serve.llm_gpus: latency on the whole TP × PP replica, not one GPU") 
   REQUIRE(q.ok);
   CHECK(out(q, "total_rps") == 500);
   CHECK(out(q, "gpus_needed") == out(r, "gpus_needed"));
-  // A shape that can be built: 405B in BF16 (810 GB + cache) on 80 GB GPUs is not 11 GPUs
+  // A shape that can be built: 405B in BF16 (810 GB + cache) on 80 GiB GPUs is not 10 GPUs
   // (the memory ceiling) but TP 8 × PP 2 = 16, PP dividing Llama 3.1 405B's 126 layers
   // (Grattafiori et al. 2024, Table 3).
   auto big = run("serve.llm_gpus",
                  {{"params", 405e9}, {"total_qps", 1}, {"n_layers", 126}, {"d_model", 16384}});
   REQUIRE(big.ok);
-  CHECK(out(big, "min_gpus_memory") == 11);
+  CHECK(out(big, "min_gpus_memory") == 10);
   CHECK(out(big, "tp") == 8);
   CHECK(out(big, "pp") == 2);
   CHECK(out(big, "gpus_per_replica") == 16);
@@ -358,8 +359,13 @@ TEST_CASE("serve.llm_gpus: latency on the whole TP × PP replica, not one GPU") 
 }
 
 TEST_CASE("serve.llm_gpus: the weight-memory bug — 140 GB, not 140 bytes") {
-  auto r = run("serve.llm_gpus",
-               {{"params", 70e9}, {"n_kv_heads", 0}, {"users", 10000}, {"rps_per_user", 0.05}});
+  // The worked example's GPU: 990 TFLOP/s and 80 GB in decimal bytes.
+  auto r = run("serve.llm_gpus", {{"params", 70e9},
+                                  {"n_kv_heads", 0},
+                                  {"users", 10000},
+                                  {"rps_per_user", 0.05},
+                                  {"peak_flops", 990e12},
+                                  {"gpu_memory", 80e9}});
   REQUIRE(r.ok);
   CHECK(out(r, "weight_memory") == 140e9);
   CHECK(out(r, "weight_memory_seed") == 140);  // the seed's params_b * 2 / 1e9 "GB"
@@ -373,7 +379,8 @@ TEST_CASE("serve.llm_gpus: the weight-memory bug — 140 GB, not 140 bytes") {
   CHECK(out(r, "max_concurrent") == doctest::Approx(out(r, "max_concurrent_latency")));
   CHECK(out(r, "max_concurrent_seed") == doctest::Approx(1 / 2.1036937).epsilon(1e-6));
   CHECK(r.warnings.size() == 1);  // one request alone exceeds the 1 s target
-  // A model that fits: LLaMA-2-7B needs one GPU, and the memory limit is 66 GB of cache.
+  // A model that fits: LLaMA-2-7B needs one GPU of 80 GiB (85.9 GB), and the memory limit is
+  // 71.9 GB of cache.
   auto small = run("serve.llm_gpus", {{"params", 7e9},
                                       {"n_kv_heads", 0},
                                       {"head_dim", 0},
@@ -383,8 +390,9 @@ TEST_CASE("serve.llm_gpus: the weight-memory bug — 140 GB, not 140 bytes") {
                                       {"d_model", 4096},
                                       {"target_latency", 10}});
   CHECK(out(small, "gpus_per_replica") == 1);
-  CHECK(out(small, "max_concurrent_memory") ==
-        doctest::Approx((80e9 - 14e9) / (150 * 2 * 32 * 4096 * 2.0)).epsilon(1e-12));
+  CHECK(
+      out(small, "max_concurrent_memory") ==
+      doctest::Approx((figures::h100_memory - 14e9) / (150 * 2 * 32 * 4096 * 2.0)).epsilon(1e-12));
   // A replica too small to hold the weights is refused by name.
   Error e =
       error_of("serve.llm_gpus",

@@ -9,6 +9,7 @@
 
 #include "inference/moe_counts.hpp"
 #include "registry/registry.hpp"
+#include "scenario/gpu_figures.hpp"
 #include "scenario/model_inputs.hpp"
 
 namespace napkin {
@@ -19,12 +20,12 @@ struct InferLatencyIn : SizedModelInputs {
   double prompt_len = 100;
   double gen_len = 50;
   double batch = 1;
-  double peak_flops = 990e12;
-  double mem_bandwidth = 3.35e12;
+  double peak_flops = figures::h100_bf16;
+  double mem_bandwidth = figures::h100_hbm_bandwidth;
   double weight_bytes = 2;
   double kv_bytes = 2;
-  std::string decode_model = "roofline";  // roofline | weights (seed 001's model)
-  double gpu_memory = 80e9;               // only for the "does it fit" warning
+  std::string decode_model = "roofline";     // roofline | weights (seed 001's model)
+  double gpu_memory = figures::h100_memory;  // only for the "does it fit" warning
 };
 struct InferLatencyOut {
   double prefill_time, decode_time_per_token, decode_time, total_time, tokens_per_second,
@@ -59,8 +60,8 @@ struct InferDecodeIn : MoeCounts {
   double context = 4096;
   double kv_bytes_per_token = 327680;  // LLaMA-2-70B: 2·80·8·128·2
   double chips = 1;
-  double mem_bandwidth = 3.35e12;
-  double peak_flops = 990e12;
+  double mem_bandwidth = figures::h100_hbm_bandwidth;
+  double peak_flops = figures::h100_bf16;
 };
 struct InferDecodeOut {
   double step_time, tokens_per_second, weight_time, kv_time, compute_time, memory_time,

@@ -11,6 +11,7 @@
 
 #include "base/units.hpp"
 #include "registry/registry.hpp"
+#include "scenario/gpu_figures.hpp"
 #include "scenario/model_inputs.hpp"
 
 namespace napkin {
@@ -23,8 +24,9 @@ struct ServeEngineIn : SizedModelInputs {
   double expert_params = 0;  // one expert's weights summed over layers
   double shared_params = 0;  // weights every token uses
   // Accelerator: H100 SXM (NVIDIA datasheet, the h100 preset).
-  double peak_flops = 989.4e12, peak_fp8 = 1978.9e12, peak_int8 = 1978.9e12;
-  double mem_bandwidth = 3.35e12, gpu_memory = 80.0 * 1073741824.0;
+  double peak_flops = figures::h100_bf16, peak_fp8 = figures::h100_fp8,
+         peak_int8 = figures::h100_fp8;
+  double mem_bandwidth = figures::h100_hbm_bandwidth, gpu_memory = figures::h100_memory;
   // Layout and precision.
   int tp = 4, pp = 1;
   std::string weight_dtype = "bf16", kv_dtype = "bf16";

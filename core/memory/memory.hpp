@@ -8,6 +8,7 @@
 
 #include "base/counts.hpp"
 #include "registry/registry.hpp"
+#include "scenario/gpu_figures.hpp"
 #include "scenario/model_inputs.hpp"
 
 namespace napkin {
@@ -126,7 +127,7 @@ struct ParallelRecommendIn : ModelInputs {
   // The job and the cluster the search times (defaults: H100 SXM nodes, NVLink 4, NDR).
   double global_batch = 1024;  // sequences per step
   double seq_len = 4096;
-  double peak_flops = 989.4e12, mem_bandwidth = 3.35e12;
+  double peak_flops = figures::h100_bf16, mem_bandwidth = figures::h100_hbm_bandwidth;
   double intra_bandwidth = 450e9, intra_latency = 3e-6;
   double inter_bandwidth = 50e9, inter_latency = 5e-6;
 };

@@ -898,6 +898,7 @@ Json rl_worked_example_inputs(const Values& p) {
   j.set("gpus_per_replica", 1);
   j.set("decode_model", "weights");
   j.set("score_on", "one_gpu");
+  j.set("peak_flops", 990e12);  // the statement's GPU
   return j;
 }
 

@@ -2,6 +2,8 @@
 // capacities are what the vendor's "80 GB" means: 80 GiB of HBM (nvidia-smi shows 81,920 MiB).
 #include "scenario/cluster.hpp"
 
+#include "scenario/gpu_figures.hpp"
+
 namespace napkin {
 
 namespace {
@@ -16,13 +18,15 @@ const Gpu kGpus[] = {
     {"a100", "NVIDIA A100 SXM 80GB",
      "NVIDIA A100 Tensor Core GPU datasheet (2021): 19.5 TF FP32, 156 TF TF32, 312 TF BF16, "
      "624 TOPS INT8 dense; 80 GB HBM2e, 2,039 GB/s",
-     19.5 * T, 156 * T, 312 * T, 0, 624 * T, 0, 80 * GiB, 2.039e12, 0},
+     19.5 * T, 156 * T, figures::a100_bf16, 0, 624 * T, 0, figures::a100_memory,
+     figures::a100_hbm_bandwidth, 0},
     {"a100-40gb", "NVIDIA A100 SXM 40GB", "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s", 19.5 * T,
      156 * T, 312 * T, 0, 624 * T, 0, 40 * GiB, 1.555e12, 0},
     {"h100", "NVIDIA H100 SXM 80GB",
      "NVIDIA H100 Tensor Core GPU datasheet: 67 TF FP32, 494.7 TF TF32, 989.4 TF BF16, 1,978.9 "
      "TF FP8 and TOPS INT8 dense; 80 GB HBM3, 3.35 TB/s",
-     67 * T, 494.7 * T, 989.4 * T, 1978.9 * T, 1978.9 * T, 0, 80 * GiB, 3.35e12, 0},
+     67 * T, 494.7 * T, figures::h100_bf16, figures::h100_fp8, figures::h100_fp8, 0,
+     figures::h100_memory, figures::h100_hbm_bandwidth, 0},
     {"h100-pcie", "NVIDIA H100 PCIe 80GB",
      "NVIDIA H100 datasheet (PCIe): 51 TF FP32, 378 TF TF32, 756 TF BF16, 1,513 TF FP8 dense; "
      "80 GB HBM2e, 2.0 TB/s",

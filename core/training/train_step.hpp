@@ -5,6 +5,7 @@
 #include <string>
 
 #include "scenario/cluster.hpp"
+#include "scenario/gpu_figures.hpp"
 #include "scenario/layout.hpp"
 #include "scenario/model.hpp"
 #include "scenario/model_inputs.hpp"
@@ -68,8 +69,8 @@ struct TrainStepIn : ModelInputs {
     vocab = 51200, ffn = "mlp", tied_embeddings = true;
   }
   // Cluster.
-  double peak_flops = 312e12, mem_bandwidth = 2.039e12, gpu_memory = 80.0 * (1ull << 30),
-         host_memory = 0;
+  double peak_flops = figures::a100_bf16, mem_bandwidth = figures::a100_hbm_bandwidth,
+         gpu_memory = figures::a100_memory, host_memory = 0;
   int gpus_per_node = 8;
   double intra_bandwidth = 300e9, intra_latency = 3e-6, inter_bandwidth = 25e9,
          inter_latency = 5e-6;
