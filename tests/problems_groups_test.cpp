@@ -41,7 +41,9 @@ TEST_CASE("the parts of a group share one draw: equal shared parameters for seed
   const auto all = groups();
   CHECK(all.size() >= 20);
   int compared = 0;
-  for (const auto& [group, parts] : all) {
+  for (const auto& entry : all) {
+    const std::string& group = entry.first;
+    const std::vector<const Problem*>& parts = entry.second;
     CAPTURE(group);
     if (parts.size() < 2) continue;  // a group of one is not a multi-part problem
     for (int seed = 1; seed <= 20; ++seed) {
@@ -70,7 +72,9 @@ TEST_CASE("the parts of a group share one draw: equal shared parameters for seed
 
 // Seed 0 is the source's own scenario, the same for every part too.
 TEST_CASE("the parts of a group state the same numbers at seed 0") {
-  for (const auto& [group, parts] : groups()) {
+  for (const auto& entry : groups()) {
+    const std::string& group = entry.first;
+    const std::vector<const Problem*>& parts = entry.second;
     CAPTURE(group);
     std::vector<Variant> v;
     for (const Problem* p : parts) {
