@@ -30,19 +30,21 @@
     r.steps = steps;
     return r;
   };
-  // Calls fn(pointer, length, …) with each string written into wasm memory, freed after.
+  // Calls fn(pointer, length, …) with each string written as UTF-8 into one block of wasm
+  // memory (at most 3 bytes per UTF-16 unit), freed after: no intermediate byte arrays.
   var withText = function (strings, fn) {
-    var args = [], ptrs = [];
+    var room = 0, i, n;
+    for (i = 0; i < strings.length; i++) room += 3 * strings[i].length + 1;
+    var base = M._napkin_alloc(room), at = base, args = [];
     try {
-      for (var i = 0; i < strings.length; i++) {
-        var b = encoder.encode(strings[i]), p = M._napkin_alloc(b.length);
-        ptrs.push(p);
-        HEAPU8.set(b, p);
-        args.push(p, b.length);
+      for (i = 0; i < strings.length; i++) {
+        n = encoder.encodeInto(strings[i], HEAPU8.subarray(at, base + room)).written;
+        args.push(at, n);
+        at += n;
       }
       return fn.apply(null, args);
     } finally {
-      ptrs.forEach(function (p) { M._napkin_free(p); });
+      M._napkin_free(base);
     }
   };
   var MAX_SWEEP = 100000, MAX_INPUTS = 200, MAX_TEXT = 100000, MAX_SEED = 2147483647;
@@ -82,6 +84,14 @@
     if (typeof v !== 'object' || Array.isArray(v)) fail('inputs', 'inputs must be an object of name: value');
     var keys = Object.keys(v);
     if (keys.length > MAX_INPUTS) fail('inputs', 'at most ' + MAX_INPUTS + ' inputs');
+    // Only plain values (text, finite numbers, true/false, null): JSON.stringify writes the
+    // same text in one native call.
+    var plain = typeof v.toJSON !== 'function';
+    for (var j = 0; plain && j < keys.length; j++) {
+      var y = v[keys[j]], u = typeof y;
+      plain = u === 'string' || u === 'boolean' || y === null || (u === 'number' && isFinite(y));
+    }
+    if (plain) return JSON.stringify(v);
     var out = '{';
     for (var i = 0; i < keys.length; i++) {
       var k = keys[i], x = v[k], t = typeof x, s;

@@ -103,10 +103,10 @@ void Derivation::step(std::string_view title, std::string_view lhs, std::string_
   equation();
   expand_template(rhs, syms, true, piece, value);
   records_ += kFieldEnd;
-  // The result's TeX and its plain text share one formatting of the number.
   scratch_.clear();
   text_.clear();
-  append_tex_and_value(scratch_, text_, result, unit);
+  append_tex(scratch_, result, unit);
+  append_value(text_, result, unit);
   equation();
   put(scratch_);
   records_ += kFieldEnd;

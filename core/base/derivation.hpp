@@ -49,11 +49,11 @@ class Derivation {
  private:
   bool record_;
   bool plain_ = true;  // no field holds a byte \x1c–\x1f
-  // Steps are written straight to text as records: fields end with \x1f, each step with
-  // \x1e (title, formula, substituted, result, value as JSON number text, unit, text; a note:
-  // title, note). Nothing is escaped on the way: a run's largest cost was escaping LaTeX for
-  // JSON, and its next largest JavaScript's parse of it. A byte \x1c–\x1f inside a field is
-  // written as \x1c and the byte ^ 0x40 (and clears plain_).
+  // Steps are written straight to text as records: fields separated by \x1f, each step
+  // ended by \x1e (title, formula, substituted, result, value as JSON number text, unit, text;
+  // a note: title, note). Nothing is escaped on the way: a run's largest cost was escaping
+  // LaTeX for JSON, and its next largest JavaScript's parse of it. A byte \x1c–\x1f inside a
+  // field is written as \x1c and the byte ^ 0x40 (and clears plain_).
   std::string records_;
   std::string scratch_, text_;
   void put(std::string_view piece);

@@ -339,41 +339,6 @@ std::string tex_number(double v, int digits) {
   return s;
 }
 
-namespace {
-// "num" with its "e" exponent, if any, as LaTeX: 1.2e24 → 1.2\times10^{24}.
-void put_tex_mantissa(std::string& out, std::string_view num) {
-  auto e = num.find('e');
-  if (e == std::string_view::npos) {
-    out += num;
-  } else {
-    out.append(num.data(), e);
-    out += "\\times10^{";
-    out += num.substr(e + 1);
-    out += '}';
-  }
-}
-
-bool is_scaled_unit(std::string_view u) {
-  return u == "s" || is_byte_unit(u) || is_flop_unit(u);
-}
-
-// The number and the unit text of a time, byte or FLOP value, as both formats show it.
-void put_scaled(std::string& num, std::string& unit_text, double v, std::string_view u, bool binary,
-                int digits) {
-  if (u == "s")
-    put_time(num, unit_text, v, digits);
-  else
-    put_prefixed(num, unit_text, v, u, binary, digits);
-}
-
-void put_tex_unit(std::string& out, std::string_view num, std::string_view unit_text) {
-  put_tex_mantissa(out, num);
-  out += "\\,\\text{";
-  out += unit_text;
-  out += '}';
-}
-}  // namespace
-
 void append_tex(std::string& out, double v, std::string_view u, int digits) {
   if (u.empty()) return append_tex_number(out, v, digits);
   if (u == "frac") {
@@ -387,31 +352,30 @@ void append_tex(std::string& out, double v, std::string_view u, int digits) {
     append_tex_number(out, v, digits);
   } else if (!std::isfinite(v)) {
     out += "\\text{—}";
-  } else if (is_scaled_unit(u)) {
+  } else if (u == "s" || is_byte_unit(u) || is_flop_unit(u)) {
     std::string num, unit_text;
-    put_scaled(num, unit_text, v, u, false, digits);
-    put_tex_unit(out, num, unit_text);
+    if (u == "s")
+      put_time(num, unit_text, v, digits);
+    else
+      put_prefixed(num, unit_text, v, u, false, digits);
+    auto e = num.find('e');
+    if (e == std::string::npos) {
+      out += num;
+    } else {
+      out.append(num, 0, e);
+      out += "\\times10^{";
+      out.append(num, e + 1, std::string::npos);
+      out += '}';
+    }
+    out += "\\,\\text{";
+    out += unit_text;
+    out += '}';
   } else {
     append_tex_number(out, v, digits);
     out += "\\,\\text{";
     out += u;
     out += '}';
   }
-}
-
-void append_tex_and_value(std::string& tex, std::string& text, double v, std::string_view u) {
-  if (!std::isfinite(v) || !is_scaled_unit(u)) {
-    append_tex(tex, v, u);
-    append_value(text, v, u);
-    return;
-  }
-  // Both show the same number and prefixed unit ("51.19", "GB"): formatted once.
-  const std::size_t at = text.size();
-  std::string unit_text;
-  put_scaled(text, unit_text, v, u, false, FormatOptions{}.digits);
-  put_tex_unit(tex, std::string_view(text).substr(at), unit_text);
-  text += ' ';
-  text += unit_text;
 }
 
 std::string format_tex(double v, std::string_view u, int digits) {

@@ -51,8 +51,6 @@ std::string tex_number(double v, int digits = 4);
 void append_value(std::string& out, double v, std::string_view unit, FormatOptions opt = {});
 void append_tex(std::string& out, double v, std::string_view unit, int digits = 4);
 void append_tex_number(std::string& out, double v, int digits = 4);
-// append_tex(tex, v, u) and append_value(text, v, u) at once (a derivation step shows both).
-void append_tex_and_value(std::string& tex, std::string& text, double v, std::string_view u);
 
 struct ParsedNumber {
   bool ok = false;
