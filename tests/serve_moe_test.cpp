@@ -72,7 +72,8 @@ TEST_CASE("serve.moe: errors name the input") {
 TEST_CASE("serve.moe: decode all-to-all against DeepEP's low-latency kernels") {
   const double measured[][2] = {
       {64, 173e-6 + 314e-6}, {128, 192e-6 + 369e-6}, {256, 194e-6 + 360e-6}};
-  for (const auto& [ep, t] : measured) {
+  for (const auto& row : measured) {
+    const double ep = row[0], t = row[1];
     auto r = run("serve.moe", {{"model", "deepseek-v3"},
                                {"gpu", "h100"},
                                {"ep", ep},
