@@ -159,8 +159,9 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
     p.b = b;
     eng.batch = b;
     const auto r = serve_engine(eng, quiet);
+    // The p90 prompt's engine only when prompts vary (otherwise it is the same run).
     eng90.batch = std::min(b, full90->max_batch);
-    const auto r90 = serve_engine(eng90, quiet);
+    const auto r90 = sig_p > 0 ? serve_engine(eng90, quiet) : r;
     if (!r.ok() || !r90.ok()) return p;  // not reached: b fits both (checked above)
     p.ttft = r->ttft;
     p.tpot = r->tpot;

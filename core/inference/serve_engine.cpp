@@ -524,7 +524,9 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
     return r;
   };
   const double h = shared > 0 ? in.prefix_hit_rate : 0;
-  const PerRequest hit = per_request(shared), miss = h < 1 ? per_request(0) : hit;
+  // (One evaluation when every request hits or none does; the other side then repeats it.)
+  const PerRequest miss = per_request(h < 1 ? 0 : shared);
+  const PerRequest hit = h > 0 && h < 1 ? per_request(shared) : miss;
   auto mean = [&](double PerRequest::*f) { return h * hit.*f + (1 - h) * miss.*f; };
   const PerRequest& shown = h > 0 ? hit : miss;  // the derivation shows a hit when there are any
   o.shared_tokens = shared;

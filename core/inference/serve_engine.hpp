@@ -51,7 +51,7 @@ struct ServeEngineOut {
   // Not declared outputs; for the estimators built on this one (prefix cache, disaggregation).
   // Prefix caching: the shared prefix (whole blocks), the tokens a request finds cached in
   // expectation, and the per-request times of a hit and of a miss (their mean is ttft,
-  // prefill_time, prefill_flops).
+  // prefill_time, prefill_flops; a side no request takes repeats the other's).
   double shared_tokens, cached_tokens, kv_tokens_used, prefill_flops, prefill_time,
       prefill_time_hit, prefill_time_miss, ttft_hit, ttft_miss, kv_per_token_gpu;
 };
