@@ -367,3 +367,34 @@ TEST_CASE("serve.capacity: with half the requests hitting the prefix, p90 TTFT i
   REQUIRE(miss.ok);
   CHECK(out(r, "ttft_p90") == doctest::Approx(out(miss, "ttft")));
 }
+
+// The batch is searched over every integer, not a grid. Short prompts (512 → 128 tokens) at
+// 20 QPS, slots up to 95 % busy, p90 TTFT ≤ 1.5 s, no TPOT target: one replica suffices from
+// batch 159, where λ · S(B) / B first drops under 0.95 (S from serve.engine, by Little's law),
+// until the prefills of larger batches push the p90 TTFT past the target. A geometric grid of
+// 17 batches up to the largest feasible one stepped over that band and answered 2 replicas.
+TEST_CASE("serve.capacity: the fewest replicas over every batch (a narrow band of batches)") {
+  auto r = run("serve.capacity", {{"model", "llama3-70b"},
+                                  {"gpu", "h100"},
+                                  {"tp", 4},
+                                  {"qps", 20},
+                                  {"prompt_len", 512},
+                                  {"output_len", 128},
+                                  {"ttft_target", 1.5},
+                                  {"tpot_target", 0},
+                                  {"max_utilization", 0.95}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "replicas") == 1);
+  CHECK(out(r, "meets_targets") == 1);
+  CHECK(out(r, "batch") == 159);  // the smallest batch one replica serves
+  auto at = [](double b) {
+    return run("serve.engine", {{"model", "llama3-70b"},
+                                {"gpu", "h100"},
+                                {"tp", 4},
+                                {"prompt_len", 512},
+                                {"output_len", 128},
+                                {"batch", b}});
+  };
+  CHECK(20 * out(at(159), "request_time") / 159 <= 0.95);
+  CHECK(20 * out(at(158), "request_time") / 158 > 0.95);
+}
