@@ -288,8 +288,11 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
     if (best_r == 0) return false;
     if (fixed) {
       const double lb = ttft_bound(p1, b2, in.replicas);
-      return lb == HUGE_VAL ||
-             (lb >= best_q.ttft90 && (best_meets || (in.ttft_target > 0 && lb > in.ttft_target)));
+      // No batch in the interval can meet the targets: its TTFT or its utilisation is over.
+      const bool cannot_meet =
+          (in.ttft_target > 0 && lb > in.ttft_target) ||
+          lambda * p1.service / (in.replicas * b2) > in.max_utilization * (1 + 1e-12);
+      return lb == HUGE_VAL || (lb >= best_q.ttft90 && (best_meets || cannot_meet));
     }
     if (!best_meets) return false;
     const double r_lb = std::max(1.0, ceil_count(lambda * p1.service / (b2 * in.max_utilization)));
@@ -303,7 +306,16 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
   // then smaller batches from the smallest up.
   std::vector<Span> todo{{1, b_hi, one}};
   if (!fixed) consider(point_at(b_hi));
+  // A backstop on the work (never reached in the tests and worked examples): past it the best
+  // batch found so far is kept, with a warning.
+  constexpr int kMostSpans = 4000;
+  int spans = 0;
   while (!todo.empty()) {
+    if (++spans > kMostSpans) {
+      d.warn("The batch search stopped after " + count_text(kMostSpans) +
+             " intervals: the batch is the best found, perhaps not the best.");
+      break;
+    }
     Span s = todo.back();
     todo.pop_back();
     if (dropped(s.p1, s.b2)) continue;
