@@ -538,68 +538,75 @@ void register_comm(Registry& r) {
          "nccl-tests doc/PERFORMANCE.md (bus-bandwidth factors); Thakur et al. 2005 (α–β "
          "model)",
          "docs/communication.md#commcollective"},
-        {choice("op", &In::op, "Operation",
+        {choice("op", NAPKIN_FIELD(In, op), "Operation",
                 "all_reduce|all_gather|reduce_scatter|all_to_all|broadcast|p2p")
              .help("The collective: how data moves between the ranks")
              .labels(
                  "All-reduce|All-gather|Reduce-scatter|All-to-all|Broadcast|Point-to-point send"),
-         num("bytes", &In::bytes, "Message size P", unit::bytes)
+         num("bytes", NAPKIN_FIELD(In, bytes), "Message size P", unit::bytes)
              .positive(kMaxBytes)
              .help("The full tensor; for all-gather the gathered result, for reduce-scatter "
                    "the input before scattering"),
-         num("ranks", &In::ranks, "Ranks N").help("GPUs taking part").positive(kMaxRanks).integer(),
-         num("bandwidth", &In::bandwidth, "Link bandwidth per rank (one direction)",
+         num("ranks", NAPKIN_FIELD(In, ranks), "Ranks N")
+             .help("GPUs taking part")
+             .positive(kMaxRanks)
+             .integer(),
+         num("bandwidth", NAPKIN_FIELD(In, bandwidth), "Link bandwidth per rank (one direction)",
              unit::bytes_per_s)
              .help("Per-rank bandwidth in one direction (vendor totals are often both directions)")
              .positive(kMaxBw),
-         num("latency", &In::latency, "Latency per step α", unit::seconds)
+         num("latency", NAPKIN_FIELD(In, latency), "Latency per step α", unit::seconds)
              .help("Fixed cost of one step of the algorithm")
              .range(0, 10),
-         flag("in_switch_reduction", &In::in_switch_reduction, "Switch reduces in-network")
+         flag("in_switch_reduction", NAPKIN_FIELD(In, in_switch_reduction),
+              "Switch reduces in-network")
              .help("NVLink SHARP (NVLS) on H100/B200 NVSwitch, or InfiniBand SHARP: the switch "
                    "sums the data, so each rank sends it once"),
-         choice("algorithm", &In::algorithm, "Algorithm", "auto|ring|tree|in_switch")
+         choice("algorithm", NAPKIN_FIELD(In, algorithm), "Algorithm", "auto|ring|tree|in_switch")
              .help("Auto picks the fastest; ring: 2(N − 1) steps; tree: about 2 log₂ N steps; "
                    "in-switch: 2 steps")
              .labels("Auto (fastest)|Ring|Tree|In-switch reduction"),
-         num("gpus_per_node", &In::gpus_per_node, "GPUs per node (0 = one link)")
+         num("gpus_per_node", NAPKIN_FIELD(In, gpus_per_node), "GPUs per node (0 = one link)")
              .help("Ranks beyond this many are in other nodes, reached over the inter-node "
                    "link; 0 puts every rank on the link above")
              .range(0, kMaxRanks)
              .integer(),
-         num("inter_bandwidth", &In::inter_bandwidth, "Inter-node bandwidth per GPU",
+         num("inter_bandwidth", NAPKIN_FIELD(In, inter_bandwidth), "Inter-node bandwidth per GPU",
              unit::bytes_per_s)
              .help("Each GPU's network bandwidth to other nodes, one direction (NDR: 50 GB/s)")
              .positive(kMaxBw),
-         num("inter_latency", &In::inter_latency, "Inter-node latency per step", unit::seconds)
+         num("inter_latency", NAPKIN_FIELD(In, inter_latency), "Inter-node latency per step",
+             unit::seconds)
              .help("Fixed cost of one step across nodes")
              .range(0, 10)},
-        {out("bytes_per_rank", &Out::bytes_per_rank, "Bytes per rank (exact)", unit::bytes)
-             .help("Bytes each rank sends, exactly, for this collective"),
-         out("bytes_per_rank_approx", &Out::bytes_per_rank_approx, "Bytes per rank (≈ 2P / P)",
+        {out("bytes_per_rank", NAPKIN_FIELD(Out, bytes_per_rank), "Bytes per rank (exact)",
              unit::bytes)
+             .help("Bytes each rank sends, exactly, for this collective"),
+         out("bytes_per_rank_approx", NAPKIN_FIELD(Out, bytes_per_rank_approx),
+             "Bytes per rank (≈ 2P / P)", unit::bytes)
              .help("The large-N approximation"),
-         out("total_bytes", &Out::total_bytes, "Total traffic, all ranks", unit::bytes)
+         out("total_bytes", NAPKIN_FIELD(Out, total_bytes), "Total traffic, all ranks", unit::bytes)
              .help("Bytes on the wire over all ranks"),
-         out("steps", &Out::steps, "Sequential steps")
+         out("steps", NAPKIN_FIELD(Out, steps), "Sequential steps")
              .help("Sequential communication steps, each paying the latency"),
-         out("bandwidth_time", &Out::bandwidth_time, "Bandwidth term", unit::seconds)
+         out("bandwidth_time", NAPKIN_FIELD(Out, bandwidth_time), "Bandwidth term", unit::seconds)
              .help("Bytes per rank ÷ bandwidth"),
-         out("latency_time", &Out::latency_time, "Latency term", unit::seconds)
+         out("latency_time", NAPKIN_FIELD(Out, latency_time), "Latency term", unit::seconds)
              .help("Steps × latency"),
-         out("time", &Out::time, "Time", unit::seconds)
+         out("time", NAPKIN_FIELD(Out, time), "Time", unit::seconds)
              .help("Latency term + bandwidth term (α–β model)"),
-         out("regime", &Out::regime, "Regime").help("Which term dominates"),
-         out("algorithm_bandwidth", &Out::algorithm_bandwidth, "Algorithm bandwidth (P/T)",
-             unit::bytes_per_s)
+         out("regime", NAPKIN_FIELD(Out, regime), "Regime").help("Which term dominates"),
+         out("algorithm_bandwidth", NAPKIN_FIELD(Out, algorithm_bandwidth),
+             "Algorithm bandwidth (P/T)", unit::bytes_per_s)
              .help("Message size ÷ time, as nccl-tests report it"),
-         out("bus_bandwidth", &Out::bus_bandwidth, "Bus bandwidth", unit::bytes_per_s)
+         out("bus_bandwidth", NAPKIN_FIELD(Out, bus_bandwidth), "Bus bandwidth", unit::bytes_per_s)
              .help("Algorithm bandwidth × the collective's factor: comparable with link speed"),
-         out("crossover_bytes", &Out::crossover_bytes, "Latency = bandwidth at", unit::bytes)
+         out("crossover_bytes", NAPKIN_FIELD(Out, crossover_bytes), "Latency = bandwidth at",
+             unit::bytes)
              .help("Message size where the latency and bandwidth terms are equal"),
-         out("algorithm_used", &Out::algorithm_used, "Algorithm used")
+         out("algorithm_used", NAPKIN_FIELD(Out, algorithm_used), "Algorithm used")
              .help("The algorithm timed: ring, tree, in-switch reduction, or two tiers"),
-         out("ring_time", &Out::ring_time, "Time on a ring", unit::seconds)
+         out("ring_time", NAPKIN_FIELD(Out, ring_time), "Time on a ring", unit::seconds)
              .help("The same collective on a ring, for comparison")},
         &comm_collective));
   }
@@ -612,115 +619,126 @@ void register_comm(Registry& r) {
          "parallelism — logical and physical, exact and the worked examples' approximations.",
          "Narayanan et al. 2021 §3.3; Shoeybi et al. 2019 §3; Rajbhandari et al. 2020 §7",
          "docs/communication.md#commparallelism"},
-        {num("params", &In::params, "Parameters P", unit::params)
+        {num("params", NAPKIN_FIELD(In, params), "Parameters P", unit::params)
              .help("Model size N: the number of trainable parameters")
              .positive(kMaxParams),
-         num("grad_bytes", &In::grad_bytes, "Bytes per gradient", unit::bytes)
+         num("grad_bytes", NAPKIN_FIELD(In, grad_bytes), "Bytes per gradient", unit::bytes)
              .positive(16)
              .help("2 for BF16, 4 for FP32; 1 counts elements (the worked examples' convention)"),
-         num("batch", &In::batch, "Batch B (sequences per model replica)")
+         num("batch", NAPKIN_FIELD(In, batch), "Batch B (sequences per model replica)")
              .help("Sequences per model replica per step")
              .positive(1e7)
              .integer(),
-         num("seq_len", &In::seq_len, "Sequence length S", unit::tokens)
+         num("seq_len", NAPKIN_FIELD(In, seq_len), "Sequence length S", unit::tokens)
              .help("Tokens per sequence")
              .positive(1e8)
              .integer(),
-         num("d_model", &In::d_model, "Hidden size H")
+         num("d_model", NAPKIN_FIELD(In, d_model), "Hidden size H")
              .help("Hidden size of the residual stream")
              .positive(1e6)
              .integer(),
-         num("n_layers", &In::n_layers, "Layers L")
+         num("n_layers", NAPKIN_FIELD(In, n_layers), "Layers L")
              .help("Transformer blocks")
              .positive(1e5)
              .integer(),
-         num("activation_bytes", &In::activation_bytes, "Bytes per activation", unit::bytes)
+         num("activation_bytes", NAPKIN_FIELD(In, activation_bytes), "Bytes per activation",
+             unit::bytes)
              .positive(16)
              .help("2 for BF16; 1 counts elements as bytes (a worked example's TP numbers)"),
-         num("tp", &In::tp, "Tensor-parallel size")
+         num("tp", NAPKIN_FIELD(In, tp), "Tensor-parallel size")
              .help("Tensor-parallel degree")
              .positive(1e4)
              .integer(),
-         num("pp", &In::pp, "Pipeline stages").help("Pipeline stages").positive(1e4).integer(),
-         num("dp", &In::dp, "Data-parallel size")
+         num("pp", NAPKIN_FIELD(In, pp), "Pipeline stages")
+             .help("Pipeline stages")
+             .positive(1e4)
+             .integer(),
+         num("dp", NAPKIN_FIELD(In, dp), "Data-parallel size")
              .help("Data-parallel replicas")
              .positive(kMaxRanks)
              .integer(),
-         num("microbatches", &In::microbatches, "Microbatches M")
+         num("microbatches", NAPKIN_FIELD(In, microbatches), "Microbatches M")
              .help("Micro-batches per step (pipeline)")
              .positive(1e6)
              .integer(),
-         num("bandwidth", &In::bandwidth, "Link bandwidth (0 = volumes only)", unit::bytes_per_s)
+         num("bandwidth", NAPKIN_FIELD(In, bandwidth), "Link bandwidth (0 = volumes only)",
+             unit::bytes_per_s)
              .help("Per-rank link bandwidth, one direction; 0 gives volumes only")
              .range(0, kMaxBw),
-         num("latency", &In::latency, "Latency per step", unit::seconds)
+         num("latency", NAPKIN_FIELD(In, latency), "Latency per step", unit::seconds)
              .help("Fixed cost of one communication step")
              .range(0, 10),
-         choice("recompute", &In::recompute, "Activation recomputation", "none|selective|full")
+         choice("recompute", NAPKIN_FIELD(In, recompute), "Activation recomputation",
+                "none|selective|full")
              .help("Full recomputation re-runs each layer's forward in backward, its TP "
                    "all-reduces too; selective re-runs only attention, with no collective")
              .labels("None|Selective (attention only)|Full"),
-         choice("algorithm", &In::algorithm, "Collective algorithm", "ring|auto|tree")
+         choice("algorithm", NAPKIN_FIELD(In, algorithm), "Collective algorithm", "ring|auto|tree")
              .help("Ring, as the worked examples assume; auto picks the faster of ring and tree "
                    "for each collective")
              .labels("Ring|Auto (fastest)|Tree")},
-        {out("dp_bytes", &Out::dp_bytes, "DP per step (2P)", unit::bytes)
+        {out("dp_bytes", NAPKIN_FIELD(Out, dp_bytes), "DP per step (2P)", unit::bytes)
              .help("Gradient all-reduce, the 2P rule"),
-         out("dp_bytes_exact", &Out::dp_bytes_exact, "DP exact 2P(N−1)/N", unit::bytes)
+         out("dp_bytes_exact", NAPKIN_FIELD(Out, dp_bytes_exact), "DP exact 2P(N−1)/N", unit::bytes)
              .help("Ring all-reduce per rank: 2P(N − 1)/N"),
-         out("dp_bytes_per_device", &Out::dp_bytes_per_device, "DP per device (TP×PP shard)",
-             unit::bytes)
+         out("dp_bytes_per_device", NAPKIN_FIELD(Out, dp_bytes_per_device),
+             "DP per device (TP×PP shard)", unit::bytes)
              .help("The same for the 1/(TP × PP) shard one device holds"),
-         out("dp_total_traffic", &Out::dp_total_traffic, "DP traffic, all ranks", unit::bytes)
+         out("dp_total_traffic", NAPKIN_FIELD(Out, dp_total_traffic), "DP traffic, all ranks",
+             unit::bytes)
              .help("Over all data-parallel ranks"),
-         out("dp_total_traffic_approx", &Out::dp_total_traffic_approx,
+         out("dp_total_traffic_approx", NAPKIN_FIELD(Out, dp_total_traffic_approx),
              "DP traffic, all ranks (2P·N)", unit::bytes)
              .help("2P × N"),
-         out("fsdp_bytes", &Out::fsdp_bytes, "FSDP per step (3P)", unit::bytes)
+         out("fsdp_bytes", NAPKIN_FIELD(Out, fsdp_bytes), "FSDP per step (3P)", unit::bytes)
              .help("All-gathers and reduce-scatter: 3P"),
-         out("fsdp_bytes_exact", &Out::fsdp_bytes_exact, "FSDP exact", unit::bytes)
+         out("fsdp_bytes_exact", NAPKIN_FIELD(Out, fsdp_bytes_exact), "FSDP exact", unit::bytes)
              .help("3P(N − 1)/N per rank"),
-         out("tp_bytes_per_layer", &Out::tp_bytes_per_layer, "TP per layer (8BSH)", unit::bytes)
-             .help("Four all-reduces of B·S·H per layer on a ring: 8BSH"),
-         out("tp_bytes_per_layer_exact", &Out::tp_bytes_per_layer_exact, "TP per layer, exact",
+         out("tp_bytes_per_layer", NAPKIN_FIELD(Out, tp_bytes_per_layer), "TP per layer (8BSH)",
              unit::bytes)
+             .help("Four all-reduces of B·S·H per layer on a ring: 8BSH"),
+         out("tp_bytes_per_layer_exact", NAPKIN_FIELD(Out, tp_bytes_per_layer_exact),
+             "TP per layer, exact", unit::bytes)
              .help("8BSH(t − 1)/t"),
-         out("tp_logical_bytes_per_layer", &Out::tp_logical_bytes_per_layer,
+         out("tp_logical_bytes_per_layer", NAPKIN_FIELD(Out, tp_logical_bytes_per_layer),
              "TP logical per layer (4BSH)", unit::bytes)
              .help("The data the all-reduces carry: 4BSH"),
-         out("tp_bytes", &Out::tp_bytes, "TP per step", unit::bytes)
+         out("tp_bytes", NAPKIN_FIELD(Out, tp_bytes), "TP per step", unit::bytes)
              .help("Per layer × layers (× 6/4 under full recomputation: the forward runs twice)"),
-         out("tp_recompute_bytes", &Out::tp_recompute_bytes, "TP bytes of the recomputed forward",
-             unit::bytes)
+         out("tp_recompute_bytes", NAPKIN_FIELD(Out, tp_recompute_bytes),
+             "TP bytes of the recomputed forward", unit::bytes)
              .help("Exact bytes the recomputed forward's all-reduces add per step (full "
                    "recomputation only)"),
-         out("tp_bytes_exact", &Out::tp_bytes_exact, "TP per step, exact", unit::bytes)
+         out("tp_bytes_exact", NAPKIN_FIELD(Out, tp_bytes_exact), "TP per step, exact", unit::bytes)
              .help("Exact per layer × layers"),
-         out("tp_logical_bytes", &Out::tp_logical_bytes, "TP logical per step", unit::bytes)
-             .help("Logical per layer × layers"),
-         out("pp_bytes_per_boundary", &Out::pp_bytes_per_boundary, "PP per boundary", unit::bytes)
-             .help("Activations B·S·H sent across one stage boundary"),
-         out("pp_bytes", &Out::pp_bytes, "PP, all boundaries", unit::bytes)
-             .help("Over the N − 1 boundaries, one direction"),
-         out("pp_bytes_per_device", &Out::pp_bytes_per_device, "PP per device (fwd + bwd)",
+         out("tp_logical_bytes", NAPKIN_FIELD(Out, tp_logical_bytes), "TP logical per step",
              unit::bytes)
+             .help("Logical per layer × layers"),
+         out("pp_bytes_per_boundary", NAPKIN_FIELD(Out, pp_bytes_per_boundary), "PP per boundary",
+             unit::bytes)
+             .help("Activations B·S·H sent across one stage boundary"),
+         out("pp_bytes", NAPKIN_FIELD(Out, pp_bytes), "PP, all boundaries", unit::bytes)
+             .help("Over the N − 1 boundaries, one direction"),
+         out("pp_bytes_per_device", NAPKIN_FIELD(Out, pp_bytes_per_device),
+             "PP per device (fwd + bwd)", unit::bytes)
              .help("Activations forward + gradients backward"),
-         out("dp_ops", &Out::dp_ops, "DP collectives").help("Collectives per step for DP"),
-         out("fsdp_ops", &Out::fsdp_ops, "FSDP collectives")
+         out("dp_ops", NAPKIN_FIELD(Out, dp_ops), "DP collectives")
+             .help("Collectives per step for DP"),
+         out("fsdp_ops", NAPKIN_FIELD(Out, fsdp_ops), "FSDP collectives")
              .help("Collectives per step for FSDP (3 per layer)"),
-         out("tp_ops", &Out::tp_ops, "TP all-reduces")
+         out("tp_ops", NAPKIN_FIELD(Out, tp_ops), "TP all-reduces")
              .help("All-reduces per step for TP (4 per layer; 6 with full recomputation)"),
-         out("pp_ops", &Out::pp_ops, "PP sends").help("Sends per step for PP"),
-         out("dp_time", &Out::dp_time, "DP time", unit::seconds)
+         out("pp_ops", NAPKIN_FIELD(Out, pp_ops), "PP sends").help("Sends per step for PP"),
+         out("dp_time", NAPKIN_FIELD(Out, dp_time), "DP time", unit::seconds)
              .optional()
              .help("Latency plus bytes over the link; shown when a link bandwidth is given"),
-         out("fsdp_time", &Out::fsdp_time, "FSDP time", unit::seconds)
+         out("fsdp_time", NAPKIN_FIELD(Out, fsdp_time), "FSDP time", unit::seconds)
              .optional()
              .help("Latency plus bytes over the link; shown when a link bandwidth is given"),
-         out("tp_time", &Out::tp_time, "TP time", unit::seconds)
+         out("tp_time", NAPKIN_FIELD(Out, tp_time), "TP time", unit::seconds)
              .optional()
              .help("Latency plus bytes over the link; shown when a link bandwidth is given"),
-         out("pp_time", &Out::pp_time, "PP time", unit::seconds)
+         out("pp_time", NAPKIN_FIELD(Out, pp_time), "PP time", unit::seconds)
              .optional()
              .help("Latency plus bytes over the link; shown when a link bandwidth is given")},
         &comm_parallelism));
@@ -734,41 +752,47 @@ void register_comm(Registry& r) {
          "paper's "
          "volumes.",
          "Rajbhandari et al. 2020 (ZeRO) §7.2", "docs/communication.md#commzero"},
-        {num("params", &In::params, "Parameters", unit::params)
+        {num("params", NAPKIN_FIELD(In, params), "Parameters", unit::params)
              .help("Model size N: the number of trainable parameters")
              .positive(kMaxParams),
-         num("n_layers", &In::n_layers, "Layers")
+         num("n_layers", NAPKIN_FIELD(In, n_layers), "Layers")
              .help("Transformer blocks (ZeRO-3 gathers per layer)")
              .positive(1e5)
              .integer(),
-         num("dp", &In::dp, "Data-parallel ranks N")
+         num("dp", NAPKIN_FIELD(In, dp), "Data-parallel ranks N")
              .help("Data-parallel ranks the states are sharded over")
              .range(2, kMaxRanks)
              .integer(),
-         num("zero_stage", &In::zero_stage, "ZeRO stage")
+         num("zero_stage", NAPKIN_FIELD(In, zero_stage), "ZeRO stage")
              .help("1 shards optimizer states, 2 also gradients, 3 also weights")
              .range(0, 3)
              .integer(),
-         num("bytes", &In::bytes, "Bytes per value", unit::bytes)
+         num("bytes", NAPKIN_FIELD(In, bytes), "Bytes per value", unit::bytes)
              .help("Bytes per communicated value")
              .positive(16),
-         num("bandwidth", &In::bandwidth, "Link bandwidth", unit::bytes_per_s)
+         num("bandwidth", NAPKIN_FIELD(In, bandwidth), "Link bandwidth", unit::bytes_per_s)
              .help("Per-rank link bandwidth")
              .positive(kMaxBw),
-         num("latency", &In::latency, "Latency per collective", unit::seconds)
+         num("latency", NAPKIN_FIELD(In, latency), "Latency per collective", unit::seconds)
              .help("Fixed cost of one collective")
              .range(0, 10)},
-        {out("collective", &Out::collective, "Collective").help("The collective this stage uses"),
-         out("bytes", &Out::bytes, "Bytes per rank (worked example's model)", unit::bytes)
+        {out("collective", NAPKIN_FIELD(Out, collective), "Collective")
+             .help("The collective this stage uses"),
+         out("bytes", NAPKIN_FIELD(Out, bytes), "Bytes per rank (worked example's model)",
+             unit::bytes)
              .help("Bytes per rank per step as the worked example counts them"),
-         out("time", &Out::time, "Time per step (worked example's model)", unit::seconds)
+         out("time", NAPKIN_FIELD(Out, time), "Time per step (worked example's model)",
+             unit::seconds)
              .help("Time per step in the worked example's model"),
-         out("time_per_layer", &Out::time_per_layer, "Time per layer", unit::seconds)
+         out("time_per_layer", NAPKIN_FIELD(Out, time_per_layer), "Time per layer", unit::seconds)
              .help("ZeRO-3: time of one layer's gather and scatter"),
-         out("collectives", &Out::collectives, "Collectives per step").help("Collectives per step"),
-         out("bytes_paper", &Out::bytes_paper, "Bytes per rank (ZeRO paper)", unit::bytes)
+         out("collectives", NAPKIN_FIELD(Out, collectives), "Collectives per step")
+             .help("Collectives per step"),
+         out("bytes_paper", NAPKIN_FIELD(Out, bytes_paper), "Bytes per rank (ZeRO paper)",
+             unit::bytes)
              .help("Bytes per rank from the ZeRO paper's volumes"),
-         out("time_paper", &Out::time_paper, "Time (ZeRO paper volume, ring)", unit::seconds)
+         out("time_paper", NAPKIN_FIELD(Out, time_paper), "Time (ZeRO paper volume, ring)",
+             unit::seconds)
              .help("Time for the paper's volume on a ring")},
         &comm_zero));
   }

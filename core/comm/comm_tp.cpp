@@ -264,77 +264,94 @@ void register_comm_tp(Registry& r) {
          "of a step spent in TP all-reduces (worked example).",
          "Shoeybi et al. 2019 §3; Pope et al. 2022 §3; nccl-tests PERFORMANCE.md",
          "docs/communication.md#commtp_step"},
-        {num("hidden", &In::hidden, "Hidden size h")
+        {num("hidden", NAPKIN_FIELD(In, hidden), "Hidden size h")
              .help("Hidden size of the residual stream")
              .positive(1e6)
              .integer(),
-         num("dtype_bytes", &In::dtype_bytes, "Bytes per activation", unit::bytes)
+         num("dtype_bytes", NAPKIN_FIELD(In, dtype_bytes), "Bytes per activation", unit::bytes)
              .help("2 for BF16 activations")
              .positive(16),
-         num("tokens", &In::tokens, "Tokens in the step (batch × new tokens)", unit::tokens)
+         num("tokens", NAPKIN_FIELD(In, tokens), "Tokens in the step (batch × new tokens)",
+             unit::tokens)
              .help("Tokens processed in this step: batch × new tokens (1 per sequence in decode)")
              .meaning("step_tokens")
              .positive(1e8)
              .integer(),
-         num("layers", &In::layers, "Layers").help("Transformer blocks").positive(1e5).integer(),
-         num("allreduces_per_layer", &In::allreduces_per_layer, "All-reduces per layer")
+         num("layers", NAPKIN_FIELD(In, layers), "Layers")
+             .help("Transformer blocks")
+             .positive(1e5)
+             .integer(),
+         num("allreduces_per_layer", NAPKIN_FIELD(In, allreduces_per_layer),
+             "All-reduces per layer")
              .range(0, 100)
              .integer()
              .help("2 in inference (attention and MLP); 4 for a training step (2 forward, 2 "
                    "backward)"),
-         num("tp", &In::tp, "TP ranks N").help("Tensor-parallel ranks").positive(1e4).integer(),
-         num("bandwidth", &In::bandwidth, "Link bandwidth per rank (one direction)",
+         num("tp", NAPKIN_FIELD(In, tp), "TP ranks N")
+             .help("Tensor-parallel ranks")
+             .positive(1e4)
+             .integer(),
+         num("bandwidth", NAPKIN_FIELD(In, bandwidth), "Link bandwidth per rank (one direction)",
              unit::bytes_per_s)
              .help("Per-rank link bandwidth, one direction")
              .positive(kMaxBw),
-         num("latency", &In::latency, "Latency per hop", unit::seconds)
+         num("latency", NAPKIN_FIELD(In, latency), "Latency per hop", unit::seconds)
              .help("Fixed cost of one hop")
              .range(0, 10),
-         num("compute_time", &In::compute_time, "Compute time of the step (0 = roofline)",
-             unit::seconds)
+         num("compute_time", NAPKIN_FIELD(In, compute_time),
+             "Compute time of the step (0 = roofline)", unit::seconds)
              .help("Compute of the step; 0 estimates it from the roofline")
              .range(0, 1e5),
-         choice("overlap_model", &In::overlap_model, "Overlap", "megatron|fraction")
+         choice("overlap_model", NAPKIN_FIELD(In, overlap_model), "Overlap", "megatron|fraction")
              .help("Megatron-LM's default: forward all-reduces exposed, backward ones hidden "
                    "under the weight-gradient GEMM; or a fraction you set")
              .labels("Megatron-LM default|A fraction you set"),
-         num("overlap", &In::overlap, "Communication hidden under compute", unit::fraction)
+         num("overlap", NAPKIN_FIELD(In, overlap), "Communication hidden under compute",
+             unit::fraction)
              .help("Share of communication hidden under compute (when overlap is a fraction)")
              .range(0, 1),
-         flag("in_switch_reduction", &In::in_switch_reduction, "Switch reduces in-network")
+         flag("in_switch_reduction", NAPKIN_FIELD(In, in_switch_reduction),
+              "Switch reduces in-network")
              .help("NVLink SHARP (NVLS) or InfiniBand SHARP: the switch sums the data"),
-         choice("algorithm", &In::algorithm, "All-reduce algorithm", "auto|ring|tree|in_switch")
+         choice("algorithm", NAPKIN_FIELD(In, algorithm), "All-reduce algorithm",
+                "auto|ring|tree|in_switch")
              .help("Auto picks the fastest; ring: 2(N − 1) hops, as the worked examples assume")
              .labels("Auto (fastest)|Ring|Tree|In-switch reduction"),
-         num("params", &In::params, "Parameters for the roofline compute (0 = none)", unit::params)
+         num("params", NAPKIN_FIELD(In, params), "Parameters for the roofline compute (0 = none)",
+             unit::params)
              .help("Parameters, for the roofline compute time; 0 = none")
              .range(0, 1e15),
-         num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+         num("weight_bytes", NAPKIN_FIELD(In, weight_bytes), "Bytes per weight", unit::bytes)
              .help("2 for BF16 weights")
              .positive(16),
-         peak_flops_input(&In::peak_flops, "Peak FLOP/s per GPU"),
-         hbm_bandwidth_input(&In::mem_bandwidth, "HBM bandwidth per GPU", kMaxBw)},
-        {out("payload_bytes", &Out::payload_bytes, "Payload per all-reduce", unit::bytes)
+         peak_flops_input(NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s per GPU"),
+         hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "HBM bandwidth per GPU", kMaxBw)},
+        {out("payload_bytes", NAPKIN_FIELD(Out, payload_bytes), "Payload per all-reduce",
+             unit::bytes)
              .help("Tokens × hidden × bytes: what one all-reduce sums"),
-         out("bytes_per_rank", &Out::bytes_per_rank, "Traffic per rank per all-reduce", unit::bytes)
+         out("bytes_per_rank", NAPKIN_FIELD(Out, bytes_per_rank), "Traffic per rank per all-reduce",
+             unit::bytes)
              .help("2(N − 1)/N × payload on a ring; 1× with in-switch reduction, 2× on a tree"),
-         out("allreduces", &Out::allreduces, "All-reduces per step")
+         out("allreduces", NAPKIN_FIELD(Out, allreduces), "All-reduces per step")
              .help("All-reduces per layer × layers"),
-         out("latency_time", &Out::latency_time, "Latency time", unit::seconds)
+         out("latency_time", NAPKIN_FIELD(Out, latency_time), "Latency time", unit::seconds)
              .help("All-reduces × the algorithm's steps (ring: 2(N − 1)) × latency"),
-         out("bandwidth_time", &Out::bandwidth_time, "Bandwidth time", unit::seconds)
+         out("bandwidth_time", NAPKIN_FIELD(Out, bandwidth_time), "Bandwidth time", unit::seconds)
              .help("All-reduces × bytes per rank ÷ bandwidth"),
-         out("comm_time", &Out::comm_time, "Communication time", unit::seconds)
+         out("comm_time", NAPKIN_FIELD(Out, comm_time), "Communication time", unit::seconds)
              .help("Latency time + bandwidth time"),
-         out("exposed_comm_time", &Out::exposed_comm_time, "Exposed communication", unit::seconds)
+         out("exposed_comm_time", NAPKIN_FIELD(Out, exposed_comm_time), "Exposed communication",
+             unit::seconds)
              .help("Communication not hidden under compute"),
-         out("compute_time", &Out::compute_time, "Compute time used", unit::seconds)
+         out("compute_time", NAPKIN_FIELD(Out, compute_time), "Compute time used", unit::seconds)
              .help("The compute time the step used"),
-         out("step_time", &Out::step_time, "Step time", unit::seconds)
+         out("step_time", NAPKIN_FIELD(Out, step_time), "Step time", unit::seconds)
              .help("Compute + exposed communication"),
-         out("comm_fraction", &Out::comm_fraction, "Communication share", unit::fraction)
+         out("comm_fraction", NAPKIN_FIELD(Out, comm_fraction), "Communication share",
+             unit::fraction)
              .help("Exposed communication ÷ step time"),
-         out("regime", &Out::regime, "Regime").help("Whether latency or bandwidth dominates")},
+         out("regime", NAPKIN_FIELD(Out, regime), "Regime")
+             .help("Whether latency or bandwidth dominates")},
         &comm_tp_step));
   }
   {
@@ -347,52 +364,55 @@ void register_comm_tp(Registry& r) {
          "Lepikhin et al. 2021 (GShard) §2.2; nccl-tests "
          "PERFORMANCE.md",
          "docs/communication.md#commep_alltoall"},
-        {num("tokens", &In::tokens, "Tokens per rank", unit::tokens)
+        {num("tokens", NAPKIN_FIELD(In, tokens), "Tokens per rank", unit::tokens)
              .help("Tokens each rank routes per step")
              .meaning("tokens_per_rank")
              .positive(1e8)
              .integer(),
-         num("hidden", &In::hidden, "Hidden size h")
+         num("hidden", NAPKIN_FIELD(In, hidden), "Hidden size h")
              .help("Hidden size of the residual stream")
              .positive(1e6)
              .integer(),
-         num("dtype_bytes", &In::dtype_bytes, "Bytes per activation", unit::bytes)
+         num("dtype_bytes", NAPKIN_FIELD(In, dtype_bytes), "Bytes per activation", unit::bytes)
              .positive(16)
              .help("2 for BF16; 1 for FP8 dispatch (DeepSeek-V3)"),
-         num("top_k", &In::top_k, "Experts per token")
+         num("top_k", NAPKIN_FIELD(In, top_k), "Experts per token")
              .help("Experts each token goes to")
              .positive(1e3)
              .integer(),
-         num("ep", &In::ep, "Expert-parallel ranks")
+         num("ep", NAPKIN_FIELD(In, ep), "Expert-parallel ranks")
              .help("Ranks the experts are spread over")
              .positive(1e5)
              .integer(),
-         num("moe_layers", &In::moe_layers, "MoE layers")
+         num("moe_layers", NAPKIN_FIELD(In, moe_layers), "MoE layers")
              .help("Layers with experts")
              .positive(1e5)
              .integer(),
-         num("bandwidth", &In::bandwidth, "Link bandwidth per rank", unit::bytes_per_s)
+         num("bandwidth", NAPKIN_FIELD(In, bandwidth), "Link bandwidth per rank", unit::bytes_per_s)
              .help("Per-rank link bandwidth")
              .positive(kMaxBw),
-         num("latency", &In::latency, "Latency per step", unit::seconds)
+         num("latency", NAPKIN_FIELD(In, latency), "Latency per step", unit::seconds)
              .help("Fixed cost of one step")
              .range(0, 10)},
-        {out("payload_bytes", &Out::payload_bytes, "Dispatched per all-to-all", unit::bytes)
-             .help("Tokens × top-k × hidden × bytes sent by one all-to-all"),
-         out("bytes_per_rank", &Out::bytes_per_rank, "Sent per rank per all-to-all", unit::bytes)
-             .help("The share that leaves the rank: (N − 1)/N"),
-         out("alltoalls", &Out::alltoalls, "All-to-alls per step")
-             .help("Dispatch + combine, forward and backward, per MoE layer"),
-         out("step_bytes_per_rank", &Out::step_bytes_per_rank, "Sent per rank per step",
+        {out("payload_bytes", NAPKIN_FIELD(Out, payload_bytes), "Dispatched per all-to-all",
              unit::bytes)
+             .help("Tokens × top-k × hidden × bytes sent by one all-to-all"),
+         out("bytes_per_rank", NAPKIN_FIELD(Out, bytes_per_rank), "Sent per rank per all-to-all",
+             unit::bytes)
+             .help("The share that leaves the rank: (N − 1)/N"),
+         out("alltoalls", NAPKIN_FIELD(Out, alltoalls), "All-to-alls per step")
+             .help("Dispatch + combine, forward and backward, per MoE layer"),
+         out("step_bytes_per_rank", NAPKIN_FIELD(Out, step_bytes_per_rank),
+             "Sent per rank per step", unit::bytes)
              .help("Per all-to-all × all-to-alls"),
-         out("latency_time", &Out::latency_time, "Latency time", unit::seconds)
+         out("latency_time", NAPKIN_FIELD(Out, latency_time), "Latency time", unit::seconds)
              .help("All-to-alls × steps × latency"),
-         out("bandwidth_time", &Out::bandwidth_time, "Bandwidth time", unit::seconds)
+         out("bandwidth_time", NAPKIN_FIELD(Out, bandwidth_time), "Bandwidth time", unit::seconds)
              .help("Bytes per rank per step ÷ bandwidth"),
-         out("time", &Out::time, "Time per step", unit::seconds)
+         out("time", NAPKIN_FIELD(Out, time), "Time per step", unit::seconds)
              .help("Latency time + bandwidth time"),
-         out("regime", &Out::regime, "Regime").help("Whether latency or bandwidth dominates")},
+         out("regime", NAPKIN_FIELD(Out, regime), "Regime")
+             .help("Whether latency or bandwidth dominates")},
         &comm_ep_alltoall));
   }
   {
@@ -404,36 +424,39 @@ void register_comm_tp(Registry& r) {
          "kernel from its FLOPs and bytes.",
          "Williams, Waterman & Patterson 2009, Roofline (CACM 52(4)), eq. 1",
          "docs/communication.md#hwroofline"},
-        {peak_flops_input(&In::peak_flops, "Peak FLOP/s"),
-         hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", kMaxBw),
-         num("intensity", &In::intensity, "Arithmetic intensity (0 = flops/bytes)",
+        {peak_flops_input(NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s"),
+         hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "Memory bandwidth", kMaxBw),
+         num("intensity", NAPKIN_FIELD(In, intensity), "Arithmetic intensity (0 = flops/bytes)",
              unit::flop_per_byte)
              .help("FLOPs per byte moved; 0 takes FLOPs ÷ bytes")
              .range(0, 1e9)
              // The page starts on a kernel (a BF16 matmul over 128 tokens) so the roofline
              // shows a point; the API default stays 0 = "from flops / bytes".
              .example(128),
-         num("flops", &In::flops, "FLOPs of the kernel", unit::flop)
+         num("flops", NAPKIN_FIELD(In, flops), "FLOPs of the kernel", unit::flop)
              .help("Arithmetic of the kernel")
              .range(0, 1e30),
-         num("bytes", &In::bytes, "Bytes moved", unit::bytes)
+         num("bytes", NAPKIN_FIELD(In, bytes), "Bytes moved", unit::bytes)
              .help("Bytes the kernel moves to and from memory")
              .range(0, 1e20)},
-        {out("ridge_intensity", &Out::ridge_intensity, "Ridge intensity", unit::flop_per_byte)
+        {out("ridge_intensity", NAPKIN_FIELD(Out, ridge_intensity), "Ridge intensity",
+             unit::flop_per_byte)
              .help("Peak ÷ bandwidth: the intensity where the roof bends"),
-         out("intensity_used", &Out::intensity_used, "Intensity", unit::flop_per_byte)
+         out("intensity_used", NAPKIN_FIELD(Out, intensity_used), "Intensity", unit::flop_per_byte)
              .help("The arithmetic intensity used"),
-         out("attainable_flops", &Out::attainable_flops, "Attainable FLOP/s", unit::flops)
+         out("attainable_flops", NAPKIN_FIELD(Out, attainable_flops), "Attainable FLOP/s",
+             unit::flops)
              .help("min(peak, intensity × bandwidth)"),
-         out("bound", &Out::bound, "Bound")
+         out("bound", NAPKIN_FIELD(Out, bound), "Bound")
              .help("Memory-bound below the ridge, compute-bound above"),
-         out("fraction_of_peak", &Out::fraction_of_peak, "Fraction of peak", unit::fraction)
+         out("fraction_of_peak", NAPKIN_FIELD(Out, fraction_of_peak), "Fraction of peak",
+             unit::fraction)
              .help("Attainable ÷ peak"),
-         out("compute_time", &Out::compute_time, "Compute time", unit::seconds)
+         out("compute_time", NAPKIN_FIELD(Out, compute_time), "Compute time", unit::seconds)
              .help("FLOPs ÷ peak"),
-         out("memory_time", &Out::memory_time, "Memory time", unit::seconds)
+         out("memory_time", NAPKIN_FIELD(Out, memory_time), "Memory time", unit::seconds)
              .help("Bytes ÷ bandwidth"),
-         out("time", &Out::time, "Time", unit::seconds)
+         out("time", NAPKIN_FIELD(Out, time), "Time", unit::seconds)
              .help("The larger of compute and memory time")},
         &hw_roofline));
   }

@@ -350,93 +350,100 @@ void register_memory(Registry& r) {
              "Weights, gradients, optimizer states and activations per GPU under TP, PP, DP and "
              "ZeRO 0–3, whether that fits, and the largest model this configuration can hold.",
              "Rajbhandari et al. 2020 (ZeRO), §5 and Figure 1", "docs/memory.md#memtraining"},
-            {num("params", &In::params, "Parameters (0 = from the model shape)", unit::params)
+            {num("params", NAPKIN_FIELD(In, params), "Parameters (0 = from the model shape)",
+                 unit::params)
                  .help("Model size N: the number of trainable parameters; 0 counts them from "
                        "the model's shape")
                  .range(0, kMaxParams),
-             num("tp", &In::tp, "Tensor parallel")
+             num("tp", NAPKIN_FIELD(In, tp), "Tensor parallel")
                  .help("Tensor-parallel degree: each GPU holds 1/tp of every layer")
                  .positive(kMaxDegree),
-             num("pp", &In::pp, "Pipeline parallel")
+             num("pp", NAPKIN_FIELD(In, pp), "Pipeline parallel")
                  .help("Pipeline stages: each GPU holds 1/pp of the layers")
                  .positive(kMaxDegree),
-             num("dp", &In::dp, "Data parallel")
+             num("dp", NAPKIN_FIELD(In, dp), "Data parallel")
                  .help("Data-parallel replicas, over which ZeRO shards its states")
                  .positive(1e7)
                  .example(8),  // the page starts where ZeRO stages differ (at DP = 1 they cannot)
-             num("zero_stage", &In::zero_stage, "ZeRO stage")
+             num("zero_stage", NAPKIN_FIELD(In, zero_stage), "ZeRO stage")
                  .range(0, 3)
                  .help("0 none; 1 optimizer states; 2 + gradients; 3 + weights (sharded over dp)"),
-             num("weight_bytes", &In::weight_bytes, "Bytes per weight")
+             num("weight_bytes", NAPKIN_FIELD(In, weight_bytes), "Bytes per weight")
                  .help("2 for BF16 or FP16 weights, 4 for FP32")
                  .positive(64),
-             num("grad_bytes", &In::grad_bytes, "Bytes per gradient")
+             num("grad_bytes", NAPKIN_FIELD(In, grad_bytes), "Bytes per gradient")
                  .help("2 for BF16 gradients, 4 for FP32")
                  .range(0, 64),
-             num("optimizer_bytes", &In::optimizer_bytes, "Optimizer bytes per parameter")
+             num("optimizer_bytes", NAPKIN_FIELD(In, optimizer_bytes),
+                 "Optimizer bytes per parameter")
                  .range(0, 64)
                  .help("12 = mixed-precision Adam: fp32 master copy 4 + momentum 4 + variance 4, "
                        "16 bytes per parameter with BF16 weights and gradients (ZeRO paper); "
                        "8 = the two moments only (the worked example)"),
-             choice("activations", &In::activations, "Activations",
+             choice("activations", NAPKIN_FIELD(In, activations), "Activations",
                     "korthikanti|rule_of_thumb|none|explicit")
                  .help("Korthikanti et al.: per layer for this batch, sequence and "
                        "recomputation; or the worked example's 10× local weights")
                  .labels("Per layer (Korthikanti et al.)|Rule of thumb (10× local "
                          "weights)|None|Given explicitly"),
-             num("activation_bytes", &In::activation_bytes, "Activation bytes per GPU (explicit)",
-                 unit::bytes)
+             num("activation_bytes", NAPKIN_FIELD(In, activation_bytes),
+                 "Activation bytes per GPU (explicit)", unit::bytes)
                  .help("Activation memory per GPU when given explicitly")
                  .range(0, kMaxBytes),
-             num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+             num("seq_len", NAPKIN_FIELD(In, seq_len), "Sequence length", unit::tokens)
                  .help("Tokens per sequence")
                  .positive(1e8)
                  .integer(),
-             num("micro_batch", &In::micro_batch, "Microbatch (sequences)")
+             num("micro_batch", NAPKIN_FIELD(In, micro_batch), "Microbatch (sequences)")
                  .help("Sequences per microbatch on one GPU")
                  .positive(1e6),
-             num("microbatches", &In::microbatches, "Microbatches per step (0 = PP)")
+             num("microbatches", NAPKIN_FIELD(In, microbatches), "Microbatches per step (0 = PP)")
                  .help("Microbatches per step per pipeline; 1F1B keeps min(PP, this) in flight "
                        "on the first stage; 0 takes PP")
                  .range(0, 1e6),
-             choice("recompute", &In::recompute, "Activation recomputation", "none|selective|full")
+             choice("recompute", NAPKIN_FIELD(In, recompute), "Activation recomputation",
+                    "none|selective|full")
                  .help("Selective re-runs attention in backward; full keeps only each layer's "
                        "input")
                  .labels("None|Selective (attention)|Full"),
-             flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism")
+             flag("sequence_parallel", NAPKIN_FIELD(In, sequence_parallel), "Sequence parallelism")
                  .help("Splits the layer norms' and dropouts' activations over the TP group too"),
-             flag("flash_attention", &In::flash_attention, "Fused (flash) attention")
+             flag("flash_attention", NAPKIN_FIELD(In, flash_attention), "Fused (flash) attention")
                  .help("Never stores the attention scores: drops Korthikanti et al.'s 5as/h "
                        "term"),
-             flag("checkpointing", &In::checkpointing, "Gradient checkpointing")
+             flag("checkpointing", NAPKIN_FIELD(In, checkpointing), "Gradient checkpointing")
                  .help("Keep only layer inputs and recompute the rest (full recomputation)"),
-             num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+             num("gpu_memory", NAPKIN_FIELD(In, gpu_memory), "GPU memory", unit::bytes)
                  .help("Memory of one accelerator, to check the fit (an 80 GB H100 has 80 GiB)")
                  .positive(1e13),
-             num("activation_factor", &In::activation_factor, "Rule-of-thumb activation factor")
+             num("activation_factor", NAPKIN_FIELD(In, activation_factor),
+                 "Rule-of-thumb activation factor")
                  .range(0, 1000)
                  .help("Worked example: activations ≈ 10 × local params × weight bytes"),
-             num("checkpoint_factor", &In::checkpoint_factor, "… with checkpointing")
+             num("checkpoint_factor", NAPKIN_FIELD(In, checkpoint_factor), "… with checkpointing")
                  .help("The rule-of-thumb factor when checkpointing is on")
                  .range(0, 1000)},
-            {out("weights", &Out::weights, "Weights", unit::bytes)
+            {out("weights", NAPKIN_FIELD(Out, weights), "Weights", unit::bytes)
                  .help("Parameters on this GPU × bytes per weight"),
-             out("gradients", &Out::gradients, "Gradients", unit::bytes)
+             out("gradients", NAPKIN_FIELD(Out, gradients), "Gradients", unit::bytes)
                  .help("Gradients on this GPU (sharded from ZeRO-2)"),
-             out("optimizer", &Out::optimizer, "Optimizer states", unit::bytes)
+             out("optimizer", NAPKIN_FIELD(Out, optimizer), "Optimizer states", unit::bytes)
                  .help("Adam moments and master weights on this GPU (sharded from ZeRO-1)"),
-             out("activations", &Out::activations, "Activations", unit::bytes)
+             out("activations", NAPKIN_FIELD(Out, activations), "Activations", unit::bytes)
                  .help("Activations kept for the backward pass"),
-             out("model_states", &Out::model_states, "Model states", unit::bytes)
+             out("model_states", NAPKIN_FIELD(Out, model_states), "Model states", unit::bytes)
                  .help("Weights + gradients + optimizer states"),
-             out("total", &Out::total, "Total per GPU", unit::bytes)
+             out("total", NAPKIN_FIELD(Out, total), "Total per GPU", unit::bytes)
                  .help("Model states + activations on one GPU"),
-             out("fits", &Out::fits, "Fits").help("Whether the total is within GPU memory"),
-             out("max_params", &Out::max_params, "Largest model that fits", unit::params)
+             out("fits", NAPKIN_FIELD(Out, fits), "Fits")
+                 .help("Whether the total is within GPU memory"),
+             out("max_params", NAPKIN_FIELD(Out, max_params), "Largest model that fits",
+                 unit::params)
                  .help("The largest model this layout fits in GPU memory"),
-             out("headroom", &Out::headroom, "Headroom", unit::bytes)
+             out("headroom", NAPKIN_FIELD(Out, headroom), "Headroom", unit::bytes)
                  .help("GPU memory left after the total (negative: over)"),
-             out("bytes_per_param", &Out::bytes_per_param, "Bytes per parameter per GPU")
+             out("bytes_per_param", NAPKIN_FIELD(Out, bytes_per_param),
+                 "Bytes per parameter per GPU")
                  .help("Model-state bytes (and rule-of-thumb activations) per parameter of the "
                        "whole model, on one GPU: 16 for mixed-precision Adam without sharding")},
             &mem_training),
@@ -451,57 +458,61 @@ void register_memory(Registry& r) {
          "parallelism, selective or full recomputation, and 1F1B pipelining.",
          "Korthikanti et al. 2022, Reducing Activation Recomputation, Table 2 and §4.2.3",
          "docs/memory.md#memactivations"},
-        {num("seq_len", &In::seq_len, "Sequence length s", unit::tokens)
+        {num("seq_len", NAPKIN_FIELD(In, seq_len), "Sequence length s", unit::tokens)
              .help("Tokens per sequence")
              .positive(1e7)
              .integer()
              .required(),
-         num("micro_batch", &In::micro_batch, "Micro-batch b")
+         num("micro_batch", NAPKIN_FIELD(In, micro_batch), "Micro-batch b")
              .help("Sequences in one micro-batch")
              .positive(1e5)
              .integer(),
-         num("d_model", &In::d_model, "Hidden size h")
+         num("d_model", NAPKIN_FIELD(In, d_model), "Hidden size h")
              .help("Hidden size of the residual stream")
              .positive(1e6)
              .integer()
              .required(),
-         num("n_heads", &In::n_heads, "Attention heads a")
+         num("n_heads", NAPKIN_FIELD(In, n_heads), "Attention heads a")
              .help("Attention heads")
              .positive(1e5)
              .integer()
              .required(),
-         num("n_layers", &In::n_layers, "Layers L")
+         num("n_layers", NAPKIN_FIELD(In, n_layers), "Layers L")
              .help("Transformer blocks")
              .positive(1e5)
              .integer()
              .required(),
-         num("tp", &In::tp, "Tensor parallel t")
+         num("tp", NAPKIN_FIELD(In, tp), "Tensor parallel t")
              .help("Tensor-parallel degree")
              .positive(kMaxDegree),
-         flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism")
+         flag("sequence_parallel", NAPKIN_FIELD(In, sequence_parallel), "Sequence parallelism")
              .help("Shard the norm and dropout activations over the TP ranks too"),
-         choice("recompute", &In::recompute, "Recomputation", "none|selective|full")
+         choice("recompute", NAPKIN_FIELD(In, recompute), "Recomputation", "none|selective|full")
              .help("Recompute attention (selective) or whole layers (full) instead of storing them")
              .labels("None|Selective (attention only)|Full (per layer)"),
-         num("pp", &In::pp, "Pipeline parallel p").help("Pipeline stages").positive(kMaxDegree),
-         num("microbatches", &In::microbatches, "Microbatches in flight (0 = ≥ p)")
+         num("pp", NAPKIN_FIELD(In, pp), "Pipeline parallel p")
+             .help("Pipeline stages")
+             .positive(kMaxDegree),
+         num("microbatches", NAPKIN_FIELD(In, microbatches), "Microbatches in flight (0 = ≥ p)")
              .help("Micro-batches the first stage holds at once; 0 takes p (1F1B)")
              .range(0, 1e6)
              .integer()},
-        {out("per_layer", &Out::per_layer, "Per layer", unit::bytes)
+        {out("per_layer", NAPKIN_FIELD(Out, per_layer), "Per layer", unit::bytes)
              .help("Activation bytes of one layer with these settings"),
-         out("total", &Out::total, "Per GPU (first stage)", unit::bytes)
+         out("total", NAPKIN_FIELD(Out, total), "Per GPU (first stage)", unit::bytes)
              .help("Per layer × layers per stage × micro-batches in flight"),
-         out("saved_fraction", &Out::saved_fraction, "Saved by recomputation", unit::fraction)
+         out("saved_fraction", NAPKIN_FIELD(Out, saved_fraction), "Saved by recomputation",
+             unit::fraction)
              .help("Memory saved by recomputation"),
-         out("per_layer_no_recompute", &Out::per_layer_no_recompute, "Per layer, no recompute",
-             unit::bytes)
+         out("per_layer_no_recompute", NAPKIN_FIELD(Out, per_layer_no_recompute),
+             "Per layer, no recompute", unit::bytes)
              .help("Activation bytes of one layer with nothing recomputed"),
-         out("attention_term", &Out::attention_term, "5as/h")
+         out("attention_term", NAPKIN_FIELD(Out, attention_term), "5as/h")
              .help("The 5as/h term of Korthikanti's formula: attention's share"),
-         out("layers_per_stage", &Out::layers_per_stage, "Layers per stage")
+         out("layers_per_stage", NAPKIN_FIELD(Out, layers_per_stage), "Layers per stage")
              .help("Layers ÷ pipeline stages"),
-         out("in_flight_microbatches", &Out::in_flight_microbatches, "Microbatches in flight")
+         out("in_flight_microbatches", NAPKIN_FIELD(Out, in_flight_microbatches),
+             "Microbatches in flight")
              .help("Micro-batches whose activations the first stage keeps")},
         &mem_activations));
   }
@@ -513,78 +524,81 @@ void register_memory(Registry& r) {
          "FP32 model states plus activations of an FFN-only model sharded over N_FSDP devices, "
          "and how many devices it takes to fit (worked example).",
          "Rajbhandari et al. 2020 (ZeRO-3 = FSDP)", "docs/memory.md#memfsdp"},
-        {num("params", &In::params, "Parameters", unit::params)
+        {num("params", NAPKIN_FIELD(In, params), "Parameters", unit::params)
              .help("Model size N: the number of trainable parameters")
              .positive(kMaxParams)
              .required(),
-         num("master_bytes", &In::master_bytes, "Master weight bytes")
+         num("master_bytes", NAPKIN_FIELD(In, master_bytes), "Master weight bytes")
              .help("Bytes per parameter of the FP32 master weights")
              .range(0, 64),
-         num("grad_bytes", &In::grad_bytes, "Accumulated gradient bytes")
+         num("grad_bytes", NAPKIN_FIELD(In, grad_bytes), "Accumulated gradient bytes")
              .help("Bytes per parameter of the accumulated gradients")
              .range(0, 64),
-         num("optimizer_bytes", &In::optimizer_bytes, "Optimizer bytes")
+         num("optimizer_bytes", NAPKIN_FIELD(In, optimizer_bytes), "Optimizer bytes")
              .help("Bytes per parameter of the optimizer states")
              .range(0, 64),
-         num("n_layers", &In::n_layers, "Blocks L")
+         num("n_layers", NAPKIN_FIELD(In, n_layers), "Blocks L")
              .help("Transformer blocks")
              .positive(1e5)
              .integer(),
-         num("batch", &In::batch, "Batch b (sequences)")
+         num("batch", NAPKIN_FIELD(In, batch), "Batch b (sequences)")
              .help("Sequences per device")
              .range(0, 1e7)
              .integer(),
-         num("seq_len", &In::seq_len, "Sequence length s", unit::tokens)
+         num("seq_len", NAPKIN_FIELD(In, seq_len), "Sequence length s", unit::tokens)
              .help("Tokens per sequence")
              .positive(1e7)
              .integer(),
-         num("d_model", &In::d_model, "Model width d")
+         num("d_model", NAPKIN_FIELD(In, d_model), "Model width d")
              .help("Hidden size of the residual stream")
              .positive(1e6)
              .integer(),
-         num("d_ff", &In::d_ff, "FFN width")
+         num("d_ff", NAPKIN_FIELD(In, d_ff), "FFN width")
              .help("Inner width of the feed-forward")
              .range(0, 1e7)
              .integer(),
-         num("activation_bytes", &In::activation_bytes, "Activation bytes")
+         num("activation_bytes", NAPKIN_FIELD(In, activation_bytes), "Activation bytes")
              .help("Bytes per stored activation value")
              .positive(8),
-         num("activation_sharded_fraction", &In::activation_sharded_fraction,
+         num("activation_sharded_fraction", NAPKIN_FIELD(In, activation_sharded_fraction),
              "Sharded fraction of activations", unit::fraction)
              .help("Share of activations that FSDP can shard")
              .range(0, 1),
-         num("n_fsdp", &In::n_fsdp, "FSDP devices")
+         num("n_fsdp", NAPKIN_FIELD(In, n_fsdp), "FSDP devices")
              .help("Devices the model states are sharded over")
              .positive(1e7)
              .integer(),
-         num("device_memory", &In::device_memory, "Device memory", unit::bytes)
+         num("device_memory", NAPKIN_FIELD(In, device_memory), "Device memory", unit::bytes)
              .help("Memory of one device")
              .positive(1e13),
-         num("reference_gpu_memory", &In::reference_gpu_memory, "Reference GPU memory", unit::bytes)
+         num("reference_gpu_memory", NAPKIN_FIELD(In, reference_gpu_memory), "Reference GPU memory",
+             unit::bytes)
              .help("Memory of a reference GPU, to express the total in GPUs")
              .positive(1e13),
-         num("backward_grad_bytes", &In::backward_grad_bytes, "Gradient bytes in backward")
+         num("backward_grad_bytes", NAPKIN_FIELD(In, backward_grad_bytes),
+             "Gradient bytes in backward")
              .help("Bytes per gradient value during the backward pass")
              .range(0, 64)},
-        {out("model_states", &Out::model_states, "Model states", unit::bytes)
+        {out("model_states", NAPKIN_FIELD(Out, model_states), "Model states", unit::bytes)
              .help("Master weights, gradients and optimizer states on one device"),
-         out("activations", &Out::activations, "Activations", unit::bytes)
+         out("activations", NAPKIN_FIELD(Out, activations), "Activations", unit::bytes)
              .help("Activations on one device"),
-         out("per_device", &Out::per_device, "Per device", unit::bytes)
+         out("per_device", NAPKIN_FIELD(Out, per_device), "Per device", unit::bytes)
              .help("Model states + activations"),
-         out("fits", &Out::fits, "Fits")
+         out("fits", NAPKIN_FIELD(Out, fits), "Fits")
              .help("Whether the per-device total is within device memory"),
-         out("min_devices", &Out::min_devices, "Minimum N_FSDP")
+         out("min_devices", NAPKIN_FIELD(Out, min_devices), "Minimum N_FSDP")
              .help("Fewest FSDP devices that fit"),
-         out("min_devices_model_states_only", &Out::min_devices_model_states_only,
+         out("min_devices_model_states_only", NAPKIN_FIELD(Out, min_devices_model_states_only),
              "Minimum N_FSDP without activations")
              .help("The same, ignoring activations"),
-         out("reference_gpus", &Out::reference_gpus, "Reference GPUs' worth", unit::gpus)
+         out("reference_gpus", NAPKIN_FIELD(Out, reference_gpus), "Reference GPUs' worth",
+             unit::gpus)
              .help("The whole model's memory in reference GPUs"),
-         out("backward_activations", &Out::backward_activations, "Activations saved for backward",
-             unit::bytes)
+         out("backward_activations", NAPKIN_FIELD(Out, backward_activations),
+             "Activations saved for backward", unit::bytes)
              .help("Activations saved for the backward pass"),
-         out("bf16_grad_saving", &Out::bf16_grad_saving,
+         out("bf16_grad_saving", NAPKIN_FIELD(Out, bf16_grad_saving),
              "BF16-gradient saving (worked example's reading)", unit::bytes)
              .help("What BF16 instead of FP32 gradients saves")},
         &mem_fsdp));

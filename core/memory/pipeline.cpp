@@ -373,69 +373,78 @@ void register_pipeline(Registry& r) {
          "device and in whole sequences, the communication-optimal FSDP degree, and the times.",
          "Austin et al. 2025, How to Scale Your Model, “Training” (mixed FSDP and TP)",
          "docs/memory.md#scalefsdp_tp"},
-        {num("d_model", &In::d_model, "Model width D")
+        {num("d_model", NAPKIN_FIELD(In, d_model), "Model width D")
              .help("Hidden size D")
              .positive(1e6)
              .integer()
              .required(),
-         num("d_ff", &In::d_ff, "FFN width F")
+         num("d_ff", NAPKIN_FIELD(In, d_ff), "FFN width F")
              .help("Feed-forward width F")
              .positive(1e7)
              .integer()
              .required(),
-         num("fsdp", &In::fsdp, "FSDP degree X").help("FSDP degree X").positive(1e6).integer(),
-         num("tp", &In::tp, "TP degree Y").help("Tensor-parallel degree Y").positive(1e4).integer(),
-         num("peak_flops", &In::peak_flops, "Peak FLOP/s per chip C", unit::flops)
+         num("fsdp", NAPKIN_FIELD(In, fsdp), "FSDP degree X")
+             .help("FSDP degree X")
+             .positive(1e6)
+             .integer(),
+         num("tp", NAPKIN_FIELD(In, tp), "TP degree Y")
+             .help("Tensor-parallel degree Y")
+             .positive(1e4)
+             .integer(),
+         num("peak_flops", NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s per chip C", unit::flops)
              .help("Peak FLOP/s of one chip")
              .positive(1e17),
-         num("ici_bandwidth", &In::ici_bandwidth, "ICI bandwidth per axis W", unit::bytes_per_s)
+         num("ici_bandwidth", NAPKIN_FIELD(In, ici_bandwidth), "ICI bandwidth per axis W",
+             unit::bytes_per_s)
              .help("Inter-chip bandwidth per mesh axis, one direction")
              .positive(1e14),
-         num("fsdp_axes", &In::fsdp_axes, "Mesh axes for FSDP M_X")
+         num("fsdp_axes", NAPKIN_FIELD(In, fsdp_axes), "Mesh axes for FSDP M_X")
              .help("Mesh axes FSDP communicates over")
              .positive(3)
              .integer(),
-         num("tp_axes", &In::tp_axes, "Mesh axes for TP M_Y")
+         num("tp_axes", NAPKIN_FIELD(In, tp_axes), "Mesh axes for TP M_Y")
              .help("Mesh axes TP communicates over")
              .positive(3)
              .integer(),
-         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+         num("seq_len", NAPKIN_FIELD(In, seq_len), "Sequence length", unit::tokens)
              .help("Tokens per sequence")
              .positive(1e7)
              .integer(),
-         num("batch_tokens", &In::batch_tokens, "Batch (tokens; 0 = smallest compute-bound)",
-             unit::tokens)
+         num("batch_tokens", NAPKIN_FIELD(In, batch_tokens),
+             "Batch (tokens; 0 = smallest compute-bound)", unit::tokens)
              .help("Tokens per batch to evaluate; 0 takes the smallest compute-bound batch")
              .range(0, 1e10),
-         num("n_layers", &In::n_layers, "Blocks L")
+         num("n_layers", NAPKIN_FIELD(In, n_layers), "Blocks L")
              .help("Transformer blocks")
              .positive(1e5)
              .integer(),
-         num("bytes", &In::bytes, "Bytes per value on the wire")
+         num("bytes", NAPKIN_FIELD(In, bytes), "Bytes per value on the wire")
              .help("Bytes per value sent between chips")
              .positive(8)},
-        {out("alpha", &Out::alpha, "α = C/W", unit::flop_per_byte)
+        {out("alpha", NAPKIN_FIELD(Out, alpha), "α = C/W", unit::flop_per_byte)
              .help("C ÷ W: FLOPs a chip does while one byte crosses a link"),
-         out("min_batch_tokens", &Out::min_batch_tokens, "Min batch", unit::tokens)
+         out("min_batch_tokens", NAPKIN_FIELD(Out, min_batch_tokens), "Min batch", unit::tokens)
              .help("Smallest batch in tokens that keeps the chips compute-bound"),
-         out("min_tokens_per_device", &Out::min_tokens_per_device, "Min per device", unit::tokens)
+         out("min_tokens_per_device", NAPKIN_FIELD(Out, min_tokens_per_device), "Min per device",
+             unit::tokens)
              .help("The same per device"),
-         out("min_sequences", &Out::min_sequences, "Min sequences")
+         out("min_sequences", NAPKIN_FIELD(Out, min_sequences), "Min sequences")
              .help("The smallest batch in whole sequences"),
-         out("optimal_fsdp", &Out::optimal_fsdp, "Optimal FSDP degree")
+         out("optimal_fsdp", NAPKIN_FIELD(Out, optimal_fsdp), "Optimal FSDP degree")
              .help("The FSDP degree that minimises the compute-bound batch"),
-         out("min_tokens_per_device_optimal", &Out::min_tokens_per_device_optimal,
+         out("min_tokens_per_device_optimal", NAPKIN_FIELD(Out, min_tokens_per_device_optimal),
              "Min per device at X_opt", unit::tokens)
              .help("Per-device batch at the optimal FSDP degree"),
-         out("compute_time", &Out::compute_time, "Forward compute", unit::seconds)
+         out("compute_time", NAPKIN_FIELD(Out, compute_time), "Forward compute", unit::seconds)
              .help("Forward compute of the evaluated batch"),
-         out("fsdp_comm_time", &Out::fsdp_comm_time, "FSDP comm", unit::seconds)
+         out("fsdp_comm_time", NAPKIN_FIELD(Out, fsdp_comm_time), "FSDP comm", unit::seconds)
              .help("Time of FSDP's weight all-gathers"),
-         out("tp_comm_time", &Out::tp_comm_time, "TP comm", unit::seconds)
+         out("tp_comm_time", NAPKIN_FIELD(Out, tp_comm_time), "TP comm", unit::seconds)
              .help("Time of TP's activation collectives"),
-         out("eval_batch_tokens", &Out::eval_batch_tokens, "Batch evaluated", unit::tokens)
+         out("eval_batch_tokens", NAPKIN_FIELD(Out, eval_batch_tokens), "Batch evaluated",
+             unit::tokens)
              .help("The batch the times are for"),
-         out("compute_bound", &Out::compute_bound, "Compute-bound")
+         out("compute_bound", NAPKIN_FIELD(Out, compute_bound), "Compute-bound")
              .help("Whether compute takes longer than either communication")},
         &scale_fsdp_tp));
   }
@@ -449,83 +458,88 @@ void register_pipeline(Registry& r) {
              "whole-step model; or the worked example's rule of thumb (TP within a node, PP "
              "across nodes for big models, DP for the rest).",
              "Narayanan et al. 2021 §3 (TP within a node)", "docs/memory.md#parallelrecommend"},
-            {choice("method", &In::method, "Method", "search|rule_of_thumb")
+            {choice("method", NAPKIN_FIELD(In, method), "Method", "search|rule_of_thumb")
                  .help("Search: the fastest layout that fits, by train.step's time and memory; "
                        "rule of thumb: the worked example's TP-in-node, PP-across rule")
                  .labels("Search the layouts|Rule of thumb (worked example)"),
-             num("params", &In::params, "Parameters (0 = from the model shape)", unit::params)
+             num("params", NAPKIN_FIELD(In, params), "Parameters (0 = from the model shape)",
+                 unit::params)
                  .help("Model size for the rule of thumb; 0 counts it from the model's shape "
                        "(the search always reads the shape)")
                  .range(0, 1e15),
-             num("gpus", &In::gpus, "GPUs", unit::gpus)
+             num("gpus", NAPKIN_FIELD(In, gpus), "GPUs", unit::gpus)
                  .help("Accelerators available")
                  .positive(1e5)
                  .integer(),
-             num("gpus_per_node", &In::gpus_per_node, "GPUs per node", unit::gpus)
+             num("gpus_per_node", NAPKIN_FIELD(In, gpus_per_node), "GPUs per node", unit::gpus)
                  .help("Accelerators joined by NVLink in one node")
                  .positive(1e4)
                  .integer(),
-             num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+             num("gpu_memory", NAPKIN_FIELD(In, gpu_memory), "GPU memory", unit::bytes)
                  .help("Memory of one accelerator (an 80 GB H100 has 80 GiB)")
                  .positive(1e13),
-             num("global_batch", &In::global_batch, "Global batch (sequences)")
+             num("global_batch", NAPKIN_FIELD(In, global_batch), "Global batch (sequences)")
                  .help("Sequences per optimizer step, for the search")
                  .positive(1e8)
                  .integer(),
-             num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+             num("seq_len", NAPKIN_FIELD(In, seq_len), "Sequence length", unit::tokens)
                  .help("Tokens per sequence, for the search")
                  .positive(1e7)
                  .integer(),
-             num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+             num("peak_flops", NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s per GPU", unit::flops)
                  .help("Dense BF16 peak from the datasheet (no sparsity)")
                  .positive(1e17),
-             hbm_bandwidth_input(&In::mem_bandwidth, "HBM bandwidth per GPU", 1e14),
-             matmul_fraction_input(&In::matmul_fraction),
-             attention_fraction_input(&In::attention_fraction),
-             num("intra_bandwidth", &In::intra_bandwidth, "Intra-node bandwidth", unit::bytes_per_s)
+             hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "HBM bandwidth per GPU", 1e14),
+             matmul_fraction_input(NAPKIN_FIELD(In, matmul_fraction)),
+             attention_fraction_input(NAPKIN_FIELD(In, attention_fraction)),
+             num("intra_bandwidth", NAPKIN_FIELD(In, intra_bandwidth), "Intra-node bandwidth",
+                 unit::bytes_per_s)
                  .help("NVLink bandwidth per GPU in one direction")
                  .positive(1e15),
-             num("intra_latency", &In::intra_latency, "Intra-node latency", unit::seconds)
+             num("intra_latency", NAPKIN_FIELD(In, intra_latency), "Intra-node latency",
+                 unit::seconds)
                  .help("Latency of one step of a collective inside a node")
                  .range(0, 1),
-             num("inter_bandwidth", &In::inter_bandwidth, "Inter-node bandwidth per GPU",
-                 unit::bytes_per_s)
+             num("inter_bandwidth", NAPKIN_FIELD(In, inter_bandwidth),
+                 "Inter-node bandwidth per GPU", unit::bytes_per_s)
                  .help("Network bandwidth per GPU in one direction (NDR: 50 GB/s)")
                  .positive(1e15),
-             num("inter_latency", &In::inter_latency, "Inter-node latency", unit::seconds)
+             num("inter_latency", NAPKIN_FIELD(In, inter_latency), "Inter-node latency",
+                 unit::seconds)
                  .help("Latency of one step of a collective across nodes")
                  .range(0, 1),
-             num("fit_factor", &In::fit_factor, "Fit factor (× BF16 weights)")
+             num("fit_factor", NAPKIN_FIELD(In, fit_factor), "Fit factor (× BF16 weights)")
                  .help("Rule of thumb: training memory as a multiple of the BF16 weights")
                  .positive(1000)},
-            {out("tp", &Out::tp, "TP").help("Tensor-parallel degree"),
-             out("pp", &Out::pp, "PP").help("Pipeline stages"),
-             out("dp", &Out::dp, "DP").help("Data-parallel replicas: the GPUs left"),
-             out("zero_stage", &Out::zero_stage, "ZeRO stage")
+            {out("tp", NAPKIN_FIELD(Out, tp), "TP").help("Tensor-parallel degree"),
+             out("pp", NAPKIN_FIELD(Out, pp), "PP").help("Pipeline stages"),
+             out("dp", NAPKIN_FIELD(Out, dp), "DP").help("Data-parallel replicas: the GPUs left"),
+             out("zero_stage", NAPKIN_FIELD(Out, zero_stage), "ZeRO stage")
                  .help("ZeRO stage: 3 shards the weights too (FSDP)"),
-             out("checkpointing", &Out::checkpointing, "Recompute activations")
+             out("checkpointing", NAPKIN_FIELD(Out, checkpointing), "Recompute activations")
                  .help("Whether activations are recomputed (selective or full)"),
-             out("rationale", &Out::rationale, "Rationale").help("How it chose, in one sentence"),
-             out("nodes", &Out::nodes, "Nodes").help("Nodes used"),
-             out("memory_per_gpu", &Out::memory_per_gpu, "Memory per GPU", unit::bytes)
+             out("rationale", NAPKIN_FIELD(Out, rationale), "Rationale")
+                 .help("How it chose, in one sentence"),
+             out("nodes", NAPKIN_FIELD(Out, nodes), "Nodes").help("Nodes used"),
+             out("memory_per_gpu", NAPKIN_FIELD(Out, memory_per_gpu), "Memory per GPU", unit::bytes)
                  .help("Training memory on the busiest GPU, by the same check that chose it"),
-             out("fits", &Out::fits, "Fits").help("Whether that is within GPU memory"),
-             out("cp", &Out::cp, "CP").help("Context-parallel degree"),
-             out("ep", &Out::ep, "EP").help("Expert-parallel degree (MoE)"),
-             out("microbatch", &Out::microbatch, "Microbatch")
+             out("fits", NAPKIN_FIELD(Out, fits), "Fits").help("Whether that is within GPU memory"),
+             out("cp", NAPKIN_FIELD(Out, cp), "CP").help("Context-parallel degree"),
+             out("ep", NAPKIN_FIELD(Out, ep), "EP").help("Expert-parallel degree (MoE)"),
+             out("microbatch", NAPKIN_FIELD(Out, microbatch), "Microbatch")
                  .optional()
                  .help("Sequences per microbatch (search)"),
-             out("recompute", &Out::recompute, "Recomputation")
+             out("recompute", NAPKIN_FIELD(Out, recompute), "Recomputation")
                  .help("None, selective (attention) or full"),
-             out("sequence_parallel", &Out::sequence_parallel, "Sequence parallelism")
+             out("sequence_parallel", NAPKIN_FIELD(Out, sequence_parallel), "Sequence parallelism")
                  .help("Whether TP also splits the sequence in norms and dropouts"),
-             out("step_time", &Out::step_time, "Step time", unit::seconds)
+             out("step_time", NAPKIN_FIELD(Out, step_time), "Step time", unit::seconds)
                  .optional()
                  .help("train.step's time for that layout (search)"),
-             out("mfu", &Out::mfu, "MFU", unit::fraction)
+             out("mfu", NAPKIN_FIELD(Out, mfu), "MFU", unit::fraction)
                  .optional()
                  .help("Model FLOPs utilisation of that layout (search)"),
-             out("layouts_evaluated", &Out::layouts_evaluated, "Layouts searched")
+             out("layouts_evaluated", NAPKIN_FIELD(Out, layouts_evaluated), "Layouts searched")
                  .optional()
                  .help("Layouts the search counted, evaluated or rejected")},
             &parallel_recommend),
@@ -539,43 +553,45 @@ void register_pipeline(Registry& r) {
          "Idle fraction of a pipeline-parallel step (exact and approximate), interleaving, "
          "point-to-point sends, and the microbatches needed for a target bubble.",
          "Narayanan et al. 2021 §2.2; Huang et al. 2019 (GPipe) §2.3", "docs/memory.md#pipebubble"},
-        {num("stages", &In::stages, "Stages N")
+        {num("stages", NAPKIN_FIELD(In, stages), "Stages N")
              .help("Pipeline stages N")
              .positive(1e4)
              .integer()
              .required(),
-         num("microbatches", &In::microbatches, "Microbatches M")
+         num("microbatches", NAPKIN_FIELD(In, microbatches), "Microbatches M")
              .help("Micro-batches M per step")
              .positive(1e6)
              .integer()
              .required(),
-         num("batch", &In::batch, "Batch (0 = not given)")
+         num("batch", NAPKIN_FIELD(In, batch), "Batch (0 = not given)")
              .help("Global batch in sequences, for the micro-batch size")
              .range(0, 1e8)
              .integer(),
-         num("interleave", &In::interleave, "Chunks per device v")
+         num("interleave", NAPKIN_FIELD(In, interleave), "Chunks per device v")
              .help("Model chunks per device (Megatron interleaving)")
              .positive(64)
              .integer(),
-         num("target", &In::target, "Target bubble (0 = none)", unit::fraction)
+         num("target", NAPKIN_FIELD(In, target), "Target bubble (0 = none)", unit::fraction)
              .help("A bubble fraction to stay under")
              .range(0, 0.99)},
-        {out("bubble_fraction", &Out::bubble_fraction, "Bubble (exact)", unit::fraction)
+        {out("bubble_fraction", NAPKIN_FIELD(Out, bubble_fraction), "Bubble (exact)",
+             unit::fraction)
              .help("(N − 1) ÷ (vM + N − 1): idle share of the step"),
-         out("bubble_approx", &Out::bubble_approx, "Bubble ≈ (N−1)/M", unit::fraction)
+         out("bubble_approx", NAPKIN_FIELD(Out, bubble_approx), "Bubble ≈ (N−1)/M", unit::fraction)
              .help("(N − 1) ÷ vM: the usual approximation"),
-         out("microbatch_size", &Out::microbatch_size, "Microbatch size")
+         out("microbatch_size", NAPKIN_FIELD(Out, microbatch_size), "Microbatch size")
              .optional()
              .help("Batch ÷ microbatches; shown when the batch is given"),
-         out("p2p_ops", &Out::p2p_ops, "P2P sends per step")
+         out("p2p_ops", NAPKIN_FIELD(Out, p2p_ops), "P2P sends per step")
              .help("Point-to-point sends between stages per step"),
-         out("min_microbatches", &Out::min_microbatches, "Min microbatches for target")
+         out("min_microbatches", NAPKIN_FIELD(Out, min_microbatches), "Min microbatches for target")
              .optional()
              .help("Fewest microbatches that keep the bubble under the target; needs a target"),
-         out("min_microbatches_approx", &Out::min_microbatches_approx, "Min microbatches (approx.)")
+         out("min_microbatches_approx", NAPKIN_FIELD(Out, min_microbatches_approx),
+             "Min microbatches (approx.)")
              .optional()
              .help("The same from the (N−1)/M approximation; needs a target"),
-         out("efficiency", &Out::efficiency, "Pipeline efficiency", unit::fraction)
+         out("efficiency", NAPKIN_FIELD(Out, efficiency), "Pipeline efficiency", unit::fraction)
              .help("1 − bubble")},
         &pipe_bubble));
   }

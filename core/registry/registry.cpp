@@ -85,33 +85,6 @@ std::vector<std::string> split_bars(const char* text) {
 
 }  // namespace
 
-[[gnu::noinline]] InputRow::InputRow(const InputRow&) = default;
-[[gnu::noinline]] InputRow& InputRow::operator=(const InputRow&) = default;
-[[gnu::noinline]] OutputRow::OutputRow(const OutputRow&) = default;
-[[gnu::noinline]] OutputRow& OutputRow::operator=(const OutputRow&) = default;
-
-InputRow input_row(const char* name, FieldRef field, const char* label, const char* unit,
-                   InputKind kind) {
-  InputRow r;
-  r.name = name;
-  r.field = field;
-  r.label = label;
-  r.unit = unit;
-  r.kind = kind;
-  r.integer =
-      kind == InputKind::Number && (field.type == FieldType::Int || field.type == FieldType::Long);
-  return r;
-}
-
-OutputRow output_row(const char* name, FieldRef field, const char* label, const char* unit) {
-  OutputRow r;
-  r.name = name;
-  r.field = field;
-  r.label = label;
-  r.unit = unit;
-  return r;
-}
-
 InputSpec input_spec(const InputRow& row, const void* defaults) {
   InputSpec s;
   s.name = row.name;

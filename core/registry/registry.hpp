@@ -2,6 +2,7 @@
 // the CLI, the wasm API, the page's forms, the problem bank and the tests all read it.
 #pragma once
 
+#include <cstddef>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -146,8 +147,26 @@ constexpr FieldType field_type() {
   }
 }
 
-// The member's offset, as offsetof computes it, without constructing an S: constructing one
-// per field inlined each struct's whole constructor at every declaration.
+// A member of struct S of type T, by offset: what a declaration binds an input or output to.
+// Written NAPKIN_FIELD(In, params) at a declaration: offsetof is a constant, so a whole
+// declaration row is a constant the compiler stores as data (a member pointer's offset is not
+// a constant expression, and rows built at run time were most of the registry's wasm).
+template <class S, class T>
+struct Member {
+  std::size_t offset;
+};
+
+template <class S, class T>
+constexpr FieldRef field_ref(Member<S, T> m) {
+  return {m.offset, field_type<T>()};
+}
+
+// offsetof on a struct that adds members to a base (ModelInputs) is "conditionally supported";
+// clang and GCC support it for non-virtual bases, and CMakeLists.txt silences the warning.
+#define NAPKIN_FIELD(S, m) (::napkin::Member<S, decltype(S::m)>{offsetof(S, m)})
+
+// The member's offset from a member pointer, at run time, for the few declarations that are
+// built in code (a helper taking a member pointer): same FieldRef, not a constant.
 template <class S, class T>
 FieldRef field_ref(T S::*member) {
   alignas(S) static unsigned char storage[sizeof(S)];
@@ -188,10 +207,10 @@ struct Estimator {
 // Typed declaration helpers. A field binds an input name to a member of the estimator's
 // input struct; the struct's default member initializer is the input's example/default.
 //
-// A declaration is a plain row of literals (static storage) and numbers, copied out of line:
-// the registry's ~700 declarations then compile to a few stores each, where rows holding
-// std::strings cost a constructor, a copy and a destructor call apiece (most of the wasm's
-// registry code). declare() turns the rows into InputSpec / OutputSpec once.
+// A declaration is a plain row of literals (static storage) and numbers, built by constexpr
+// functions from NAPKIN_FIELD offsets: a declaration list is then a constant array in the
+// wasm's data, not code (rows built at run time were most of the registry's wasm). declare()
+// turns the rows into InputSpec / OutputSpec once.
 struct InputRow {
   const char* name = "";
   const char* label = "";
@@ -206,36 +225,50 @@ struct InputRow {
   double example = 0;  // the page's start when has_example; else the struct's default
   InputKind kind = InputKind::Number;
   bool min_exclusive = false, integer = false, required = false, has_example = false;
-
-  // Out of line: a copy inlined as loads and stores at each declaration was most of its code.
-  InputRow() = default;
-  InputRow(const InputRow&);
-  InputRow& operator=(const InputRow&);
 };
 
 template <class In>
 struct InputDecl : InputRow {
-  InputDecl& min(double v) { return InputRow::min = v, min_exclusive = false, *this; }
-  InputDecl& above(double v) { return InputRow::min = v, min_exclusive = true, *this; }
-  InputDecl& max(double v) { return InputRow::max = v, *this; }
-  InputDecl& range(double lo, double hi) { return min(lo).max(hi); }
-  InputDecl& positive(double hi) { return above(0).max(hi); }
-  InputDecl& integer() { return InputRow::integer = true, *this; }
-  InputDecl& required() { return InputRow::required = true, *this; }
-  InputDecl& help(const char* h) { return InputRow::help = h, *this; }
-  InputDecl& meaning(const char* key) { return preset_key = key, *this; }
-  InputDecl& group(const char* g) { return InputRow::group = g, *this; }
+  constexpr InputDecl& min(double v) { return InputRow::min = v, min_exclusive = false, *this; }
+  constexpr InputDecl& above(double v) { return InputRow::min = v, min_exclusive = true, *this; }
+  constexpr InputDecl& max(double v) { return InputRow::max = v, *this; }
+  constexpr InputDecl& range(double lo, double hi) { return min(lo).max(hi); }
+  constexpr InputDecl& positive(double hi) { return above(0).max(hi); }
+  constexpr InputDecl& integer() { return InputRow::integer = true, *this; }
+  constexpr InputDecl& required() { return InputRow::required = true, *this; }
+  constexpr InputDecl& help(const char* h) { return InputRow::help = h, *this; }
+  constexpr InputDecl& meaning(const char* key) { return preset_key = key, *this; }
+  constexpr InputDecl& group(const char* g) { return InputRow::group = g, *this; }
   // What the page shows for each choice, "|"-separated in the order the choices were declared.
-  InputDecl& labels(const char* l) { return choice_labels = l, *this; }
+  constexpr InputDecl& labels(const char* l) { return choice_labels = l, *this; }
   // Where the page starts when the API default (0 = "not given") would show nothing.
-  InputDecl& example(double v) { return InputRow::example = v, has_example = true, *this; }
+  constexpr InputDecl& example(double v) {
+    return InputRow::example = v, has_example = true, *this;
+  }
 };
 
-// One out-of-line builder for every struct type: the typed wrappers below only add the
-// member's offset.
-[[gnu::noinline]] InputRow input_row(const char* name, FieldRef field, const char* label,
-                                     const char* unit, InputKind kind);
+constexpr InputRow input_row(const char* name, FieldRef field, const char* label, const char* unit,
+                             InputKind kind) {
+  InputRow r;
+  r.name = name;
+  r.field = field;
+  r.label = label;
+  r.unit = unit;
+  r.kind = kind;
+  r.integer =
+      kind == InputKind::Number && (field.type == FieldType::Int || field.type == FieldType::Long);
+  return r;
+}
 
+// The typed builders take a Member (constant rows) or, for declarations built in code, a
+// member pointer; both check the member's type.
+
+template <class In, class T>
+constexpr InputDecl<In> num(const char* name, Member<In, T> field, const char* label,
+                            const char* unit = "") {
+  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "num() binds a number");
+  return {input_row(name, field_ref(field), label, unit, InputKind::Number)};
+}
 template <class In, class T>
 InputDecl<In> num(const char* name, T In::*field, const char* label, const char* unit = "") {
   static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "num() binds a number");
@@ -243,11 +276,22 @@ InputDecl<In> num(const char* name, T In::*field, const char* label, const char*
 }
 
 template <class In>
+constexpr InputDecl<In> flag(const char* name, Member<In, bool> field, const char* label) {
+  return {input_row(name, field_ref(field), label, "", InputKind::Boolean)};
+}
+template <class In>
 InputDecl<In> flag(const char* name, bool In::*field, const char* label) {
   return {input_row(name, field_ref(field), label, "", InputKind::Boolean)};
 }
 
 // `choices`: the allowed values, "|"-separated ("none|selective|full").
+template <class In>
+constexpr InputDecl<In> choice(const char* name, Member<In, std::string> field, const char* label,
+                               const char* choices) {
+  InputDecl<In> d{input_row(name, field_ref(field), label, "", InputKind::Choice)};
+  d.choices = choices;
+  return d;
+}
 template <class In>
 InputDecl<In> choice(const char* name, std::string In::*field, const char* label,
                      const char* choices) {
@@ -257,6 +301,10 @@ InputDecl<In> choice(const char* name, std::string In::*field, const char* label
 }
 
 // Free text the estimator parses itself (e.g. a JSON list of pipeline stages).
+template <class In>
+constexpr InputDecl<In> text(const char* name, Member<In, std::string> field, const char* label) {
+  return {input_row(name, field_ref(field), label, "", InputKind::Text)};
+}
 template <class In>
 InputDecl<In> text(const char* name, std::string In::*field, const char* label) {
   return {input_row(name, field_ref(field), label, "", InputKind::Text)};
@@ -269,22 +317,30 @@ struct OutputRow {
   const char* help = "";
   FieldRef field;
   bool optional = false, hidden = false;
-
-  OutputRow() = default;
-  OutputRow(const OutputRow&);
-  OutputRow& operator=(const OutputRow&);
 };
 
 template <class Out>
 struct OutputDecl : OutputRow {
-  OutputDecl& help(const char* h) { return OutputRow::help = h, *this; }
-  OutputDecl& optional() { return OutputRow::optional = true, *this; }
-  OutputDecl& hidden() { return OutputRow::hidden = true, *this; }
+  constexpr OutputDecl& help(const char* h) { return OutputRow::help = h, *this; }
+  constexpr OutputDecl& optional() { return OutputRow::optional = true, *this; }
+  constexpr OutputDecl& hidden() { return OutputRow::hidden = true, *this; }
 };
 
-[[gnu::noinline]] OutputRow output_row(const char* name, FieldRef field, const char* label,
-                                       const char* unit);
+constexpr OutputRow output_row(const char* name, FieldRef field, const char* label,
+                               const char* unit) {
+  OutputRow r;
+  r.name = name;
+  r.field = field;
+  r.label = label;
+  r.unit = unit;
+  return r;
+}
 
+template <class Out, class T>
+constexpr OutputDecl<Out> out(const char* name, Member<Out, T> field, const char* label,
+                              const char* unit = "") {
+  return {output_row(name, field_ref(field), label, unit)};
+}
 template <class Out, class T>
 OutputDecl<Out> out(const char* name, T Out::*field, const char* label, const char* unit = "") {
   return {output_row(name, field_ref(field), label, unit)};
@@ -324,18 +380,30 @@ SweepResult sweep_outputs(const Estimator& e, const Json& in, const std::string&
                           const std::vector<double>& values);
 
 template <class In, class Out>
-Estimator declare(EstimatorInfo info, const std::vector<InputDecl<In>>& ins,
-                  const std::vector<OutputDecl<Out>>& outs, TypedFn<In, Out> fn) {
+Estimator declare(EstimatorInfo info, const InputDecl<In>* ins, std::size_t n_ins,
+                  const OutputDecl<Out>* outs, std::size_t n_outs, TypedFn<In, Out> fn) {
   static_assert(sizeof(InputDecl<In>) == sizeof(InputRow) &&
                 sizeof(OutputDecl<Out>) == sizeof(OutputRow));
   Estimator e;
   e.info = info;
   const In defaults{};
-  add_rows(e, ins.data(), ins.size(), sizeof(InputDecl<In>), outs.data(), outs.size(),
-           sizeof(OutputDecl<Out>), &defaults);
+  add_rows(e, ins, n_ins, sizeof(InputDecl<In>), outs, n_outs, sizeof(OutputDecl<Out>), &defaults);
   e.fn = reinterpret_cast<AnyFn>(fn);
   e.call = &call_typed<In, Out>;
   return e;
+}
+
+// Rows written in place: the braced lists of constant rows are constant arrays (data).
+template <class In, class Out>
+Estimator declare(EstimatorInfo info, std::initializer_list<InputDecl<In>> ins,
+                  std::initializer_list<OutputDecl<Out>> outs, TypedFn<In, Out> fn) {
+  return declare<In, Out>(info, ins.begin(), ins.size(), outs.begin(), outs.size(), fn);
+}
+// Rows assembled in code (shared inputs inserted, a list kept for reuse).
+template <class In, class Out>
+Estimator declare(EstimatorInfo info, const std::vector<InputDecl<In>>& ins,
+                  std::initializer_list<OutputDecl<Out>> outs, TypedFn<In, Out> fn) {
+  return declare<In, Out>(info, ins.data(), ins.size(), outs.begin(), outs.size(), fn);
 }
 
 // ---------------------------------------------------------------------------------------

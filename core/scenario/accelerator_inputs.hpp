@@ -7,8 +7,9 @@
 
 namespace napkin {
 
-template <class In>
-InputDecl<In> peak_flops_input(double In::*field, const char* label = "Peak FLOP/s per GPU") {
+// `field`: NAPKIN_FIELD(In, member) (a constant row) or a member pointer.
+template <class Field>
+constexpr auto peak_flops_input(Field field, const char* label = "Peak FLOP/s per GPU") {
   return num("peak_flops", field, label, unit::flops)
       .help("Dense BF16 tensor-core peak of one accelerator, from its datasheet")
       .positive(1e17);
@@ -16,8 +17,8 @@ InputDecl<In> peak_flops_input(double In::*field, const char* label = "Peak FLOP
 
 // `max`: the largest bandwidth the card accepts (an HBM figure, or a link's on cards that also
 // take link bandwidths).
-template <class In>
-InputDecl<In> hbm_bandwidth_input(double In::*field, const char* label, double max) {
+template <class Field>
+constexpr auto hbm_bandwidth_input(Field field, const char* label, double max) {
   return num("mem_bandwidth", field, label, unit::bytes_per_s)
       .help("HBM bandwidth of one accelerator, from its datasheet")
       .positive(max);
@@ -25,14 +26,14 @@ InputDecl<In> hbm_bandwidth_input(double In::*field, const char* label, double m
 
 // Measured shares of peak that a training step's kernels are timed against (kernel_rates,
 // scenario/cluster.hpp); the accelerator presets fill both.
-template <class In>
-InputDecl<In> matmul_fraction_input(double In::*field) {
+template <class Field>
+constexpr auto matmul_fraction_input(Field field) {
   return num("matmul_fraction", field, "Best GEMM / peak", unit::fraction)
       .help("Share of peak the GPU's best large GEMM measures (MAMF, Bekman)")
       .positive(1);
 }
-template <class In>
-InputDecl<In> attention_fraction_input(double In::*field) {
+template <class Field>
+constexpr auto attention_fraction_input(Field field) {
   return num("attention_fraction", field, "Fused attention / peak", unit::fraction)
       .help("Share of peak FlashAttention-2 measures; 0: as the GEMMs")
       .range(0, 1);

@@ -401,34 +401,37 @@ void register_training(Registry& r) {
          "optimal size for a compute budget.",
          "Hoffmann et al. 2022, Training Compute-Optimal Large Language Models, Table 3",
          "docs/training.md#trainchinchilla"},
-        {num("params", &In::params, "Parameters", unit::params)
+        {num("params", NAPKIN_FIELD(In, params), "Parameters", unit::params)
              .help("Model size N: the parameters each token computes with (a model preset gives "
                    "the active ones: a mixture of experts uses only its routed experts)")
              .meaning("active_params")
              .positive(kMaxParams)
              .required(),
-         num("tokens_per_param", &In::tokens_per_param, "Tokens per parameter")
+         num("tokens_per_param", NAPKIN_FIELD(In, tokens_per_param), "Tokens per parameter")
              .help("Compute-optimal tokens per parameter r; Chinchilla's fits give about 20")
              .positive(1e4),
-         num("tokens", &In::tokens, "Tokens trained (0 = none)", unit::tokens)
+         num("tokens", NAPKIN_FIELD(In, tokens), "Tokens trained (0 = none)", unit::tokens)
              .help("Tokens the model was actually trained on, to compare with the optimum")
              .range(0, kMaxTokens),
-         num("compute_flops", &In::compute_flops, "Compute budget (0 = none)", unit::flop)
+         num("compute_flops", NAPKIN_FIELD(In, compute_flops), "Compute budget (0 = none)",
+             unit::flop)
              .help("A training budget C in FLOP, to find the model size it buys")
              .range(0, kMaxFlops)},
-        {out("optimal_tokens", &Out::optimal_tokens, "Compute-optimal tokens", unit::tokens)
+        {out("optimal_tokens", NAPKIN_FIELD(Out, optimal_tokens), "Compute-optimal tokens",
+             unit::tokens)
              .help("D = r × N: the tokens a model of this size should see"),
-         out("compute_flops", &Out::compute_flops, "Compute at the optimum", unit::flop)
+         out("compute_flops", NAPKIN_FIELD(Out, compute_flops), "Compute at the optimum",
+             unit::flop)
              .help("C = 6 × N × D: training compute at the optimum"),
-         out("tokens_per_param_actual", &Out::tokens_per_param_actual,
+         out("tokens_per_param_actual", NAPKIN_FIELD(Out, tokens_per_param_actual),
              "Actual tokens per parameter")
              .optional()
              .help("Training tokens ÷ parameters; shown when training tokens are given"),
-         out("optimal_params_for_budget", &Out::optimal_params_for_budget,
+         out("optimal_params_for_budget", NAPKIN_FIELD(Out, optimal_params_for_budget),
              "Optimal size for the budget", unit::params)
              .optional()
              .help("√(C / 6r): the compute-optimal model size; shown when a budget is given"),
-         out("optimal_tokens_for_budget", &Out::optimal_tokens_for_budget,
+         out("optimal_tokens_for_budget", NAPKIN_FIELD(Out, optimal_tokens_for_budget),
              "Optimal tokens for the budget", unit::tokens)
              .optional()
              .help("r × the optimal size; shown when a compute budget is given")},
@@ -443,43 +446,46 @@ void register_training(Registry& r) {
          "fraction of peak.",
          "Kaplan et al. 2020 §2.1 (6ND); Narayanan et al. 2021 eq. 3 (8ND with recomputation)",
          "docs/training.md#traintime"},
-        {num("params", &In::params, "Parameters", unit::params)
+        {num("params", NAPKIN_FIELD(In, params), "Parameters", unit::params)
              .help("Model size N: the parameters each token computes with (a model preset gives "
                    "the active ones: a mixture of experts uses only its routed experts)")
              .meaning("active_params")
              .positive(kMaxParams)
              .required(),
-         num("tokens", &In::tokens, "Training tokens", unit::tokens)
+         num("tokens", NAPKIN_FIELD(In, tokens), "Training tokens", unit::tokens)
              .help("Tokens D seen in training (LLaMA-2: 2T)")
              .positive(kMaxTokens)
              .required(),
-         num("gpus", &In::gpus, "GPUs", unit::gpus)
+         num("gpus", NAPKIN_FIELD(In, gpus), "GPUs", unit::gpus)
              .help("Accelerators training together")
              .positive(kMaxGpus)
              .integer()
              .required(),
-         peak_flops_input(&In::peak_flops, "Peak FLOP/s per GPU"),
-         num("mfu", &In::mfu, "MFU", unit::fraction)
+         peak_flops_input(NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s per GPU"),
+         num("mfu", NAPKIN_FIELD(In, mfu), "MFU", unit::fraction)
              .help("Model FLOPs utilization: the share of peak that does model math (large runs: "
                    "35–55 %)")
              .positive(1),
-         num("flops_per_param_token", &In::flops_per_param_token, "FLOPs per parameter per token")
+         num("flops_per_param_token", NAPKIN_FIELD(In, flops_per_param_token),
+             "FLOPs per parameter per token")
              .positive(100)
              .help("6 without recomputation; 8 with full activation recomputation"),
-         num("price_per_gpu_hour", &In::price_per_gpu_hour, "Price per GPU-hour", unit::dollars)
+         num("price_per_gpu_hour", NAPKIN_FIELD(In, price_per_gpu_hour), "Price per GPU-hour",
+             unit::dollars)
              .help("Cloud or amortised price of one accelerator for one hour")
              .range(0, 1e4)},
-        {out("total_flops", &Out::total_flops, "Total compute", unit::flop)
+        {out("total_flops", NAPKIN_FIELD(Out, total_flops), "Total compute", unit::flop)
              .help("C = k × N × D: all the arithmetic of the run"),
-         out("cluster_flops", &Out::cluster_flops, "Sustained cluster FLOP/s", unit::flops)
+         out("cluster_flops", NAPKIN_FIELD(Out, cluster_flops), "Sustained cluster FLOP/s",
+             unit::flops)
              .help("GPUs × peak × MFU: model FLOP/s the cluster sustains"),
-         out("seconds", &Out::seconds, "Time", unit::seconds)
+         out("seconds", NAPKIN_FIELD(Out, seconds), "Time", unit::seconds)
              .help("Wall-clock time: total compute ÷ sustained FLOP/s"),
-         out("hours", &Out::hours, "Hours").help("Wall-clock time in hours"),
-         out("days", &Out::days, "Days").help("Wall-clock time in days"),
-         out("gpu_hours", &Out::gpu_hours, "GPU-hours", unit::gpu_hours)
+         out("hours", NAPKIN_FIELD(Out, hours), "Hours").help("Wall-clock time in hours"),
+         out("days", NAPKIN_FIELD(Out, days), "Days").help("Wall-clock time in days"),
+         out("gpu_hours", NAPKIN_FIELD(Out, gpu_hours), "GPU-hours", unit::gpu_hours)
              .help("GPUs × hours: what a cloud bill counts"),
-         out("cost", &Out::cost, "Cost", unit::dollars)
+         out("cost", NAPKIN_FIELD(Out, cost), "Cost", unit::dollars)
              .optional()
              .help("GPU-hours × price; shown when a price per GPU-hour is given")},
         &train_time));
@@ -493,53 +499,57 @@ void register_training(Registry& r) {
          "FLOPs spent recomputing activations.",
          "Chowdhery et al. 2022 (PaLM), Appendix B; Korthikanti et al. 2022 §5",
          "docs/training.md#trainmfu"},
-        {num("params", &In::params, "Parameters", unit::params)
+        {num("params", NAPKIN_FIELD(In, params), "Parameters", unit::params)
              .help("Model size N: the parameters each token computes with (a model preset gives "
                    "the active ones: a mixture of experts uses only its routed experts)")
              .meaning("active_params")
              .positive(kMaxParams)
              .required(),
-         num("tokens_per_second", &In::tokens_per_second, "Throughput", unit::tokens_per_s)
+         num("tokens_per_second", NAPKIN_FIELD(In, tokens_per_second), "Throughput",
+             unit::tokens_per_s)
              .help("Training throughput of the whole cluster, in tokens per second")
              .positive(1e12)
              .required(),
-         num("gpus", &In::gpus, "GPUs", unit::gpus)
+         num("gpus", NAPKIN_FIELD(In, gpus), "GPUs", unit::gpus)
              .help("Accelerators training together")
              .positive(kMaxGpus)
              .integer()
              .required(),
-         peak_flops_input(&In::peak_flops, "Peak FLOP/s per GPU"),
-         num("n_layers", &In::n_layers, "Layers")
+         peak_flops_input(NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s per GPU"),
+         num("n_layers", NAPKIN_FIELD(In, n_layers), "Layers")
              .help("Transformer blocks, for the attention FLOPs")
              .positive(1e5)
              .integer(),
-         num("d_model", &In::d_model, "Model width d")
+         num("d_model", NAPKIN_FIELD(In, d_model), "Model width d")
              .help("Hidden size of the residual stream")
              .positive(1e7)
              .integer(),
-         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+         num("seq_len", NAPKIN_FIELD(In, seq_len), "Sequence length", unit::tokens)
              .help("Tokens per training sequence; attention FLOPs grow with it")
              .positive(1e8)
              .integer(),
-         num("attention_dim", &In::attention_dim,
+         num("attention_dim", NAPKIN_FIELD(In, attention_dim),
              "Attention width, heads × head dim (0 = model width)")
              .help("Query heads × head size; 0 takes the model width")
              .range(0, 1e7)
              .integer(),
-         choice("recompute", &In::recompute, "Activation recomputation", "none|selective|full")
+         choice("recompute", NAPKIN_FIELD(In, recompute), "Activation recomputation",
+                "none|selective|full")
              .help("Recomputed activations add forward FLOPs the hardware does but the model does "
                    "not count")
              .labels("None|Selective (attention only)|Full (per layer)")},
-        {out("flops_per_token", &Out::flops_per_token, "Model FLOPs per token",
+        {out("flops_per_token", NAPKIN_FIELD(Out, flops_per_token), "Model FLOPs per token",
              unit::flop_per_token)
              .help("6N plus attention: the FLOPs the model needs per token"),
-         out("hardware_flops_per_token", &Out::hardware_flops_per_token, "Hardware FLOPs per token",
-             unit::flop_per_token)
+         out("hardware_flops_per_token", NAPKIN_FIELD(Out, hardware_flops_per_token),
+             "Hardware FLOPs per token", unit::flop_per_token)
              .help("Model FLOPs plus recomputation: what the hardware executes per token"),
-         out("achieved_flops", &Out::achieved_flops, "Achieved model FLOP/s", unit::flops)
+         out("achieved_flops", NAPKIN_FIELD(Out, achieved_flops), "Achieved model FLOP/s",
+             unit::flops)
              .help("Throughput × model FLOPs per token"),
-         out("mfu", &Out::mfu, "MFU", unit::fraction).help("Achieved model FLOP/s ÷ (GPUs × peak)"),
-         out("hfu", &Out::hfu, "HFU", unit::fraction)
+         out("mfu", NAPKIN_FIELD(Out, mfu), "MFU", unit::fraction)
+             .help("Achieved model FLOP/s ÷ (GPUs × peak)"),
+         out("hfu", NAPKIN_FIELD(Out, hfu), "HFU", unit::fraction)
              .help("Hardware FLOPs utilization: like MFU, counting recomputed work too")},
         &train_mfu));
   }
@@ -555,35 +565,41 @@ void register_training(Registry& r) {
              "Kaplan et al. 2020 Table 1; Touvron et al. 2023 (LLaMA-2) Table 1; DeepSeek-AI 2024 "
              "(DeepSeek-V3) §2",
              "docs/training.md#modelparams"},
-            {flag("attention", &In::attention, "Attention in each block")
+            {flag("attention", NAPKIN_FIELD(In, attention), "Attention in each block")
                  .help("Count the attention projections (off: blocks of feed-forward layers "
                        "only)"),
-             flag("norms", &In::norms, "Count norm gains")
+             flag("norms", NAPKIN_FIELD(In, norms), "Count norm gains")
                  .help("Count the normalization layers' weights (the number per block is under "
                        "the model's details); a model preset turns this on")},
-            {out("params", &Out::params, "Parameters (total)", unit::params)
+            {out("params", NAPKIN_FIELD(Out, params), "Parameters (total)", unit::params)
                  .help("Every weight: what memory holds, all experts included"),
-             out("active_params", &Out::active_params, "Active parameters", unit::params)
+             out("active_params", NAPKIN_FIELD(Out, active_params), "Active parameters",
+                 unit::params)
                  .help("The weights one token computes with: for a mixture of experts only its "
                        "routed and shared experts; the total for a dense model"),
-             out("non_embedding_params", &Out::non_embedding_params, "Non-embedding", unit::params)
+             out("non_embedding_params", NAPKIN_FIELD(Out, non_embedding_params), "Non-embedding",
+                 unit::params)
                  .help("Parameters outside the embeddings and the output layer (Kaplan's N)"),
-             out("attention_params", &Out::attention_params, "Attention per block", unit::params)
+             out("attention_params", NAPKIN_FIELD(Out, attention_params), "Attention per block",
+                 unit::params)
                  .help("Q, K, V and output projections of one block"),
-             out("ffn_params", &Out::ffn_params, "FFN per block", unit::params)
+             out("ffn_params", NAPKIN_FIELD(Out, ffn_params), "FFN per block", unit::params)
                  .help("Feed-forward weights of one block, all its experts; averaged over the "
                        "blocks when they differ"),
-             out("ffn_total_params", &Out::ffn_total_params, "FFN, all blocks", unit::params)
+             out("ffn_total_params", NAPKIN_FIELD(Out, ffn_total_params), "FFN, all blocks",
+                 unit::params)
                  .help("Feed-forward weights of every block and every expert"),
-             out("ffn_active_params", &Out::ffn_active_params, "FFN one token uses", unit::params)
+             out("ffn_active_params", NAPKIN_FIELD(Out, ffn_active_params), "FFN one token uses",
+                 unit::params)
                  .help("Feed-forward weights one token runs through, over all blocks"),
-             out("norm_params", &Out::norm_params, "Norms", unit::params)
+             out("norm_params", NAPKIN_FIELD(Out, norm_params), "Norms", unit::params)
                  .help("Gains (and LayerNorm biases) of every norm layer"),
-             out("embedding_params", &Out::embedding_params, "Embeddings", unit::params)
+             out("embedding_params", NAPKIN_FIELD(Out, embedding_params), "Embeddings",
+                 unit::params)
                  .help("Token (and position) embeddings, and the output layer when untied"),
-             out("per_layer_params", &Out::per_layer_params, "Per block", unit::params)
+             out("per_layer_params", NAPKIN_FIELD(Out, per_layer_params), "Per block", unit::params)
                  .help("Attention, feed-forward and norms of an average block"),
-             out("d_ff", &Out::d_ff, "FFN width used")
+             out("d_ff", NAPKIN_FIELD(Out, d_ff), "FFN width used")
                  .help("The feed-forward width after the default is applied")},
             &model_params),
         0));
@@ -598,38 +614,41 @@ void register_training(Registry& r) {
              "and its attention, against the 6N rule.",
              "Kaplan et al. 2020 Table 1; Chowdhery et al. 2022 Appendix B (attention term)",
              "docs/training.md#modelflops"},
-            {num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+            {num("seq_len", NAPKIN_FIELD(In, seq_len), "Sequence length", unit::tokens)
                  .help("Tokens per sequence; attention scores grow with it")
                  .positive(1e8)
                  .integer(),
-             flag("include_attention", &In::include_attention, "Count attention scores")
+             flag("include_attention", NAPKIN_FIELD(In, include_attention),
+                  "Count attention scores")
                  .help("Add the QKᵀ and attention-times-V products at this sequence length"),
-             flag("causal", &In::causal, "Causal attention")
+             flag("causal", NAPKIN_FIELD(In, causal), "Causal attention")
                  .help("Each token attends only to the tokens before it, half the sequence on "
                        "average (off: to the whole sequence, as PaLM's 12·L·d·s counts)"),
-             num("params", &In::params, "Parameters for 6N (0 = active)", unit::params)
+             num("params", NAPKIN_FIELD(In, params), "Parameters for 6N (0 = active)", unit::params)
                  .help("N for the 6N rule; 0 takes the active weights less the input embedding")
                  // Not a preset's total: the default counts the model's own active weights.
                  .meaning("params_for_6n")
                  .range(0, kMaxParams)},
-            {out("forward_flops_per_token", &Out::forward_flops_per_token, "Forward",
+            {out("forward_flops_per_token", NAPKIN_FIELD(Out, forward_flops_per_token), "Forward",
                  unit::flop_per_token)
                  .help("Forward FLOPs per token: 2 per active weight, the output layer, attention"),
-             out("attention_flops_per_token", &Out::attention_flops_per_token,
+             out("attention_flops_per_token", NAPKIN_FIELD(Out, attention_flops_per_token),
                  "Attention scores and values", unit::flop_per_token)
                  .help("The part of the forward FLOPs that grows with the sequence"),
-             out("fwd_flops_per_layer", &Out::fwd_flops_per_layer, "Forward per block", unit::flop)
+             out("fwd_flops_per_layer", NAPKIN_FIELD(Out, fwd_flops_per_layer), "Forward per block",
+                 unit::flop)
                  .help("Forward FLOPs of an average block per token (output layer left out)"),
-             out("bwd_flops", &Out::bwd_flops, "Backward", unit::flop)
+             out("bwd_flops", NAPKIN_FIELD(Out, bwd_flops), "Backward", unit::flop)
                  .help("Backward ≈ 2 × forward"),
-             out("step_flops", &Out::step_flops, "Training step", unit::flop)
+             out("step_flops", NAPKIN_FIELD(Out, step_flops), "Training step", unit::flop)
                  .help("Forward + backward per token"),
-             out("active_params", &Out::active_params, "Active parameters", unit::params)
+             out("active_params", NAPKIN_FIELD(Out, active_params), "Active parameters",
+                 unit::params)
                  .help("The weights one token computes with (a mixture of experts: its routed and "
                        "shared experts only)"),
-             out("ratio_to_6n", &Out::ratio_to_6n, "Ratio to 6N")
+             out("ratio_to_6n", NAPKIN_FIELD(Out, ratio_to_6n), "Ratio to 6N")
                  .help("The exact count ÷ 6N: how far the rule is off"),
-             out("params_used", &Out::params_used, "N used for 6N", unit::params)
+             out("params_used", NAPKIN_FIELD(Out, params_used), "N used for 6N", unit::params)
                  .help("The N the 6N rule used: active weights less the input embedding, unless "
                        "given")},
             &model_flops),
@@ -643,34 +662,37 @@ void register_training(Registry& r) {
          "Total versus active parameters of an MoE model and the compute-optimal tokens on the "
          "active ones.",
          "Jiang et al. 2024 (Mixtral of Experts) §2", "docs/training.md#moeparams"},
-        {num("shared_params", &In::shared_params, "Shared parameters", unit::params)
+        {num("shared_params", NAPKIN_FIELD(In, shared_params), "Shared parameters", unit::params)
              .help("Parameters every token uses: attention, embeddings, shared experts")
              .range(0, kMaxParams)
              .required(),
-         num("num_experts", &In::num_experts, "Experts")
+         num("num_experts", NAPKIN_FIELD(In, num_experts), "Experts")
              .help("Experts per MoE layer")
              .positive(1e5)
              .integer()
              .required(),
-         num("expert_params", &In::expert_params, "Parameters per expert", unit::params)
+         num("expert_params", NAPKIN_FIELD(In, expert_params), "Parameters per expert",
+             unit::params)
              .help("Parameters of one expert, summed over layers")
              .positive(kMaxParams)
              .required(),
-         num("top_k", &In::top_k, "Experts per token (top-k)")
+         num("top_k", NAPKIN_FIELD(In, top_k), "Experts per token (top-k)")
              .help("Experts each token is routed to")
              .positive(1e5)
              .integer()
              .required(),
-         num("tokens_per_param", &In::tokens_per_param, "Tokens per parameter")
+         num("tokens_per_param", NAPKIN_FIELD(In, tokens_per_param), "Tokens per parameter")
              .help("Compute-optimal tokens per active parameter (about 20)")
              .positive(1e4)},
-        {out("total_params", &Out::total_params, "Total", unit::params)
+        {out("total_params", NAPKIN_FIELD(Out, total_params), "Total", unit::params)
              .help("Shared + all experts: what memory must hold"),
-         out("active_params", &Out::active_params, "Active", unit::params)
+         out("active_params", NAPKIN_FIELD(Out, active_params), "Active", unit::params)
              .help("Shared + top-k experts: what each token computes with"),
-         out("active_fraction", &Out::active_fraction, "Active fraction", unit::fraction)
+         out("active_fraction", NAPKIN_FIELD(Out, active_fraction), "Active fraction",
+             unit::fraction)
              .help("Active ÷ total"),
-         out("optimal_tokens", &Out::optimal_tokens, "Compute-optimal tokens", unit::tokens)
+         out("optimal_tokens", NAPKIN_FIELD(Out, optimal_tokens), "Compute-optimal tokens",
+             unit::tokens)
              .help("Tokens per parameter × active parameters")},
         &moe_params));
   }
