@@ -1,8 +1,8 @@
 // Charts drawn from the registry's chart specs: each is one `sweep` call per series (one call
-// into wasm for all points), plotted with uPlot (small, canvas, fast enough to redraw on every
-// keystroke). Markers, the user's current point and a horizontal reference line are drawn in
-// a draw hook so they need not share the sweep's x values.
-import uPlot from 'uplot';
+// into wasm for all points), drawn on a canvas by the small renderer below: lines, stacked
+// bars, linear or log axes, a legend that reads the values at the user's x (or under the
+// pointer), and the markers, the user's point and a reference line. It replaced uPlot, which
+// was 22 KB of the page's 300 KB budget (gzipped) for the same pictures.
 import { h } from './dom.js';
 import { download, toCsv } from './export.js';
 
@@ -52,16 +52,6 @@ function labelFor(line, spec, outputLabels) {
   return spec.y.length > 1 ? `${line.group} — ${out}` : line.group;
 }
 
-// On a log axis uPlot also places minor splits (2×, 3×, …); label only the powers of ten.
-function ticks(splits, log, fmt) {
-  return splits.map((v) => {
-    if (v === null) return '';
-    if (!log) return fmt(v);
-    const e = Math.log10(Math.abs(v));
-    return Math.abs(e - Math.round(e)) < 1e-9 ? fmt(v) : '';
-  });
-}
-
 const SLIDER_STEPS = 1000;
 
 // Slider position (0…SLIDER_STEPS) ↔ x on the chart's axis, logarithmic where the axis is.
@@ -89,7 +79,6 @@ export class Chart {
     this.fmt = fmt;
     this.outputLabels = Object.fromEntries(est.outputs.map((o) => [o.name, o.label]));
     this.xUnit = (est.inputs.find((i) => i.name === spec.x) || {}).unit || '';
-    this.plot = null;
     this.extras = { markers: [], current: [], hline: null };
     this.el = h('figure', { class: 'chart', dataset: { chart: spec.id } },
       h('figcaption', { text: spec.title }));
@@ -148,7 +137,7 @@ export class Chart {
     this.note.textContent = message;
     this.el.classList.add('stale');
     this.extras = { markers: [], current: [], hline: null };
-    if (this.plot) this.plot.redraw(false);
+    this.draw();
   }
 
   update(inputs, outputs) {
@@ -182,29 +171,16 @@ export class Chart {
       ys = raw.map((vals) => vals.map((v, i) => (acc[i] += v ?? 0)));
     }
     this.extras = this.computeExtras(inputs, outputs);
-    const plotData = [data.xs, ...ys];
-    if (this.plot && this.plot.series.length === plotData.length) {
-      // Stacked bars are drawn tallest first (see create): keep that order on every update.
-      this.raw = stacked ? raw.slice().reverse() : raw;
-      this.plot.setData(stacked ? [plotData[0], ...plotData.slice(1).reverse()] : plotData);
-    } else {
-      this.raw = raw;
-      this.create(plotData, data.lines, stacked);
-    }
-    this.showLegendAtInputs();
-  }
-
-  // The legend shows the values at the user's own x, not "—" until a mouse hovers (touch
-  // screens never hover).
-  showLegendAtInputs() {
-    if (!this.plot || !this.data) return;
-    const xs = this.data.xs;
-    let best = 0;
-    const x = this.currentX;
-    if (typeof x === 'number')
-      for (let i = 1; i < xs.length; i++) if (Math.abs(xs[i] - x) < Math.abs(xs[best] - x)) best = i;
-    this.legendIdx = best;
-    if (this.plot.cursor.idx == null) this.plot.setLegend({ idx: best }, false);
+    // Stacked bars are drawn tallest (cumulative) first, so each band shows.
+    const order = raw.map((_, i) => i);
+    if (stacked) order.reverse();
+    this.raw = order.map((i) => raw[i]);
+    this.plotData = [data.xs, ...order.map((i) => ys[i])];
+    this.build(order.map((i) => labelFor(data.lines[i], spec, this.outputLabels)));
+    // The legend shows the values at the user's own x, not "—" until a pointer hovers (touch
+    // screens never hover).
+    this.legendIdx = this.nearest(this.currentX) ?? 0;
+    this.draw();
   }
 
   computeExtras(inputs, outputs) {
@@ -229,65 +205,174 @@ export class Chart {
     return extras;
   }
 
-  create(plotData, lines, stacked) {
-    const { spec, fmt } = this;
-    if (this.plot) this.plot.destroy();
-    // The width comes from the last layout pass (resizeCharts), never read here: reading
-    // clientWidth while cards are being built forced a layout per chart (140 ms at load).
-    const width = this.w || 560;
-    const fmtX = (v) => fmt(v, this.xUnit, 3);
-    const fmtY = (v) => fmt(v, spec.y_unit, 3);
-    const series = [{ label: spec.x_label, value: (u, v) => (v === null ? '—' : fmtX(v)) }];
-    lines.forEach((line, i) => {
-      const color = COLORS[i % COLORS.length];
-      const s = {
-        label: labelFor(line, spec, this.outputLabels),
-        stroke: color,
-        width: 2,
-        value: (u, v, si, idx) => {
-          const r = this.raw[si - 1] && idx !== null ? this.raw[si - 1][idx] : v;
-          return r === null || r === undefined ? '—' : fmtY(r);
-        },
+  // The canvas and the legend, made once; the legend's rows follow the series' labels.
+  build(labels) {
+    if (!this.canvas) {
+      this.canvas = h('canvas');
+      this.legend = h('table', { class: 'chart-legend' });
+      this.box.replaceChildren(this.canvas, this.legend);
+      const hover = (e) => {
+        const r = this.canvas.getBoundingClientRect();
+        this.hoverIdx = this.xFromPos ? this.nearest(this.xFromPos(e.clientX - r.left)) : null;
+        this.draw();
       };
-      if (stacked) {
-        s.fill = color + 'cc';
-        s.paths = uPlot.paths.bars({ size: [0.6, 80] });
-        s.points = { show: false };
-      }
-      series.push(s);
-    });
-    // Stacked bars: draw the tallest (cumulative) first so each band shows.
-    if (stacked) series.splice(1, series.length - 1, ...series.slice(1).reverse());
-    const data = stacked ? [plotData[0], ...plotData.slice(1).reverse()] : plotData;
-    if (stacked) this.raw = this.raw.slice().reverse();
-    const opts = {
-      width,
-      height: 260,
-      series,
-      scales: {
-        // The axis spans the swept range, not the next power of ten past the data.
-        x: spec.log_x
-          ? { time: false, distr: 3, range: () => [spec.x_min, spec.x_max] }
-          : stacked
-            ? { time: false, range: [spec.x_min - 0.6, spec.x_max + 0.6] }
-            : { time: false, range: () => [spec.x_min, spec.x_max] },
-        y: spec.log_y ? { distr: 3 } : { range: (u, min, max) => [Math.min(0, min), max > 0 ? max * 1.08 : 1] },
-      },
-      axes: [
-        { label: spec.x_label, values: (u, splits) => ticks(splits, spec.log_x, fmtX), size: 40 },
-        { label: spec.y_label, values: (u, splits) => ticks(splits, spec.log_y, fmtY), size: 92 },
-      ],
-      legend: { live: true },
-      padding: [12, 40, 0, 0],  // room for the last x label ("10T param")
-      cursor: { drag: { x: false, y: false } },
-      hooks: {
-        draw: [(u) => this.drawExtras(u)],
-        // uPlot clears the legend whenever the cursor is off the plot: put the user's x back.
-        setCursor: [(u) => { if (u.cursor.idx == null && this.legendIdx != null) u.setLegend({ idx: this.legendIdx }, false); }],
-      },
+      this.canvas.addEventListener('pointermove', hover);
+      this.canvas.addEventListener('pointerdown', hover);
+      this.canvas.addEventListener('pointerleave', () => { this.hoverIdx = null; this.draw(); });
+    }
+    const key = labels.join('\n');
+    if (key === this.labelsKey) return;
+    this.labelsKey = key;
+    this.series = labels.map((label, i) => ({ label, color: COLORS[(this.spec.kind === 'bar' ? labels.length - 1 - i : i) % COLORS.length] }));
+    this.legend.replaceChildren(
+      h('tr', {}, h('th', { scope: 'row', text: this.spec.x_label }), h('td')),
+      ...this.series.map((s) => {
+        const swatch = h('span', { class: 'swatch' });
+        swatch.style.background = s.color;
+        return h('tr', {}, h('th', { scope: 'row' }, swatch, s.label), h('td'));
+      }));
+  }
+
+  // The measure and axes of the current data: scales map values to CSS pixels in the canvas.
+  layout() {
+    const { spec } = this;
+    const xs = this.plotData[0], ys = this.plotData.slice(1);
+    const W = this.w || 560, H = 260, L = 92, R = 40, T = 12, B = 44;
+    const stacked = spec.kind === 'bar';
+    const x0 = stacked ? spec.x_min - 0.6 : spec.x_min, x1 = stacked ? spec.x_max + 0.6 : spec.x_max;
+    let lo = Infinity, hi = -Infinity;
+    for (const col of ys) for (const v of col) if (v !== null && v !== undefined && (!spec.log_y || v > 0)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+    const hl = this.extras.hline;
+    if (hl && Number.isFinite(hl.y) && (!spec.log_y || hl.y > 0) && hl.y <= (hi > 0 ? hi * 1.5 : hl.y)) { lo = Math.min(lo, hl.y); hi = Math.max(hi, hl.y); }
+    let y0, y1;
+    if (!Number.isFinite(lo)) [y0, y1] = spec.log_y ? [1, 10] : [0, 1];
+    else if (spec.log_y) [y0, y1] = [10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi) + 1e-9)];
+    else [y0, y1] = [Math.min(0, lo), hi > 0 ? hi * 1.08 : 1];
+    const scale = (v0, v1, p0, p1, log) => {
+      const f = log ? Math.log10 : (v) => v;
+      const a = f(v0), b = f(v1), k = (p1 - p0) / (b - a || 1);
+      return [(v) => p0 + (f(v) - a) * k, (p) => { const t = a + (p - p0) / k; return log ? 10 ** t : t; }];
     };
-    if (stacked) opts.axes[0].splits = () => plotData[0];
-    this.plot = new uPlot(opts, data, this.box);
+    [this.xPos, this.xFromPos] = scale(x0, x1, L, W - R, spec.log_x);
+    [this.yPos] = scale(y0, y1, H - B, T, spec.log_y);
+    return { W, H, L, R, T, B, xs, ys, x0, x1, y0, y1, xt: stacked ? xs : ticksFor(x0, x1, spec.log_x, (W - L - R) / 70), yt: ticksFor(y0, y1, spec.log_y, (H - T - B) / 40) };
+  }
+
+  nearest(x) {
+    const xs = this.data && this.data.xs;
+    if (!xs || !xs.length || typeof x !== 'number') return null;
+    let best = 0;
+    for (let i = 1; i < xs.length; i++) if (Math.abs(xs[i] - x) < Math.abs(xs[best] - x)) best = i;
+    return best;
+  }
+
+  draw() {
+    if (!this.canvas || !this.plotData) return;
+    const { spec, fmt } = this;
+    const g = this.layout();
+    const dpr = devicePixelRatio || 1;
+    const c = this.canvas;
+    c.width = Math.round(g.W * dpr);
+    c.height = Math.round(g.H * dpr);
+    c.style.width = `${g.W}px`;
+    c.style.height = `${g.H}px`;
+    const ctx = c.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = '#f9fafb';
+    ctx.fillRect(0, 0, g.W, g.H);
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.lineWidth = 1;
+    const fmtX = (v) => fmt(v, this.xUnit, 3), fmtY = (v) => fmt(v, spec.y_unit, 3);
+    const left = g.L, right = g.W - g.R, top = g.T, bottom = g.H - g.B;
+    // Grid and tick labels.
+    ctx.strokeStyle = '#e5e7eb';
+    ctx.fillStyle = '#374151';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    for (const t of g.xt) {
+      const px = this.xPos(t);
+      if (px < left - 0.5 || px > right + 0.5) continue;
+      ctx.beginPath(); ctx.moveTo(px, top); ctx.lineTo(px, bottom); ctx.stroke();
+      ctx.fillText(fmtX(t), px, bottom + 4);
+    }
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    for (const t of g.yt) {
+      const py = this.yPos(t);
+      if (py < top - 0.5 || py > bottom + 0.5) continue;
+      ctx.beginPath(); ctx.moveTo(left, py); ctx.lineTo(right, py); ctx.stroke();
+      ctx.fillText(fmtY(t), left - 6, py);
+    }
+    ctx.strokeStyle = '#6b7280';
+    ctx.strokeRect(left, top, right - left, bottom - top);
+    // Axis titles.
+    ctx.fillStyle = '#111827';
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'bottom';
+    ctx.fillText(spec.x_label, (left + right) / 2, g.H - 2);
+    ctx.save();
+    ctx.translate(12, (top + bottom) / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textBaseline = 'top';
+    ctx.fillText(spec.y_label, 0, -8);
+    ctx.restore();
+    // Data, clipped to the plot area.
+    ctx.save();
+    ctx.beginPath(); ctx.rect(left, top, right - left, bottom - top); ctx.clip();
+    const stacked = spec.kind === 'bar';
+    const barW = stacked ? Math.min(80, 0.6 * Math.abs(this.xPos(g.x0 + 1) - this.xPos(g.x0))) : 0;
+    g.ys.forEach((col, si) => {
+      const color = this.series[si].color;
+      if (stacked) {
+        ctx.fillStyle = color + 'cc';
+        col.forEach((v, i) => {
+          if (v === null || v === undefined) return;
+          const px = this.xPos(g.xs[i]), py = this.yPos(v), base = this.yPos(Math.max(g.y0, 0));
+          ctx.fillRect(px - barW / 2, py, barW, base - py);
+        });
+        return;
+      }
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      let pen = false;
+      col.forEach((v, i) => {
+        if (v === null || v === undefined || (spec.log_y && v <= 0)) { pen = false; return; }
+        const px = this.xPos(g.xs[i]), py = this.yPos(v);
+        pen ? ctx.lineTo(px, py) : ctx.moveTo(px, py);
+        pen = true;
+      });
+      ctx.stroke();
+      // Sparse lines (a Pareto front of layouts, a few swept points) show their points too.
+      if ((right - left) / g.xs.length > 12) {
+        ctx.fillStyle = color;
+        col.forEach((v, i) => {
+          if (v === null || v === undefined || (spec.log_y && v <= 0)) return;
+          ctx.beginPath(); ctx.arc(this.xPos(g.xs[i]), this.yPos(v), 3, 0, 2 * Math.PI); ctx.fill();
+        });
+      }
+    });
+    ctx.restore();
+    ctx.lineWidth = 1;
+    const idx = this.hoverIdx ?? this.legendIdx;
+    if (this.hoverIdx != null) {
+      const px = this.xPos(g.xs[idx]);
+      ctx.strokeStyle = '#9ca3af';
+      ctx.setLineDash([3, 3]);
+      ctx.beginPath(); ctx.moveTo(px, top); ctx.lineTo(px, bottom); ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    this.drawExtras(ctx, { left, right, top, bottom });
+    // The legend reads the values at the user's x, or under the pointer.
+    const cells = this.legend.querySelectorAll('td');
+    if (idx != null && cells.length) {
+      cells[0].textContent = fmtX(g.xs[idx]);
+      this.raw.forEach((col, si) => {
+        const v = col && col[idx];
+        if (cells[si + 1]) cells[si + 1].textContent = v === null || v === undefined ? '—' : fmtY(v);
+      });
+    }
   }
 
   // The chart fits its box down to a 320 px phone (WCAG 1.4.10: no sideways scrolling).
@@ -295,65 +380,78 @@ export class Chart {
     return Math.max(200, Math.min(this.box.clientWidth || 560, 900));
   }
 
-  drawExtras(u) {
-    const { ctx } = u;
+  drawExtras(ctx, box) {
     const { markers, current, hline } = this.extras;
-    const dpr = devicePixelRatio || 1;
-    ctx.save();
-    ctx.font = `${11 * dpr}px system-ui, sans-serif`;
-    ctx.textAlign = 'left'; // uPlot leaves the axes' alignment set
+    const pos = (x, y) => [this.xPos(x), this.yPos(y)];
+    const inside = ([px, py]) => px >= box.left && px <= box.right && py >= box.top && py <= box.bottom;
+    // A label that would run past the plot's right edge goes to the left of its point.
+    const label = (text, px, py, gap) => {
+      const w = ctx.measureText(text).width;
+      ctx.fillText(text, px + gap + w > box.right + 36 ? px - gap - w : px + gap, py);
+    };
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textAlign = 'left';
     ctx.textBaseline = 'alphabetic';
-    const pos = (x, y) => [u.valToPos(x, 'x', true), u.valToPos(y, 'y', true)];
-    const inside = ([px, py]) =>
-      px >= u.bbox.left && px <= u.bbox.left + u.bbox.width && py >= u.bbox.top && py <= u.bbox.top + u.bbox.height;
     if (hline) {
-      const py = u.valToPos(hline.y, 'y', true);
-      if (py >= u.bbox.top && py <= u.bbox.top + u.bbox.height) {
+      const py = this.yPos(hline.y);
+      if (py >= box.top && py <= box.bottom) {
         ctx.strokeStyle = '#111827';
-        ctx.setLineDash([6 * dpr, 4 * dpr]);
-        ctx.beginPath();
-        ctx.moveTo(u.bbox.left, py);
-        ctx.lineTo(u.bbox.left + u.bbox.width, py);
-        ctx.stroke();
+        ctx.setLineDash([6, 4]);
+        ctx.beginPath(); ctx.moveTo(box.left, py); ctx.lineTo(box.right, py); ctx.stroke();
         ctx.setLineDash([]);
         // The label sits on a backing box so bars under it do not make it unreadable.
         const text = `${hline.label}: ${this.fmt(hline.y, this.est.inputs.find((i) => i.name === this.spec.hline_input)?.unit || '', 3)}`;
         const w = ctx.measureText(text).width;
-        const tx = u.bbox.left + u.bbox.width - w - 6 * dpr;
+        const tx = box.right - w - 6;
         ctx.fillStyle = 'rgba(255,255,255,0.85)';
-        ctx.fillRect(tx - 3 * dpr, py - 16 * dpr, w + 6 * dpr, 14 * dpr);
+        ctx.fillRect(tx - 3, py - 16, w + 6, 14);
         ctx.fillStyle = '#111827';
-        ctx.fillText(text, tx, py - 5 * dpr);
+        ctx.fillText(text, tx, py - 5);
       }
     }
     for (const m of markers) {
       const p = pos(m.x, m.y);
       if (!inside(p)) continue;
       ctx.fillStyle = '#111827';
-      ctx.beginPath();
-      ctx.arc(p[0], p[1], 4 * dpr, 0, 2 * Math.PI);
-      ctx.fill();
-      ctx.fillText(m.label, p[0] + 6 * dpr, p[1] - 6 * dpr);
+      ctx.beginPath(); ctx.arc(p[0], p[1], 4, 0, 2 * Math.PI); ctx.fill();
+      label(m.label, p[0], p[1] - 6, 6);
     }
     for (const c of current) {
       const p = pos(c.x, c.y);
       if (!inside(p)) continue;
       ctx.strokeStyle = '#dc2626';
-      ctx.lineWidth = 2 * dpr;
-      ctx.beginPath();
-      ctx.arc(p[0], p[1], 6 * dpr, 0, 2 * Math.PI);
-      ctx.stroke();
+      ctx.lineWidth = 2;
+      ctx.beginPath(); ctx.arc(p[0], p[1], 6, 0, 2 * Math.PI); ctx.stroke();
+      ctx.lineWidth = 1;
       ctx.fillStyle = '#dc2626';
-      ctx.fillText('your inputs', p[0] + 8 * dpr, p[1] + 14 * dpr);
+      label('your inputs', p[0], p[1] + 14, 8);
     }
-    ctx.restore();
   }
 
   resize(width) {
     if (width === this.w) return;
     this.w = width;
-    if (this.plot) this.plot.setSize({ width, height: 260 });
+    this.draw();
   }
+}
+
+// Tick values: powers of ten on a log axis (with 2× and 5× when it spans under three decades),
+// else 1-2-5 steps giving about `room` ticks.
+function ticksFor(lo, hi, log, room) {
+  const out = [];
+  if (log) {
+    const a = Math.floor(Math.log10(lo)), b = Math.ceil(Math.log10(hi));
+    const mult = b - a < 3 ? [1, 2, 5] : [1];
+    const step = Math.max(1, Math.ceil((b - a + 1) / Math.max(2, room)));
+    for (let e = a; e <= b; e += step) for (const m of mult) { const v = m * 10 ** e; if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) out.push(v); }
+    return out;
+  }
+  const span = hi - lo;
+  if (!(span > 0)) return [lo];
+  const raw = span / Math.max(2, Math.floor(room)), p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) || 10 * p;
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : Number(v.toPrecision(12)));
+  return out;
 }
 
 // Every chart's width is read in one pass and then applied: alternating reads and writes

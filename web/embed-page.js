@@ -8,7 +8,6 @@
 // Height and score messages go to `origin=` when given, else to any parent ('*'): neither is
 // a secret, and an embedding site that cares names itself.
 import pageCss from './style.css?inline';
-import uplotCss from 'uplot/dist/uPlot.min.css?inline';
 import { defineElements } from './elements.js';
 
 const CALCULATOR_ATTRIBUTES = ['charts', 'units'];
@@ -25,7 +24,7 @@ const api = createNapkin().then((m) => {
   document.dispatchEvent(new CustomEvent('napkin-ready', { detail: m }));
   return m;
 });
-defineElements(api, [pageCss, uplotCss]);
+defineElements(api, [pageCss]);
 
 function element(registry) {
   if (params.has('problem')) {

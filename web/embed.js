@@ -2,7 +2,6 @@
 // includes to get <napkin-calculator> and <napkin-problem>. It also publishes window.napkin and
 // fires napkin-ready on document, like the page.
 import pageCss from './style.css?inline';
-import uplotCss from 'uplot/dist/uPlot.min.css?inline';
 import { defineElements } from './elements.js';
 
 const api = createNapkin().then((m) => {
@@ -10,4 +9,4 @@ const api = createNapkin().then((m) => {
   document.dispatchEvent(new CustomEvent('napkin-ready', { detail: m }));
   return m;
 });
-defineElements(api, [pageCss, uplotCss]);
+defineElements(api, [pageCss]);

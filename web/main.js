@@ -1,6 +1,5 @@
 // Entry point: start the wasm module (a classic script loaded before this one), publish the
 // JS API as window.napkin, build the page, then announce readiness for tests and host pages.
-import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { createApp } from './app.js';
 import { buildPractice } from './practice.js';

@@ -8,8 +8,8 @@
 
 namespace napkin {
 
-struct RlThroughputIn : KvShape, MoeCounts {
-  double params = 70e9;
+// The policy's shape and counts are the shared ones (SizedModelInputs, default Llama 3 70B).
+struct RlThroughputIn : SizedModelInputs {
   double batch = 512;
   double prompt_len = 100;
   double gen_len = 50;
@@ -23,7 +23,8 @@ struct RlThroughputIn : KvShape, MoeCounts {
   double generation_replicas = 1;
   double weight_bytes = 2;
   double gpu_memory = 80e9;
-  double gpus_per_replica = 0;            // 0 = the fewest (a power of two) that hold it
+  double gpus_per_replica = 0;            // 0 = the smallest TP × PP shape that holds it
+  double gpus_per_node = 8;               // the largest TP degree (one NVLink domain)
   std::string decode_model = "roofline";  // roofline | weights (the worked example's)
   std::string score_on = "all";           // all: the GPUs not training | one_gpu (worked example)
 };

@@ -11,17 +11,17 @@
 
 #include "base/units.hpp"
 #include "registry/registry.hpp"
+#include "scenario/model_inputs.hpp"
 
 namespace napkin {
 
-struct ServeEngineIn {
-  // Model: Llama 3 70B's shape (the llama3-70b preset; Grattafiori et al. 2024, Table 3).
-  double params = 70553706496;
-  double n_layers = 80, d_model = 8192, n_heads = 64, n_kv_heads = 8, head_dim = 128, d_ff = 28672;
-  double latent_dim = 0, rope_dim = 0;  // MLA's cached latent and RoPE key widths; 0 = GQA/MHA
-  double experts = 0, top_k = 0;        // routed experts per MoE layer (0 = dense), per token
-  double expert_params = 0;             // one expert's weights summed over layers
-  double shared_params = 0;             // weights every token uses (MoE only)
+// The model is the shared one (SizedModelInputs: Llama 3 70B's shape, the llama3-70b preset;
+// params and active_params 0 = the shape's counts).
+struct ServeEngineIn : SizedModelInputs {
+  // Older names for an MoE's counts, kept working: with either given (and active_params not),
+  // the active weights are shared + top_k × expert. A model preset gives both.
+  double expert_params = 0;  // one expert's weights summed over layers
+  double shared_params = 0;  // weights every token uses
   // Accelerator: H100 SXM (NVIDIA datasheet, the h100 preset).
   double peak_flops = 989.4e12, peak_fp8 = 1978.9e12, peak_int8 = 1978.9e12;
   double mem_bandwidth = 3.35e12, gpu_memory = 80.0 * 1073741824.0;

@@ -10,8 +10,8 @@
 
 namespace napkin {
 
-struct ServeLlmIn : KvShape, MoeCounts {
-  double params = 70e9;
+// The model's shape and counts are the shared ones (SizedModelInputs, default Llama 3 70B).
+struct ServeLlmIn : SizedModelInputs {
   double users = 10000;
   double rps_per_user = 0.05;
   double prompt_len = 100;

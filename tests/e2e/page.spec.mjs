@@ -104,11 +104,21 @@ test('charts render from sweeps and follow the inputs', async ({ page }) => {
   for (const id of ['chinchilla-tokens', 'train-days-gpus', 'train-days-mfu']) {
     const chart = page.locator(`[data-chart="${id}"]`);
     await expect(chart.locator('canvas')).toHaveCount(1);
-    await expect(chart.locator('.u-legend')).toBeVisible();
+    await expect(chart.locator('.chart-legend')).toBeVisible();
   }
-  const legend = page.locator('[data-chart="train-days-gpus"] .u-legend');
+  const legend = page.locator('[data-chart="train-days-gpus"] .chart-legend');
   await expect(legend).toContainText('A100');
   await expect(legend).toContainText('Your inputs');
+  // The legend reads the values at the user's own x without hovering: the "Your inputs" row
+  // shows the card's own result (days), and hovering the far right moves it to another x.
+  // (the legend shows 3 significant digits, the card 4).
+  const days = parseFloat(await page.locator('form[data-estimator="train.time"] [data-output="days"]').textContent());
+  const yours = legend.locator('tr', { hasText: 'Your inputs' }).locator('td');
+  expect(Math.abs(parseFloat(await yours.textContent()) / days - 1)).toBeLessThan(0.002);
+  const canvas = page.locator('[data-chart="train-days-gpus"] canvas');
+  const box = await canvas.boundingBox();
+  await canvas.hover({ position: { x: box.width - 45, y: box.height / 2 } });
+  await expect.poll(async () => parseFloat(await yours.textContent())).toBeLessThan(days / 2);
 });
 
 test('the pipeline editor adds, reorders and removes stages, with the budget bar', async ({ page }) => {
