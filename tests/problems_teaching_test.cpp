@@ -221,3 +221,58 @@ TEST_CASE("every problem has a difficulty and tags, and the list carries them (#
   REQUIRE(one.ok);
   CHECK(one.json.find("tags")->items().front().as_string() == "KV cache");
 }
+
+// The article before a number fits how the number is read: "an 8.03B-parameter model", "an
+// 80 GB GPU", "an 11,008-wide layer", but "a 70B model", "a 110B model", "a 1.8 TB/s link".
+// Spoken English, not the bank's rule: the first word of the number's leading group (the digits
+// before its first thousands separator, or the first one to three digits of a longer run).
+namespace {
+bool spoken_with_vowel(const std::string& number) {
+  static const char* const ones[] = {"",        "one",     "two",       "three",    "four",
+                                     "five",    "six",     "seven",     "eight",    "nine",
+                                     "ten",     "eleven",  "twelve",    "thirteen", "fourteen",
+                                     "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"};
+  static const char* const tens[] = {"",      "",      "twenty",  "thirty", "forty",
+                                     "fifty", "sixty", "seventy", "eighty", "ninety"};
+  std::string run;
+  std::size_t lead = 0;
+  for (char c : number) {
+    if (c == ',' && lead == 0) lead = run.size();
+    if (c == ',') continue;
+    if (!digit(c)) break;
+    run += c;
+  }
+  if (lead == 0) lead = run.size() % 3 == 0 ? 3 : run.size() % 3;
+  const int n = std::stoi(run.substr(0, lead));
+  const char* first = n == 0 ? "zero" : n < 20 ? ones[n] : n < 100 ? tens[n / 10] : ones[n / 100];
+  return std::string("aeiu").find(first[0]) != std::string::npos;  // "one" starts with a "w"
+}
+}  // namespace
+
+TEST_CASE("statements put \"an\" before 8, 11, 18, 80... and \"a\" before other numbers") {
+  CHECK(spoken_with_vowel("8.03"));
+  CHECK(spoken_with_vowel("11,008"));
+  CHECK(spoken_with_vowel("18"));
+  CHECK(spoken_with_vowel("800"));
+  CHECK_FALSE(spoken_with_vowel("110"));
+  CHECK_FALSE(spoken_with_vowel("1.8"));
+  CHECK_FALSE(spoken_with_vowel("70"));
+  int an = 0;
+  for (const Problem& p : problem_bank().problems())
+    for (int seed = 0; seed <= 20; ++seed) {
+      Result<Variant> r = make_variant(p, seed);
+      REQUIRE(r.ok());
+      const std::string& t = r.value().statement;
+      for (std::size_t at = 0; at < t.size(); ++at) {
+        if (at > 0 && t[at - 1] != ' ' && t[at - 1] != '(') continue;
+        const bool a = (t[at] == 'a' || t[at] == 'A') && t.compare(at + 1, 1, " ") == 0;
+        const bool an_ = (t[at] == 'a' || t[at] == 'A') && t.compare(at + 1, 2, "n ") == 0;
+        const std::size_t num = at + (a ? 2 : 3);
+        if (!(a || an_) || num >= t.size() || !digit(t[num])) continue;
+        CAPTURE(t);
+        CHECK(an_ == spoken_with_vowel(t.substr(num)));
+        an += an_;
+      }
+    }
+  CHECK(an > 0);  // the rule is exercised: the bank states 8.03B and 80 GB models
+}

@@ -160,9 +160,10 @@ export class ProblemView {
     this.source.hidden = false;
   }
 
+  // The next part keeps the variant: the parts of a problem share one draw.
   openPart(id) {
-    if (this.opts.onPart) this.opts.onPart(id);
-    else this.load(id, 0);
+    if (this.opts.onPart) this.opts.onPart(id, this.seed);
+    else this.load(id, this.seed);
   }
 
   newVariant() {
@@ -220,7 +221,7 @@ export function buildPractice(api, panel, state, save) {
     const opts = {
       permalink,
       onSeed: (s) => { state.seed = s; save(); },
-      onPart: (pid) => open(pid, 0),
+      onPart: open,
       onResult: (verdict, pid) => {
         progress = record(progress, pid, verdict, state.seed);
         saveProgress(progress);

@@ -8,6 +8,7 @@
 
 #include "base/counts.hpp"
 #include "registry/registry.hpp"
+#include "scenario/cluster.hpp"
 #include "scenario/model_inputs.hpp"
 
 namespace napkin {
@@ -127,6 +128,7 @@ struct ParallelRecommendIn : ModelInputs {
   double global_batch = 1024;  // sequences per step
   double seq_len = 4096;
   double peak_flops = 989.4e12, mem_bandwidth = 3.35e12;
+  double matmul_fraction = kH100MatmulFraction, attention_fraction = kH100AttentionFraction;
   double intra_bandwidth = 450e9, intra_latency = 3e-6;
   double inter_bandwidth = 50e9, inter_latency = 5e-6;
 };

@@ -78,6 +78,38 @@ bool shown_bare(std::string_view u) {
          u == unit::samples_per_s;
 }
 
+// "an" when a number is read with a vowel sound first: eight, eighty, eight hundred...,
+// eleven and eighteen (thousand, million...). Its leading group of digits decides: the digits
+// before the first thousands separator, or the first n mod 3 of an unseparated run.
+bool reads_with_an(std::string_view shown) {
+  std::string digits;
+  std::size_t lead = 0;
+  for (char c : shown) {
+    if (c == ',' && !lead) lead = digits.size();
+    if (c != ',' && (c < '0' || c > '9')) break;
+    if (c != ',') digits += c;
+  }
+  if (digits.empty()) return false;
+  if (!lead) lead = digits.size() % 3 ? digits.size() % 3 : 3;
+  const std::string_view group = std::string_view(digits).substr(0, lead);
+  return group[0] == '8' || group == "11" || group == "18";
+}
+
+// The article just written before a filled number, made to fit it: "A 8.03B" → "An 8.03B".
+void fit_article(std::string& out, std::string_view shown) {
+  const std::size_t n = out.size();
+  auto word_at = [&](std::size_t at) {
+    return at == 0 || out[at - 1] == ' ' || out[at - 1] == '(';
+  };
+  const bool an = reads_with_an(shown);
+  if (n >= 2 && (out[n - 2] == 'a' || out[n - 2] == 'A') && out[n - 1] == ' ' && word_at(n - 2)) {
+    if (an) out.insert(n - 1, "n");
+  } else if (n >= 3 && (out[n - 3] == 'a' || out[n - 3] == 'A') && out[n - 2] == 'n' &&
+             out[n - 1] == ' ' && word_at(n - 3) && !an) {
+    out.erase(n - 2, 1);
+  }
+}
+
 std::string fill_statement(std::string_view tmpl, const Problem& p, const Values& v) {
   std::string out;
   for (std::size_t i = 0; i < tmpl.size(); ++i) {
@@ -100,7 +132,10 @@ std::string fill_statement(std::string_view tmpl, const Problem& p, const Values
       continue;
     }
     std::string u = param ? param->unit.c_str() : "";
-    out += (raw || shown_bare(u)) ? format_value(v[key], unit::none) : format_value(v[key], u);
+    const std::string shown =
+        (raw || shown_bare(u)) ? format_value(v[key], unit::none) : format_value(v[key], u);
+    fit_article(out, shown);
+    out += shown;
     i = close;
   }
   return out;
@@ -240,16 +275,59 @@ Expected Variant::expected() const {
 // ----------------------------------------------------------------------------------------------
 namespace {
 
+// The parts a problem's variants are drawn with: every problem of its group, in bank order
+// (the parts of a multi-part problem are one scenario), or the problem alone.
+std::vector<const Problem*> parts_of(const Problem& p) {
+  std::vector<const Problem*> parts;
+  if (!p.group.empty())
+    for (const Problem& q : problem_bank().problems())
+      if (q.group == p.group) parts.push_back(&q);
+  if (std::find(parts.begin(), parts.end(), &p) == parts.end()) parts = {&p};
+  return parts;
+}
+
+// A problem's parameters as seed 0 states them.
+Values fixed_params(const Problem& p) {
+  Values v;
+  for (const auto& q : p.params) v.set(q.name, q.fixed);
+  if (p.derive) p.derive(v);
+  return v;
+}
+
+// One part's parameters out of its group's draw: the drawn value of each parameter it declares
+// with choices, its own value of each it declares without (a constant of this part: its ZeRO
+// stage, its layout, its link), then its own derived values.
+Values project(const Problem& p, const Values& draw) {
+  Values v;
+  for (const auto& q : p.params) v.set(q.name, q.choices.empty() ? q.fixed : draw[q.name]);
+  if (p.derive) p.derive(v);
+  return v;
+}
+
 // Seeds ≥ 1 walk the combinations of the parameters' choices in a fixed pseudo-random order
-// (offset and stride from splitmix64 on the problem id). When there are few enough
-// combinations, the walk keeps only those `valid` accepts and that differ from the seed text,
+// (offset and stride from splitmix64 on the first part's id). The parameters are those of every
+// part of the group, a name declared by several parts drawn once (from the first declaration
+// that has choices), so the parts share one draw. When there are few enough combinations, the
+// walk keeps only those every part's `valid` accepts and that differ from the source's numbers,
 // so consecutive seeds give different variants until the combinations run out.
 class Draws {
  public:
-  explicit Draws(const Problem& p) : p_(p), rng_{fnv1a(p.id)} {
+  explicit Draws(std::vector<const Problem*> parts)
+      : parts_(std::move(parts)), rng_{fnv1a(parts_[0]->id)} {
+    for (const Problem* p : parts_)
+      for (const auto& q : p->params) {
+        auto same = std::find_if(params_.begin(), params_.end(),
+                                 [&](const Param* x) { return x->name == q.name; });
+        if (same == params_.end())
+          params_.push_back(&q);
+        else if ((*same)->choices.empty() && !q.choices.empty())
+          *same = &q;
+      }
+    for (const Param* q : params_) fixed_.set(q->name, q->fixed);
+    fixed_ = derived(fixed_);
     total_ = 1;
-    for (const auto& q : p.params) {
-      const std::uint64_t n = std::max<std::size_t>(1, q.choices.size());
+    for (const Param* q : params_) {
+      const std::uint64_t n = std::max<std::size_t>(1, q->choices.size());
       total_ = total_ > (1ull << 31) / n ? 0 : total_ * n;  // 0: too many, draw at random
       if (total_ == 0) break;
     }
@@ -265,9 +343,9 @@ class Draws {
     }
   }
 
-  // The parameters of attempt `attempt` for `seed` ≥ 1; false when the draw is refused.
-  bool draw(std::int64_t seed, int attempt, Values& v) {
-    const auto k = static_cast<std::uint64_t>(seed - 1 + attempt);
+  // The parameters of draw `k` ≥ 1; false when the draw is refused.
+  bool draw(std::int64_t k1, Values& v) {
+    const auto k = static_cast<std::uint64_t>(k1 - 1);
     if (!order_.empty()) {
       v = decode(order_[k % order_.size()]);
       return true;
@@ -276,10 +354,11 @@ class Draws {
     if (total_ > 0) {
       v = decode(at(k % total_));
     } else {
-      if (attempt == 0) rng_.state ^= static_cast<std::uint64_t>(seed) * 0xD1B54A32D192ED03ull;
-      for (const auto& q : p_.params)
-        v.set(q.name, q.choices.empty() ? q.fixed : q.choices[rng_.below(q.choices.size())]);
-      if (p_.derive) p_.derive(v);
+      rng_.state ^= static_cast<std::uint64_t>(k1) * 0xD1B54A32D192ED03ull;
+      Values d;
+      for (const Param* q : params_)
+        d.set(q->name, q->choices.empty() ? q->fixed : q->choices[rng_.below(q->choices.size())]);
+      v = derived(std::move(d));
     }
     return acceptable(v);
   }
@@ -289,42 +368,42 @@ class Draws {
     return !order_.empty() && static_cast<std::uint64_t>(k) >= order_.size();
   }
 
-  Values fixed() const {
-    Values v;
-    for (const auto& q : p_.params) v.set(q.name, q.fixed);
-    if (p_.derive) p_.derive(v);
-    return v;
-  }
-
  private:
   static constexpr std::uint64_t kEnumerate = 4096;
 
   std::uint64_t at(std::uint64_t k) const { return (offset_ + k * stride_) % total_; }
 
-  Values decode(std::uint64_t index) const {
-    Values v;
-    for (const auto& q : p_.params) {
-      if (q.choices.empty()) {
-        v.set(q.name, q.fixed);
-        continue;
-      }
-      v.set(q.name, q.choices[index % q.choices.size()]);
-      index /= q.choices.size();
-    }
-    if (p_.derive) p_.derive(v);
+  Values derived(Values v) const {
+    for (const Problem* p : parts_)
+      if (p->derive) p->derive(v);
     return v;
   }
 
-  bool acceptable(const Values& v) const {
-    if (p_.valid && !p_.valid(v)) return false;
-    if (total_ == 1) return true;
-    const Values seed_text = fixed();
-    for (const auto& q : p_.params)
-      if (v[q.name] != seed_text[q.name]) return true;
-    return false;  // a random seed is not the seed text
+  Values decode(std::uint64_t index) const {
+    Values v;
+    for (const Param* q : params_) {
+      if (q->choices.empty()) {
+        v.set(q->name, q->fixed);
+        continue;
+      }
+      v.set(q->name, q->choices[index % q->choices.size()]);
+      index /= q->choices.size();
+    }
+    return derived(std::move(v));
   }
 
-  const Problem& p_;
+  bool acceptable(const Values& v) const {
+    for (const Problem* p : parts_)
+      if (p->valid && !p->valid(project(*p, v))) return false;
+    if (total_ == 1) return true;
+    for (const Param* q : params_)
+      if (v[q->name] != fixed_[q->name]) return true;
+    return false;  // a random seed is not the source's numbers
+  }
+
+  std::vector<const Problem*> parts_;
+  std::vector<const Param*> params_;
+  Values fixed_;
   Rng rng_;
   std::uint64_t total_ = 1, offset_ = 0, stride_ = 1;
   std::vector<std::uint64_t> order_;
@@ -371,43 +450,69 @@ bool evaluate(const Problem& p, const Estimator& est, Values params, std::int64_
 constexpr std::size_t kPoolSize = 200;  // distinct variants kept per problem
 constexpr int kPoolTries = 4096;        // draws tried to find them
 
+std::string statement_of(const Problem& p, const Values& params, std::int64_t seed) {
+  const bool fixed = seed == 0 && !p.fixed_statement.empty();
+  return fill_statement(fixed ? p.fixed_setup + p.fixed_statement : p.setup + p.statement, p,
+                        params);
+}
+
 }  // namespace
 
-// Seeds ≥ 1 index a pool built once per problem: draws in the fixed pseudo-random order of
-// Draws, each kept only when every mistake is distinguishable from its answer and its answer,
-// as shown, is new — not seed 0's and not an earlier draw's (a yes/no answer: its numbers). So
-// seeds 1, 2, 3... give different answers, none the worked example's, until the pool runs out; then
-// it repeats.
-static const std::vector<Values>& variant_pool(const Problem& p, const Estimator& est) {
+// Seeds ≥ 1 index a pool built once per group (or lone problem): draws in the fixed
+// pseudo-random order of Draws, each kept only when, for every part, every mistake is
+// distinguishable from its answer and its statement is not the source's, and the answers, as
+// shown, are new — not seed 0's and not an earlier draw's (a yes/no answer: its numbers). So
+// seeds 1, 2, 3... give different answers, none the worked example's, until the pool runs out;
+// then it repeats. Each part reads its own parameters out of the shared draw (project).
+static const std::vector<Values>& variant_pool(const Problem& p) {
   if (p.pool_built) return p.pool;
+  const std::vector<const Problem*> parts = parts_of(p);
+  std::vector<const Estimator*> est;
+  std::vector<std::string> source;  // each part's statement at seed 0
+  for (const Problem* q : parts) {
+    est.push_back(registry().find(q->estimator));
+    if (!est.back()) return p.pool;
+    source.push_back(statement_of(*q, fixed_params(*q), 0));
+  }
+  Draws draws(parts);
   std::vector<Values> pool;
-  Draws draws(p);
   std::set<std::string> seen;
   Variant v;
   std::string why;
   bool distinct = true;
-  // A yes/no answer has two values: its variants differ by their numbers instead.
-  auto key = [&](const Variant& x) {
-    return answer_text(x.answer, p.unit) +
-           (p.unit.unit == kYesNo ? " " + x.params.to_json().dump() : std::string());
+  // The parts' answers; a yes/no answer has two values: its variants differ by their numbers.
+  auto key = [&](const Values& draw, std::int64_t seed, bool& ok) {
+    std::string k;
+    ok = true;
+    for (std::size_t i = 0; i < parts.size() && ok; ++i) {
+      const Problem& q = *parts[i];
+      const Values params = seed == 0 ? fixed_params(q) : project(q, draw);
+      ok = evaluate(q, *est[i], params, seed, v, why, distinct) && (seed == 0 || distinct) &&
+           (seed == 0 || statement_of(q, params, seed) != source[i]);
+      k += answer_text(v.answer, q.unit) +
+           (q.unit.unit == kYesNo ? v.params.to_json().dump() : "") + "|";
+    }
+    return k;
   };
-  if (evaluate(p, est, draws.fixed(), 0, v, why, distinct)) seen.insert(key(v));
+  bool ok = true;
+  if (const std::string k = key(Values{}, 0, ok); ok) seen.insert(k);
   for (int k = 0; k < kPoolTries && pool.size() < kPoolSize; ++k) {
     Values params;
-    if (!draws.draw(k + 1, 0, params)) continue;
-    if (!evaluate(p, est, params, k + 1, v, why, distinct) || !distinct) continue;
-    if (!seen.insert(key(v)).second) continue;
-    pool.push_back(std::move(v.params));
+    if (!draws.draw(k + 1, params)) continue;
+    const std::string answers = key(params, k + 1, ok);
+    if (!ok || !seen.insert(answers).second) continue;
+    pool.push_back(std::move(params));
     if (draws.exhausted(k + 1)) break;
   }
-  p.pool = std::move(pool);
-  p.pool_built = true;
+  for (const Problem* q : parts) {
+    q->pool = pool;
+    q->pool_built = true;
+  }
   return p.pool;
 }
 
 std::size_t variant_count(const Problem& p) {
-  const Estimator* est = registry().find(p.estimator);
-  return est ? variant_pool(p, *est).size() : 0;
+  return variant_pool(p).size();
 }
 
 Result<Variant> make_variant(const Problem& p, std::int64_t seed) {
@@ -417,19 +522,17 @@ Result<Variant> make_variant(const Problem& p, std::int64_t seed) {
                  Json(static_cast<double>(seed)), "0 ≤ seed ≤ 2147483647"};
   const Estimator* est = registry().find(p.estimator);
   if (!est) return unknown_problem(p.id);
-  Values params = Draws(p).fixed();  // seed 0, and any seed of a problem with no variants
+  Values params = fixed_params(p);  // seed 0, and any seed of a problem with no variants
   if (seed > 0) {
-    const std::vector<Values>& pool = variant_pool(p, *est);
-    if (!pool.empty()) params = pool[static_cast<std::size_t>(seed - 1) % pool.size()];
+    const std::vector<Values>& pool = variant_pool(p);
+    if (!pool.empty()) params = project(p, pool[static_cast<std::size_t>(seed - 1) % pool.size()]);
   }
   Variant v;
   std::string why;
   bool distinct = true;
   if (!evaluate(p, *est, std::move(params), seed, v, why, distinct))
     return Error{"internal", "", "problem " + p.id + " cannot be built: " + why, Json(p.id), ""};
-  const bool fixed = seed == 0 && !p.fixed_statement.empty();
-  const std::string text = fixed ? p.fixed_setup + p.fixed_statement : p.setup + p.statement;
-  v.statement = fill_statement(text, p, v.params);
+  v.statement = statement_of(p, v.params, seed);
   return v;
 }
 

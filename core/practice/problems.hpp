@@ -39,9 +39,13 @@
 //    peak, bandwidth and memory of one real accelerator together; preset_param_counts() gives
 //    real models' sizes. Give enough choices for 15 different answers: the bank's tests ask
 //    for them in seeds 1-20 (seeds never repeat seed 0's answer or the previous seed's), or
-//    declare `variety` when the space is smaller. Values are base SI (bytes, seconds, FLOP/s, a
-//    fraction for percentages), like estimator inputs. A parameter whose name is an input of
-//    the estimator is passed to it; give `inputs` to build the inputs yourself, `derive` to
+//    declare `variety` when the space is smaller. The parts of a group (a multi-part problem)
+//    share one draw per seed: a parameter any part declares with choices is drawn once for all
+//    of them (so part (b) states part (a)'s model and numbers); a parameter a part declares
+//    without choices is that part's own constant (its ZeRO stage, its link). Their 15 answers
+//    are counted side by side, and `variety` is the group's. Values are base SI (bytes, seconds,
+//    FLOP/s, a fraction for percentages), like estimator inputs. A parameter whose name is an input
+//    of the estimator is passed to it; give `inputs` to build the inputs yourself, `derive` to
 //    compute parameters from others (e.g. tokens = 20 × params), `valid` to refuse a draw.
 //    The statement shows `{name}` with the parameter's unit (the estimator input's unit when
 //    `unit` is empty): "80 ms", "312 TFLOP/s", "50 %"; counts print bare ("70B", "512"), so

@@ -599,19 +599,27 @@ void zero_and_tp(ProblemBank& bank) {
       .title = "A TP decode step inside a node",
       .source = "the worked example (NVLink, 3 µs per hop: under 1 ms, < 10% of the 8 ms step)",
       .group = "seed003",
-      .statement = "A decode step ({compute_time} of compute, TP = {tp:raw}, {layers:raw} "
-                   "layers, hidden {hidden:raw} in BF16, one token, two ring all-reduces per "
-                   "layer) runs over NVLink: {bandwidth} per GPU and {latency} per hop. What "
-                   "share of the step is communication?",
+      .statement =
+          "A decode step ({compute_time} of compute, TP = {tp:raw}, {layers:raw} "
+          "layers, hidden {hidden:raw} in BF16, one token, two ring all-reduces per "
+          "layer) runs over NVLink: {nvlink_bandwidth} per GPU and {nvlink_latency} per hop. What "
+          "share of the step is communication?",
       .params = {{"hidden", 4096, {4096, 8192}},
                  {"tokens", 1},
                  {"layers", 32, {32, 80}},
                  {"tp", 2, {2, 4, 8}},
-                 {"bandwidth", 300e9, {300e9, 450e9, 900e9}},
-                 {"latency", 3e-6, {1e-6, 3e-6}},
+                 // Its own link: the other parts' is the slow one.
+                 {"nvlink_bandwidth", 300e9, {300e9, 450e9, 900e9}, unit::bytes_per_s},
+                 {"nvlink_latency", 3e-6, {1e-6, 3e-6}, unit::seconds},
                  {"compute_time", 8e-3, {8e-3, 16e-3}}},
       .estimator = "comm.tp_step",
-      .inputs = ring_tp_inputs,
+      .inputs =
+          [](const Values& p) {
+            Json j = ring_tp_inputs(p);
+            j.set("bandwidth", p["nvlink_bandwidth"]);
+            j.set("latency", p["nvlink_latency"]);
+            return j;
+          },
       .output = "comm_fraction",
       .unit = answer_in::percent(),
       .hints = {"Communication = all-reduces × (2(N−1) × latency + bytes / bandwidth).",
@@ -619,7 +627,8 @@ void zero_and_tp(ProblemBank& bank) {
       .mistakes = {{"one_hop_per_allreduce",
                     "A ring all-reduce is 2(N−1) sequential hops, each paying the latency.",
                     [](const Values& p, const Values& out) {
-                      const double c = out["allreduces"] * p["latency"] + out["bandwidth_time"];
+                      const double c =
+                          out["allreduces"] * p["nvlink_latency"] + out["bandwidth_time"];
                       return c / (p["compute_time"] + c);
                     },
                     0},

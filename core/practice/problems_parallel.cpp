@@ -793,7 +793,7 @@ void counts(ProblemBank& bank) {
                     0}},
       .explain = "The embeddings' share is the embedding parameters divided by all the "
                  "parameters.",
-      .variety = 6,
+      .variety = 4,  // the group's space (model.params.llama)
       .difficulty = 2,
       .tags = "parameters",
   });

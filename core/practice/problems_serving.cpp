@@ -99,7 +99,6 @@ void kv_cache(ProblemBank& bank) {
                       return out["bytes_per_token"] / p["n_layers"];
                     },
                     0}},
-      .variety = 9,
       .difficulty = 1,
       .tags = "KV cache,attention",
   });
@@ -160,7 +159,6 @@ void kv_cache(ProblemBank& bank) {
                     "asks how many times smaller, the inverse.",
                     [](const Values& p, const Values&) { return p["n_kv_heads"] / p["n_heads"]; },
                     0}},
-      .variety = 4,
       .difficulty = 1,
       .tags = "KV cache,attention",
   });

@@ -153,6 +153,14 @@ test('the difficulty and topic filters change which problems are offered; parts 
   await expect(problem.locator('.problem-part')).toHaveText('Part (a) of (a)–(c)');
   await problem.getByRole('button', { name: 'Next part (b)' }).click();
   await expect(problem.locator('.problem-part')).toHaveText('Part (b) of (a)–(c)');
+  // The next part keeps the variant: its model is part (a)'s.
+  await page.goto('/index.html#tab=practice&problem=infer.kv.per_token&seed=5');
+  const kvA = page.locator('article.problem[data-problem="infer.kv.per_token"]');
+  const layers = (await kvA.locator('.statement').textContent()).match(/(\d+) layers/)[1];
+  await kvA.getByRole('button', { name: 'Next part (b)' }).click();
+  const kvB = page.locator('article.problem[data-problem="infer.kv.batch"]');
+  await expect(kvB).toHaveAttribute('data-seed', '5');
+  await expect(kvB.locator('.statement')).toContainText(`${layers} layers`);
   // A yes/no question: neither its label nor its example shows the answer before an attempt.
   await page.goto('/index.html#tab=practice&problem=hw.roofline.step_bound&seed=0');
   const yn = page.locator('article.problem[data-problem="hw.roofline.step_bound"]');
