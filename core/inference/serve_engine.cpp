@@ -414,59 +414,93 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   // (stages run one after another for a single prompt).
   // Cached prefix tokens are skipped; the rest still attend to them: the causal attention of
   // positions P_c…P is that of P tokens less that of the first P_c.
-  const double new_tokens = in.prompt_len - cached;
-  const double f_prefill = new_tokens * 2 * e.active +
-                           in.prompt_len * attention_flops_per_token(m, in.prompt_len, true) -
-                           cached * attention_flops_per_token(m, cached, true);
-  o.prefill_flops = f_prefill;
+  // A request either finds the whole shared prefix cached (probability h) or none of it: each
+  // per-request time below is computed for a hit (c = P_s) and a miss (c = 0) and averaged with
+  // those weights, never evaluated at the expected c (the attention term and the chunk count are
+  // not linear in c). The KV memory above is the batch's mean, h · P_s per sequence.
+  struct PerRequest {
+    double flops = 0, weights = 0, alone = 0, ttft = 0, extra = 0, gap = 0;
+  };
+  auto per_request = [&](double c) {
+    PerRequest r;
+    const double new_tokens = in.prompt_len - c;
+    r.flops = new_tokens * 2 * e.active +
+              in.prompt_len * attention_flops_per_token(m, in.prompt_len, true) -
+              c * attention_flops_per_token(m, c, true);
+    r.weights = e.weights_read(new_tokens);
+    r.alone = std::max(r.flops / (e.tp * e.flops_rate), r.weights / e.tp / e.bw_rate);
+    // What one request's prefill adds to the others' decode, and its own time to first token.
+    // Chunked (Sarathi-Serve §4): n steps each carry a chunk beside the running decodes, so a
+    // step costs max(its FLOPs with the chunk's, the weight read); unchunked (vLLM V0's
+    // default), the whole prefill runs alone and every running sequence waits for it.
+    if (in.chunked_prefill) {
+      const double n = ceil_count(new_tokens / in.chunk_tokens);
+      const double chunk = new_tokens / n;
+      const double others = (b - 1) / e.pp;  // decodes sharing a chunk's step
+      const double mixed = e.step(b, ctx, f_tok, r.flops / n, chunk);
+      r.extra = n * (mixed - o.decode_step);
+      r.gap = mixed;
+      // TTFT: n mixed steps along one TP group (the stages add up to the whole model).
+      const double t_kv_lat = others * ctx * e.kv_tok_gpu * e.pp / e.bw_rate;
+      const double t_c_lat = (others * f_tok + r.flops / n) / (e.tp * e.flops_rate);
+      const double t_w_lat = e.weights_read(others + chunk) / e.tp / e.bw_rate;
+      r.ttft = n * (t_kv_lat + std::max(t_c_lat, t_w_lat));
+    } else {
+      r.extra = std::max(r.flops / (e.gpus * e.flops_rate), r.weights / e.tp / e.bw_rate);
+      r.gap = o.decode_step + r.alone;
+      r.ttft = r.alone;
+    }
+    return r;
+  };
+  const double h = shared > 0 ? in.prefix_hit_rate : 0;
+  // (One evaluation when every request hits or none does; the other side then repeats it.)
+  const PerRequest miss = per_request(h < 1 ? 0 : shared);
+  const PerRequest hit = h > 0 && h < 1 ? per_request(shared) : miss;
+  auto mean = [&](double PerRequest::*f) { return h * hit.*f + (1 - h) * miss.*f; };
+  const PerRequest& shown = h > 0 ? hit : miss;  // the derivation shows a hit when there are any
+  o.shared_tokens = shared;
+  o.prefill_flops = mean(&PerRequest::flops);
   if (cached > 0)
-    d.step("Prefill FLOPs of the uncached tokens", "F_p",
+    d.step("Prefill FLOPs of the uncached tokens (a hit)", "F_p",
            "($P - $c) \\cdot 2 \\cdot $N + A($P) - A($c)",
            {{"P", "P", in.prompt_len, unit::tokens},
-            {"c", "P_c", cached, unit::tokens},
+            {"c", "P_s", shared, unit::tokens},
             {"N", "N_a", e.active, unit::params}},
-           f_prefill, unit::flop);
-  const double w_prefill = e.weights_read(new_tokens);
-  const double t_prefill =
-      std::max(f_prefill / (e.tp * e.flops_rate), w_prefill / e.tp / e.bw_rate);
-  d.step("Prefill alone", "t_p",
+           hit.flops, unit::flop);
+  const double t_prefill = shown.alone;
+  d.step(h > 0 ? "Prefill alone (a hit)" : "Prefill alone", "t_p",
          "\\max(\\frac{$F}{$t \\cdot $e \\cdot $P}, \\frac{$W}{$t \\cdot $h \\cdot $B})",
-         {{"F", "F_p", f_prefill, unit::flop},
+         {{"F", "F_p", shown.flops, unit::flop},
           {"t", "TP", e.tp},
           {"e", "e_C", in.compute_efficiency, unit::fraction},
           {"P", "F", peak, unit::flops},
-          {"W", "W_r", w_prefill, unit::bytes},
+          {"W", "W_r", shown.weights, unit::bytes},
           {"h", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
          t_prefill, unit::seconds);
-  o.prefill_time = t_prefill;
-  // What one request's prefill adds to the others' decode, and its own time to first token.
-  // Chunked (Sarathi-Serve §4): n steps each carry a chunk beside the running decodes, so a
-  // step costs max(its FLOPs with the chunk's, the weight read); unchunked (vLLM V0's default),
-  // the whole prefill runs alone and every running sequence waits for it.
-  double extra = 0;
-  if (in.chunked_prefill) {
-    const double n = ceil_count(new_tokens / in.chunk_tokens);
-    const double chunk = new_tokens / n;
-    const double others = (b - 1) / e.pp;  // decodes sharing a chunk's step
-    const double mixed = e.step(b, ctx, f_tok, f_prefill / n, chunk);
-    extra = n * (mixed - o.decode_step);
-    o.max_token_gap = mixed;
-    // TTFT: n mixed steps along one TP group (the stages add up to the whole model).
-    const double t_kv_lat = others * ctx * e.kv_tok_gpu * e.pp / e.bw_rate;
-    const double t_c_lat = (others * f_tok + f_prefill / n) / (e.tp * e.flops_rate);
-    const double t_w_lat = e.weights_read(others + chunk) / e.tp / e.bw_rate;
-    o.ttft = n * (t_kv_lat + std::max(t_c_lat, t_w_lat));
+  o.prefill_time = mean(&PerRequest::alone);
+  o.prefill_time_hit = hit.alone;
+  o.prefill_time_miss = miss.alone;
+  o.ttft_hit = hit.ttft;
+  o.ttft_miss = miss.ttft;
+  o.max_token_gap = std::max(hit.gap, miss.gap);
+  o.ttft = mean(&PerRequest::ttft);
+  const double extra = mean(&PerRequest::extra);
+  if (in.chunked_prefill)
     d.step("Time to first token (chunked: prefill chunks share steps with the running batch)",
-           "\\text{TTFT}", "$n \\cdot (t_{KV} + \\max(t_C, t_W))", {{"n", "n", n}}, o.ttft,
-           unit::seconds);
-  } else {
-    extra = std::max(f_prefill / (e.gpus * e.flops_rate), w_prefill / e.tp / e.bw_rate);
-    o.max_token_gap = o.decode_step + t_prefill;
-    o.ttft = t_prefill;
+           "\\text{TTFT}", "$n \\cdot (t_{KV} + \\max(t_C, t_W))",
+           {{"n", "n", ceil_count((in.prompt_len - (h > 0 ? shared : 0)) / in.chunk_tokens)}},
+           shown.ttft, unit::seconds);
+  else
     d.step("Time to first token (unchunked: the prefill runs alone)", "\\text{TTFT}", "$t",
-           {{"t", "t_p", t_prefill, unit::seconds}}, o.ttft, unit::seconds);
-  }
+           {{"t", "t_p", t_prefill, unit::seconds}}, shown.ttft, unit::seconds);
+  if (h > 0 && h < 1)
+    d.step("Time to first token, mean of hits and misses", "\\overline{\\text{TTFT}}",
+           "$h \\cdot $a + (1 - $h) \\cdot $b",
+           {{"h", "h", h, unit::fraction},
+            {"a", "\\text{TTFT}_{hit}", hit.ttft, unit::seconds},
+            {"b", "\\text{TTFT}_{miss}", miss.ttft, unit::seconds}},
+           o.ttft, unit::seconds);
   // A sequence emits one token per step, and the other B − 1 requests' prefills fall inside
   // its output in steady state: each adds `extra` once per `output_len` tokens.
   o.tpot = o.decode_step + (b - 1) * extra / in.output_len;

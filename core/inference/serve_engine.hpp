@@ -51,7 +51,11 @@ struct ServeEngineOut {
       tokens_per_second, tokens_per_second_per_gpu, crossover_batch, experts_touched, math_peak;
   std::string bound;
   // Not declared outputs; for the estimators built on this one (prefix cache, disaggregation).
-  double cached_tokens, kv_tokens_used, prefill_flops, prefill_time, kv_per_token_gpu;
+  // Prefix caching: the shared prefix (whole blocks), the tokens a request finds cached in
+  // expectation, and the per-request times of a hit and of a miss (their mean is ttft,
+  // prefill_time, prefill_flops; a side no request takes repeats the other's).
+  double shared_tokens, cached_tokens, kv_tokens_used, prefill_flops, prefill_time,
+      prefill_time_hit, prefill_time_miss, ttft_hit, ttft_miss, kv_per_token_gpu;
 };
 
 // The inputs of one replica, declared once (serve_engine.cpp) for every estimator built on
