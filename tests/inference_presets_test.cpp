@@ -4,6 +4,7 @@
 #include <string>
 
 #include "helpers.hpp"
+#include "scenario/gpu_figures.hpp"
 
 using namespace napkin;
 using test::out;
@@ -124,6 +125,6 @@ TEST_CASE("charts: KV cache by attention type and decode crossover") {
   const auto& tps = sw.columns[1].second;
   REQUIRE(sw.columns[1].first == "tokens_per_second");
   CHECK(tps[0] == doctest::Approx(3.35e12 / 140e9).epsilon(1e-12));
-  CHECK(tps[2] == doctest::Approx(990e12 / 140e9).epsilon(1e-12));
+  CHECK(tps[2] == doctest::Approx(figures::h100_bf16 / 140e9).epsilon(1e-12));
   CHECK(chart("batching-latency-vs-batch").hline_input == "latency_budget");
 }

@@ -1,6 +1,7 @@
 // Inference estimators: seed 001's inference table, KV-cache sizes against published numbers
 // (DeepSeek-V2/V3 papers), and the decode roofline.
 #include "helpers.hpp"
+#include "scenario/gpu_figures.hpp"
 
 using namespace napkin;
 using test::error_of;
@@ -8,14 +9,23 @@ using test::out;
 using test::run;
 
 namespace {
+// The worked example's LLaMA-2-70B: 70e9 parameters and a multi-head cache, 2·L·d per token
+// (64 heads of 8192 / 64, each its own KV head), over the shared model inputs.
+RunResult seed_model(test::Inputs more) {
+  Json j = Json::object();
+  for (const auto& [k, v] : test::Inputs{{"params", 70e9},
+                                         {"n_layers", 80},
+                                         {"d_model", 8192},
+                                         {"n_heads", 64},
+                                         {"n_kv_heads", 0},
+                                         {"head_dim", 0}})
+    j.set(k, v);
+  for (const auto& [k, v] : more) j.set(k, v);
+  return registry().run("infer.latency", j);
+}
 RunResult llama70b_seed(double prompt, double gen, double batch) {
-  return run("infer.latency", {{"params", 70e9},
-                               {"prompt_len", prompt},
-                               {"gen_len", gen},
-                               {"batch", batch},
-                               {"n_layers", 80},
-                               {"d_model", 8192},
-                               {"decode_model", "weights"}});
+  return seed_model(
+      {{"prompt_len", prompt}, {"gen_len", gen}, {"batch", batch}, {"decode_model", "weights"}});
 }
 }  // namespace
 
@@ -24,7 +34,7 @@ RunResult llama70b_seed(double prompt, double gen, double batch) {
 // = 41.8 ms, three times the 100-token prompt's 14.1 ms of FLOPs at 990 TFLOP/s, so the
 // default (roofline) prefill is 41.8 ms; the ridge is F·b_w / (2·BW) = 296 prompt tokens.
 TEST_CASE("infer.latency: a short prefill is bound by reading the weights (the default)") {
-  auto r = run("infer.latency", {{"params", 70e9}, {"prompt_len", 100}, {"gen_len", 50}});
+  auto r = seed_model({{"prompt_len", 100}, {"gen_len", 50}});
   REQUIRE(r.ok);
   CHECK(out(r, "prefill_time") == doctest::Approx(140e9 / 3.35e12).epsilon(1e-12));
   // Batch 1, MHA cache of 2·80·8192·2 B per token: step t reads 140 GB + (100 + t)·2.62 MB.
@@ -33,7 +43,8 @@ TEST_CASE("infer.latency: a short prefill is bound by reading the weights (the d
   CHECK(out(r, "total_time") == doctest::Approx(2.1362).epsilon(5e-5));
   // Past the ridge the FLOPs win: 2000 tokens take 282.8 ms of compute > 41.8 ms of reads.
   auto longp = run("infer.latency", {{"params", 70e9}, {"prompt_len", 2000}, {"gen_len", 50}});
-  CHECK(out(longp, "prefill_time") == doctest::Approx(2000 * 2 * 70e9 / 990e12).epsilon(1e-12));
+  CHECK(out(longp, "prefill_time") ==
+        doctest::Approx(2000 * 2 * 70e9 / figures::h100_bf16).epsilon(1e-12));
 }
 
 // Seed 001 §9 prints each row to 0.1 ms / 0.1 tok/s / 0.01 GB: a relative tolerance of 5e-4
@@ -42,7 +53,8 @@ TEST_CASE("infer.latency: seed 001 — LLaMA-2-70B on H100, short prompt, short 
   auto r = llama70b_seed(100, 50, 1);
   REQUIRE(r.ok);
   CHECK(out(r, "prefill_time") == doctest::Approx(0.0141).epsilon(5e-3));
-  CHECK(out(r, "prefill_time") == doctest::Approx(100 * 2 * 70e9 / 990e12).epsilon(1e-12));
+  CHECK(out(r, "prefill_time") ==
+        doctest::Approx(100 * 2 * 70e9 / figures::h100_bf16).epsilon(1e-12));
   CHECK(out(r, "decode_time_per_token") == doctest::Approx(0.0418).epsilon(5e-3));
   CHECK(out(r, "decode_time_per_token") == doctest::Approx(140e9 / 3.35e12).epsilon(1e-12));
   CHECK(out(r, "decode_time") == doctest::Approx(2.0896).epsilon(5e-4));
@@ -99,24 +111,19 @@ TEST_CASE("infer.latency: GQA shrinks the cache to the KV heads (LLaMA-2-70B: 8 
           "infer.latency",
           {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_heads", 64}, {"n_kv_heads", 6}})
           .input == "n_kv_heads");
-  // KV heads without the query heads cannot set a head width: the MHA cache, said by name.
-  auto no_heads = run("infer.latency",
-                      {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_kv_heads", 8}});
-  REQUIRE(no_heads.ok);
-  CHECK(out(no_heads, "kv_bytes_per_token") == 2621440);
-  bool named = false;
-  for (std::size_t i = 0; i < no_heads.warnings.size(); ++i)
-    named = named || no_heads.warnings[i].as_string().find("n_kv_heads") != std::string::npos;
-  CHECK(named);
-  CHECK(error_of("infer.latency",
-                 {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_heads", 60}})
+  // 0 KV heads is multi-head attention: one KV head per query head, 2·80·64·128·2 B.
+  auto mha = run("infer.latency",
+                 {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_kv_heads", 0}});
+  REQUIRE(mha.ok);
+  CHECK(out(mha, "kv_bytes_per_token") == 2621440);
+  CHECK(error_of(
+            "infer.latency",
+            {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_heads", 60}, {"head_dim", 0}})
             .input == "n_heads");
 }
 
 TEST_CASE("infer.latency: the roofline decode model counts the cache and the batch") {
-  test::Inputs base = {
-      {"params", 70e9}, {"prompt_len", 100}, {"gen_len", 50}, {"decode_model", "roofline"}};
-  auto one = run("infer.latency", base);
+  auto one = seed_model({{"prompt_len", 100}, {"gen_len", 50}, {"decode_model", "roofline"}});
   REQUIRE(one.ok);
   // Batch 1: step t reads 140 GB + (100 + t)·2.62 MB; the average context is 124.5 tokens.
   const double per_step = (140e9 + 124.5 * 2621440) / 3.35e12;
@@ -124,7 +131,7 @@ TEST_CASE("infer.latency: the roofline decode model counts the cache and the bat
   auto seed = llama70b_seed(100, 50, 1);
   CHECK(out(one, "decode_time") > out(seed, "decode_time"));
   CHECK(out(one, "prefill_time") > out(seed, "prefill_time"));  // 41.8 ms vs the FLOPs' 14.1
-  // A huge batch turns decode compute-bound: 4096 · 2 · 70e9 / 990e12 = 0.579 s per step is
+  // A huge batch turns decode compute-bound: 4096 · 2 · 70e9 / 989.4e12 = 0.580 s per step is
   // more than the 0.042 s weight read, and the cache (4096 · 100 · 2.6 MB = 1.07 TB) more still.
   auto big = run("infer.latency", {{"params", 70e9},
                                    {"prompt_len", 1},
@@ -136,7 +143,7 @@ TEST_CASE("infer.latency: the roofline decode model counts the cache and the bat
   REQUIRE(big.ok);
   CHECK(big.outputs.find("decode_bound")->as_string() == "compute");
   CHECK(out(big, "decode_time_per_token") ==
-        doctest::Approx(4096 * 2 * 70e9 / 990e12).epsilon(1e-12));
+        doctest::Approx(4096 * 2 * 70e9 / figures::h100_bf16).epsilon(1e-12));
   // Compute at first, memory once the cache has grown past the crossover.
   auto mixed = run("infer.latency", {{"params", 70e9},
                                      {"prompt_len", 1},
@@ -224,14 +231,14 @@ TEST_CASE("infer.decode: roofline of one decode step") {
   REQUIRE(r.ok);
   CHECK(out(r, "weight_time") == doctest::Approx(140e9 / 3.35e12).epsilon(1e-12));
   CHECK(out(r, "kv_time") == doctest::Approx(4096 * 327680 / 3.35e12).epsilon(1e-12));
-  CHECK(out(r, "compute_time") == doctest::Approx(2 * 70e9 / 990e12).epsilon(1e-12));
+  CHECK(out(r, "compute_time") == doctest::Approx(2 * 70e9 / figures::h100_bf16).epsilon(1e-12));
   CHECK(out(r, "step_time") == doctest::Approx(out(r, "weight_time") + out(r, "kv_time")));
   CHECK(r.outputs.find("bound")->as_string() == "memory");
   // Crossover B* = t_W / (2N/F − S·m/BW): at S = 0 it is the ridge point, F/BW·(b_w/2)
-  // = 990e12 / 3.35e12 = 295.5 sequences (Pope et al. 2022 §3: decode is memory-bound below
+  // = 989.4e12 / 3.35e12 = 295.3 sequences (Pope et al. 2022 §3: decode is memory-bound below
   // a batch of about the FLOP/byte ratio).
   auto ridge = run("infer.decode", {{"params", 70e9}, {"context", 0}});
-  CHECK(out(ridge, "crossover_batch") == doctest::Approx(990.0 / 3.35).epsilon(1e-12));
+  CHECK(out(ridge, "crossover_batch") == doctest::Approx(989.4 / 3.35).epsilon(1e-12));
   auto at = run("infer.decode", {{"params", 70e9}, {"context", 0}, {"batch", 296}});
   CHECK(at.outputs.find("bound")->as_string() == "compute");
   auto below = run("infer.decode", {{"params", 70e9}, {"context", 0}, {"batch", 295}});

@@ -1,5 +1,6 @@
 // rl.throughput: seed 001 §10's sync vs async comparison and its batch-size sweep.
 #include "helpers.hpp"
+#include "scenario/gpu_figures.hpp"
 
 using namespace napkin;
 using test::error_of;
@@ -17,8 +18,12 @@ RunResult seed(double batch) {
                                {"ppo_epochs", 4},
                                {"total_gpus", 256},
                                {"gpus_per_replica", 1},
+                               {"n_kv_heads", 0},  // its multi-head cache, 2·L·d per token
                                {"decode_model", "weights"},
-                               {"score_on", "one_gpu"}});
+                               {"score_on", "one_gpu"},
+                               // its GPU: 990 TFLOP/s, 3.35 TB/s, 80 GB in decimal bytes
+                               {"peak_flops", 990e12},
+                               {"gpu_memory", 80e9}});
 }
 }  // namespace
 
@@ -45,35 +50,37 @@ TEST_CASE("rl.throughput: seed 001 — 70B, batch 512, 256 GPUs: 11,434 ms sync 
   CHECK(r.warnings[0].as_string().find("at least 8") != std::string::npos);
 }
 
-// The corrected default. Memory of the replica: 140 GB + 512 · 150 · 2,621,440 B = 341.3 GB,
-// so 8 H100s of 80 GB (TP 8, a power of two). Scoring, a 7B reward model over 512 × 150
-// tokens (1.075e17 FLOPs), runs on every GPU in sync: 1.075e17 / (256 · 990e12) = 4.24 ms,
-// above one read of its 14 GB (4.18 ms at 3.35 TB/s); async on the 128 GPUs not training,
-// 8.49 ms. Generation on 8 GPUs: prefill 512 · 100 · 2 · 70e9 / (8 · 990e12)
-// = 0.905 s (compute-bound), decode by the roofline step by step (Pope et al. 2022 §3).
+// The corrected default, on the shared model's Llama 3 70B shape (GQA: 8 KV heads of 128 over
+// 80 layers, 327,680 B per token; Grattafiori et al. 2024, Table 3). Memory of the replica:
+// 140 GB + 512 · 150 · 327,680 B = 165.2 GB, so 2 H100s of 80 GiB (171.8 GB; TP 2: the smallest TP
+// that holds it and splits the 64 heads and 8 KV heads). Scoring, a 7B reward model over 512 × 150
+// tokens (1.075e17 FLOPs), runs on every GPU in sync: 1.075e17 / (256 · 989.4e12) = 4.25 ms, above
+// one read of its 14 GB (4.18 ms at 3.35 TB/s); async on the 128 GPUs not training, 8.49 ms.
+// Generation on 2 GPUs: prefill 512 · 100 · 2 · 70e9 / (2 · 989.4e12) = 3.62 s (compute-bound),
+// decode by the roofline step by step (Pope et al. 2022 §3). H100 figures: its datasheet.
 TEST_CASE("rl.throughput: scoring on every GPU, generation on a replica that holds the model") {
   auto r = run("rl.throughput", {{"params", 70e9}, {"batch", 512}, {"total_gpus", 256}});
   REQUIRE(r.ok);
   CHECK(r.warnings.size() == 0);
-  CHECK(out(r, "generation_memory") == doctest::Approx(140e9 + 512 * 150 * 2621440.0));
-  CHECK(out(r, "gpus_per_replica") == 8);
-  const double score_flops = 512 * 150 * 2 * 7e9;
-  CHECK(out(r, "score_time") == doctest::Approx(score_flops / (256 * 990e12)).epsilon(1e-12));
-  CHECK(out(r, "score_time_async") == doctest::Approx(score_flops / (128 * 990e12)).epsilon(1e-12));
-  // The generation equals infer.latency on 8 GPUs' rates.
+  CHECK(out(r, "generation_memory") == doctest::Approx(140e9 + 512 * 150 * 327680.0));
+  CHECK(out(r, "gpus_per_replica") == 2);
+  const double score_flops = 512 * 150 * 2 * 7e9, peak = figures::h100_bf16;
+  CHECK(out(r, "score_time") == doctest::Approx(score_flops / (256 * peak)).epsilon(1e-12));
+  CHECK(out(r, "score_time_async") == doctest::Approx(score_flops / (128 * peak)).epsilon(1e-12));
+  // The generation equals infer.latency on 2 GPUs' rates.
   auto g = run("infer.latency", {{"params", 70e9},
                                  {"prompt_len", 100},
                                  {"gen_len", 50},
                                  {"batch", 512},
-                                 {"peak_flops", 8 * 990e12},
-                                 {"mem_bandwidth", 8 * 3.35e12}});
+                                 {"peak_flops", 2 * peak},
+                                 {"mem_bandwidth", 2 * figures::h100_hbm_bandwidth}});
   CHECK(out(r, "generate_time") == doctest::Approx(out(g, "total_time")).epsilon(1e-12));
-  CHECK(out(g, "prefill_time") == doctest::Approx(512 * 100 * 2 * 70e9 / (8 * 990e12)));
+  CHECK(out(g, "prefill_time") == doctest::Approx(512 * 100 * 2 * 70e9 / (2 * peak)));
   CHECK(out(r, "sync_iteration_time") ==
         doctest::Approx(out(r, "generate_time") + out(r, "score_time") + out(r, "train_time_sync"))
             .epsilon(1e-12));
   // More generation GPUs than async leaves: 128 replicas of 4 sequences need 2 GPUs each
-  // (140 GB + 4 · 150 · 2.62 MB), 256 GPUs > the 128 not training.
+  // (140 GB + 4 · 150 · 0.33 MB), 256 GPUs > the 128 not training.
   CHECK(error_of(
             "rl.throughput",
             {{"params", 70e9}, {"batch", 512}, {"total_gpus", 256}, {"generation_replicas", 128}})
@@ -113,7 +120,8 @@ TEST_CASE("rl.throughput: generation replicas and the GPU split") {
   REQUIRE(r.ok);
   CHECK(out(r, "sequences_per_replica") == 64);
   CHECK(out(r, "generate_time") ==
-        doctest::Approx(64 * 100 * 2 * 70e9 / 990e12 + 50 * 140e9 / 3.35e12).epsilon(1e-12));
+        doctest::Approx(64 * 100 * 2 * 70e9 / figures::h100_bf16 + 50 * 140e9 / 3.35e12)
+            .epsilon(1e-12));
   // A different split: 3/4 of the GPUs training.
   auto q =
       run("rl.throughput",
@@ -138,4 +146,22 @@ TEST_CASE("rl.throughput: an MoE policy trains and generates with its active par
   const double active = 12879925248;
   CHECK(out(r, "train_time_sync") ==
         doctest::Approx(4 * 6 * active * 512 * 150 / (256 * 989.4e12 * 0.5)).epsilon(1e-12));
+}
+
+// A generation replica is a TP × PP shape that can be built (core/scenario/replica.cpp, as
+// serve.engine): Qwen2.5 7B has 28 query heads, 4 KV heads and 28 layers (Qwen2.5 technical
+// report, Table 1), so TP is 1, 2 or 4. 200,000 sequences of 150 tokens at its 57,344 B per
+// token (2 · 28 · 4 · 128 · 2) and 15.2 GB of weights need 1,735 GB: more than TP 4 × PP 4
+// (1,280 GB), so TP 4 × PP 7 = 28 GPUs (7 divides 28 layers), not the 32 of the smallest
+// power of two.
+TEST_CASE("rl.throughput: the generation replica is a shape that can be built") {
+  auto r = run("rl.throughput", {{"model", "qwen2.5-7b"}, {"batch", 200000}, {"total_gpus", 256}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "generation_memory") == doctest::Approx(2 * 7615616512.0 + 200000 * 150 * 57344.0));
+  CHECK(out(r, "gpus_per_replica") == 28);
+  // GPT-2's 12 layers cannot take 32 stages: 128 GPUs = TP 4 × PP 32 is refused by name.
+  CHECK(
+      error_of("rl.throughput",
+               {{"model", "gpt2"}, {"batch", 512}, {"total_gpus", 1024}, {"gpus_per_replica", 128}})
+          .input == "gpus_per_replica");
 }

@@ -7,6 +7,7 @@
 #include "helpers.hpp"
 #include "scenario/cluster.hpp"
 #include "scenario/model.hpp"
+#include "scenario/model_inputs.hpp"
 
 using namespace napkin;
 
@@ -188,13 +189,25 @@ TEST_CASE("consistency: every estimator reports a model preset's active params a
         has_flops = has_flops || o.name == "forward_flops_per_token";
       }
       if (!has_active && !has_flops) continue;
+      // A required input the preset does not give is taken from the example when it is not a
+      // model quantity (a prompt length); one that other model presets give (moe.params' experts
+      // on a dense model) means the estimator does not describe this model: skipped.
       bool from_preset = true;
-      for (const InputSpec& i : e.inputs)
-        if (i.required && !values->values.has(i.preset_key.empty() ? i.name : i.preset_key))
+      Json job = Json::object();
+      for (const InputSpec& i : e.inputs) {
+        const std::string key = i.preset_key.empty() ? i.name : i.preset_key;
+        if (!i.required || values->values.has(key)) continue;
+        bool model_quantity = false;
+        for (const Preset& q : registry().presets())
+          model_quantity = model_quantity || (q.kind == "model" && q.values.has(key));
+        if (model_quantity)
           from_preset = false;
+        else
+          job.set(i.name, i.example);
+      }
       if (!from_preset) continue;
       for (bool attention : {false, true}) {
-        Json in = Json::object();
+        Json in = job;
         in.set("model", std::string(p->id));
         // Count attention wherever the estimator lets it be left out.
         if (attention && !e.input("include_attention")) continue;
@@ -221,8 +234,9 @@ TEST_CASE("consistency: every estimator reports a model preset's active params a
       }
     }
   }
-  // model.params and model.flops on every preset (and moe.params on the MoE ones), at least.
-  CHECK(active_compared >= 2 * 19);
+  // model.params, model.flops and infer.latency on every preset (and moe.params on the MoE
+  // ones), at least.
+  CHECK(active_compared >= 3 * 19);
   CHECK(flops_compared >= 2 * 19);
 }
 
@@ -305,4 +319,55 @@ TEST_CASE("Chinchilla's 70B: Transformer-XL's relative-position projection compl
   const double total = model_params(c->model).total;
   CHECK(std::fabs(total - 70e9) < 0.5e9);
   CHECK(total == doctest::Approx(13.0 * 80 * 8192 * 8192 + 32000.0 * 8192).epsilon(1e-4));
+}
+
+TEST_CASE(
+    "consistency: the inference cards take the shared model, and its shape alone sizes them") {
+  // Every shape input of the one declaration (model_inputs.cpp), by its name, on the cards that
+  // size a model's weights and cache.
+  for (const char* id : {"infer.latency", "serve.llm_gpus", "rl.throughput", "serve.engine"}) {
+    CAPTURE(id);
+    const Estimator* e = registry().find(id);
+    REQUIRE(e);
+    for (const auto& d : model_input_decls({})) CHECK(e->input(d.name) != nullptr);
+    CHECK(e->input("params") != nullptr);  // the old names still work
+    CHECK(e->input("active_params") != nullptr);
+  }
+  // Mixtral 8x7B's shape alone, its counts left at 0: the shape's own active and total
+  // parameters (46,702,792,704 and 12,879,925,248 in the released checkpoint) and its GQA cache
+  // (32 layers · 8 KV heads · 128 · 2 · 2 B = 131,072 B per token; Jiang et al. 2024 §2).
+  const Model& mx = find_model("mixtral-8x7b")->model;
+  const ModelParams c = model_params(mx);
+  RunResult r = test::run("infer.latency", {{"model", "mixtral-8x7b"},
+                                            {"params", 0},
+                                            {"active_params", 0},
+                                            {"prompt_len", 100},
+                                            {"gen_len", 50}});
+  REQUIRE(r.ok);
+  CHECK(test::out(r, "active_params") == c.active);
+  CHECK(test::out(r, "active_params") == 12879925248.0);
+  CHECK(test::out(r, "weights_memory") == 2 * 46702792704.0);
+  CHECK(test::out(r, "kv_bytes_per_token") == kv_bytes_per_token(mx, 2));
+  CHECK(test::out(r, "kv_bytes_per_token") == 131072);
+  // serve.llm_gpus and rl.throughput hold the same cache per request as infer.latency.
+  RunResult s =
+      test::run("serve.llm_gpus",
+                {{"model", "mixtral-8x7b"}, {"params", 0}, {"active_params", 0}, {"total_qps", 1}});
+  REQUIRE(s.ok);
+  CHECK(test::out(s, "kv_per_request") == test::out(r, "kv_bytes_per_sequence"));
+  CHECK(test::out(s, "weight_memory") == test::out(r, "weights_memory"));
+  // serve.engine reads the experts from the same shape: its weights per GPU and the experts
+  // a decode step touches (8 · (1 − (6/8)^B) per layer at batch B).
+  RunResult g = test::run("serve.engine", {{"model", "mixtral-8x7b"},
+                                           {"gpu", "h100"},
+                                           {"params", 0},
+                                           {"active_params", 0},
+                                           {"expert_params", 0},
+                                           {"shared_params", 0},
+                                           {"tp", 2},
+                                           {"batch", 4}});
+  REQUIRE(g.ok);
+  CHECK(test::out(g, "weights_per_gpu") == 46702792704.0);
+  CHECK(test::out(g, "kv_per_token") == 131072);
+  CHECK(test::out(g, "experts_touched") == doctest::Approx(8 * (1 - std::pow(0.75, 4))));
 }

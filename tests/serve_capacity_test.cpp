@@ -103,13 +103,14 @@ TEST_CASE("serve.capacity: the replicas follow from serve.engine's times and the
   REQUIRE(e.ok);
   CHECK(out(r, "tpot_p50") == doctest::Approx(out(e, "tpot")));
   CHECK(out(r, "service_time") == doctest::Approx(out(e, "request_time")));
-  // The TPOT target sets the batch: one more sequence breaks it.
   CHECK(out(r, "tpot_p50") <= 0.05);
-  auto e1 =
-      run("serve.engine", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"batch", b + 1}});
-  CHECK(out(e1, "tpot") > 0.05);
   // Utilisation λ·S / (R·B) under 80 %, and one replica fewer would exceed it.
   const double R = out(r, "replicas");
+  // The smallest batch that needs this few replicas: one sequence fewer per replica would put
+  // the slots over 80 % busy (λ · S(B − 1) / (R · (B − 1)) > 0.8).
+  auto e0 =
+      run("serve.engine", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"batch", b - 1}});
+  CHECK(50 * out(e0, "request_time") / (R * (b - 1)) > 0.8);
   const double load = 50 * out(r, "service_time") / b;
   CHECK(out(r, "utilization") == doctest::Approx(load / R));
   CHECK(load / R <= 0.8);
@@ -160,7 +161,10 @@ TEST_CASE("serve.capacity: precision, load and spread move the answer the right 
   const double cv2_o = lognormal_cv2(lognormal_sigma(256, 512));
   const double cv2_p = lognormal_cv2(lognormal_sigma(2048, 4096));
   const double S = out(spread, "service_time"), t = out(spread, "tpot_p50");
-  const double ttft_b = out(spread, "ttft_p50") - 0;  // no wait at the median here
+  auto at_b =
+      run("serve.engine",
+          {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"batch", out(spread, "batch")}});
+  const double ttft_b = out(at_b, "ttft");  // a mean prompt's
   CHECK(out(spread, "service_cv2") ==
         doctest::Approx((t * t * 256 * 256 * cv2_o + ttft_b * ttft_b * cv2_p) / (S * S)));
   CHECK(out(spread, "ttft_p90") > out(spread, "ttft_p50"));
@@ -299,4 +303,98 @@ TEST_CASE("portable_log and portable_exp agree with the C library to a few ulp")
     CHECK(portable_exp(x) == doctest::Approx(std::exp(x)).epsilon(1e-15));
   }
   CHECK(portable_exp(0) == 1);
+}
+
+// TTFT = W + T, the wait for a slot plus the request's own prefill, independent under FCFS
+// (the wait is set by the requests ahead). With P(W > x) = C·e^{−x/w} and T two-point, by hand:
+// C = 0.5, w = 0.1 s, T = 0.1 or 0.3 s (half each). For x ≥ 0.3,
+//   P(W + T > x) = 0.25·e^{−(x − 0.1)/0.1} + 0.25·e^{−(x − 0.3)/0.1} = 0.1
+//   ⇒ x = 0.3 + 0.1 · ln(2.5 · (1 + e^{−2})) = 0.40432 s,
+// below the sum of the two p90s, W_90 + T_90 = 0.1 · ln 5 + 0.3 = 0.46094 s.
+TEST_CASE("queueing: the p90 of wait + prefill is the sum's, not the sum of p90s") {
+  const double t[] = {0.1, 0.3}, p[] = {0.5, 0.5};
+  const double q = wait_plus_quantile(0.5, 0.1, t, p, 2, 0.9);
+  CHECK(q == doctest::Approx(0.3 + 0.1 * std::log(2.5 * (1 + std::exp(-2.0)))));
+  CHECK(q < 0.1 * std::log(5.0) + 0.3);
+  // A constant prefill: exactly the wait's p90 plus it; no wait: the prefill's own quantile.
+  const double one[] = {0.2}, all[] = {1};
+  CHECK(wait_plus_quantile(0.5, 0.1, one, all, 1, 0.9) ==
+        doctest::Approx(0.2 + wait_quantile(1, 0.5, 0.5 * 0.1, 0.9)));
+  CHECK(wait_plus_quantile(0, 0, t, p, 2, 0.9) == 0.3);
+  CHECK(wait_plus_quantile(0, 0, t, p, 2, 0.4) == 0.1);
+}
+
+// serve.capacity combines the wait and the prefill as one sum: with prompts that vary and a
+// queue that waits (4 replicas at 14 QPS), the p90 TTFT is below the p90 wait plus a p90
+// prompt's prefill (adding the two p90s assumes the longest prompts also wait longest).
+TEST_CASE("serve.capacity: p90 TTFT of the sum, below the sum of the p90s") {
+  auto r = run("serve.capacity", {{"model", "llama3-70b"},
+                                  {"gpu", "h100"},
+                                  {"tp", 4},
+                                  {"qps", 14},
+                                  {"replicas", 4},
+                                  {"prompt_len_p90", 4096}});
+  REQUIRE(r.ok);
+  auto e90 = run("serve.engine", {{"model", "llama3-70b"},
+                                  {"gpu", "h100"},
+                                  {"tp", 4},
+                                  {"prompt_len", 4096},
+                                  {"batch", out(r, "batch")}});
+  REQUIRE(e90.ok);
+  CHECK(out(r, "wait_p90") > 0);
+  CHECK(out(r, "ttft_p90") < out(r, "wait_p90") + out(e90, "ttft"));
+  CHECK(out(r, "ttft_p90") > out(e90, "ttft"));
+}
+
+// A request hits the cached prefix or misses it whole. With half the requests hitting, more
+// than 10 % miss, so the p90 TTFT is a miss's prefill (plus any wait) — not the prefill of a
+// request with the expected h · P_s tokens cached. Here no request among the fastest 90 %
+// waits, so it is serve.engine's TTFT with nothing cached, at the same batch.
+TEST_CASE("serve.capacity: with half the requests hitting the prefix, p90 TTFT is a miss's") {
+  auto r = run("serve.capacity", {{"model", "llama3-70b"},
+                                  {"gpu", "h100"},
+                                  {"tp", 4},
+                                  {"prefix_fraction", 0.5},
+                                  {"prefix_hit_rate", 0.5}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "wait_p90") == 0);
+  auto miss = run("serve.engine", {{"model", "llama3-70b"},
+                                   {"gpu", "h100"},
+                                   {"tp", 4},
+                                   {"prefix_fraction", 0.5},
+                                   {"prefix_hit_rate", 0},
+                                   {"batch", out(r, "batch")}});
+  REQUIRE(miss.ok);
+  CHECK(out(r, "ttft_p90") == doctest::Approx(out(miss, "ttft")));
+}
+
+// The batch is searched over every integer, not a grid. Short prompts (512 → 128 tokens) at
+// 20 QPS, slots up to 95 % busy, p90 TTFT ≤ 1.5 s, no TPOT target: one replica suffices from
+// batch 159, where λ · S(B) / B first drops under 0.95 (S from serve.engine, by Little's law),
+// until the prefills of larger batches push the p90 TTFT past the target. A geometric grid of
+// 17 batches up to the largest feasible one stepped over that band and answered 2 replicas.
+TEST_CASE("serve.capacity: the fewest replicas over every batch (a narrow band of batches)") {
+  auto r = run("serve.capacity", {{"model", "llama3-70b"},
+                                  {"gpu", "h100"},
+                                  {"tp", 4},
+                                  {"qps", 20},
+                                  {"prompt_len", 512},
+                                  {"output_len", 128},
+                                  {"ttft_target", 1.5},
+                                  {"tpot_target", 0},
+                                  {"max_utilization", 0.95}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "replicas") == 1);
+  CHECK(out(r, "meets_targets") == 1);
+  CHECK(out(r, "batch") == 159);  // the smallest batch one replica serves
+  auto at = [](double b) {
+    return run("serve.engine", {{"model", "llama3-70b"},
+                                {"gpu", "h100"},
+                                {"tp", 4},
+                                {"prompt_len", 512},
+                                {"output_len", 128},
+                                {"batch", b}});
+  };
+  CHECK(20 * out(at(159), "request_time") / 159 <= 0.95);
+  CHECK(20 * out(at(158), "request_time") / 158 > 0.95);
 }

@@ -91,3 +91,24 @@ TEST_CASE("serve.disaggregated: targets no instance can meet are named") {
                {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tpot_target", 0.005}});
   CHECK(e.input == "tpot_target");
 }
+
+// With prefix caching the decode instance already holds the shared prefix's KV blocks (they
+// are stored once per instance), so a hit sends only its P − P_s uncached tokens; a miss sends
+// all P. Llama 3 70B in BF16: 2 · 80 layers · 8 KV heads · 128 · 2 bytes = 327,680 bytes per
+// token; half of a 2,048-token prompt shared is 1,024 tokens (64 whole blocks of 16).
+TEST_CASE("serve.disaggregated: a cached prefix is not sent; hits and misses mix") {
+  auto send = [](double h) {
+    return run("serve.disaggregated", {{"model", "llama3-70b"},
+                                       {"gpu", "h100"},
+                                       {"tp", 4},
+                                       {"prefix_fraction", 0.5},
+                                       {"prefix_hit_rate", h}});
+  };
+  auto all = send(1), half = send(0.5), none = send(0);
+  REQUIRE(all.ok);
+  REQUIRE(half.ok);
+  REQUIRE(none.ok);
+  CHECK(out(all, "kv_transfer_bytes") == doctest::Approx(1024 * 327680.0));
+  CHECK(out(half, "kv_transfer_bytes") == doctest::Approx((2048 - 512) * 327680.0));
+  CHECK(out(none, "kv_transfer_bytes") == doctest::Approx(2048 * 327680.0));
+}

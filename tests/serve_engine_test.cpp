@@ -214,11 +214,21 @@ TEST_CASE("serve.engine: MoE reads the experts a step touches") {
 TEST_CASE("serve.engine: layouts that cannot be built and loads that do not fit") {
   CHECK(error_of("serve.engine", {{"model", "llama3-70b"}, {"tp", 128}}).input == "tp");
   CHECK(error_of("serve.engine", {{"model", "llama3-70b"}, {"pp", 81}}).input == "pp");
-  // Uneven splits compute, with a warning that engines refuse them (heads) or run at the
-  // fullest stage's pace (layers).
-  auto tp3 = run("serve.engine", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 3}});
-  REQUIRE(tp3.ok);
-  CHECK(tp3.warnings.size() == 2);  // query heads and KV heads
+  // TP must split the heads as vLLM does (vllm/config.py: the attention heads divisible by
+  // the TP size; the KV heads split or replicated whole): an error naming tp. Uneven stages
+  // compute, with a warning that the fullest stage sets the pace.
+  Error tp3 = error_of("serve.engine", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 3}});
+  CHECK(tp3.input == "tp");
+  CHECK(tp3.message.find("64") != std::string::npos);
+  // Llama 3 70B's 8 KV heads: TP 16 splits the 64 query heads but not the KV heads evenly
+  // (16 is a multiple of 8: replicated, allowed); a 12-KV-head model on TP 8 is refused.
+  CHECK(run("serve.engine", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 16}}).ok);
+  CHECK(error_of("serve.engine", {{"model", "llama3-70b"},
+                                  {"gpu", "h100"},
+                                  {"tp", 8},
+                                  {"n_kv_heads", 12},
+                                  {"n_heads", 48}})
+            .input == "tp");
   auto pp3 = run("serve.engine", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 2}, {"pp", 3}});
   REQUIRE(pp3.ok);
   CHECK(pp3.warnings.size() == 1);

@@ -84,3 +84,28 @@ TEST_CASE("serve.prefix_cache: a fully shared prompt still prefills its last blo
   CHECK(out(r, "cached_tokens") == 2032);
   CHECK(out(r, "ttft") > 0);
 }
+
+// A request finds the whole shared prefix cached or none of it (vLLM matches whole blocks of
+// a prefix from its first token). With hit rate h the per-request times are a two-point
+// mixture: the mean TTFT is h · TTFT(hit) + (1 − h) · TTFT(miss), not the TTFT of a request
+// with h · P_s cached tokens (the prefix's own attention, A(c) ∝ c², is not linear in c); and
+// the 90th percentile is a miss's whenever fewer than 90 % hit (P(TTFT ≥ miss) = 1 − h > 10 %).
+TEST_CASE("serve.prefix_cache: hits and misses mix; the p90 TTFT is a miss's below 90 % hits") {
+  auto all = [](double h) {
+    return run("serve.prefix_cache", {{"model", "llama3-70b"},
+                                      {"gpu", "h100"},
+                                      {"batch", 64},
+                                      {"prefix_fraction", 0.5},
+                                      {"prefix_hit_rate", h}});
+  };
+  auto hit = all(1), miss = all(0), half = all(0.5), most = all(0.95);
+  REQUIRE(hit.ok);
+  REQUIRE(miss.ok);
+  REQUIRE(half.ok);
+  REQUIRE(most.ok);
+  const double t_hit = out(hit, "ttft"), t_miss = out(miss, "ttft");
+  CHECK(t_hit < t_miss);
+  CHECK(out(half, "ttft") == doctest::Approx(0.5 * t_hit + 0.5 * t_miss).epsilon(1e-9));
+  CHECK(out(half, "ttft_p90") == doctest::Approx(t_miss).epsilon(1e-9));
+  CHECK(out(most, "ttft_p90") == doctest::Approx(t_hit).epsilon(1e-9));
+}

@@ -65,3 +65,23 @@ TEST_CASE("serve.speculative: Llama 3 8B drafting for Llama 3 70B") {
   CHECK(error_of("serve.speculative", {{"draft_len", 20}}).input == "draft_len");
   CHECK(error_of("serve.speculative", {{"draft_len", 2.5}}).input == "draft_len");
 }
+
+// A mixture of experts decodes by reading the weights a token uses (Pope et al. 2022 §3; at
+// batch 1 the active ones), so the draft's cost is the ratio of the active weights: Mistral 7B
+// (7,241,732,096, dense) drafting for Mixtral 8x7B (12,879,925,248 of 46,702,792,704 active;
+// Jiang et al. 2024 §2, the released checkpoints' counts) costs 0.562 of a target step, not
+// the 0.155 of the total weights.
+TEST_CASE("serve.speculative: an MoE target or draft costs its active weights") {
+  auto r = run("serve.speculative", {{"model", "mixtral-8x7b"}, {"draft_params", 7241732096.0}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "cost_ratio") == doctest::Approx(7241732096.0 / 12879925248.0).epsilon(1e-12));
+  // An MoE draft: Mixtral 8x7B drafting for DeepSeek-V3 (37,552,297,472 active of 671B).
+  auto moe = run("serve.speculative", {{"model", "deepseek-v3"},
+                                       {"draft_params", 46702792704.0},
+                                       {"draft_active_params", 12879925248.0}});
+  REQUIRE(moe.ok);
+  CHECK(out(moe, "cost_ratio") == doctest::Approx(12879925248.0 / 37552297472.0).epsilon(1e-12));
+  CHECK(error_of("serve.speculative", {{"draft_active_params", 9e9}}).input ==
+        "draft_active_params");
+  CHECK(error_of("serve.speculative", {{"active_params", 80e9}}).input == "active_params");
+}

@@ -4,6 +4,7 @@
 
 #include "base/counts.hpp"
 #include "helpers.hpp"
+#include "scenario/gpu_figures.hpp"
 
 using namespace napkin;
 using test::error_of;
@@ -296,6 +297,7 @@ TEST_CASE("serve.llm_gpus: seed 001's serving table (low / medium / high load)")
                   Row{10000, 0.05, 500, 1052, 1070}}) {
     CAPTURE(row.users);
     auto r = run("serve.llm_gpus", {{"params", 70e9},
+                                    {"n_kv_heads", 0},  // the worked example's MHA cache
                                     {"users", row.users},
                                     {"rps_per_user", row.rps},
                                     {"prompt_len", 100},
@@ -315,7 +317,8 @@ TEST_CASE("serve.llm_gpus: seed 001's serving table (low / medium / high load)")
 // 2·80·8192·2 B), 50 steps at a mean context of 124.5. T_1 = 1.0681 s, half the worked
 // example's single-GPU 2.1037 s.
 TEST_CASE("serve.llm_gpus: latency on the whole TP × PP replica, not one GPU") {
-  auto r = run("serve.llm_gpus", {{"params", 70e9}, {"users", 10000}, {"rps_per_user", 0.05}});
+  auto r = run("serve.llm_gpus",
+               {{"params", 70e9}, {"n_kv_heads", 0}, {"users", 10000}, {"rps_per_user", 0.05}});
   REQUIRE(r.ok);
   CHECK(out(r, "tp") == 2);
   CHECK(out(r, "pp") == 1);
@@ -325,17 +328,17 @@ TEST_CASE("serve.llm_gpus: latency on the whole TP × PP replica, not one GPU") 
   CHECK(out(r, "requests_per_gpu") == doctest::Approx(1 / (2 * t1)).epsilon(1e-12));
   CHECK(out(r, "replicas") == 535);  // ⌈500 · 1.0681⌉
   // A total rate given directly replaces users × rate.
-  auto q = run("serve.llm_gpus", {{"params", 70e9}, {"total_qps", 500}});
+  auto q = run("serve.llm_gpus", {{"params", 70e9}, {"n_kv_heads", 0}, {"total_qps", 500}});
   REQUIRE(q.ok);
   CHECK(out(q, "total_rps") == 500);
   CHECK(out(q, "gpus_needed") == out(r, "gpus_needed"));
-  // A shape that can be built: 405B in BF16 (810 GB + cache) on 80 GB GPUs is not 11 GPUs
+  // A shape that can be built: 405B in BF16 (810 GB + cache) on 80 GiB GPUs is not 10 GPUs
   // (the memory ceiling) but TP 8 × PP 2 = 16, PP dividing Llama 3.1 405B's 126 layers
   // (Grattafiori et al. 2024, Table 3).
   auto big = run("serve.llm_gpus",
                  {{"params", 405e9}, {"total_qps", 1}, {"n_layers", 126}, {"d_model", 16384}});
   REQUIRE(big.ok);
-  CHECK(out(big, "min_gpus_memory") == 11);
+  CHECK(out(big, "min_gpus_memory") == 10);
   CHECK(out(big, "tp") == 8);
   CHECK(out(big, "pp") == 2);
   CHECK(out(big, "gpus_per_replica") == 16);
@@ -356,7 +359,13 @@ TEST_CASE("serve.llm_gpus: latency on the whole TP × PP replica, not one GPU") 
 }
 
 TEST_CASE("serve.llm_gpus: the weight-memory bug — 140 GB, not 140 bytes") {
-  auto r = run("serve.llm_gpus", {{"params", 70e9}, {"users", 10000}, {"rps_per_user", 0.05}});
+  // The worked example's GPU: 990 TFLOP/s and 80 GB in decimal bytes.
+  auto r = run("serve.llm_gpus", {{"params", 70e9},
+                                  {"n_kv_heads", 0},
+                                  {"users", 10000},
+                                  {"rps_per_user", 0.05},
+                                  {"peak_flops", 990e12},
+                                  {"gpu_memory", 80e9}});
   REQUIRE(r.ok);
   CHECK(out(r, "weight_memory") == 140e9);
   CHECK(out(r, "weight_memory_seed") == 140);  // the seed's params_b * 2 / 1e9 "GB"
@@ -370,16 +379,20 @@ TEST_CASE("serve.llm_gpus: the weight-memory bug — 140 GB, not 140 bytes") {
   CHECK(out(r, "max_concurrent") == doctest::Approx(out(r, "max_concurrent_latency")));
   CHECK(out(r, "max_concurrent_seed") == doctest::Approx(1 / 2.1036937).epsilon(1e-6));
   CHECK(r.warnings.size() == 1);  // one request alone exceeds the 1 s target
-  // A model that fits: LLaMA-2-7B needs one GPU, and the memory limit is 66 GB of cache.
+  // A model that fits: LLaMA-2-7B needs one GPU of 80 GiB (85.9 GB), and the memory limit is
+  // 71.9 GB of cache.
   auto small = run("serve.llm_gpus", {{"params", 7e9},
+                                      {"n_kv_heads", 0},
+                                      {"head_dim", 0},
                                       {"users", 100},
                                       {"rps_per_user", 0.1},
                                       {"n_layers", 32},
                                       {"d_model", 4096},
                                       {"target_latency", 10}});
   CHECK(out(small, "gpus_per_replica") == 1);
-  CHECK(out(small, "max_concurrent_memory") ==
-        doctest::Approx((80e9 - 14e9) / (150 * 2 * 32 * 4096 * 2.0)).epsilon(1e-12));
+  CHECK(
+      out(small, "max_concurrent_memory") ==
+      doctest::Approx((figures::h100_memory - 14e9) / (150 * 2 * 32 * 4096 * 2.0)).epsilon(1e-12));
   // A replica too small to hold the weights is refused by name.
   Error e =
       error_of("serve.llm_gpus",
@@ -410,7 +423,8 @@ TEST_CASE("serve.llm_gpus: TP divides the heads, PP the layers") {
                                   {"total_qps", 1},
                                   {"n_layers", 126},
                                   {"d_model", 12288},
-                                  {"n_heads", 12}});
+                                  {"n_heads", 12},
+                                  {"n_kv_heads", 0}});
   REQUIRE(r.ok);
   CHECK(out(r, "tp") == 4);
   CHECK(out(r, "pp") == 3);
@@ -427,4 +441,39 @@ TEST_CASE("serve.llm_gpus: TP divides the heads, PP the layers") {
   CHECK(out(mixtral, "single_request_latency") ==
         doctest::Approx(2 * total / 6.7e12 + 50 * (2 * active + 124.5 * 131072) / 6.7e12)
             .epsilon(1e-9));
+}
+
+// TP splits the KV heads too (vLLM's QKVParallelLinear: split when TP divides them, replicated
+// when TP is a multiple of them; core/scenario/replica.cpp): 48 query heads and 12 KV heads
+// allow TP 4 but not TP 8 (12 is neither divisible by 8 nor a divisor of it), so 405B in BF16
+// (810 GB) on 80 GB GPUs is TP 4 × PP 3 (3 divides 126 layers), not TP 8 × PP 2.
+TEST_CASE("serve.llm_gpus: TP splits the KV heads as engines do") {
+  auto r = run("serve.llm_gpus", {{"params", 405e9},
+                                  {"total_qps", 1},
+                                  {"n_layers", 126},
+                                  {"d_model", 12288},
+                                  {"n_heads", 48},
+                                  {"n_kv_heads", 12}});
+  REQUIRE(r.ok);
+  CHECK(out(r, "tp") == 4);
+  CHECK(out(r, "pp") == 3);
+  // A replica given by hand splits into the same shapes: 8 GPUs = TP 4 × PP 2.
+  auto given = run("serve.llm_gpus", {{"params", 405e9},
+                                      {"total_qps", 1},
+                                      {"n_layers", 126},
+                                      {"d_model", 12288},
+                                      {"n_heads", 48},
+                                      {"n_kv_heads", 12},
+                                      {"gpu_memory", 192e9},
+                                      {"gpus_per_replica", 8}});
+  REQUIRE(given.ok);
+  CHECK(out(given, "tp") == 4);
+  CHECK(out(given, "pp") == 2);
+  // More stages than layers is an error naming the replica.
+  CHECK(error_of("serve.llm_gpus", {{"params", 1e9},
+                                    {"total_qps", 1},
+                                    {"n_layers", 2},
+                                    {"d_model", 2048},
+                                    {"gpus_per_replica", 64}})
+            .input == "gpus_per_replica");
 }

@@ -12,19 +12,39 @@
   var decoder = new TextDecoder(), encoder = new TextEncoder();
   var result = function (ptr) { return decoder.decode(HEAPU8.subarray(ptr, ptr + M._napkin_out_len())); };
   var json = function (ptr) { return JSON.parse(result(ptr)); };
-  // Calls fn(pointer, length, …) with each string written into wasm memory, freed after.
+  // A run's reply: its JSON, then (when the core sends them so) a \x1d and the derivation's
+  // steps as records, fields ended by \x1f and steps by \x1e (core/base/derivation.hpp):
+  // splitting them costs JavaScript a fraction of parsing the same steps as escaped JSON.
+  var runReply = function (ptr) {
+    var bytes = HEAPU8.subarray(ptr, ptr + M._napkin_out_len()), cut = bytes.indexOf(29);
+    if (cut < 0) return JSON.parse(decoder.decode(bytes));
+    var r = JSON.parse(decoder.decode(bytes.subarray(0, cut)));
+    var t = decoder.decode(bytes.subarray(cut + 1)), steps = [], at = 0, end, f;
+    while ((end = t.indexOf('\x1e', at)) >= 0) {
+      f = t.slice(at, end).split('\x1f');
+      at = end + 1;
+      steps.push(f.length === 2 ? { title: f[0], note: f[1] }
+        : { title: f[0], formula: f[1], substituted: f[2], result: f[3],
+            value: f[4] === 'null' ? null : +f[4], unit: f[5], text: f[6] });
+    }
+    r.steps = steps;
+    return r;
+  };
+  // Calls fn(pointer, length, …) with each string written as UTF-8 into one block of wasm
+  // memory (at most 3 bytes per UTF-16 unit), freed after: no intermediate byte arrays.
   var withText = function (strings, fn) {
-    var args = [], ptrs = [];
+    var room = 0, i, n;
+    for (i = 0; i < strings.length; i++) room += 3 * strings[i].length + 1;
+    var base = M._napkin_alloc(room), at = base, args = [];
     try {
-      for (var i = 0; i < strings.length; i++) {
-        var b = encoder.encode(strings[i]), p = M._napkin_alloc(b.length);
-        ptrs.push(p);
-        HEAPU8.set(b, p);
-        args.push(p, b.length);
+      for (i = 0; i < strings.length; i++) {
+        n = encoder.encodeInto(strings[i], HEAPU8.subarray(at, base + room)).written;
+        args.push(at, n);
+        at += n;
       }
       return fn.apply(null, args);
     } finally {
-      ptrs.forEach(function (p) { M._napkin_free(p); });
+      M._napkin_free(base);
     }
   };
   var MAX_SWEEP = 100000, MAX_INPUTS = 200, MAX_TEXT = 100000, MAX_SEED = 2147483647;
@@ -64,6 +84,14 @@
     if (typeof v !== 'object' || Array.isArray(v)) fail('inputs', 'inputs must be an object of name: value');
     var keys = Object.keys(v);
     if (keys.length > MAX_INPUTS) fail('inputs', 'at most ' + MAX_INPUTS + ' inputs');
+    // Only plain values (text, finite numbers, true/false, null): JSON.stringify writes the
+    // same text in one native call.
+    var plain = typeof v.toJSON !== 'function';
+    for (var j = 0; plain && j < keys.length; j++) {
+      var y = v[keys[j]], u = typeof y;
+      plain = u === 'string' || u === 'boolean' || y === null || (u === 'number' && isFinite(y));
+    }
+    if (plain) return JSON.stringify(v);
     var out = '{';
     for (var i = 0; i < keys.length; i++) {
       var k = keys[i], x = v[k], t = typeof x, s;
@@ -89,7 +117,7 @@
   M.hardware = guard(function () { return json(M._napkin_hardware()); });
   // Model presets with their published configs and derived counts (core/scenario/).
   M.models = guard(function () { return json(M._napkin_models()).models; });
-  M.run = guard(function (id, inputs) { return json(withText([text(id, 'id'), enc(inputs)], M._napkin_run)); });
+  M.run = guard(function (id, inputs) { return runReply(withText([text(id, 'id'), enc(inputs)], M._napkin_run)); });
   // Columns come back through wasm memory (see bindings.cpp); failed points are null.
   M.sweep = guard(function (id, inputs, param, values) {
     if (!Array.isArray(values) && !ArrayBuffer.isView(values)) fail('values', 'values must be an array of numbers');

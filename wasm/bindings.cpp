@@ -7,6 +7,7 @@
 #include <emscripten/emscripten.h>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,7 +60,16 @@ std::string run_json(std::string_view id, std::string_view inputs) {
   std::string err;
   Json in = parse_or_error(inputs, err);
   if (!err.empty()) return error_json("invalid_value", "inputs are not valid JSON: " + err);
-  return napkin::registry().run(id, in).to_json(std::string(id)).dump();
+  napkin::RunResult r = napkin::registry().run(id, in, true, true);
+  std::optional<std::string> records = std::move(r.records);
+  std::string text = std::move(r).to_json(std::string(id)).dump();
+  // The steps, when plain, follow the JSON (whose "steps" is then []) after a \x1d, as the
+  // derivation's records: api.js splits them into the step objects (see base/derivation.hpp).
+  if (records) {
+    text += '\x1d';
+    text += *records;
+  }
+  return text;
 }
 
 // A sweep returns its numbers through wasm memory, not text: one header (column names and

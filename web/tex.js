@@ -1,5 +1,5 @@
 // Derivation formulas as MathML, from the small TeX the core writes (core/base/derivation.cpp):
-// letters, numbers with {,} group separators, _ ^ { }, \frac, \sqrt, \text, \left…\right,
+// letters, numbers with {,} group separators, _ ^ { }, \frac, \sqrt, \overline, \text, \left…\right,
 // \cdot \times \approx \sum \min \max, ceilings, Greek letters, \, and \%. Browsers render
 // MathML Core natively, so no fonts or library ship: Temml did the same for 50 KB gzipped,
 // a sixth of the single file's 300 KB budget (SPEC §7). A command this file does not know is
@@ -85,6 +85,8 @@ export function parse(tex) {
       if (name === 'text') return ['mtext', {}, braced()];
       if (name === 'frac') return ['mfrac', {}, atom(), atom()];
       if (name === 'sqrt') return ['msqrt', {}, atom()];
+      // A mean: a bar over its argument.
+      if (name === 'overline') return ['mover', { accent: 'true' }, atom(), ['mo', {}, '¯']];
       if (name === 'left') {
         const open = fence();
         const kids = row('\\right');

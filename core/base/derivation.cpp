@@ -1,5 +1,7 @@
 #include "base/derivation.hpp"
 
+#include <algorithm>
+
 #include "base/units.hpp"
 
 namespace napkin {
@@ -10,14 +12,18 @@ bool key_char(char c) {
 }
 }  // namespace
 
-void append_template(std::string& out, std::string_view tmpl, std::initializer_list<Sym> syms,
-                     bool numeric) {
+namespace {
+// Writes a template with its `$key` placeholders filled, as `put` gives each piece: a run of
+// literal text, a symbol's TeX, or a value's TeX (numeric).
+template <class Put, class PutValue>
+void expand_template(std::string_view tmpl, std::initializer_list<Sym> syms, bool numeric, Put put,
+                     PutValue put_value) {
   for (std::size_t i = 0; i < tmpl.size(); ++i) {
     if (tmpl[i] != '$') {
-      // Copy up to the next placeholder in one append (cheaper than char by char).
+      // Up to the next placeholder in one piece (cheaper than char by char).
       std::size_t next = tmpl.find('$', i);
       if (next == std::string_view::npos) next = tmpl.size();
-      out.append(tmpl.data() + i, next - i);
+      put(tmpl.substr(i, next - i));
       i = next - 1;
       continue;
     }
@@ -28,17 +34,25 @@ void append_template(std::string& out, std::string_view tmpl, std::initializer_l
     for (const auto& s : syms)
       if (s.key == key) hit = &s;
     if (!hit) {
-      out += tmpl.substr(i, j - i);  // unknown placeholder stays visible rather than vanishing
+      put(tmpl.substr(i, j - i));  // unknown placeholder stays visible rather than vanishing
     } else if (numeric) {
       // Braces keep "2^{...}" and "\frac" arguments intact around a formatted number.
-      out += '{';
-      append_tex(out, hit->value, hit->unit);
-      out += '}';
+      put("{");
+      put_value(*hit);
+      put("}");
     } else {
-      out += hit->tex;
+      put(hit->tex);
     }
     i = j - 1;
   }
+}
+}  // namespace
+
+void append_template(std::string& out, std::string_view tmpl, std::initializer_list<Sym> syms,
+                     bool numeric) {
+  expand_template(
+      tmpl, syms, numeric, [&](std::string_view piece) { out += piece; },
+      [&](const Sym& s) { append_tex(out, s.value, s.unit); });
 }
 
 std::string fill_template(std::string_view tmpl, std::initializer_list<Sym> syms, bool numeric) {
@@ -47,58 +61,112 @@ std::string fill_template(std::string_view tmpl, std::initializer_list<Sym> syms
   return out;
 }
 
-void Derivation::begin_step(std::string_view title) {
-  if (count_++) steps_ += ',';
-  steps_ += "{\"title\":";
-  append_quoted(steps_, title);
+namespace {
+constexpr char kFieldEnd = '\x1f', kStepEnd = '\x1e', kEscape = '\x1c';
+bool is_reserved(char c) {
+  return (static_cast<unsigned char>(c) & 0xFC) == 0x1C;
+}
+}  // namespace
+
+void Derivation::put(std::string_view s) {
+  for (char c : s)
+    if (is_reserved(c)) {
+      plain_ = false;
+      for (char ch : s) {
+        if (is_reserved(ch)) records_ += kEscape, ch = static_cast<char>(ch ^ 0x40);
+        records_ += ch;
+      }
+      return;
+    }
+  records_.append(s.data(), s.size());
 }
 
 void Derivation::step(std::string_view title, std::string_view lhs, std::string_view rhs,
                       std::initializer_list<Sym> syms, double result, std::string_view unit) {
   if (!record_) return;
-  // One scratch string, reused: its capacity survives from step to step.
-  auto field = [&](const char* name, auto&& fill) {
-    steps_ += name;
+  auto piece = [&](std::string_view p) { put(p); };
+  // A formatted number passes through `scratch_` (one string, reused: its capacity survives).
+  auto value = [&](const Sym& s) {
     scratch_.clear();
-    fill(scratch_);
-    append_quoted(steps_, scratch_);
+    append_tex(scratch_, s.value, s.unit);
+    put(scratch_);
   };
-  auto equation = [&](std::string& out) {
-    out += lhs;
-    out += " = ";
+  auto equation = [&] {
+    put(lhs);
+    records_ += " = ";
   };
-  begin_step(title);
-  field(",\"formula\":", [&](std::string& out) {
-    equation(out);
-    append_template(out, rhs, syms, false);
-  });
-  field(",\"substituted\":", [&](std::string& out) {
-    equation(out);
-    append_template(out, rhs, syms, true);
-  });
-  field(",\"result\":", [&](std::string& out) {
-    equation(out);
-    append_tex(out, result, unit);
-  });
-  steps_ += ",\"value\":";
-  append_number(steps_, result);
-  steps_ += ",\"unit\":";
-  append_quoted(steps_, unit);
-  field(",\"text\":", [&](std::string& out) { append_value(out, result, unit); });
-  steps_ += '}';
+  put(title);
+  records_ += kFieldEnd;
+  equation();
+  expand_template(rhs, syms, false, piece, value);
+  records_ += kFieldEnd;
+  equation();
+  expand_template(rhs, syms, true, piece, value);
+  records_ += kFieldEnd;
+  scratch_.clear();
+  text_.clear();
+  append_tex(scratch_, result, unit);
+  append_value(text_, result, unit);
+  equation();
+  put(scratch_);
+  records_ += kFieldEnd;
+  append_number(records_, result);
+  records_ += kFieldEnd;
+  put(unit);
+  records_ += kFieldEnd;
+  put(text_);
+  records_ += kStepEnd;
 }
 
 void Derivation::note(std::string_view title, std::string_view text) {
   if (!record_) return;
-  begin_step(title);
-  steps_ += ",\"note\":";
-  append_quoted(steps_, text);
-  steps_ += '}';
+  put(title);
+  records_ += kFieldEnd;
+  put(text);
+  records_ += kStepEnd;
 }
 
 void Derivation::warn(std::string text) {
   if (!record_) return;
   warnings_.push(std::move(text));
+}
+
+Json Derivation::steps() const {
+  static constexpr const char* kStepKeys[] = {"title", "formula", "substituted", "result",
+                                              "value", "unit",    "text"};
+  static constexpr const char* kNoteKeys[] = {"title", "note"};
+  std::string out = "[", field;
+  std::size_t count = 0;
+  std::string_view fields[7];
+  for (std::size_t at = 0; at < records_.size();) {
+    const std::size_t end = records_.find(kStepEnd, at);
+    int n = 0;
+    for (std::size_t from = at; n < 7;) {
+      const std::size_t stop = std::min(records_.find(kFieldEnd, from), end);
+      fields[n++] = std::string_view(records_).substr(from, stop - from);
+      if (stop == end) break;
+      from = stop + 1;
+    }
+    const char* const* keys = n == 2 ? kNoteKeys : kStepKeys;
+    out += count++ ? ",{" : "{";
+    for (int i = 0; i < n; ++i) {
+      if (i) out += ',';
+      append_quoted(out, keys[i]);
+      out += ':';
+      if (keys[i] == kStepKeys[4]) {
+        out += fields[i];  // already JSON number text
+        continue;
+      }
+      field.clear();
+      for (std::size_t k = 0; k < fields[i].size(); ++k)
+        field += fields[i][k] == kEscape ? static_cast<char>(fields[i][++k] ^ 0x40) : fields[i][k];
+      append_quoted(out, field);
+    }
+    out += '}';
+    at = end + 1;
+  }
+  out += ']';
+  return Json::raw_array(std::move(out), count);
 }
 
 }  // namespace napkin

@@ -34,19 +34,29 @@ class Derivation {
   void note(std::string_view title, std::string_view text);
   void warn(std::string text);
 
-  Json steps() const { return Json::raw_array(steps_ + "]", count_); }
+  // The steps as a JSON array: {title, formula, substituted, result, value, unit, text} for a
+  // step, {title, note} for a note.
+  Json steps() const;
+  Json take_steps() { return steps(); }
   const Json& warnings() const { return warnings_; }
-  Json take_steps() { return Json::raw_array(std::move(steps_) + "]", count_); }
   Json take_warnings() { return std::move(warnings_); }
+
+  // The same steps as records (below), the form the wasm module hands to JavaScript, which
+  // splits them faster than it parses the JSON; "" unless plain().
+  bool plain() const { return plain_; }
+  std::string take_records() { return plain_ ? std::move(records_) : std::string(); }
 
  private:
   bool record_;
-  // Steps are written straight to JSON text: building a tree per step and serializing it
-  // again was most of a run's cost.
-  std::string steps_ = "[";
-  std::string scratch_;
-  std::size_t count_ = 0;
-  void begin_step(std::string_view title);
+  bool plain_ = true;  // no field holds a byte \x1c–\x1f
+  // Steps are written straight to text as records: fields separated by \x1f, each step
+  // ended by \x1e (title, formula, substituted, result, value as JSON number text, unit, text;
+  // a note: title, note). Nothing is escaped on the way: a run's largest cost was escaping
+  // LaTeX for JSON, and its next largest JavaScript's parse of it. A byte \x1c–\x1f inside a
+  // field is written as \x1c and the byte ^ 0x40 (and clears plain_).
+  std::string records_;
+  std::string scratch_, text_;
+  void put(std::string_view piece);
   Json warnings_ = Json::array();
 };
 

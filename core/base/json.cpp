@@ -31,7 +31,18 @@ void append_number(std::string& out, double v) {
     return;
   }
   if (v == std::floor(v) && std::fabs(v) < 1e15) {
-    out += std::to_string(static_cast<long long>(v));  // printf's %f is slow for big integers
+    // Whole numbers digit by digit (printf's %f is slow for big integers; std::to_string
+    // allocates a string per number).
+    char buf[20];
+    char* end = buf + sizeof buf;
+    char* p = end;
+    auto n = static_cast<unsigned long long>(std::fabs(v));
+    do {
+      *--p = static_cast<char>('0' + n % 10);
+      n /= 10;
+    } while (n);
+    if (v < 0) *--p = '-';
+    out.append(p, static_cast<std::size_t>(end - p));
     return;
   }
   append_shortest(out, v);
@@ -181,13 +192,17 @@ struct Parser {
   bool str(std::string& s) {
     ++i;  // opening quote
     while (i < t.size()) {
+      // The plain run up to the next quote, escape or control character, in one append.
+      std::size_t j = i;
+      while (j < t.size() && t[j] != '"' && t[j] != '\\' &&
+             static_cast<unsigned char>(t[j]) >= 0x20)
+        ++j;
+      s.append(t.data() + i, j - i);
+      i = j;
+      if (i >= t.size()) break;
       char c = t[i++];
       if (c == '"') return true;
       if (static_cast<unsigned char>(c) < 0x20) return fail("control character in string");
-      if (c != '\\') {
-        s += c;
-        continue;
-      }
       if (i >= t.size()) break;
       char e = t[i++];
       switch (e) {
@@ -242,7 +257,7 @@ struct Parser {
           Json v;
           if (!value(v)) return false;
           if (out.has(k)) return fail("duplicate key");  // which one would count is a guess
-          out.set(k, std::move(v));
+          out.emplace(std::move(k), std::move(v));
           ws();
           if (i < t.size() && t[i] == ',') {
             ++i;

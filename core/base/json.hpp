@@ -85,6 +85,12 @@ class Json {
     members_.emplace_back(std::string(key), std::move(v));
     return members_.back().second;
   }
+  // add() taking the key's string itself (no copy): for the parser.
+  Json& emplace(std::string&& key, Json v) {
+    type_ = Type::Object;
+    members_.emplace_back(std::move(key), std::move(v));
+    return members_.back().second;
+  }
   const Json* find(std::string_view key) const;
   bool has(std::string_view key) const { return find(key) != nullptr; }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "registry/registry.hpp"
+#include "scenario/gpu_figures.hpp"
 
 namespace napkin {
 
@@ -100,8 +101,8 @@ struct TpStepIn {
   // Optional roofline compute model, used when compute_time = 0 and params > 0.
   double params = 0;
   double weight_bytes = 2;
-  double peak_flops = 990e12;
-  double mem_bandwidth = 3.35e12;
+  double peak_flops = figures::h100_bf16;
+  double mem_bandwidth = figures::h100_hbm_bandwidth;
 };
 struct TpStepOut {
   double payload_bytes, bytes_per_rank, allreduces, latency_time, bandwidth_time, comm_time,
@@ -132,8 +133,8 @@ Result<EpAlltoallOut> comm_ep_alltoall(const EpAlltoallIn& in, Derivation& d);
 
 // ---------------------------------------------------------------------------------------
 struct RooflineIn {
-  double peak_flops = 990e12;
-  double mem_bandwidth = 3.35e12;
+  double peak_flops = figures::h100_bf16;
+  double mem_bandwidth = figures::h100_hbm_bandwidth;
   double intensity = 0;  // FLOP/B; 0 = flops / bytes
   double flops = 0;
   double bytes = 0;

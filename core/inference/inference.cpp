@@ -35,89 +35,45 @@ double sum_of_max_linear(double a, double c, double k, double g) {
 }  // namespace
 
 // Seed 001 §9 ("calculate_inference_latency"): prefill = b·p·2N / F (compute-bound), decode =
-// N·2 bytes / BW per token (weight reads only), KV cache 2·L·d·2 bytes per token (MHA).
-// With GQA (Ainslie et al. 2023) only n_kv_heads heads of width d/n_heads are cached.
+// N·2 bytes / BW per token (weight reads only), KV cache 2·L·d·2 bytes per token (MHA; here
+// the shared model's cache, which GQA, MQA and MLA shrink).
 // The roofline option follows Pope et al. 2022 §2 (Efficiently Scaling Transformer
 // Inference): a decode step reads the weights once and every sequence's cache, and costs
 // max(bytes / BW, 2N·b / F).
-std::optional<Error> check_kv_shape(const KvShape& in, Derivation& d) {
-  if (in.n_heads > 0 && in.head_dim == 0 && std::fmod(in.d_model, in.n_heads) != 0)
-    return Error::inconsistent(
-        "n_heads", in.n_heads,
-        "must divide d_model (" + count_text(in.d_model) + ") unless head_dim is given");
-  if (in.n_kv_heads > in.n_heads && in.n_heads > 0)
-    return Error::inconsistent("n_kv_heads", in.n_kv_heads,
-                               "must be at most n_heads (" + count_text(in.n_heads) + ")");
-  if (in.n_heads > 0 && in.n_kv_heads > 0 && std::fmod(in.n_heads, in.n_kv_heads) != 0)
-    return Error::inconsistent("n_kv_heads", in.n_kv_heads,
-                               "must divide n_heads (" + count_text(in.n_heads) + ")");
-  // Widths the cache formula in use does not read: said by name, not silently dropped.
-  if (in.n_kv_heads > 0 && in.n_heads == 0 && in.latent_dim == 0)
-    d.warn(
-        "The KV heads (n_kv_heads) are not used without the attention heads (n_heads): the "
-        "cache is the full multi-head 2·L·d per token. Give the attention heads (the head "
-        "width is d / heads) for a grouped-query cache.");
-  if (in.rope_dim > 0 && in.latent_dim == 0)
-    d.warn(
-        "The MLA RoPE key width (rope_dim) is not used without the MLA latent width "
-        "(latent_dim).");
-  return std::nullopt;
-}
-
 Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
-  if (std::optional<Error> e = check_kv_shape(in, d)) return *e;
-  Result<double> active = moe_active_params(in, in.params, d);
-  if (!active.ok()) return active.error();
+  // The model, its counts and its KV cache from the shared scenario (core/scenario/): a model
+  // preset gives the same numbers here as on every other card.
+  Result<SizedModel> sized = to_sized_model(in, d);
+  if (!sized.ok()) return sized.error();
+  const Model& m = sized->model;
   InferLatencyOut o{};
-  const double n = in.params, b = in.batch, p = in.prompt_len, g = in.gen_len;
-  const double na = active.value();
+  const double n = sized->total, b = in.batch, p = in.prompt_len, g = in.gen_len;
+  const double na = sized->active;
   o.active_params = na;
   const bool roofline = in.decode_model == "roofline";
-  const bool moe = is_moe(in);
+  const bool moe = m.experts > 0;
+  const double experts = m.experts, top_k = m.top_k;
 
-  // KV cache per token from the scenario's one function (core/scenario/model.cpp), so this
-  // card and infer.kv agree for every model.
-  const double kv_heads = in.n_kv_heads > 0 ? in.n_kv_heads : in.n_heads;
-  const double head_dim = in.head_dim > 0  ? in.head_dim
-                          : in.n_heads > 0 ? in.d_model / in.n_heads
-                                           : in.d_model;
-  Model shape;
-  shape.layers = static_cast<int>(in.n_layers);
-  shape.kv_heads = in.n_heads > 0 ? static_cast<int>(kv_heads) : 1;
-  shape.head_dim = head_dim;
-  if (in.latent_dim > 0) {
-    shape.attention = AttentionKind::Mla;
-    shape.kv_lora_rank = in.latent_dim;
-    shape.rope_dim = in.rope_dim;
-  }
-  o.kv_bytes_per_token = kv_bytes_per_token(shape, in.kv_bytes);
-  if (in.latent_dim > 0)
+  o.kv_bytes_per_token = kv_bytes_per_token(m, in.kv_bytes);
+  if (m.attention == AttentionKind::Mla)
     // MLA (DeepSeek-V2 Table 1): one latent plus the decoupled RoPE key per token and layer.
     d.step("KV cache per token (MLA: latent + RoPE key, every layer)", "m_{kv}",
            "$L \\cdot ($c + $r) \\cdot $k",
-           {{"L", "L", in.n_layers},
-            {"c", "d_c", in.latent_dim},
-            {"r", "d_h^R", in.rope_dim},
-            {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
-           o.kv_bytes_per_token, unit::bytes_per_token);
-  else if (in.n_heads > 0)
-    d.step("KV cache per token (K and V of each KV head, every layer)", "m_{kv}",
-           "2 \\cdot $L \\cdot $hkv \\cdot $dh \\cdot $k",
-           {{"L", "L", in.n_layers},
-            {"hkv", "h_{kv}", kv_heads},
-            {"dh", "d_h", head_dim},
+           {{"L", "L", double(m.layers)},
+            {"c", "d_c", m.kv_lora_rank},
+            {"r", "d_h^R", m.rope_dim},
             {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
            o.kv_bytes_per_token, unit::bytes_per_token);
   else
-    d.step("KV cache per token (K and V, every layer)", "m_{kv}", "2 \\cdot $L \\cdot $d \\cdot $k",
-           {{"L", "L", in.n_layers},
-            {"d", "d", in.d_model},
+    // MHA, GQA (Ainslie et al. 2023) or MQA: K and V of each KV head, every layer.
+    d.step("KV cache per token (K and V of each KV head, every layer)", "m_{kv}",
+           "2 \\cdot $L \\cdot $hkv \\cdot $dh \\cdot $k",
+           {{"L", "L", double(m.layers)},
+            {"hkv", "h_{kv}", double(m.kv_heads)},
+            {"dh", "d_h", m.head_dim},
             {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
            o.kv_bytes_per_token, unit::bytes_per_token);
 
-  if (moe)
-    d.step("Active parameters (MoE: the weights one token computes with)", "N_a", "$A",
-           {{"A", "N_a", na, unit::params}}, na, unit::params);
   o.prefill_flops = b * p * 2 * na;
   d.step(moe ? "Prefill FLOPs (2 per active parameter per prompt token)"
              : "Prefill FLOPs (2 per parameter per prompt token)",
@@ -128,16 +84,15 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   o.weights_memory = n * in.weight_bytes;
   // What a step reads (core/scenario/model.cpp): every weight of a dense model; for an MoE,
   // the shared weights and the experts the step's tokens touch.
-  const double prefill_read =
-      params_read_per_step(n, na, in.experts, in.top_k, b * p) * in.weight_bytes;
-  const double decode_read = params_read_per_step(n, na, in.experts, in.top_k, b) * in.weight_bytes;
+  const double prefill_read = params_read_per_step(n, na, experts, top_k, b * p) * in.weight_bytes;
+  const double decode_read = params_read_per_step(n, na, experts, top_k, b) * in.weight_bytes;
   const double weight_read = decode_read / in.mem_bandwidth;
   if (moe) {
     d.step("Weights a decode step reads (shared + the experts the batch touches)", "W_r",
            "$A + ($E (1 - (1 - \\frac{$k}{$E})^{$b}) - $k) \\cdot \\frac{$N - $A}{$E - $k}",
            {{"A", "N_a", na, unit::params},
-            {"E", "E", in.experts},
-            {"k", "k", in.top_k},
+            {"E", "E", experts},
+            {"k", "k", top_k},
             {"b", "b", b},
             {"N", "N", n, unit::params}},
            decode_read / in.weight_bytes, unit::params);
@@ -286,7 +241,17 @@ Result<InferKvOut> infer_kv(const InferKvIn& in, Derivation& d) {
            "2 \\cdot $h \\cdot $dh", {{"h", "h_{kv}", in.n_kv_heads}, {"dh", "d_h", in.head_dim}},
            o.elements_per_token_per_layer, unit::none);
   }
-  o.bytes_per_token = o.elements_per_token_per_layer * in.n_layers * in.kv_bytes;
+  // The bytes from the one KV function (core/scenario/model.cpp), as every other card.
+  Model shape;
+  shape.layers = static_cast<int>(in.n_layers);
+  shape.kv_heads = static_cast<int>(in.n_kv_heads);
+  shape.head_dim = in.head_dim;
+  if (mla) {
+    shape.attention = AttentionKind::Mla;
+    shape.kv_lora_rank = in.latent_dim;
+    shape.rope_dim = in.rope_dim;
+  }
+  o.bytes_per_token = kv_bytes_per_token(shape, in.kv_bytes);
   d.step("KV cache per token (" + o.attention + ")", "m_{kv}", "$e \\cdot $L \\cdot $k",
          {{"e", "e", o.elements_per_token_per_layer},
           {"L", "L", in.n_layers},
@@ -303,7 +268,10 @@ Result<InferKvOut> infer_kv(const InferKvIn& in, Derivation& d) {
          o.bytes_total, unit::bytes);
   if (in.n_heads > 0) {
     // Full multi-head attention with the same head width: every query head has its own K, V.
-    o.mha_bytes_per_token = 2 * in.n_heads * in.head_dim * in.n_layers * in.kv_bytes;
+    Model mha = shape;
+    mha.attention = AttentionKind::Standard;
+    mha.kv_heads = static_cast<int>(in.n_heads);
+    o.mha_bytes_per_token = kv_bytes_per_token(mha, in.kv_bytes);
     d.step("Same model with full multi-head attention", "m_{\\text{MHA}}",
            "2 \\cdot $h \\cdot $dh \\cdot $L \\cdot $k",
            {{"h", "n_h", in.n_heads},
@@ -458,85 +426,76 @@ void register_inference(Registry& r) {
   {
     using In = InferLatencyIn;
     using Out = InferLatencyOut;
-    r.add(declare<In, Out>(
-        {"infer.latency", "Inference latency: prefill and decode", "inference",
-         "Time to process a prompt and generate tokens, each step bound by its FLOPs or by "
-         "reading the weights and the KV cache, throughput, and the KV cache the requests hold.",
-         "Pope et al. 2022 §2 (roofline option); Ainslie et al. 2023 (GQA)",
-         "docs/inference.md#inferlatency"},
-        [] {
-          std::vector<InputDecl<In>> ins = {
-              num("params", &In::params, "Parameters", unit::params)
-                  .help("Model size N: every weight, all experts included (what memory holds)")
-                  .positive(kMaxParams)
-                  .required(),
-              num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
-                  .help("Tokens in the prompt")
-                  .range(1, kMaxTokens)
-                  .integer()
-                  .required(),
-              num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
-                  .help("Tokens to generate")
-                  .range(1, kMaxTokens)
-                  .integer()
-                  .required(),
-              num("batch", &In::batch, "Batch (sequences)")
-                  .help("Sequences served together")
-                  .range(1, 1e6)
-                  .integer(),
-              peak_flops_input(&In::peak_flops, "Peak FLOP/s"),
-              hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", kMaxBw)};
-          for (auto& x : kv_shape_inputs<In>()) ins.push_back(std::move(x));
-          for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
-          std::vector<InputDecl<In>> rest = {
-              num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
-                  .help("2 for BF16 weights, 1 for FP8")
-                  .positive(8),
-              num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
-                  .help("2 for a BF16 cache")
-                  .positive(8),
-              choice("decode_model", &In::decode_model, "Model", "roofline|weights")
-                  .labels("Roofline (weights, KV cache and FLOPs)|Weights only (worked example)")
-                  .help("roofline: prefill and each decode step take the longer of their FLOPs and "
-                        "their memory reads (weights and KV cache); weights: the worked example's "
-                        "compute-only prefill and N·2 bytes / BW per token"),
-              num("gpu_memory", &In::gpu_memory, "GPU memory (for the fit warning)", unit::bytes)
-                  .help("Memory of one accelerator, for the fit warning")
-                  .positive(1e13)};
-          for (auto& x : rest) ins.push_back(std::move(x));
-          return ins;
-        }(),
-        {out("prefill_time", &Out::prefill_time, "Prefill", unit::seconds)
-             .help("2N FLOPs per prompt token at peak; roofline: or one read of the weights, "
-                   "whichever is longer"),
-         out("decode_time_per_token", &Out::decode_time_per_token, "Decode per token",
-             unit::seconds)
-             .help("Reading the weights (and cache) once per token"),
-         out("decode_time", &Out::decode_time, "Decode, all tokens", unit::seconds)
-             .help("Per token × generated tokens"),
-         out("total_time", &Out::total_time, "Total latency", unit::seconds)
-             .help("Prefill + decode"),
-         out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s)
-             .help("Generated tokens per second for the batch"),
-         out("kv_bytes_per_token", &Out::kv_bytes_per_token, "KV cache per token",
-             unit::bytes_per_token)
-             .help("Cache bytes one token adds"),
-         out("kv_bytes_per_sequence", &Out::kv_bytes_per_sequence, "KV cache per sequence",
-             unit::bytes)
-             .help("Per token × (prompt + generated)"),
-         out("kv_bytes_total", &Out::kv_bytes_total, "KV cache, batch", unit::bytes)
-             .help("Per sequence × batch"),
-         out("prefill_flops", &Out::prefill_flops, "Prefill FLOPs", unit::flop)
-             .help("2N × prompt tokens × batch"),
-         out("weights_memory", &Out::weights_memory, "Weights", unit::bytes)
-             .help("Parameters × bytes per weight"),
-         out("memory_needed", &Out::memory_needed, "Weights + cache", unit::bytes)
-             .help("Weights + KV cache of the batch"),
-         out("decode_bound", &Out::decode_bound, "Decode bound")
-             .help("Whether decode is memory- or compute-bound"),
-         out("active_params", &Out::active_params, "Active parameters", unit::params)
-             .help("Parameters one token computes with (all of them for a dense model)")},
-        &infer_latency));
+    r.add(with_sized_model_inputs<In>(
+        declare<In, Out>(
+            {"infer.latency", "Inference latency: prefill and decode", "inference",
+             "Time to process a prompt and generate tokens, each step bound by its FLOPs or by "
+             "reading the weights and the KV cache, throughput, and the KV cache the requests "
+             "hold.",
+             "Pope et al. 2022 §2 (roofline option); Ainslie et al. 2023 (GQA)",
+             "docs/inference.md#inferlatency"},
+            {num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+                 .help("Tokens in the prompt")
+                 .range(1, kMaxTokens)
+                 .integer()
+                 .required(),
+             num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+                 .help("Tokens to generate")
+                 .range(1, kMaxTokens)
+                 .integer()
+                 .required(),
+             num("batch", &In::batch, "Batch (sequences)")
+                 .help("Sequences served together")
+                 .range(1, 1e6)
+                 .integer(),
+             peak_flops_input(&In::peak_flops, "Peak FLOP/s"),
+             hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", kMaxBw),
+             num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+                 .help("2 for BF16 weights, 1 for FP8")
+                 .positive(8),
+             num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+                 .help("2 for a BF16 cache")
+                 .positive(8),
+             choice("decode_model", &In::decode_model, "Model", "roofline|weights")
+                 .labels("Roofline (weights, KV cache and FLOPs)|Weights only (worked example)")
+                 .help("roofline: prefill and each decode step take the longer of their FLOPs and "
+                       "their memory reads (weights and KV cache); weights: the worked example's "
+                       "compute-only prefill and N·2 bytes / BW per token"),
+             num("gpu_memory", &In::gpu_memory, "GPU memory (for the fit warning)", unit::bytes)
+                 .help("Memory of one accelerator, for the fit warning")
+                 .positive(1e13)},
+            {out("prefill_time", &Out::prefill_time, "Prefill", unit::seconds)
+                 .help("2N FLOPs per prompt token at peak; roofline: or one read of the weights, "
+                       "whichever is longer"),
+             out("decode_time_per_token", &Out::decode_time_per_token, "Decode per token",
+                 unit::seconds)
+                 .help("Reading the weights (and cache) once per token"),
+             out("decode_time", &Out::decode_time, "Decode, all tokens", unit::seconds)
+                 .help("Per token × generated tokens"),
+             out("total_time", &Out::total_time, "Total latency", unit::seconds)
+                 .help("Prefill + decode"),
+             out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s)
+                 .help("Generated tokens per second for the batch"),
+             out("kv_bytes_per_token", &Out::kv_bytes_per_token, "KV cache per token",
+                 unit::bytes_per_token)
+                 .help("Cache bytes one token adds"),
+             out("kv_bytes_per_sequence", &Out::kv_bytes_per_sequence, "KV cache per sequence",
+                 unit::bytes)
+                 .help("Per token × (prompt + generated)"),
+             out("kv_bytes_total", &Out::kv_bytes_total, "KV cache, batch", unit::bytes)
+                 .help("Per sequence × batch"),
+             out("prefill_flops", &Out::prefill_flops, "Prefill FLOPs", unit::flop)
+                 .help("2N × prompt tokens × batch"),
+             out("weights_memory", &Out::weights_memory, "Weights", unit::bytes)
+                 .help("Parameters × bytes per weight"),
+             out("memory_needed", &Out::memory_needed, "Weights + cache", unit::bytes)
+                 .help("Weights + KV cache of the batch"),
+             out("decode_bound", &Out::decode_bound, "Decode bound")
+                 .help("Whether decode is memory- or compute-bound"),
+             out("active_params", &Out::active_params, "Active parameters", unit::params)
+                 .help("Parameters one token computes with (all of them for a dense model)")},
+            &infer_latency),
+        0));
   }
   {
     using In = InferKvIn;

@@ -242,12 +242,13 @@ void add_scenarios(Registry& r) {
                            {"batch", row.batch},
                            {"peak_flops", 990e12},
                            {"mem_bandwidth", 3.35e12},
+                           // The worked example's multi-head cache, 2·L·d per token: 64
+                           // heads of 8,192 / 64, each its own KV head.
                            {"n_layers", 80},
                            {"d_model", 8192},
-                           {"n_heads", 0},
+                           {"n_heads", 64},
                            {"n_kv_heads", 0},
-                           {"latent_dim", 0},
-                           {"rope_dim", 0},
+                           {"head_dim", 0},
                            {"decode_model", "weights"}}));
   struct Load {
     const char *id, *label;
@@ -268,6 +269,9 @@ void add_scenarios(Registry& r) {
                            {"gpu_memory", 80e9},
                            {"n_layers", 80},
                            {"d_model", 8192},
+                           {"n_heads", 64},
+                           {"n_kv_heads", 0},
+                           {"head_dim", 0},
                            {"gpus_per_replica", 0}}));
   r.add_preset(scenario("seed001-rl", "70B PPO, batch 512, 256 GPUs (sync vs async)",
                         "Worked example", "rl.throughput",
@@ -284,6 +288,11 @@ void add_scenarios(Registry& r) {
                          {"async_train_fraction", 0.5},
                          {"generation_replicas", 1},
                          {"gpus_per_replica", 1},
+                         {"n_layers", 80},
+                         {"d_model", 8192},
+                         {"n_heads", 64},
+                         {"n_kv_heads", 0},
+                         {"head_dim", 0},
                          {"decode_model", "weights"},
                          {"score_on", "one_gpu"}}));
 }

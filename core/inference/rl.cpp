@@ -7,6 +7,7 @@
 #include "base/units.hpp"
 #include "inference/inference.hpp"
 #include "scenario/accelerator_inputs.hpp"
+#include "scenario/replica.hpp"
 
 namespace napkin {
 
@@ -41,14 +42,12 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
   const double gen_gpus_async = in.total_gpus - o.train_gpus_async;
   o.sequences_per_replica = ceil_count(in.batch / in.generation_replicas);
 
-  if (std::optional<Error> e = check_kv_shape(in, d)) return *e;
-  Result<double> active = moe_active_params(in, in.params, d);
-  if (!active.ok()) return active.error();
-  const double na = active.value();
+  Result<SizedModel> sized = to_sized_model(in, d);
+  if (!sized.ok()) return sized.error();
+  const Model& m = sized->model;
+  const double params = sized->total, na = sized->active;
   InferLatencyIn g;
-  static_cast<KvShape&>(g) = in;
-  static_cast<MoeCounts&>(g) = in;
-  g.params = in.params;
+  static_cast<SizedModelInputs&>(g) = in;
   g.prompt_len = in.prompt_len;
   g.gen_len = in.gen_len;
   g.batch = o.sequences_per_replica;
@@ -69,19 +68,35 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
           {"g", "g", in.gen_len, unit::tokens},
           {"m", "m_{kv}", one->kv_bytes_per_token, unit::bytes_per_token}},
          o.generation_memory, unit::bytes);
-  double k = in.gpus_per_replica;
-  if (k == 0) {
-    // Tensor-parallel degrees are powers of two (they must divide the heads).
-    k = 1;
-    while (k * in.gpu_memory < o.generation_memory && k < 65536) k *= 2;
-    d.step("GPUs per generation replica (the fewest, a power of two, that hold it)", "k",
-           "2^{\\lceil \\log_2 (M_{\\text{gen}} / M_{\\text{gpu}}) \\rceil}",
-           {{"M", "M_{\\text{gpu}}", in.gpu_memory, unit::bytes}}, k, unit::gpus);
+  // A replica is a TP × PP shape that can be built (core/scenario/replica.cpp, as serve.engine
+  // and serve.llm_gpus): TP within a node splitting the heads, PP stages dividing the layers.
+  const int node = static_cast<int>(in.gpus_per_node);
+  ReplicaShape shape;
+  if (in.gpus_per_replica > 0) {
+    Result<ReplicaShape> given =
+        split_replica(m, static_cast<int>(in.gpus_per_replica), node, "gpus_per_replica", d);
+    if (!given.ok()) return given.error();
+    shape = given.value();
+  } else {
+    shape = smallest_replica(m, o.generation_memory, in.gpu_memory, node);
+    if (shape.tp == 0)
+      return Error::inconsistent(
+          "gpu_memory", in.gpu_memory,
+          "too small: even TP " + format_value(node, unit::none) + " × PP " +
+              format_value(m.layers, unit::none) + " GPUs cannot hold a generation replica (" +
+              format_value(o.generation_memory, unit::bytes) + "); raise generation_replicas");
   }
+  const double k = static_cast<double>(shape.tp) * shape.pp;
+  d.step(
+      "GPUs per generation replica: TP (within a node, splitting the heads) × PP (dividing "
+      "the layers)",
+      "k", "$t \\cdot $p", {{"t", "TP", double(shape.tp)}, {"p", "PP", double(shape.pp)}}, k,
+      unit::gpus);
   o.gpus_per_replica = k;
   if (k * in.gpu_memory < o.generation_memory) {
-    double need = 1;
-    while (need * in.gpu_memory < o.generation_memory && need < 65536) need *= 2;
+    const ReplicaShape fit = smallest_replica(m, o.generation_memory, in.gpu_memory, node);
+    const double need = fit.tp > 0 ? static_cast<double>(fit.tp) * fit.pp
+                                   : ceil_count(o.generation_memory / in.gpu_memory);
     d.warn("The policy's weights (" + format_value(one->weights_memory, unit::bytes) +
            ") and the cache of " + format_value(o.sequences_per_replica, unit::none) +
            " sequences need " + format_value(o.generation_memory, unit::bytes) + "; a replica of " +
@@ -116,7 +131,7 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
         "$B}",
         {{"b", "b_{\\text{rep}}", o.sequences_per_replica},
          {"p", "p", in.prompt_len, unit::tokens},
-         {"N", "N", in.params, unit::params},
+         {"N", "N", params, unit::params},
          {"k", "k", k},
          {"F", "F", in.peak_flops, unit::flops},
          {"g", "g", in.gen_len, unit::tokens},
@@ -132,7 +147,7 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
          {"D", "T_{\\text{decode}}", gen->decode_time, unit::seconds}},
         o.generate_time, unit::seconds);
 
-  const double reward_params = in.params * in.reward_model_fraction;
+  const double reward_params = params * in.reward_model_fraction;
   const double score_flops = in.batch * (in.prompt_len + in.gen_len) * 2 * reward_params;
   // The reward model's prefill over G GPUs: its FLOPs split G ways, or one read of its weights
   // per GPU, whichever is longer (the prefill roofline, Pope et al. 2022 §3).
@@ -189,7 +204,7 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
   d.step("Training, synchronous (all GPUs)", "T_{\\text{train}}",
          "\\frac{$e \\cdot 6 \\cdot $N \\cdot $b \\cdot ($p + $g)}{$G \\cdot $F \\cdot $u}",
          {{"e", "e", in.ppo_epochs},
-          {"N", is_moe(in) ? "N_a" : "N", na, unit::params},
+          {"N", m.experts > 0 ? "N_a" : "N", na, unit::params},
           {"b", "b", in.batch},
           {"p", "p", in.prompt_len, unit::tokens},
           {"g", "g", in.gen_len, unit::tokens},
@@ -254,123 +269,121 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
 void register_rl(Registry& r) {
   using In = RlThroughputIn;
   using Out = RlThroughputOut;
-  r.add(declare<In, Out>(
-      {"rl.throughput", "RL training: sync vs async", "inference",
-       "Iteration time and throughput of RLHF/PPO when generation, scoring and training run one "
-       "after another on the same GPUs, or overlap on separate GPU sets.",
-       "Kaplan et al. 2020 §2.1 (6N per token)", "docs/rl.md#rlthroughput"},
-      [] {
-        std::vector<InputDecl<In>> ins = {
-            num("params", &In::params, "Policy parameters", unit::params)
-                .help("Parameters of the policy model, every expert included (what memory holds)")
-                .positive(1e15)
-                .required(),
-            num("batch", &In::batch, "Batch (prompts per iteration)")
-                .help("Prompts per iteration")
-                .range(1, 1e7)
-                .integer()
-                .required(),
-            num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
-                .help("Tokens per prompt")
-                .range(1, 1e7)
-                .integer(),
-            num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
-                .help("Tokens generated per prompt")
-                .range(1, 1e7)
-                .integer(),
-            num("ppo_epochs", &In::ppo_epochs, "PPO epochs")
-                .help("Passes over each batch in training")
-                .range(1, 1000)
-                .integer(),
-            num("total_gpus", &In::total_gpus, "Total GPUs", unit::gpus)
-                .help("Accelerators for generation, scoring and training")
-                .range(1, 1e7)
-                .integer()
-                .required(),
-            peak_flops_input(&In::peak_flops, "Peak FLOP/s per GPU"),
-            hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", 1e15),
-            num("mfu", &In::mfu, "Training MFU", unit::fraction)
-                .help("Share of peak the training step reaches")
-                .positive(1),
-            num("reward_model_fraction", &In::reward_model_fraction,
-                "Reward model size / policy size")
-                .help("Reward-model size as a fraction of the policy")
-                .positive(10),
-            num("async_train_fraction", &In::async_train_fraction, "Async: share of GPUs training",
-                unit::fraction)
-                .help("Async: share of GPUs that train while the rest generate")
-                .positive(1),
-            num("generation_replicas", &In::generation_replicas, "Generation replicas")
-                .range(1, 1e6)
-                .integer()
-                .help("1 = the worked example's single replica; the batch is split evenly across "
-                      "replicas"),
-            num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
-                .help("2 for BF16 weights")
-                .positive(8),
-            num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
-                .help("Memory of one accelerator, to size a generation replica")
-                .positive(1e13),
-            num("gpus_per_replica", &In::gpus_per_replica,
-                "GPUs per generation replica (0 = fewest)")
-                .help("GPUs one generation replica is split over; 0 picks the fewest (a power of "
-                      "two) "
-                      "whose memory holds the weights and the cache")
-                .range(0, 65536)
-                .integer(),
-            choice("decode_model", &In::decode_model, "Generation model", "roofline|weights")
-                .labels("Roofline (weights, KV cache and FLOPs)|Weights only (worked example)")
-                .help(
-                    "roofline: prefill and decode steps bound by FLOPs or memory, the cache read "
-                    "included; weights: the worked example's compute-only prefill and weight-only "
-                    "decode"),
-            choice("score_on", &In::score_on, "Scoring runs on", "all|one_gpu")
-                .labels("The GPUs not training|One GPU (worked example)")
-                .help("All: the reward model is spread over every GPU not training; one GPU: "
-                      "the worked example's")};
-        for (auto& x : kv_shape_inputs<In>()) ins.push_back(std::move(x));
-        for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
-        return ins;
-      }(),
-      {out("generate_time", &Out::generate_time, "Generation", unit::seconds)
-           .help("Decoding the batch's responses"),
-       out("score_time", &Out::score_time, "Scoring", unit::seconds)
-           .help("Reward model over prompts and responses (sync: on every GPU)"),
-       out("train_time_sync", &Out::train_time_sync, "Training (sync)", unit::seconds)
-           .help("PPO update on every GPU"),
-       out("train_time_async", &Out::train_time_async, "Training (async)", unit::seconds)
-           .help("PPO update on the training share of GPUs"),
-       out("sync_iteration_time", &Out::sync_iteration_time, "Iteration (sync)", unit::seconds)
-           .help("Generate + score + train, one after another"),
-       out("async_iteration_time", &Out::async_iteration_time, "Iteration (async)", unit::seconds)
-           .help("The slower of generation and training, overlapped"),
-       out("sync_samples_per_second", &Out::sync_samples_per_second, "Samples/s (sync)",
-           unit::samples_per_s)
-           .help("Prompts per second, synchronous"),
-       out("async_samples_per_second", &Out::async_samples_per_second, "Samples/s (async)",
-           unit::samples_per_s)
-           .help("Prompts per second, asynchronous"),
-       out("sync_tokens_per_second", &Out::sync_tokens_per_second, "Generated tok/s (sync)",
-           unit::tokens_per_s)
-           .help("Generated tokens per second, synchronous"),
-       out("async_tokens_per_second", &Out::async_tokens_per_second, "Generated tok/s (async)",
-           unit::tokens_per_s)
-           .help("Generated tokens per second, asynchronous"),
-       out("speedup", &Out::speedup, "Async speedup", unit::times).help("Async ÷ sync throughput"),
-       out("train_gpus_sync", &Out::train_gpus_sync, "Training GPUs (sync)", unit::gpus)
-           .help("GPUs training in the synchronous loop"),
-       out("train_gpus_async", &Out::train_gpus_async, "Training GPUs (async)", unit::gpus)
-           .help("GPUs training in the asynchronous loop"),
-       out("sequences_per_replica", &Out::sequences_per_replica, "Sequences per replica")
-           .help("Prompts each generation replica decodes"),
-       out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per generation replica", unit::gpus)
-           .help("GPUs one generation replica is split over"),
-       out("generation_memory", &Out::generation_memory, "Memory of a generation replica",
-           unit::bytes)
-           .help("Policy weights + the cache of its sequences at full length"),
-       out("score_time_async", &Out::score_time_async, "Scoring (async)", unit::seconds)
-           .help("Reward model on the GPUs not training, in async mode")},
-      &rl_throughput));
+  r.add(with_sized_model_inputs<In>(
+      declare<In, Out>(
+          {"rl.throughput", "RL training: sync vs async", "inference",
+           "Iteration time and throughput of RLHF/PPO when generation, scoring and training run "
+           "one "
+           "after another on the same GPUs, or overlap on separate GPU sets.",
+           "Kaplan et al. 2020 §2.1 (6N per token)", "docs/rl.md#rlthroughput"},
+          {num("batch", &In::batch, "Batch (prompts per iteration)")
+               .help("Prompts per iteration")
+               .range(1, 1e7)
+               .integer()
+               .required(),
+           num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+               .help("Tokens per prompt")
+               .range(1, 1e7)
+               .integer(),
+           num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+               .help("Tokens generated per prompt")
+               .range(1, 1e7)
+               .integer(),
+           num("ppo_epochs", &In::ppo_epochs, "PPO epochs")
+               .help("Passes over each batch in training")
+               .range(1, 1000)
+               .integer(),
+           num("total_gpus", &In::total_gpus, "Total GPUs", unit::gpus)
+               .help("Accelerators for generation, scoring and training")
+               .range(1, 1e7)
+               .integer()
+               .required(),
+           peak_flops_input(&In::peak_flops, "Peak FLOP/s per GPU"),
+           hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", 1e15),
+           num("mfu", &In::mfu, "Training MFU", unit::fraction)
+               .help("Share of peak the training step reaches")
+               .positive(1),
+           num("reward_model_fraction", &In::reward_model_fraction,
+               "Reward model size / policy size")
+               .help("Reward-model size as a fraction of the policy")
+               .positive(10),
+           num("async_train_fraction", &In::async_train_fraction, "Async: share of GPUs training",
+               unit::fraction)
+               .help("Async: share of GPUs that train while the rest generate")
+               .positive(1),
+           num("generation_replicas", &In::generation_replicas, "Generation replicas")
+               .range(1, 1e6)
+               .integer()
+               .help("1 = the worked example's single replica; the batch is split evenly across "
+                     "replicas"),
+           num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+               .help("2 for BF16 weights")
+               .positive(8),
+           num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+               .help("Memory of one accelerator, to size a generation replica")
+               .positive(1e13),
+           num("gpus_per_replica", &In::gpus_per_replica,
+               "GPUs per generation replica (0 = fewest)")
+               .help("GPUs one generation replica is split over, TP × PP; 0 picks the smallest "
+                     "shape whose memory holds the weights and the cache")
+               .range(0, 65536)
+               .integer(),
+           num("gpus_per_node", &In::gpus_per_node, "GPUs per node (largest TP)", unit::gpus)
+               .help("GPUs joined by NVLink: tensor parallelism stays within them")
+               .range(1, 1024)
+               .integer(),
+           choice("decode_model", &In::decode_model, "Generation model", "roofline|weights")
+               .labels("Roofline (weights, KV cache and FLOPs)|Weights only (worked example)")
+               .help("roofline: prefill and decode steps bound by FLOPs or memory, the cache read "
+                     "included; weights: the worked example's compute-only prefill and weight-only "
+                     "decode"),
+           choice("score_on", &In::score_on, "Scoring runs on", "all|one_gpu")
+               .labels("The GPUs not training|One GPU (worked example)")
+               .help("All: the reward model is spread over every GPU not training; one GPU: "
+                     "the worked example's")},
+          {out("generate_time", &Out::generate_time, "Generation", unit::seconds)
+               .help("Decoding the batch's responses"),
+           out("score_time", &Out::score_time, "Scoring", unit::seconds)
+               .help("Reward model over prompts and responses (sync: on every GPU)"),
+           out("train_time_sync", &Out::train_time_sync, "Training (sync)", unit::seconds)
+               .help("PPO update on every GPU"),
+           out("train_time_async", &Out::train_time_async, "Training (async)", unit::seconds)
+               .help("PPO update on the training share of GPUs"),
+           out("sync_iteration_time", &Out::sync_iteration_time, "Iteration (sync)", unit::seconds)
+               .help("Generate + score + train, one after another"),
+           out("async_iteration_time", &Out::async_iteration_time, "Iteration (async)",
+               unit::seconds)
+               .help("The slower of generation and training, overlapped"),
+           out("sync_samples_per_second", &Out::sync_samples_per_second, "Samples/s (sync)",
+               unit::samples_per_s)
+               .help("Prompts per second, synchronous"),
+           out("async_samples_per_second", &Out::async_samples_per_second, "Samples/s (async)",
+               unit::samples_per_s)
+               .help("Prompts per second, asynchronous"),
+           out("sync_tokens_per_second", &Out::sync_tokens_per_second, "Generated tok/s (sync)",
+               unit::tokens_per_s)
+               .help("Generated tokens per second, synchronous"),
+           out("async_tokens_per_second", &Out::async_tokens_per_second, "Generated tok/s (async)",
+               unit::tokens_per_s)
+               .help("Generated tokens per second, asynchronous"),
+           out("speedup", &Out::speedup, "Async speedup", unit::times)
+               .help("Async ÷ sync throughput"),
+           out("train_gpus_sync", &Out::train_gpus_sync, "Training GPUs (sync)", unit::gpus)
+               .help("GPUs training in the synchronous loop"),
+           out("train_gpus_async", &Out::train_gpus_async, "Training GPUs (async)", unit::gpus)
+               .help("GPUs training in the asynchronous loop"),
+           out("sequences_per_replica", &Out::sequences_per_replica, "Sequences per replica")
+               .help("Prompts each generation replica decodes"),
+           out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per generation replica",
+               unit::gpus)
+               .help("GPUs one generation replica is split over"),
+           out("generation_memory", &Out::generation_memory, "Memory of a generation replica",
+               unit::bytes)
+               .help("Policy weights + the cache of its sequences at full length"),
+           out("score_time_async", &Out::score_time_async, "Scoring (async)", unit::seconds)
+               .help("Reward model on the GPUs not training, in async mode")},
+          &rl_throughput),
+      0));
 }
 
 }  // namespace napkin

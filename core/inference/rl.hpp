@@ -5,25 +5,27 @@
 
 #include "inference/inference.hpp"
 #include "registry/registry.hpp"
+#include "scenario/gpu_figures.hpp"
 
 namespace napkin {
 
-struct RlThroughputIn : KvShape, MoeCounts {
-  double params = 70e9;
+// The policy's shape and counts are the shared ones (SizedModelInputs, default Llama 3 70B).
+struct RlThroughputIn : SizedModelInputs {
   double batch = 512;
   double prompt_len = 100;
   double gen_len = 50;
   double ppo_epochs = 4;
   double total_gpus = 256;
-  double peak_flops = 990e12;
-  double mem_bandwidth = 3.35e12;
+  double peak_flops = figures::h100_bf16;
+  double mem_bandwidth = figures::h100_hbm_bandwidth;
   double mfu = 0.5;
   double reward_model_fraction = 0.1;
   double async_train_fraction = 0.5;
   double generation_replicas = 1;
   double weight_bytes = 2;
-  double gpu_memory = 80e9;
-  double gpus_per_replica = 0;            // 0 = the fewest (a power of two) that hold it
+  double gpu_memory = figures::h100_memory;
+  double gpus_per_replica = 0;            // 0 = the smallest TP × PP shape that holds it
+  double gpus_per_node = 8;               // the largest TP degree (one NVLink domain)
   std::string decode_model = "roofline";  // roofline | weights (the worked example's)
   std::string score_on = "all";           // all: the GPUs not training | one_gpu (worked example)
 };

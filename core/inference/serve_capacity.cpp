@@ -27,18 +27,29 @@ std::string time_text(double v) {
   return format_value(v, unit::seconds);
 }
 
-// One replica at batch b, from serve.engine: mean-length requests, and p90-length prompts.
+// Prompt lengths at the midpoints of five equal-probability bins of their lognormal,
+// z = Φ⁻¹(0.1, 0.3, 0.5, 0.7, 0.9) (standard normal table); the top one is the p90 itself.
+constexpr double kBinZ[5] = {-1.2815515655446004, -0.5244005127080407, 0, 0.5244005127080407,
+                             1.2815515655446004};
+
+// One replica at batch b, from serve.engine: the time a request holds a slot and its spread,
+// the TPOTs, and the distribution of a request's own TTFT (no waiting): hit or miss of the
+// prefix cache, times its prompt length's bin.
 struct Point {
-  double b = 1, service = 0, cs2 = 0, ttft = 0, ttft90 = 0, tpot = 0, tpot90 = 0;
+  double b = 1, service = 0, cs2 = 0, ttft = 0, tpot = 0, tpot90 = 0;
+  double t[10] = {}, pr[10] = {};
+  int n = 0;
+  double t50 = 0, t90 = 0, t_min = 0;  // median, p90 and least of that TTFT
 };
 
 // The queue of one replica among R: offered load, utilisation, wait and TTFT percentiles.
 struct Queue {
-  double a = 0, rho = 0, wait_prob = 0, mean_wait = 0, wait50 = 0, wait90 = 0, ttft50 = 0,
-         ttft90 = 0;
+  double a = 0, rho = 0, wait_prob = 0, mean_wait = 0, ttft50 = 0, ttft90 = 0;
   bool stable = false;
 };
 
+// TTFT = wait + own prefill, combined as a distribution (wait_plus_quantile), not by adding
+// two percentiles.
 Queue queue_at(double qps, double replicas, const Point& p) {
   Queue q;
   q.a = qps / replicas * p.service;
@@ -46,11 +57,10 @@ Queue queue_at(double qps, double replicas, const Point& p) {
   q.stable = q.a < p.b;
   if (!q.stable) return q;
   q.wait_prob = erlang_c(p.b, q.a);
-  q.mean_wait = mgc_mean_wait(p.b, q.a, p.service, p.cs2);
-  q.wait50 = wait_quantile(p.b, q.a, q.mean_wait, 0.5);
-  q.wait90 = wait_quantile(p.b, q.a, q.mean_wait, 0.9);
-  q.ttft50 = q.wait50 + p.ttft;
-  q.ttft90 = q.wait90 + p.ttft90;
+  q.mean_wait = mgc_mean_wait(q.wait_prob, p.b, q.a, p.service, p.cs2);
+  const double w = q.wait_prob > 0 ? q.mean_wait / q.wait_prob : 0;
+  q.ttft50 = wait_plus_quantile(q.wait_prob, w, p.t, p.pr, p.n, 0.5);
+  q.ttft90 = wait_plus_quantile(q.wait_prob, w, p.t, p.pr, p.n, 0.9);
   return q;
 }
 
@@ -143,22 +153,45 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
 
   // serve.engine at batch b: the time a request holds a slot (its TTFT and O − 1 more tokens),
   // and its spread from the lengths' spread (the output's tokens at TPOT, the prompt's
-  // prefill roughly in proportion to its length).
+  // prefill roughly in proportion to its length, hits against misses).
   auto point_at = [&](double b) {
     Point p;
     p.b = b;
     eng.batch = b;
     const auto r = serve_engine(eng, quiet);
+    // The p90 prompt's engine only when prompts vary (otherwise it is the same run).
     eng90.batch = std::min(b, full90->max_batch);
-    const auto r90 = serve_engine(eng90, quiet);
+    const auto r90 = sig_p > 0 ? serve_engine(eng90, quiet) : r;
     if (!r.ok() || !r90.ok()) return p;  // not reached: b fits both (checked above)
     p.ttft = r->ttft;
     p.tpot = r->tpot;
     p.service = r->request_time;
-    p.ttft90 = r90->ttft;
     p.tpot90 = r90->tpot;
-    const double var =
-        p.tpot * p.tpot * in.output_len * in.output_len * cv2_o + p.ttft * p.ttft * cv2_p;
+    // A request's own TTFT: a hit (probability h) or a miss, at a prompt length in one of five
+    // equal-probability bins. Below the mean a prefill is taken in proportion to its length;
+    // between the mean and the p90 it runs linearly between serve.engine's two TTFTs (every
+    // point grows with the batch, which the search below relies on).
+    const double h = r->shared_tokens > 0 ? in.prefix_hit_rate : 0;
+    const double own[2] = {r->ttft_hit, r->ttft_miss}, own90[2] = {r90->ttft_hit, r90->ttft_miss};
+    const double share[2] = {h, 1 - h};
+    for (int c = 0; c < 2; ++c) {
+      if (sig_p <= 0) {
+        p.t[p.n] = own[c], p.pr[p.n++] = share[c];
+        continue;
+      }
+      for (double z : kBinZ) {
+        const double len = in.prompt_len * portable_exp(sig_p * z - sig_p * sig_p / 2);
+        const double x = (len - in.prompt_len) / (p90_prompt - in.prompt_len);
+        p.t[p.n] = x <= 0 ? own[c] * len / in.prompt_len : own[c] + x * (own90[c] - own[c]);
+        p.pr[p.n++] = share[c] / 5;
+      }
+    }
+    p.t50 = wait_plus_quantile(0, 0, p.t, p.pr, p.n, 0.5);
+    p.t90 = wait_plus_quantile(0, 0, p.t, p.pr, p.n, 0.9);
+    p.t_min = *std::min_element(p.t, p.t + p.n);
+    const double var = p.tpot * p.tpot * in.output_len * in.output_len * cv2_o +
+                       p.ttft * p.ttft * cv2_p +
+                       h * (1 - h) * (own[0] - own[1]) * (own[0] - own[1]);
     p.cs2 = var / (p.service * p.service);
     return p;
   };
@@ -169,8 +202,8 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
     if (in.tpot_target > 0 && p.tpot > in.tpot_target) return "tpot_target";
     if (in.tpot_p90_target > 0 && p.tpot90 > in.tpot_p90_target) return "tpot_p90_target";
     if (fixed) return "";
-    if (in.ttft_p50_target > 0 && p.ttft >= in.ttft_p50_target) return "ttft_p50_target";
-    if (in.ttft_target > 0 && p.ttft90 >= in.ttft_target) return "ttft_target";
+    if (in.ttft_p50_target > 0 && p.t50 >= in.ttft_p50_target) return "ttft_p50_target";
+    if (in.ttft_target > 0 && p.t90 >= in.ttft_target) return "ttft_target";
     return "";
   };
   const Point one = point_at(1);
@@ -183,8 +216,8 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
                                                       : in.ttft_target;
     const double at_one = miss == "tpot_target"       ? one.tpot
                           : miss == "tpot_p90_target" ? one.tpot90
-                          : miss == "ttft_p50_target" ? one.ttft
-                                                      : one.ttft90;
+                          : miss == "ttft_p50_target" ? one.t50
+                                                      : one.t90;
     return Error::inconsistent(
         miss, target,
         "cannot be met at any batch or number of replicas: one request alone takes " +
@@ -201,58 +234,109 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
       (batch_miss(point_at(mid)).empty() ? lo : hi) = mid;
     }
   const double b_hi = lo;
-  // Candidate batches: a geometric grid from 1 to b_hi (the fewest replicas are usually at
-  // the largest batch, the shortest waits at a smaller one).
-  std::vector<Point> cands;
-  constexpr int kSteps = 16;
-  double last = 0;
-  for (int k = 0; k <= kSteps; ++k) {
-    const double b = std::round(portable_exp(portable_log(b_hi) * k / kSteps));
-    if (b > last) cands.push_back(point_at(b)), last = b;
-  }
 
-  // Each candidate's replicas: the fewest that keep utilisation under the target and meet the
-  // TTFT targets (waits shrink as replicas are added: double, then bisect).
+  // A batch's replicas: the fewest that keep utilisation under the target and meet the TTFT
+  // targets (waits shrink as replicas are added: double, then bisect), or the fixed number.
+  auto replicas_for = [&](const Point& p) {
+    if (fixed) return in.replicas;
+    double lo_r = std::max(1.0, ceil_count(lambda * p.service / (p.b * in.max_utilization)));
+    if (missed(in, p, queue_at(lambda, lo_r, p)).empty()) return lo_r;
+    double hi_r = lo_r * 2;
+    for (int i = 0; i < 80 && !missed(in, p, queue_at(lambda, hi_r, p)).empty(); ++i)
+      lo_r = hi_r, hi_r *= 2;
+    // Capped: past 2^53 replicas the midpoint rounds to an end and the loop would spin.
+    for (int i = 0; i < 200 && hi_r - lo_r > 1; ++i) {
+      const double mid = std::floor((lo_r + hi_r) / 2);
+      (missed(in, p, queue_at(lambda, mid, p)).empty() ? hi_r : lo_r) = mid;
+    }
+    return hi_r;
+  };
   Point best;
   Queue best_q;
   double best_r = 0;
   bool best_meets = false;
-  for (const Point& p : cands) {
-    double r = 0;
-    if (fixed) {
-      r = in.replicas;
-    } else {
-      double lo_r = std::max(1.0, ceil_count(lambda * p.service / (p.b * in.max_utilization)));
-      if (!missed(in, p, queue_at(lambda, lo_r, p)).empty()) {
-        double hi_r = lo_r * 2;
-        for (int i = 0; i < 80 && !missed(in, p, queue_at(lambda, hi_r, p)).empty(); ++i)
-          lo_r = hi_r, hi_r *= 2;
-        // Capped: past 2^53 replicas the midpoint rounds to an end and the loop would spin.
-        for (int i = 0; i < 200 && hi_r - lo_r > 1; ++i) {
-          const double mid = std::floor((lo_r + hi_r) / 2);
-          (missed(in, p, queue_at(lambda, mid, p)).empty() ? hi_r : lo_r) = mid;
-        }
-        lo_r = hi_r;
-      }
-      r = lo_r;
-    }
+  auto consider = [&](const Point& p) {
+    const double r = replicas_for(p);
     const Queue q = queue_at(lambda, r, p);
-    if (!q.stable) continue;
+    if (!q.stable) return;
     const bool meets = missed(in, p, q).empty();
+    // Fewest replicas, then the smallest batch (the shortest TPOT); with the replicas fixed,
+    // the lowest p90 TTFT.
     const bool better =
         best_r == 0 || (meets && !best_meets) ||
-        (meets == best_meets && (r < best_r || (r == best_r && q.ttft90 < best_q.ttft90)));
+        (meets == best_meets &&
+         (fixed ? q.ttft90 < best_q.ttft90 : r < best_r || (r == best_r && p.b < best.b)));
     if (better) best = p, best_q = q, best_r = r, best_meets = meets;
+  };
+  // Every integer batch from 1 to b_hi, by branch and bound. On [b1, b2], with S, the TTFT
+  // points and so the offered load a = λS/R growing with the batch (serve.engine's times do):
+  //  - replicas ≥ λ·S(b1) / (b2·ρ_max) (the utilisation limit at the interval's best ratio);
+  //  - at R replicas, p90 TTFT ≥ max(T_90(b1), W_90(b2 slots, load a(b1), c_s² = 0) + T_min(b1)):
+  //    Erlang C and the Allen–Cunneen wait fall with more slots and rise with load, time and
+  //    c_s² (Whitt 1993), and the wait adds to every prefill.
+  // An interval whose bounds cannot beat the best batch so far (fewest replicas, then lowest
+  // p90 TTFT; with the replicas fixed, meeting the targets, then lowest p90 TTFT) is dropped;
+  // the others are halved down to single batches, which are evaluated. Exact, and a few dozen
+  // serve.engine calls instead of b_hi.
+  auto ttft_bound = [&](const Point& p1, double b2, double r) {
+    const double a1 = lambda / r * p1.service;
+    if (a1 >= b2) return HUGE_VAL;  // every batch in the interval is unstable
+    const double w90 = wait_quantile(b2, a1, mgc_mean_wait(b2, a1, p1.service, 0), 0.9);
+    return std::max(p1.t90, w90 + p1.t_min);
+  };
+  auto dropped = [&](const Point& p1, double b2) {
+    if (best_r == 0) return false;
+    if (fixed) {
+      const double lb = ttft_bound(p1, b2, in.replicas);
+      // No batch in the interval can meet the targets: its TTFT or its utilisation is over.
+      const bool cannot_meet =
+          (in.ttft_target > 0 && lb > in.ttft_target) ||
+          lambda * p1.service / (in.replicas * b2) > in.max_utilization * (1 + 1e-12);
+      return lb == HUGE_VAL || (lb >= best_q.ttft90 && (best_meets || cannot_meet));
+    }
+    if (!best_meets) return false;
+    const double r_lb = std::max(1.0, ceil_count(lambda * p1.service / (b2 * in.max_utilization)));
+    return r_lb > best_r || (r_lb == best_r && p1.b >= best.b);
+  };
+  struct Span {
+    double b1, b2;
+    Point p1;
+  };
+  // Counting replicas, the largest batch first (it usually needs the fewest: a good bound),
+  // then smaller batches from the smallest up.
+  std::vector<Span> todo{{1, b_hi, one}};
+  if (!fixed) consider(point_at(b_hi));
+  // A backstop on the work (never reached in the tests and worked examples): past it the best
+  // batch found so far is kept, with a warning.
+  constexpr int kMostSpans = 4000;
+  int spans = 0;
+  while (!todo.empty()) {
+    if (++spans > kMostSpans) {
+      d.warn("The batch search stopped after " + count_text(kMostSpans) +
+             " intervals: the batch is the best found, perhaps not the best.");
+      break;
+    }
+    Span s = todo.back();
+    todo.pop_back();
+    if (dropped(s.p1, s.b2)) continue;
+    if (s.b1 == s.b2) {
+      consider(s.p1);
+      continue;
+    }
+    const double mid = std::floor((s.b1 + s.b2) / 2);
+    Span left{s.b1, mid, s.p1}, right{mid + 1, s.b2, point_at(mid + 1)};
+    todo.push_back(std::move(right));  // smaller batches first
+    todo.push_back(std::move(left));
   }
   if (best_r == 0) {
     // Only with a fixed number of replicas: every batch's queue grows without bound.
-    double most = 0;
-    for (const Point& p : cands) most = std::max(most, in.replicas * p.b / p.service);
-    return Error::inconsistent("replicas", in.replicas,
-                               "too few: they serve at most " +
-                                   format_value(most, unit::requests_per_s) +
-                                   " with every batch slot busy, and the load is " +
-                                   format_value(lambda, unit::requests_per_s));
+    const Point top = point_at(b_hi);
+    return Error::inconsistent(
+        "replicas", in.replicas,
+        "too few: they serve about " +
+            format_value(in.replicas * top.b / top.service, unit::requests_per_s) +
+            " with every batch slot busy, and the load is " +
+            format_value(lambda, unit::requests_per_s));
   }
 
   // The chosen replica and queue, with the derivation.
@@ -301,18 +385,19 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
           {"a", "a", q.a},
           {"c", "c_s^2", p.cs2}},
          q.mean_wait, unit::seconds);
-  o.wait_p90 = q.wait90;
+  o.wait_p90 = wait_quantile(p.b, q.a, q.mean_wait, 0.9);
   d.step("p90 wait (exponential once waiting)", "W_{90}",
          "\\max(0, \\frac{$W}{$C} \\cdot \\ln \\frac{$C}{0.1})",
          {{"W", "W_q", q.mean_wait, unit::seconds}, {"C", "C", q.wait_prob, unit::fraction}},
-         q.wait90, unit::seconds);
+         o.wait_p90, unit::seconds);
   o.ttft_p50 = q.ttft50;
   o.ttft_p90 = q.ttft90;
-  d.step("p90 time to first token (p90 wait + a p90 prompt's prefill)", "\\text{TTFT}_{90}",
-         "$W + $T",
-         {{"W", "W_{90}", q.wait90, unit::seconds},
-          {"T", "\\text{TTFT}_{P90}", p.ttft90, unit::seconds}},
-         q.ttft90, unit::seconds);
+  d.step(
+      "p90 time to first token: the wait plus the request's own prefill, as a sum of "
+      "independent times (hits and misses, prompt lengths in five bins)",
+      "\\text{TTFT}_{90}", "Q_{0.9}(W + T),\\ P(W > x) = $C \\cdot e^{-x \\cdot $C / $W}",
+      {{"C", "C", q.wait_prob, unit::fraction}, {"W", "W_q", q.mean_wait, unit::seconds}}, q.ttft90,
+      unit::seconds);
   o.tpot_p50 = p.tpot;
   o.tpot_p90 = p.tpot90;
   o.qps_per_replica = in.max_utilization * p.b / p.service;

@@ -20,15 +20,25 @@ std::string count_text(double v) {
   return format_value(v, unit::none);
 }
 
+// What a request's TTFT is made of besides its wait for a prefill instance: its prefill, its
+// KV transfer and its wait for a decode slot, over hits and misses of the prefix cache.
+struct Own {
+  double t[4] = {}, pr[4] = {};
+  double mean = 0, cs2 = 0;  // the prefill's mean and squared coefficient of variation
+};
+
 // p90 time to first token with `n` prefill instances: DistServe §3.1 models one instance as
-// M/D/1 (Poisson arrivals, one prompt at a time of fixed length); the wait is Erlang C's
-// M/G/c at c = 1 (Pollaczek–Khinchine for M/D/1) and its p90. Negative: the queue grows.
-double prefill_ttft_p90(double lambda, double n, double service, double transfer) {
-  const double a = lambda / n * service;
+// M/D/1 (Poisson arrivals, one prompt at a time); with hits and misses its service varies, so
+// M/G/1 (Pollaczek–Khinchine mean, Allen–Cunneen at c = 1) with an exponential tail once
+// waiting, summed with the request's own times as a distribution (wait_plus_quantile), not by
+// adding percentiles. Negative: the queue grows.
+double prefill_ttft_p90(double lambda, double n, const Own& own) {
+  const double a = lambda / n * own.mean;
   if (a >= 1) return -1;
-  return wait_quantile(1, a, mgc_mean_wait(1, a, service, 0), 0.9) + service + transfer;
+  const double C = erlang_c(1, a);
+  const double w = C > 0 ? mgc_mean_wait(C, 1, a, own.mean, own.cs2) / C : 0;
+  return wait_plus_quantile(C, w, own.t, own.pr, 4, 0.9);
 }
-// The p90s of the two waits are added: an upper bound on the p90 of their sum.
 
 }  // namespace
 
@@ -54,17 +64,28 @@ Result<ServeDisaggregatedOut> serve_disaggregated(const ServeDisaggregatedIn& in
          {{"t", "TP_p", static_cast<double>(pe.tp)}}, s_p, unit::seconds);
   // The prompt's KV cache goes to a decode instance; each prefill GPU sends its own shard over
   // its own link (Splitwise §4.2 sends it layer by layer; counted here after the prefill).
-  o.kv_transfer_bytes = in.prompt_len * pr->kv_bytes_per_token;
-  d.step("KV cache sent per request", "V", "$P \\cdot $m",
+  // Assumption: with prefix caching on, every decode instance keeps the shared prefix's blocks
+  // (serve.engine's memory stores them once per instance) and a request hits or misses the
+  // prefix on both sides together, so a hit sends only its P − P_s uncached tokens.
+  const double h = pr->shared_tokens > 0 ? in.prefix_hit_rate : 0;
+  const double sent_hit = in.prompt_len - pr->shared_tokens;
+  const double sent = in.prompt_len - h * pr->shared_tokens;
+  o.kv_transfer_bytes = sent * pr->kv_bytes_per_token;
+  d.step("KV cache sent per request (the cached prefix stays)", "V",
+         "($P - $h \\cdot $s) \\cdot $m",
          {{"P", "P", in.prompt_len, unit::tokens},
+          {"h", "h", h, unit::fraction},
+          {"s", "P_s", pr->shared_tokens, unit::tokens},
           {"m", "m_{KV}", pr->kv_bytes_per_token, unit::bytes_per_token}},
          o.kv_transfer_bytes, unit::bytes);
-  o.kv_transfer_time = in.prompt_len * pr->kv_per_token_gpu / in.bandwidth;
+  o.kv_transfer_time = sent * pr->kv_per_token_gpu / in.bandwidth;
   d.step("Its transfer time (each GPU sends its shard)", "t_x", "\\frac{$P \\cdot $m}{$B}",
-         {{"P", "P", in.prompt_len, unit::tokens},
+         {{"P", "P - h P_s", sent, unit::tokens},
           {"m", "m_{KV,g}", pr->kv_per_token_gpu, unit::bytes_per_token},
           {"B", "BW_{link}", in.bandwidth, unit::bytes_per_s}},
          o.kv_transfer_time, unit::seconds);
+  const double x_hit = sent_hit * pr->kv_per_token_gpu / in.bandwidth;
+  const double x_miss = in.prompt_len * pr->kv_per_token_gpu / in.bandwidth;
 
   // A decode instance: serve.engine's decode step alone (no prefill shares it), at the largest
   // batch whose step meets the TPOT target and whose cache fits.
@@ -118,7 +139,6 @@ Result<ServeDisaggregatedOut> serve_disaggregated(const ServeDisaggregatedIn& in
     n_d = hi_d;
   }
   o.decode_instances = n_d;
-  const double wait_d = slot_wait(n_d);
   d.step("Decode instances (slots ≤ the limit busy; p90 slot wait ≤ a tenth of the TTFT target)",
          "n_d", "\\left\\lceil \\frac{$l \\cdot ($O - 1) \\cdot $t}{$b \\cdot $u} \\right\\rceil",
          {{"l", "\\lambda", lambda, unit::requests_per_s},
@@ -129,15 +149,32 @@ Result<ServeDisaggregatedOut> serve_disaggregated(const ServeDisaggregatedIn& in
          n_d, unit::none);
 
   // Prefill instances: the fewest at or under the utilisation limit whose p90 TTFT (queue,
-  // prefill, transfer) meets the target; TTFT falls as instances are added.
-  const double fixed = o.kv_transfer_time + wait_d;
-  if (in.ttft_target > 0 && s_p + fixed >= in.ttft_target)
+  // prefill, transfer, decode-slot wait) meets the target; TTFT falls as instances are added.
+  // The decode-slot wait enters as two points: none (probability 1 − C_d) or its mean once
+  // waiting, W_d / C_d (an assumption: its exponential tail is not carried).
+  Own own;
+  {
+    const double a_d = lambda / n_d * s_d;
+    const double c_d = erlang_c(lo, a_d);
+    const double w_d = c_d > 0 ? mgc_mean_wait(c_d, lo, a_d, s_d, 0) / c_d : 0;
+    const double hm[2] = {pr->prefill_time_hit + x_hit, pr->prefill_time_miss + x_miss};
+    const double share[2] = {h, 1 - h};
+    for (int i = 0; i < 2; ++i) {
+      own.t[2 * i] = hm[i], own.pr[2 * i] = share[i] * (1 - c_d);
+      own.t[2 * i + 1] = hm[i] + w_d, own.pr[2 * i + 1] = share[i] * c_d;
+    }
+    const double dev = pr->prefill_time_hit - pr->prefill_time_miss;
+    own.mean = s_p;
+    own.cs2 = h * (1 - h) * dev * dev / (s_p * s_p);
+  }
+  const double alone = wait_plus_quantile(0, 0, own.t, own.pr, 4, 0.9);
+  if (in.ttft_target > 0 && alone >= in.ttft_target)
     return Error::inconsistent("ttft_target", in.ttft_target,
                                "cannot be met: a prompt alone takes " +
-                                   format_value(s_p + fixed, unit::seconds) +
-                                   " to prefill and send; use a larger prefill TP");
+                                   format_value(alone, unit::seconds) +
+                                   " to prefill and send (p90); use a larger prefill TP");
   auto fails = [&](double n) {
-    const double t = prefill_ttft_p90(lambda, n, s_p, fixed);
+    const double t = prefill_ttft_p90(lambda, n, own);
     return t < 0 || lambda * s_p / n > in.max_utilization * (1 + 1e-12) ||
            (in.ttft_target > 0 && t > in.ttft_target);
   };
@@ -152,14 +189,13 @@ Result<ServeDisaggregatedOut> serve_disaggregated(const ServeDisaggregatedIn& in
     n_lo = n_hi;
   }
   o.prefill_instances = n_lo;
-  o.ttft_p90 = prefill_ttft_p90(lambda, n_lo, s_p, fixed);
-  d.step("Prefill instances (M/D/1 each: DistServe §3.1)", "n_p",
-         "\\min n : \\frac{$l \\cdot $t}{n} ≤ $u,\\, W_{90} + $t + $x + $w ≤ $T",
+  o.ttft_p90 = prefill_ttft_p90(lambda, n_lo, own);
+  d.step("Prefill instances (M/G/1 each: DistServe §3.1)", "n_p",
+         "\\min n : \\frac{$l \\cdot $t}{n} ≤ $u,\\, Q_{0.9}(W + $t + $x + W_d) ≤ $T",
          {{"l", "\\lambda", lambda, unit::requests_per_s},
           {"t", "t_p", s_p, unit::seconds},
           {"u", "\\rho_{\\max}", in.max_utilization, unit::fraction},
           {"x", "t_x", o.kv_transfer_time, unit::seconds},
-          {"w", "W_{d,90}", wait_d, unit::seconds},
           {"T", "\\text{TTFT}_{90}", in.ttft_target, unit::seconds}},
          n_lo, unit::none);
   o.prefill_gpus = n_lo * g_p;
@@ -229,10 +265,10 @@ void register_serve_disaggregated(Registry& r) {
            out("decode_gpus", &Out::decode_gpus, "Decode GPUs", unit::gpus)
                .help("Decode instances × their GPUs"),
            out("ttft_p90", &Out::ttft_p90, "TTFT p90", unit::seconds)
-               .help("Prefill queue + prefill + KV transfer + decode-slot wait, 90th percentiles"),
+               .help("90th percentile of prefill queue + prefill + KV transfer + decode-slot wait"),
            out("tpot", &Out::tpot, "TPOT", unit::seconds).help("Decode step with no prefill in it"),
            out("kv_transfer_bytes", &Out::kv_transfer_bytes, "KV sent per request", unit::bytes)
-               .help("The prompt's KV cache, prefill to decode"),
+               .help("The prompt's KV cache less a cached prefix, prefill to decode (mean)"),
            out("kv_transfer_time", &Out::kv_transfer_time, "KV transfer time", unit::seconds)
                .help("Its time over the link, every prefill GPU sending at once"),
            out("decode_batch", &Out::decode_batch, "Decode batch")

@@ -14,6 +14,7 @@
 #include "scenario/accelerator_inputs.hpp"
 #include "scenario/cluster.hpp"
 #include "scenario/model.hpp"
+#include "scenario/replica.hpp"
 
 namespace napkin {
 
@@ -35,7 +36,7 @@ std::string count_text(double v) {
 struct Engine {
   Model m;
   double gpus = 1, tp = 1, pp = 1;
-  double bytes_w = 2, active = 0, shared = 0, expert = 0, total = 0;
+  double bytes_w = 2, active = 0, total = 0;
   double kv_tok_gpu = 0;  // cache bytes per token one GPU holds (its layers, its KV heads)
   double flops_rate = 0, bw_rate = 0;
 
@@ -63,68 +64,16 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
   using In = ServeEngineIn;
   constexpr double kMaxTokens = 1e7;
   return {
-      num<In, double>("params", &In::params, "Parameters", unit::params)
-          .help("All weights, every expert included (they all sit in memory)")
-          .positive(1e15)
-          .group("model"),
-      num<In, double>("n_layers", &In::n_layers, "Layers")
-          .help("Transformer blocks")
-          .positive(1e4)
-          .integer()
-          .group("model"),
-      num<In, double>("d_model", &In::d_model, "Model width")
-          .help("Hidden size, for the activation peak")
-          .positive(1e6)
-          .integer()
-          .group("model"),
-      num<In, double>("n_heads", &In::n_heads, "Attention heads")
-          .help("Query heads; TP must divide them")
-          .positive(1e4)
-          .integer()
-          .group("model"),
-      num<In, double>("n_kv_heads", &In::n_kv_heads, "KV heads")
-          .help("Heads of keys and values (GQA groups); split or replicated over TP")
-          .positive(1e4)
-          .integer()
-          .group("model"),
-      num<In, double>("head_dim", &In::head_dim, "Head width")
-          .help("Size of one head")
-          .positive(1e5)
-          .integer()
-          .group("model"),
-      num<In, double>("d_ff", &In::d_ff, "FFN width")
-          .help("FFN hidden size, for the activation peak")
-          .positive(1e7)
-          .integer()
-          .group("model"),
-      num<In, double>("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
-          .help("Multi-head latent attention caches this latent per layer (DeepSeek-V3: 512)")
-          .range(0, 1e6)
-          .integer()
-          .group("model"),
-      num<In, double>("rope_dim", &In::rope_dim, "MLA RoPE key width")
-          .help("MLA's cached RoPE key width (DeepSeek-V3: 64)")
-          .range(0, 1e5)
-          .integer()
-          .group("model"),
-      num<In, double>("experts", &In::experts, "Routed experts (0 = dense)")
-          .help("Experts per MoE layer; 0 for a dense model")
-          .range(0, 1e5)
-          .integer()
-          .group("model"),
-      num<In, double>("top_k", &In::top_k, "Experts per token")
-          .help("Experts each token is routed to (MoE only)")
-          .range(0, 1e4)
-          .integer()
-          .group("model"),
-      num<In, double>("expert_params", &In::expert_params, "Parameters per expert", unit::params)
-          .help("One expert's weights summed over layers (MoE only)")
+      num<In, double>("expert_params", &In::expert_params, "Parameters per expert (0 = shape)",
+                      unit::params)
+          .help("One expert's weights summed over layers (MoE only); 0 counts the shape's")
           .range(0, 1e15)
-          .group("model"),
-      num<In, double>("shared_params", &In::shared_params, "Shared parameters", unit::params)
+          .group("model.moe"),
+      num<In, double>("shared_params", &In::shared_params, "Shared parameters (0 = shape)",
+                      unit::params)
           .help("Weights every token uses: attention, embeddings, shared experts (MoE only)")
           .range(0, 1e15)
-          .group("model"),
+          .group("model.moe"),
       peak_flops_input(&In::peak_flops, "Peak BF16 FLOP/s per GPU").group("cluster"),
       num<In, double>("peak_fp8", &In::peak_fp8, "Peak FP8 FLOP/s per GPU", unit::flops)
           .help("Dense FP8 peak; 0 = no FP8 path (the math then runs at the BF16 peak)")
@@ -231,61 +180,41 @@ void insert_rows(Estimator& e, std::size_t at, const InputRow* rows, std::size_t
 
 void insert_engine_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift) {
   insert_decls(e, at, engine_input_decls(), defaults, shift);
+  // The shared model's inputs first (core/scenario/model_inputs.cpp).
+  const ServeEngineIn probe{};
+  insert_sized_model_inputs(e, at, defaults,
+                            shift + base_shift<ServeEngineIn, SizedModelInputs>(probe));
 }
 
 Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   ServeEngineOut o{};
-  Engine e;
-  Model& m = e.m;
-  m.layers = static_cast<int>(in.n_layers);
-  m.d_model = in.d_model;
-  m.heads = static_cast<int>(in.n_heads);
-  m.kv_heads = static_cast<int>(in.n_kv_heads);
-  m.head_dim = in.head_dim;
-  m.d_ff = in.d_ff;
-  const bool mla = in.latent_dim > 0;
-  if (mla) {
-    m.attention = AttentionKind::Mla;
-    m.kv_lora_rank = in.latent_dim;
-    m.rope_dim = in.rope_dim;
-  }
-  // A layout that can be built: each TP rank holds at least one query head, each stage at
-  // least one layer. Uneven splits are counted as even, with a warning: vLLM refuses heads
-  // that TP does not divide, and splits layers over stages as evenly as it can.
-  if (in.tp > m.heads)
-    return Error::inconsistent("tp", in.tp,
-                               "more ranks than attention heads (" + count_text(m.heads) + ")");
-  if (in.pp > m.layers)
-    return Error::inconsistent("pp", in.pp,
-                               "more stages than layers (" + count_text(m.layers) + ")");
-  if (m.heads % in.tp != 0)
-    d.warn("TP " + count_text(in.tp) + " does not divide the " + count_text(m.heads) +
-           " attention heads: vLLM and TensorRT-LLM refuse this layout.");
-  if (!mla && m.kv_heads % in.tp != 0 && in.tp % m.kv_heads != 0)
-    d.warn("TP " + count_text(in.tp) + " neither divides the " + count_text(m.kv_heads) +
-           " KV heads nor is a multiple of them: engines refuse this layout.");
-  if (m.layers % in.pp != 0)
-    d.warn("PP " + count_text(in.pp) + " does not divide the " + count_text(m.layers) +
-           " layers: the fullest stage holds " + count_text(std::ceil(in.n_layers / in.pp)) +
-           " and sets the pace; counted here as even.");
-  if (in.experts > 0) {
-    if (in.top_k > in.experts)
-      return Error::inconsistent("top_k", in.top_k,
-                                 "must be at most the experts (" + count_text(in.experts) + ")");
-    if (in.shared_params + in.experts * in.expert_params > in.params * 1.01)
+  // The model and its counts from the shared scenario (core/scenario/model_inputs.cpp). The
+  // older MoE counts, when given, set the active weights: shared + top_k × one expert.
+  SizedModelInputs shape = in;
+  const bool old_counts =
+      in.experts > 0 && in.active_params <= 0 && (in.shared_params > 0 || in.expert_params > 0);
+  if (old_counts) {
+    if (in.params > 0 && in.shared_params + in.experts * in.expert_params > in.params * 1.01)
       return Error::inconsistent("expert_params", in.expert_params,
                                  "shared + experts × expert parameters exceed the parameters (" +
                                      format_value(in.params, unit::params) + ")");
-    m.experts = static_cast<int>(in.experts);
-    m.top_k = static_cast<int>(in.top_k);
+    shape.active_params = in.shared_params + in.top_k * in.expert_params;
   }
+  Result<SizedModel> sized = to_sized_model(shape, d);
+  if (!sized.ok()) return sized.error();
+  Engine e;
+  e.m = sized->model;
+  const Model& m = e.m;
+  const bool mla = m.attention == AttentionKind::Mla;
+  // A layout that can be built (core/scenario/replica.cpp, shared with serve.llm_gpus and
+  // rl.throughput): TP splits the query heads and the KV heads as vLLM does, PP has at most a
+  // stage per layer; uneven stages are counted as even, with a warning.
+  if (std::optional<Error> e = replica_shape_error(m, in.tp, in.pp, "tp", "pp", d)) return *e;
   e.tp = in.tp;
   e.pp = in.pp;
   e.gpus = static_cast<double>(in.tp) * in.pp;
-  e.total = in.params;
-  e.shared = in.shared_params;
-  e.expert = in.expert_params;
-  e.active = m.experts > 0 ? in.shared_params + in.top_k * in.expert_params : in.params;
+  e.total = sized->total;
+  e.active = sized->active;
 
   // Precision: bytes per weight and the peak the matmuls run at. FP8 and INT8 weights run
   // W8A8 on the GPU's 8-bit path; INT4 is weight-only (AWQ/GPTQ kernels dequantize to BF16).
@@ -309,10 +238,10 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
 
   // Memory per GPU (vLLM: weights, then the peak activations of a profiled forward pass of
   // the step's token budget, then the rest of gpu_memory_utilization for KV blocks).
-  const double weights = in.params * e.bytes_w;
+  const double weights = e.total * e.bytes_w;
   o.weights_per_gpu = weights / e.gpus;
   d.step("Weights per GPU", "W_g", "\\frac{$N \\cdot $b}{$t \\cdot $p}",
-         {{"N", "N", in.params, unit::params},
+         {{"N", "N", e.total, unit::params},
           {"b", "b_w", e.bytes_w, unit::bytes},
           {"t", "TP", e.tp},
           {"p", "PP", e.pp}},
@@ -320,12 +249,12 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   const double step_tokens = in.chunked_prefill ? in.chunk_tokens : in.prompt_len;
   // The largest live tensors of a layer for a step's tokens, in BF16: the residual stream in
   // and out (2·d) and the FFN's gate and up projections on this rank (2·d_ff / TP).
-  o.activations_per_gpu = step_tokens * (2 * in.d_model + 2 * in.d_ff / e.tp) * 2;
+  o.activations_per_gpu = step_tokens * (2 * m.d_model + 2 * m.d_ff / e.tp) * 2;
   d.step("Activation peak per GPU (one step's tokens)", "A",
          "$T \\cdot (2 \\cdot $d + \\frac{2 \\cdot $f}{$t}) \\cdot 2",
          {{"T", "T_s", step_tokens, unit::tokens},
-          {"d", "d", in.d_model},
-          {"f", "d_{ff}", in.d_ff},
+          {"d", "d", m.d_model},
+          {"f", "d_{ff}", m.d_ff},
           {"t", "TP", e.tp}},
          o.activations_per_gpu, unit::bytes);
   o.kv_memory_per_gpu =
@@ -435,8 +364,8 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
     o.experts_touched = expected_experts_touched(m, b / e.pp);
     d.step("Experts a decode step touches per layer", "E_h",
            "$E \\cdot (1 - (1 - \\frac{$k}{$E})^{$B})",
-           {{"E", "E", in.experts}, {"k", "k", in.top_k}, {"B", "B", b / e.pp}}, o.experts_touched,
-           unit::none);
+           {{"E", "E", double(m.experts)}, {"k", "k", double(m.top_k)}, {"B", "B", b / e.pp}},
+           o.experts_touched, unit::none);
   } else {
     o.experts_touched = not_given;
   }
@@ -485,59 +414,93 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   // (stages run one after another for a single prompt).
   // Cached prefix tokens are skipped; the rest still attend to them: the causal attention of
   // positions P_c…P is that of P tokens less that of the first P_c.
-  const double new_tokens = in.prompt_len - cached;
-  const double f_prefill = new_tokens * 2 * e.active +
-                           in.prompt_len * attention_flops_per_token(m, in.prompt_len, true) -
-                           cached * attention_flops_per_token(m, cached, true);
-  o.prefill_flops = f_prefill;
+  // A request either finds the whole shared prefix cached (probability h) or none of it: each
+  // per-request time below is computed for a hit (c = P_s) and a miss (c = 0) and averaged with
+  // those weights, never evaluated at the expected c (the attention term and the chunk count are
+  // not linear in c). The KV memory above is the batch's mean, h · P_s per sequence.
+  struct PerRequest {
+    double flops = 0, weights = 0, alone = 0, ttft = 0, extra = 0, gap = 0;
+  };
+  auto per_request = [&](double c) {
+    PerRequest r;
+    const double new_tokens = in.prompt_len - c;
+    r.flops = new_tokens * 2 * e.active +
+              in.prompt_len * attention_flops_per_token(m, in.prompt_len, true) -
+              c * attention_flops_per_token(m, c, true);
+    r.weights = e.weights_read(new_tokens);
+    r.alone = std::max(r.flops / (e.tp * e.flops_rate), r.weights / e.tp / e.bw_rate);
+    // What one request's prefill adds to the others' decode, and its own time to first token.
+    // Chunked (Sarathi-Serve §4): n steps each carry a chunk beside the running decodes, so a
+    // step costs max(its FLOPs with the chunk's, the weight read); unchunked (vLLM V0's
+    // default), the whole prefill runs alone and every running sequence waits for it.
+    if (in.chunked_prefill) {
+      const double n = ceil_count(new_tokens / in.chunk_tokens);
+      const double chunk = new_tokens / n;
+      const double others = (b - 1) / e.pp;  // decodes sharing a chunk's step
+      const double mixed = e.step(b, ctx, f_tok, r.flops / n, chunk);
+      r.extra = n * (mixed - o.decode_step);
+      r.gap = mixed;
+      // TTFT: n mixed steps along one TP group (the stages add up to the whole model).
+      const double t_kv_lat = others * ctx * e.kv_tok_gpu * e.pp / e.bw_rate;
+      const double t_c_lat = (others * f_tok + r.flops / n) / (e.tp * e.flops_rate);
+      const double t_w_lat = e.weights_read(others + chunk) / e.tp / e.bw_rate;
+      r.ttft = n * (t_kv_lat + std::max(t_c_lat, t_w_lat));
+    } else {
+      r.extra = std::max(r.flops / (e.gpus * e.flops_rate), r.weights / e.tp / e.bw_rate);
+      r.gap = o.decode_step + r.alone;
+      r.ttft = r.alone;
+    }
+    return r;
+  };
+  const double h = shared > 0 ? in.prefix_hit_rate : 0;
+  // (One evaluation when every request hits or none does; the other side then repeats it.)
+  const PerRequest miss = per_request(h < 1 ? 0 : shared);
+  const PerRequest hit = h > 0 && h < 1 ? per_request(shared) : miss;
+  auto mean = [&](double PerRequest::*f) { return h * hit.*f + (1 - h) * miss.*f; };
+  const PerRequest& shown = h > 0 ? hit : miss;  // the derivation shows a hit when there are any
+  o.shared_tokens = shared;
+  o.prefill_flops = mean(&PerRequest::flops);
   if (cached > 0)
-    d.step("Prefill FLOPs of the uncached tokens", "F_p",
+    d.step("Prefill FLOPs of the uncached tokens (a hit)", "F_p",
            "($P - $c) \\cdot 2 \\cdot $N + A($P) - A($c)",
            {{"P", "P", in.prompt_len, unit::tokens},
-            {"c", "P_c", cached, unit::tokens},
+            {"c", "P_s", shared, unit::tokens},
             {"N", "N_a", e.active, unit::params}},
-           f_prefill, unit::flop);
-  const double w_prefill = e.weights_read(new_tokens);
-  const double t_prefill =
-      std::max(f_prefill / (e.tp * e.flops_rate), w_prefill / e.tp / e.bw_rate);
-  d.step("Prefill alone", "t_p",
+           hit.flops, unit::flop);
+  const double t_prefill = shown.alone;
+  d.step(h > 0 ? "Prefill alone (a hit)" : "Prefill alone", "t_p",
          "\\max(\\frac{$F}{$t \\cdot $e \\cdot $P}, \\frac{$W}{$t \\cdot $h \\cdot $B})",
-         {{"F", "F_p", f_prefill, unit::flop},
+         {{"F", "F_p", shown.flops, unit::flop},
           {"t", "TP", e.tp},
           {"e", "e_C", in.compute_efficiency, unit::fraction},
           {"P", "F", peak, unit::flops},
-          {"W", "W_r", w_prefill, unit::bytes},
+          {"W", "W_r", shown.weights, unit::bytes},
           {"h", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
          t_prefill, unit::seconds);
-  o.prefill_time = t_prefill;
-  // What one request's prefill adds to the others' decode, and its own time to first token.
-  // Chunked (Sarathi-Serve §4): n steps each carry a chunk beside the running decodes, so a
-  // step costs max(its FLOPs with the chunk's, the weight read); unchunked (vLLM V0's default),
-  // the whole prefill runs alone and every running sequence waits for it.
-  double extra = 0;
-  if (in.chunked_prefill) {
-    const double n = ceil_count(new_tokens / in.chunk_tokens);
-    const double chunk = new_tokens / n;
-    const double others = (b - 1) / e.pp;  // decodes sharing a chunk's step
-    const double mixed = e.step(b, ctx, f_tok, f_prefill / n, chunk);
-    extra = n * (mixed - o.decode_step);
-    o.max_token_gap = mixed;
-    // TTFT: n mixed steps along one TP group (the stages add up to the whole model).
-    const double t_kv_lat = others * ctx * e.kv_tok_gpu * e.pp / e.bw_rate;
-    const double t_c_lat = (others * f_tok + f_prefill / n) / (e.tp * e.flops_rate);
-    const double t_w_lat = e.weights_read(others + chunk) / e.tp / e.bw_rate;
-    o.ttft = n * (t_kv_lat + std::max(t_c_lat, t_w_lat));
+  o.prefill_time = mean(&PerRequest::alone);
+  o.prefill_time_hit = hit.alone;
+  o.prefill_time_miss = miss.alone;
+  o.ttft_hit = hit.ttft;
+  o.ttft_miss = miss.ttft;
+  o.max_token_gap = std::max(hit.gap, miss.gap);
+  o.ttft = mean(&PerRequest::ttft);
+  const double extra = mean(&PerRequest::extra);
+  if (in.chunked_prefill)
     d.step("Time to first token (chunked: prefill chunks share steps with the running batch)",
-           "\\text{TTFT}", "$n \\cdot (t_{KV} + \\max(t_C, t_W))", {{"n", "n", n}}, o.ttft,
-           unit::seconds);
-  } else {
-    extra = std::max(f_prefill / (e.gpus * e.flops_rate), w_prefill / e.tp / e.bw_rate);
-    o.max_token_gap = o.decode_step + t_prefill;
-    o.ttft = t_prefill;
+           "\\text{TTFT}", "$n \\cdot (t_{KV} + \\max(t_C, t_W))",
+           {{"n", "n", ceil_count((in.prompt_len - (h > 0 ? shared : 0)) / in.chunk_tokens)}},
+           shown.ttft, unit::seconds);
+  else
     d.step("Time to first token (unchunked: the prefill runs alone)", "\\text{TTFT}", "$t",
-           {{"t", "t_p", t_prefill, unit::seconds}}, o.ttft, unit::seconds);
-  }
+           {{"t", "t_p", t_prefill, unit::seconds}}, shown.ttft, unit::seconds);
+  if (h > 0 && h < 1)
+    d.step("Time to first token, mean of hits and misses", "\\overline{\\text{TTFT}}",
+           "$h \\cdot $a + (1 - $h) \\cdot $b",
+           {{"h", "h", h, unit::fraction},
+            {"a", "\\text{TTFT}_{hit}", hit.ttft, unit::seconds},
+            {"b", "\\text{TTFT}_{miss}", miss.ttft, unit::seconds}},
+           o.ttft, unit::seconds);
   // A sequence emits one token per step, and the other B − 1 requests' prefills fall inside
   // its output in steady state: each adds `extra` once per `output_len` tokens.
   o.tpot = o.decode_step + (b - 1) * extra / in.output_len;

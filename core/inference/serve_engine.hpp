@@ -11,20 +11,22 @@
 
 #include "base/units.hpp"
 #include "registry/registry.hpp"
+#include "scenario/gpu_figures.hpp"
+#include "scenario/model_inputs.hpp"
 
 namespace napkin {
 
-struct ServeEngineIn {
-  // Model: Llama 3 70B's shape (the llama3-70b preset; Grattafiori et al. 2024, Table 3).
-  double params = 70553706496;
-  double n_layers = 80, d_model = 8192, n_heads = 64, n_kv_heads = 8, head_dim = 128, d_ff = 28672;
-  double latent_dim = 0, rope_dim = 0;  // MLA's cached latent and RoPE key widths; 0 = GQA/MHA
-  double experts = 0, top_k = 0;        // routed experts per MoE layer (0 = dense), per token
-  double expert_params = 0;             // one expert's weights summed over layers
-  double shared_params = 0;             // weights every token uses (MoE only)
+// The model is the shared one (SizedModelInputs: Llama 3 70B's shape, the llama3-70b preset;
+// params and active_params 0 = the shape's counts).
+struct ServeEngineIn : SizedModelInputs {
+  // Older names for an MoE's counts, kept working: with either given (and active_params not),
+  // the active weights are shared + top_k × expert. A model preset gives both.
+  double expert_params = 0;  // one expert's weights summed over layers
+  double shared_params = 0;  // weights every token uses
   // Accelerator: H100 SXM (NVIDIA datasheet, the h100 preset).
-  double peak_flops = 989.4e12, peak_fp8 = 1978.9e12, peak_int8 = 1978.9e12;
-  double mem_bandwidth = 3.35e12, gpu_memory = 80.0 * 1073741824.0;
+  double peak_flops = figures::h100_bf16, peak_fp8 = figures::h100_fp8,
+         peak_int8 = figures::h100_fp8;
+  double mem_bandwidth = figures::h100_hbm_bandwidth, gpu_memory = figures::h100_memory;
   // Layout and precision.
   int tp = 4, pp = 1;
   std::string weight_dtype = "bf16", kv_dtype = "bf16";
@@ -49,7 +51,11 @@ struct ServeEngineOut {
       tokens_per_second, tokens_per_second_per_gpu, crossover_batch, experts_touched, math_peak;
   std::string bound;
   // Not declared outputs; for the estimators built on this one (prefix cache, disaggregation).
-  double cached_tokens, kv_tokens_used, prefill_flops, prefill_time, kv_per_token_gpu;
+  // Prefix caching: the shared prefix (whole blocks), the tokens a request finds cached in
+  // expectation, and the per-request times of a hit and of a miss (their mean is ttft,
+  // prefill_time, prefill_flops; a side no request takes repeats the other's).
+  double shared_tokens, cached_tokens, kv_tokens_used, prefill_flops, prefill_time,
+      prefill_time_hit, prefill_time_miss, ttft_hit, ttft_miss, kv_per_token_gpu;
 };
 
 // The inputs of one replica, declared once (serve_engine.cpp) for every estimator built on

@@ -124,17 +124,23 @@ Result<ServeMoeOut> serve_moe(const ServeMoeIn& in, Derivation& d) {
           {"a", "b_a", act_bytes, unit::bytes},
           {"p", "EP", in.ep}},
          o.alltoall_bytes_per_token, unit::bytes);
+  // Decode dispatch and combine as DeepEP's low-latency kernels run them (DeepSeek-AI 2024,
+  // DeepSeek-V3 §3.4: decode all-to-all by direct point-to-point IB transfers; DeepEP's README,
+  // "low-latency kernels with pure RDMA"): every GPU posts its sends to all EP − 1 peers at
+  // once, so the bandwidth term is its bytes over its own link and the latency one message's,
+  // not EP − 1 in sequence (collective_time, Algorithm::Direct). Past one node every byte goes
+  // over the GPU's NIC, as in those kernels; inside a node, over NVLink.
   Tier tier;
   tier.bandwidth = in.ep <= in.gpus_per_node ? in.intra_bandwidth : in.inter_bandwidth;
   tier.latency = in.ep <= in.gpus_per_node ? 3e-6 : 5e-6;
   const double per_gpu = in.batch / in.tp;  // tokens each GPU dispatches per step
   const int ranks = static_cast<int>(in.ep);
-  const CollectiveCost dispatch =
-      collective_time(Collective::AllToAll, per_gpu * k * d_model * act_bytes, ranks, tier);
-  const CollectiveCost combine =
-      collective_time(Collective::AllToAll, per_gpu * k * d_model * 2, ranks, tier);
+  const CollectiveCost dispatch = collective_time(
+      Collective::AllToAll, per_gpu * k * d_model * act_bytes, ranks, tier, Algorithm::Direct);
+  const CollectiveCost combine = collective_time(Collective::AllToAll, per_gpu * k * d_model * 2,
+                                                 ranks, tier, Algorithm::Direct);
   o.alltoall_time = layers * (dispatch.time + combine.time);
-  d.step("All-to-all time per step (not overlapped)", "t_{A2A}",
+  d.step("All-to-all time per step (sends to all peers at once; not overlapped)", "t_{A2A}",
          "$L \\cdot (t_{disp} + t_{comb})\\text{ over }$B",
          {{"L", "L_{moe}", layers}, {"B", "BW_{link}", tier.bandwidth, unit::bytes_per_s}},
          o.alltoall_time, unit::seconds);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "registry/registry.hpp"
+#include "scenario/gpu_figures.hpp"
 #include "scenario/model_inputs.hpp"
 
 namespace napkin {
@@ -14,8 +15,8 @@ namespace napkin {
 struct ServeMoeIn : ModelInputs {
   ServeMoeIn();  // DeepSeek-V3's shape (the deepseek-v3 preset)
   // Accelerator and links: H100 SXM, NVLink 4 inside a node of 8, NDR InfiniBand across.
-  double peak_flops = 989.4e12, peak_fp8 = 1978.9e12, mem_bandwidth = 3.35e12,
-         gpu_memory = 80.0 * 1073741824.0;
+  double peak_flops = figures::h100_bf16, peak_fp8 = figures::h100_fp8,
+         mem_bandwidth = figures::h100_hbm_bandwidth, gpu_memory = figures::h100_memory;
   double gpus_per_node = 8, intra_bandwidth = 450e9, inter_bandwidth = 50e9;
   std::string weight_dtype = "fp8";
   double ep = 32, tp = 1, batch = 128;

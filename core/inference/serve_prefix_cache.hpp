@@ -12,8 +12,9 @@ struct ServePrefixCacheIn : ServeEngineIn {
 };
 
 struct ServePrefixCacheOut {
-  double cached_tokens, prefill_flops_saved, prefill_saved_fraction, ttft, ttft_saved, tpot,
-      tpot_saved, kv_bytes_saved, max_batch, max_batch_uncached, tokens_per_second_per_gpu, batch;
+  double cached_tokens, prefill_flops_saved, prefill_saved_fraction, ttft, ttft_p90, ttft_saved,
+      tpot, tpot_saved, kv_bytes_saved, max_batch, max_batch_uncached, tokens_per_second_per_gpu,
+      batch;
 };
 
 Result<ServePrefixCacheOut> serve_prefix_cache(const ServePrefixCacheIn& in, Derivation& d);

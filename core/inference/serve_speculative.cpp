@@ -10,18 +10,31 @@ namespace napkin {
 
 Result<ServeSpeculativeOut> serve_speculative(const ServeSpeculativeIn& in, Derivation& d) {
   ServeSpeculativeOut o{};
-  // The draft's cost per step relative to the target's: at small batch decode reads every
-  // weight once per step, so the step times are in the ratio of the weights (same precision).
+  // The draft's cost per step relative to the target's: at small batch decode reads the
+  // weights one token uses once per step, the active ones of a mixture of experts (Pope et al.
+  // 2022 §3; the counts a model preset gives from model_params, core/scenario/model.cpp), so
+  // the step times are in the ratio of the active weights (same precision).
   double c = in.cost_ratio;
   if (c <= 0) {
-    if (in.draft_params >= in.params)
-      return Error::inconsistent("draft_params", in.draft_params,
-                                 "the draft must be smaller than the target (" +
+    const double target = in.active_params > 0 ? in.active_params : in.params;
+    const double draft = in.draft_active_params > 0 ? in.draft_active_params : in.draft_params;
+    if (target > in.params)
+      return Error::inconsistent("active_params", in.active_params,
+                                 "must be at most the target's parameters (" +
                                      format_value(in.params, unit::params) + ")");
-    c = in.draft_params / in.params;
-    d.step("Draft step ÷ target step (both read their weights once per step)", "c",
+    if (draft > in.draft_params)
+      return Error::inconsistent("draft_active_params", in.draft_active_params,
+                                 "must be at most the draft's parameters (" +
+                                     format_value(in.draft_params, unit::params) + ")");
+    if (draft >= target)
+      return Error::inconsistent(
+          in.draft_active_params > 0 ? "draft_active_params" : "draft_params", draft,
+          "the draft must use fewer weights per token than the target (" +
+              format_value(target, unit::params) + ")");
+    c = draft / target;
+    d.step("Draft step ÷ target step (each reads the weights a token uses once per step)", "c",
            "\\frac{$n}{$N}",
-           {{"n", "N_d", in.draft_params, unit::params}, {"N", "N", in.params, unit::params}}, c,
+           {{"n", "N_{d,a}", draft, unit::params}, {"N", "N_a", target, unit::params}}, c,
            unit::none);
   }
   o.cost_ratio = c;
@@ -85,8 +98,19 @@ void register_serve_speculative(Registry& r) {
            .help("Weights of the small model that drafts tokens")
            .positive(1e15)
            .group("model"),
+       num("active_params", &In::active_params, "Target active parameters (0 = all)", unit::params)
+           .help("Weights the target uses per token: a mixture of experts' routed and shared "
+                 "experts; 0 for a dense model")
+           .range(0, 1e15)
+           .group("model"),
+       num("draft_active_params", &In::draft_active_params, "Draft active parameters (0 = all)",
+           unit::params)
+           .help("Weights the draft uses per token, for a mixture-of-experts draft; 0 for a dense "
+                 "one")
+           .range(0, 1e15)
+           .group("model"),
        num("cost_ratio", &In::cost_ratio, "Draft cost per step (0 = from the weights)")
-           .help("Time of one draft step ÷ one target step; 0 = draft weights ÷ target weights")
+           .help("Time of one draft step ÷ one target step; 0 = the ratio of their active weights")
            .range(0, 10)
            .group("job"),
        num("acceptance_rate", &In::acceptance_rate, "Acceptance rate", unit::fraction)

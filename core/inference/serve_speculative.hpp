@@ -10,6 +10,8 @@ namespace napkin {
 struct ServeSpeculativeIn {
   double params = 70553706496;       // the target: Llama 3 70B (the llama3-70b preset)
   double draft_params = 8030261248;  // the draft: Llama 3 8B
+  double active_params = 0;          // the target's weights per token; 0 = params (dense)
+  double draft_active_params = 0;    // the draft's weights per token; 0 = draft_params (dense)
   double cost_ratio = 0;             // one draft step ÷ one target step; 0 = from the params
   double acceptance_rate = 0.8;      // α: chance the target accepts a drafted token
   double draft_len = 0;              // k tokens drafted per step; 0 = the best

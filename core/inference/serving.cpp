@@ -6,7 +6,7 @@
 #include "base/counts.hpp"
 #include "base/units.hpp"
 #include "inference/inference.hpp"
-#include "inference/moe_counts.hpp"
+#include "scenario/replica.hpp"
 
 namespace napkin {
 
@@ -110,33 +110,6 @@ bool stage_number(const Json& v, const char* unit_name, double& out, std::string
 
 }  // namespace
 
-// The smallest replica that can be built and holds `need` bytes: TP a power of two up to the
-// node (engines split heads evenly over TP ranks within one NVLink domain), then PP stages
-// that divide the layers (Megatron-LM and vLLM split layers into equal stages). {0, 0} when
-// none holds it.
-struct ReplicaShape {
-  double tp = 0, pp = 0;
-};
-// The largest TP degree within the node that divides the heads (any power of two when the heads
-// are not given) and, when `of` > 0, divides `of` too.
-double largest_tp(double node, double heads, double of) {
-  double tp = 1;
-  while (tp * 2 <= node && (heads == 0 || std::fmod(heads, tp * 2) == 0) &&
-         (of == 0 || std::fmod(of, tp * 2) == 0))
-    tp *= 2;
-  return tp;
-}
-
-ReplicaShape smallest_replica(double need, double gpu_memory, double layers, double heads,
-                              double node) {
-  for (double tp = 1; tp <= node && (heads == 0 || std::fmod(heads, tp) == 0); tp *= 2)
-    if (tp * gpu_memory >= need) return {tp, 1};
-  const double tp = largest_tp(node, heads, 0);
-  for (double pp = 2; pp <= layers; ++pp)
-    if (std::fmod(layers, pp) == 0 && tp * pp * gpu_memory >= need) return {tp, pp};
-  return {};
-}
-
 // Seed 001 §9 ("estimate_serving_gpus"): each replica serves one request at a time
 // (single-stream throughput = 1 / the latency of one request); concurrency is limited by the
 // memory left for KV cache and by target latency ÷ single-request latency. Corrected here
@@ -157,18 +130,17 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
            {{"u", "U", in.users}, {"r", "r_{\\text{user}}", in.rps_per_user, unit::requests_per_s}},
            o.total_rps, unit::requests_per_s);
   }
-  if (std::optional<Error> e = check_kv_shape(in, d)) return *e;
-  if (Result<double> active = moe_active_params(in, in.params, d); !active.ok())
-    return active.error();
+  Result<SizedModel> sized = to_sized_model(in, d);
+  if (!sized.ok()) return sized.error();
+  const Model& m = sized->model;
+  const double params = sized->total;
   InferLatencyIn li;
-  li.params = in.params;
+  static_cast<SizedModelInputs&>(li) = in;
   li.prompt_len = in.prompt_len;
   li.gen_len = in.gen_len;
   li.batch = 1;
   li.peak_flops = in.peak_flops;
   li.mem_bandwidth = in.mem_bandwidth;
-  static_cast<KvShape&>(li) = in;
-  static_cast<MoeCounts&>(li) = in;
   li.weight_bytes = in.weight_bytes;
   li.kv_bytes = in.kv_bytes;
   li.decode_model = "weights";
@@ -181,9 +153,9 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
   o.gpus_needed_seed = std::max(1.0, ceil_count(o.total_rps / seed_rps_per_gpu));
 
   o.kv_per_request = seed->kv_bytes_per_sequence;
-  o.weight_memory = in.params * in.weight_bytes;
+  o.weight_memory = params * in.weight_bytes;
   d.step("Weight memory", "W", "$N \\cdot $w",
-         {{"N", "N", in.params, unit::params}, {"w", "b_w", in.weight_bytes, unit::bytes}},
+         {{"N", "N", params, unit::params}, {"w", "b_w", in.weight_bytes, unit::bytes}},
          o.weight_memory, unit::bytes);
   // The seed's `params_b * 2 / 1e9` GB, i.e. N·2 / 1e9 bytes (140 B for a 70B model).
   o.weight_memory_seed = o.weight_memory / 1e9;
@@ -202,24 +174,21 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
           "cannot hold the weights (" + format_value(o.weight_memory, unit::bytes) +
               ") and one request's KV cache: at least " + count_text(o.min_gpus_memory) +
               " GPUs of " + format_value(in.gpu_memory, unit::bytes) + " are needed");
-    // TP: the largest power of two up to the node that divides the replica and the heads; PP:
-    // the rest.
-    const double tp = largest_tp(in.gpus_per_node, in.n_heads, in.gpus_per_replica);
-    const double pp = in.gpus_per_replica / tp;
-    if (std::fmod(in.n_layers, pp) != 0)
-      d.warn("A replica of " + count_text(in.gpus_per_replica) + " GPUs splits into TP " +
-             count_text(tp) + " × PP " + count_text(pp) + ", and " + count_text(pp) +
-             " stages do not divide the " + count_text(in.n_layers) +
-             " layers: the fullest stage sets the pace; counted here as even.");
-    o.tp = tp;
-    o.pp = pp;
+    // TP: the largest power of two up to the node that divides the replica and splits the
+    // heads; PP: the rest, uneven stages said (core/scenario/replica.cpp, as serve.engine).
+    Result<ReplicaShape> r =
+        split_replica(m, static_cast<int>(in.gpus_per_replica), static_cast<int>(in.gpus_per_node),
+                      "gpus_per_replica", d);
+    if (!r.ok()) return r.error();
+    o.tp = r->tp;
+    o.pp = r->pp;
   } else {
     const ReplicaShape r =
-        smallest_replica(need, in.gpu_memory, in.n_layers, in.n_heads, in.gpus_per_node);
+        smallest_replica(m, need, in.gpu_memory, static_cast<int>(in.gpus_per_node));
     if (r.tp == 0)
       return Error::inconsistent("gpu_memory", in.gpu_memory,
                                  "too small: even TP " + count_text(in.gpus_per_node) + " × PP " +
-                                     count_text(in.n_layers) +
+                                     count_text(m.layers) +
                                      " GPUs cannot hold the weights and one request's cache (" +
                                      format_value(need, unit::bytes) + ")");
     o.tp = r.tp;
@@ -227,7 +196,7 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
   }
   o.gpus_per_replica = o.tp * o.pp;
   d.step(
-      "GPUs per replica: TP (a power of two within a node, dividing the heads) × PP (dividing "
+      "GPUs per replica: TP (a power of two within a node that splits the heads) × PP (dividing "
       "the layers)",
       "k", "$t \\cdot $p", {{"t", "TP", o.tp}, {"p", "PP", o.pp}}, o.gpus_per_replica, unit::gpus);
 
@@ -454,115 +423,112 @@ void register_serving(Registry& r) {
   {
     using In = ServeLlmIn;
     using Out = ServeLlmOut;
-    r.add(declare<In, Out>(
-        {"serve.llm_gpus", "GPUs to serve an LLM", "inference",
-         "How many GPUs a request load needs with a single-stream model (one request at a time per "
-         "replica), how many requests fit in memory beside the weights, and the TP × PP replica "
-         "the weights demand. The serving engine card sizes a batching engine, the serving "
-         "capacity "
-         "card a fleet of them for a load and latency targets.",
-         "Pope et al. 2022 §2 (weights read once per token); weight memory corrected, see "
-         "docs/errata.md",
-         "docs/serving.md#servellm_gpus"},
-        [] {
-          std::vector<InputDecl<In>> ins = {
-              num("params", &In::params, "Parameters", unit::params)
-                  .help("Model size N: every weight, all experts included (what memory holds)")
-                  .positive(1e15)
-                  .required(),
-              num("users", &In::users, "Users")
-                  .help("Users sending requests (unused when a total request rate is given)")
-                  .range(1, 1e10)
-                  .integer(),
-              num("rps_per_user", &In::rps_per_user, "Requests/s per user", unit::requests_per_s)
-                  .help("Requests per second from one user")
-                  .positive(1e4),
-              num("total_qps", &In::total_qps, "Total request rate (0 = users × rate)",
-                  unit::requests_per_s)
-                  .help("Requests per second for the whole service; 0 takes users × requests per "
-                        "user")
-                  .range(0, 1e9),
-              num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
-                  .help("Tokens in a request's prompt")
-                  .range(1, 1e8)
-                  .integer(),
-              num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
-                  .help("Tokens generated per request")
-                  .range(1, 1e8)
-                  .integer(),
-              num("target_latency", &In::target_latency, "Target latency", unit::seconds)
-                  .help("Longest acceptable time for one request")
-                  .positive(1e5),
-              num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
-                  .help("Memory of one accelerator")
-                  .positive(1e13),
-              num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
-                  .help("Dense BF16 peak of one accelerator")
-                  .positive(1e17),
-              num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
-                  .help("HBM bandwidth of one accelerator")
-                  .positive(1e15),
-              num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
-                  .help("2 for BF16 weights, 1 for FP8")
-                  .positive(8),
-              num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
-                  .help("2 for a BF16 cache")
-                  .positive(8),
-              num("gpus_per_replica", &In::gpus_per_replica,
-                  "GPUs per replica (0 = smallest that fits)")
-                  .help("GPUs holding one copy of the model, TP × PP; 0 picks the smallest shape "
-                        "that "
-                        "fits")
-                  .range(0, 1e4)
-                  .integer(),
-              num("gpus_per_node", &In::gpus_per_node, "GPUs per node (largest TP)", unit::gpus)
-                  .help("GPUs joined by NVLink: tensor parallelism stays within them")
-                  .range(1, 1024)
-                  .integer()};
-          for (auto& x : kv_shape_inputs<In>()) ins.push_back(std::move(x));
-          for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
-          return ins;
-        }(),
-        {out("total_rps", &Out::total_rps, "Total request rate", unit::requests_per_s)
-             .help("Users × requests per user"),
-         out("requests_per_gpu", &Out::requests_per_gpu, "Requests/s per GPU", unit::requests_per_s)
-             .help("Requests a replica finishes per second, one at a time, ÷ its GPUs"),
-         out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus)
-             .help("Whole replicas for the load × GPUs per replica"),
-         out("max_concurrent", &Out::max_concurrent, "Max concurrent requests per replica")
-             .help(
-                 "Requests one replica holds at once: the lower of the memory and latency limits"),
-         out("single_request_latency", &Out::single_request_latency, "Single-request latency",
-             unit::seconds)
-             .help("Prefill plus decode of one request alone on its replica (roofline)"),
-         out("weight_memory", &Out::weight_memory, "Weight memory", unit::bytes)
-             .help("Parameters × bytes per weight"),
-         out("weight_memory_seed", &Out::weight_memory_seed,
-             "Weight memory as the worked example computes it (its erratum)", unit::bytes)
-             .hidden(),
-         out("kv_per_request", &Out::kv_per_request, "KV cache per request", unit::bytes)
-             .help("KV cache of one request's prompt and generated tokens"),
-         out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus)
-             .help("GPUs holding one copy of the model: TP × PP"),
-         out("tp", &Out::tp, "Tensor parallel (TP)").help("GPUs splitting each layer"),
-         out("pp", &Out::pp, "Pipeline stages (PP)").help("Stages the layers are split into"),
-         out("min_gpus_memory", &Out::min_gpus_memory, "Fewest GPUs by memory alone", unit::gpus)
-             .help("Weights + one request's cache ÷ one GPU's memory, rounded up"),
-         out("replicas", &Out::replicas, "Replicas").help("Copies of the model the load needs"),
-         out("max_concurrent_memory", &Out::max_concurrent_memory, "Concurrency, memory limit")
-             .help("Requests whose KV cache fits beside the weights"),
-         out("max_concurrent_latency", &Out::max_concurrent_latency, "Concurrency, latency limit")
-             .help("Requests that can share a replica within the target latency"),
-         out("max_concurrent_seed", &Out::max_concurrent_seed,
-             "Max concurrent from the worked example's weight memory")
-             .hidden(),
-         out("gpus_needed_seed", &Out::gpus_needed_seed, "GPUs as the worked example counts them",
-             unit::gpus)
-             .hidden(),
-         out("single_request_latency_seed", &Out::single_request_latency_seed,
-             "Single-request latency as the worked example computes it", unit::seconds)
-             .hidden()},
-        &serve_llm_gpus));
+    r.add(with_sized_model_inputs<In>(
+        declare<In, Out>(
+            {"serve.llm_gpus", "GPUs to serve an LLM", "inference",
+             "How many GPUs a request load needs with a single-stream model (one request at a time "
+             "per "
+             "replica), how many requests fit in memory beside the weights, and the TP × PP "
+             "replica "
+             "the weights demand. The serving engine card sizes a batching engine, the serving "
+             "capacity "
+             "card a fleet of them for a load and latency targets.",
+             "Pope et al. 2022 §2 (weights read once per token); weight memory corrected, see "
+             "docs/errata.md",
+             "docs/serving.md#servellm_gpus"},
+            {num("users", &In::users, "Users")
+                 .help("Users sending requests (unused when a total request rate is given)")
+                 .range(1, 1e10)
+                 .integer(),
+             num("rps_per_user", &In::rps_per_user, "Requests/s per user", unit::requests_per_s)
+                 .help("Requests per second from one user")
+                 .positive(1e4),
+             num("total_qps", &In::total_qps, "Total request rate (0 = users × rate)",
+                 unit::requests_per_s)
+                 .help("Requests per second for the whole service; 0 takes users × requests per "
+                       "user")
+                 .range(0, 1e9),
+             num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+                 .help("Tokens in a request's prompt")
+                 .range(1, 1e8)
+                 .integer(),
+             num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+                 .help("Tokens generated per request")
+                 .range(1, 1e8)
+                 .integer(),
+             num("target_latency", &In::target_latency, "Target latency", unit::seconds)
+                 .help("Longest acceptable time for one request")
+                 .positive(1e5),
+             num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
+                 .help("Memory of one accelerator")
+                 .positive(1e13),
+             num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
+                 .help("Dense BF16 peak of one accelerator")
+                 .positive(1e17),
+             num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
+                 .help("HBM bandwidth of one accelerator")
+                 .positive(1e15),
+             num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+                 .help("2 for BF16 weights, 1 for FP8")
+                 .positive(8),
+             num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+                 .help("2 for a BF16 cache")
+                 .positive(8),
+             num("gpus_per_replica", &In::gpus_per_replica,
+                 "GPUs per replica (0 = smallest that fits)")
+                 .help("GPUs holding one copy of the model, TP × PP; 0 picks the smallest shape "
+                       "that "
+                       "fits")
+                 .range(0, 1e4)
+                 .integer(),
+             num("gpus_per_node", &In::gpus_per_node, "GPUs per node (largest TP)", unit::gpus)
+                 .help("GPUs joined by NVLink: tensor parallelism stays within them")
+                 .range(1, 1024)
+                 .integer()},
+            {out("total_rps", &Out::total_rps, "Total request rate", unit::requests_per_s)
+                 .help("Users × requests per user"),
+             out("requests_per_gpu", &Out::requests_per_gpu, "Requests/s per GPU",
+                 unit::requests_per_s)
+                 .help("Requests a replica finishes per second, one at a time, ÷ its GPUs"),
+             out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus)
+                 .help("Whole replicas for the load × GPUs per replica"),
+             out("max_concurrent", &Out::max_concurrent, "Max concurrent requests per replica")
+                 .help("Requests one replica holds at once: the lower of the memory and latency "
+                       "limits"),
+             out("single_request_latency", &Out::single_request_latency, "Single-request latency",
+                 unit::seconds)
+                 .help("Prefill plus decode of one request alone on its replica (roofline)"),
+             out("weight_memory", &Out::weight_memory, "Weight memory", unit::bytes)
+                 .help("Parameters × bytes per weight"),
+             out("weight_memory_seed", &Out::weight_memory_seed,
+                 "Weight memory as the worked example computes it (its erratum)", unit::bytes)
+                 .hidden(),
+             out("kv_per_request", &Out::kv_per_request, "KV cache per request", unit::bytes)
+                 .help("KV cache of one request's prompt and generated tokens"),
+             out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus)
+                 .help("GPUs holding one copy of the model: TP × PP"),
+             out("tp", &Out::tp, "Tensor parallel (TP)").help("GPUs splitting each layer"),
+             out("pp", &Out::pp, "Pipeline stages (PP)").help("Stages the layers are split into"),
+             out("min_gpus_memory", &Out::min_gpus_memory, "Fewest GPUs by memory alone",
+                 unit::gpus)
+                 .help("Weights + one request's cache ÷ one GPU's memory, rounded up"),
+             out("replicas", &Out::replicas, "Replicas").help("Copies of the model the load needs"),
+             out("max_concurrent_memory", &Out::max_concurrent_memory, "Concurrency, memory limit")
+                 .help("Requests whose KV cache fits beside the weights"),
+             out("max_concurrent_latency", &Out::max_concurrent_latency,
+                 "Concurrency, latency limit")
+                 .help("Requests that can share a replica within the target latency"),
+             out("max_concurrent_seed", &Out::max_concurrent_seed,
+                 "Max concurrent from the worked example's weight memory")
+                 .hidden(),
+             out("gpus_needed_seed", &Out::gpus_needed_seed,
+                 "GPUs as the worked example counts them", unit::gpus)
+                 .hidden(),
+             out("single_request_latency_seed", &Out::single_request_latency_seed,
+                 "Single-request latency as the worked example computes it", unit::seconds)
+                 .hidden()},
+            &serve_llm_gpus),
+        0));
   }
   {
     using In = ServeBatchingIn;

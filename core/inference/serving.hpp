@@ -7,19 +7,20 @@
 
 #include "inference/inference.hpp"
 #include "registry/registry.hpp"
+#include "scenario/gpu_figures.hpp"
 
 namespace napkin {
 
-struct ServeLlmIn : KvShape, MoeCounts {
-  double params = 70e9;
+// The model's shape and counts are the shared ones (SizedModelInputs, default Llama 3 70B).
+struct ServeLlmIn : SizedModelInputs {
   double users = 10000;
   double rps_per_user = 0.05;
   double prompt_len = 100;
   double gen_len = 50;
   double target_latency = 1.0;
-  double gpu_memory = 80e9;
-  double peak_flops = 990e12;
-  double mem_bandwidth = 3.35e12;
+  double gpu_memory = figures::h100_memory;
+  double peak_flops = figures::h100_bf16;
+  double mem_bandwidth = figures::h100_hbm_bandwidth;
   double weight_bytes = 2;
   double kv_bytes = 2;
   double gpus_per_replica = 0;  // 0 = the smallest TP × PP shape that holds weights + 1 request

@@ -8,6 +8,8 @@
 
 #include "base/counts.hpp"
 #include "registry/registry.hpp"
+#include "scenario/cluster.hpp"
+#include "scenario/gpu_figures.hpp"
 #include "scenario/model_inputs.hpp"
 
 namespace napkin {
@@ -26,9 +28,9 @@ struct MemTrainingIn : ModelInputs {
   double grad_bytes = 2;
   double optimizer_bytes = 12;  // fp32 master + Adam m + v: 16 B/param in all (ZeRO §3)
   std::string activations = "korthikanti";
-  double activation_bytes = 0;            // per GPU, used when activations = explicit
-  bool checkpointing = false;             // = full recomputation
-  double gpu_memory = 80.0 * 1073741824;  // an 80 GB H100 is 80 GiB
+  double activation_bytes = 0;               // per GPU, used when activations = explicit
+  bool checkpointing = false;                // = full recomputation
+  double gpu_memory = figures::h100_memory;  // an 80 GB H100 is 80 GiB
   double activation_factor = 10;  // seed: activations ≈ 10 × (params / (tp·pp)) × weight_bytes
   double checkpoint_factor = 3;   // … and 3 × with gradient checkpointing
   // Korthikanti et al.'s count: per microbatch, of the layers on the busiest stage.
@@ -79,8 +81,8 @@ struct MemFsdpIn {
   double activation_bytes = 2;
   double activation_sharded_fraction = 0.5;
   double n_fsdp = 1;
-  double device_memory = 95.0 * 1073741824;         // TPU v5p: 95 GiB of HBM
-  double reference_gpu_memory = 80.0 * 1073741824;  // H100: 80 GiB
+  double device_memory = 95.0 * 1073741824;  // TPU v5p: 95 GiB of HBM
+  double reference_gpu_memory = figures::h100_memory;
   double backward_grad_bytes = 2;  // the seed's reading of (a): BF16 gradients in backward
 };
 struct MemFsdpOut {
@@ -120,13 +122,14 @@ struct ParallelRecommendIn : ModelInputs {
       0;  // the rule of thumb's model size; 0 = the shape's (the search reads the shape)
   double gpus = 512;
   double gpus_per_node = 8;
-  double gpu_memory = 80.0 * 1073741824;  // an 80 GB H100 is 80 GiB
+  double gpu_memory = figures::h100_memory;  // an 80 GB H100 is 80 GiB
   double fit_factor = 20;  // seed: the model "fits" one GPU if 2 bytes × params × 20 < memory
   std::string method = "search";
   // The job and the cluster the search times (defaults: H100 SXM nodes, NVLink 4, NDR).
   double global_batch = 1024;  // sequences per step
   double seq_len = 4096;
-  double peak_flops = 989.4e12, mem_bandwidth = 3.35e12;
+  double peak_flops = figures::h100_bf16, mem_bandwidth = figures::h100_hbm_bandwidth;
+  double matmul_fraction = kH100MatmulFraction, attention_fraction = kH100AttentionFraction;
   double intra_bandwidth = 450e9, intra_latency = 3e-6;
   double inter_bandwidth = 50e9, inter_latency = 5e-6;
 };

@@ -224,6 +224,8 @@ Result<ParallelRecommendOut> recommend_search(const ParallelRecommendIn& in, con
   spec.cluster.gpu.peak_bf16 = in.peak_flops;
   spec.cluster.gpu.hbm_bytes = in.gpu_memory;
   spec.cluster.gpu.hbm_bandwidth = in.mem_bandwidth;
+  spec.cluster.gpu.matmul_fraction = in.matmul_fraction;
+  spec.cluster.gpu.attention_fraction = in.attention_fraction;
   spec.cluster.gpus_per_node = static_cast<int>(in.gpus_per_node);
   spec.cluster.intra.bandwidth = in.intra_bandwidth;
   spec.cluster.intra.latency = in.intra_latency;
@@ -238,9 +240,8 @@ Result<ParallelRecommendOut> recommend_search(const ParallelRecommendIn& in, con
   spec.search_overlap = false;
   spec.search_offload = false;
   spec.max_microbatch = 4;
-  // Context parallelism only for long sequences: below 16k tokens its chunks (s / CP per rank)
-  // make GEMMs too short to run at the step model's one compute efficiency, which the model
-  // does not charge; Megatron-LM uses CP for long-context training.
+  // Context parallelism only for long sequences, as Megatron-LM uses it (a smaller space for a
+  // quick answer); train_step() charges short chunks their exposed ring and output merges.
   spec.search_cp = in.seq_len >= kMinCpSeq;
   const SearchResult r = search_layouts(spec);
   o.layouts_evaluated = static_cast<double>(r.total);
@@ -489,6 +490,8 @@ void register_pipeline(Registry& r) {
                  .help("Dense BF16 peak from the datasheet (no sparsity)")
                  .positive(1e17),
              hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "HBM bandwidth per GPU", 1e14),
+             matmul_fraction_input(NAPKIN_FIELD(In, matmul_fraction)),
+             attention_fraction_input(NAPKIN_FIELD(In, attention_fraction)),
              num("intra_bandwidth", NAPKIN_FIELD(In, intra_bandwidth), "Intra-node bandwidth",
                  unit::bytes_per_s)
                  .help("NVLink bandwidth per GPU in one direction")

@@ -786,6 +786,11 @@ void llm(ProblemBank& bank) {
                  {"gen_len", 50, {}},
                  {"n_layers", 80, {}},
                  {"d_model", 8192, {}},
+                 // The statement's multi-head cache, 2·L·d per token: every head its own KV
+                 // head, of width d ÷ heads.
+                 {"n_heads", 64, {}},
+                 {"n_kv_heads", 0, {}},
+                 {"head_dim", 0, {}},
                  {"users", 1000, {}},
                  {"rps_per_user", 0.01, {}}},
       .derive =
@@ -797,6 +802,7 @@ void llm(ProblemBank& bank) {
             p.set("params", model_params(m).total);
             p.set("n_layers", m.layers);
             p.set("d_model", m.d_model);
+            p.set("n_heads", m.heads);
           },
       .estimator = "serve.llm_gpus",
       .output = "min_gpus_memory",
@@ -892,6 +898,7 @@ Json rl_worked_example_inputs(const Values& p) {
   j.set("gpus_per_replica", 1);
   j.set("decode_model", "weights");
   j.set("score_on", "one_gpu");
+  j.set("peak_flops", 990e12);  // the statement's GPU
   return j;
 }
 

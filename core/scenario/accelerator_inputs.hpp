@@ -24,4 +24,19 @@ constexpr auto hbm_bandwidth_input(Field field, const char* label, double max) {
       .positive(max);
 }
 
+// Measured shares of peak that a training step's kernels are timed against (kernel_rates,
+// scenario/cluster.hpp); the accelerator presets fill both.
+template <class Field>
+constexpr auto matmul_fraction_input(Field field) {
+  return num("matmul_fraction", field, "Best GEMM / peak", unit::fraction)
+      .help("Share of peak the GPU's best large GEMM measures (MAMF, Bekman)")
+      .positive(1);
+}
+template <class Field>
+constexpr auto attention_fraction_input(Field field) {
+  return num("attention_fraction", field, "Fused attention / peak", unit::fraction)
+      .help("Share of peak FlashAttention-2 measures; 0: as the GEMMs")
+      .range(0, 1);
+}
+
 }  // namespace napkin

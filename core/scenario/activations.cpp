@@ -51,7 +51,13 @@ LayerTraffic layer_traffic(const Model& m, const Layout& l, double seq_len) {
   // one-byte mask, and the AV GEMM reads them: 6 passes of e bytes and a mask of e/2 per score.
   // FlashAttention keeps them on chip. Split by t (heads); queries per GPU s/cp over s keys.
   if (!l.flash_attention && m.heads > 0) r.attention = 6.5 * e * m.heads * tokens * seq_len / t;
-  r.forward = tokens * (per_token_hidden / (l.sequence_parallel ? t : 1) + ffn / t) + r.attention;
+  // Context parallelism's ring (Liu et al. 2023, Ring Attention, §3): each step after the
+  // first yields a partial attention output that the online softmax (Milakov and Gimelshein
+  // 2018) merges into the running one: read it, read and write the running output, over the
+  // queries' width, split by t (heads).
+  const double merge = (l.cp - 1.0) * 3 * tokens * m.heads * m.head_dim * e / t;
+  r.forward =
+      tokens * (per_token_hidden / (l.sequence_parallel ? t : 1) + ffn / t) + r.attention + merge;
   return r;
 }
 

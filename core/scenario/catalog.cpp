@@ -64,13 +64,16 @@ Preset model_preset(const ModelPreset& p) {
 // (and the 8-bit peaks, 0 where the chip has no such path), HBM bandwidth and capacity under
 // every input name the estimators use for them.
 Preset accelerator_preset(const Gpu& g) {
-  Preset p = make(std::string(g.id), std::string(g.label), "gpu", std::string(g.source),
-                  {{"peak_flops", g.peak_bf16},
-                   {"peak_fp8", g.peak_fp8},
-                   {"peak_int8", g.peak_int8},
-                   {"mem_bandwidth", g.hbm_bandwidth},
-                   {"gpu_memory", g.hbm_bytes},
-                   {"device_memory", g.hbm_bytes}});
+  Preset p =
+      make(std::string(g.id), std::string(g.label), "gpu", std::string(g.source),
+           {{"peak_flops", g.peak_bf16},
+            {"peak_fp8", g.peak_fp8},
+            {"peak_int8", g.peak_int8},
+            {"mem_bandwidth", g.hbm_bandwidth},
+            {"matmul_fraction", g.matmul_fraction > 0 ? g.matmul_fraction : kA100MatmulFraction},
+            {"attention_fraction", g.attention_fraction},
+            {"gpu_memory", g.hbm_bytes},
+            {"device_memory", g.hbm_bytes}});
   // The node it usually ships in (find_cluster): node size and both network tiers, so a
   // whole-step estimate follows the accelerator too.
   if (const Cluster* c = find_cluster(g.id)) {

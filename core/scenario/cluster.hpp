@@ -24,9 +24,26 @@ struct Gpu {
   double hbm_bytes = 0;      // capacity as vendors mean it: "80 GB" on an H100 is 80 GiB
   double hbm_bandwidth = 0;  // bytes/s
   double host_memory = 0;    // CPU memory per GPU for offload; 0 = not modelled
+  // Measured shares of the BF16 peak (cluster.cpp cites them): the best large GEMM
+  // (matmul_fraction) and FlashAttention-2 (attention_fraction); 0 where none is published.
+  double matmul_fraction = 0, attention_fraction = 0;
 };
 // Peak for the dtype the math runs in (Fp16 → the BF16 figure; Int4 → Int8 where no Int4 path).
 double peak_flops(const Gpu& g, Dtype math);
+
+// Measured shares of peak (cluster.cpp cites them). The A100 SXM's best BF16 GEMM, 271.2 of
+// 312 TFLOP/s, is also what an accelerator with no published measurement is assumed to reach.
+inline constexpr double kA100MatmulFraction = 271.2 / 312;
+inline constexpr double kH100MatmulFraction = 794.5 / 989.4;
+inline constexpr double kH100AttentionFraction = 0.35;  // FlashAttention-2
+
+// FLOP/s that a training step's kernels reach on one accelerator: its GEMMs `efficiency` of its
+// measured best GEMM (matmul_fraction of peak), fused attention `efficiency` of FlashAttention-2's
+// measured rate (attention_fraction of peak; the GEMMs' rate where none is published).
+struct KernelRates {
+  double gemm = 0, attention = 0;
+};
+KernelRates kernel_rates(const Gpu& g, Dtype math, double efficiency);
 
 // One network tier: what a rank can push in one direction, the latency of one step, and
 // whether the switch reduces in-network (NVLink SHARP / NVLS, InfiniBand SHARP).

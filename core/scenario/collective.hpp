@@ -14,7 +14,8 @@ enum class Collective : unsigned char {
   Broadcast,
   P2p
 };
-enum class Algorithm : unsigned char { Auto, Ring, Tree, InSwitch };
+// Direct: every rank posts its N − 1 sends at once (all-to-all only; never chosen by Auto).
+enum class Algorithm : unsigned char { Auto, Ring, Tree, InSwitch, Direct };
 
 struct CollectiveCost {
   double bytes_per_rank = 0;  // what each rank sends (ring all-reduce: 2·P·(N−1)/N)

@@ -284,4 +284,59 @@ Result<Model> to_model(const ModelInputs& in, const ModelInputNames& names) {
   return m;
 }
 
+void insert_sized_model_inputs(Estimator& e, std::size_t at, const void* defaults,
+                               std::size_t shift) {
+  using S = SizedModelInputs;
+  const S probe{};
+  const ModelInputs* shape = &probe;
+  insert_model_inputs(e, at, defaults,
+                      shift + static_cast<std::size_t>(reinterpret_cast<const char*>(shape) -
+                                                       reinterpret_cast<const char*>(&probe)),
+                      {});
+  const InputDecl<S> rows[] = {
+      num("params", &S::params, "Parameters (0 = from the model shape)", unit::params)
+          .help("Every weight, all experts included (what memory holds); 0 counts the shape's")
+          .range(0, 1e15)
+          .group("model"),
+      num("active_params", &S::active_params, "Active parameters (0 = from the shape)",
+          unit::params)
+          .help("Weights each token computes with (Mixtral 8x7B: 12.9B of 46.7B); 0 counts "
+                "the shape's; a dense model uses all of them")
+          .range(0, 1e15)
+          .group("model.moe")};
+  std::vector<InputSpec> specs;
+  std::vector<FieldRef> fields;
+  for (InputRow r : rows) {
+    r.field.offset += shift;
+    specs.push_back(input_spec(r, defaults));
+    fields.push_back(r.field);
+  }
+  e.inputs.insert(e.inputs.begin() + static_cast<std::ptrdiff_t>(at), specs.begin(), specs.end());
+  e.input_fields.insert(e.input_fields.begin() + static_cast<std::ptrdiff_t>(at), fields.begin(),
+                        fields.end());
+}
+
+Result<SizedModel> to_sized_model(const SizedModelInputs& in, Derivation& d) {
+  Result<Model> built = to_model(in);
+  if (!built.ok()) return built.error();
+  SizedModel s{built.value()};
+  const ModelParams p = model_params(s.model);
+  s.total = in.params > 0 ? in.params : p.total;
+  if (in.params <= 0) d.step("Parameters of the model shape", "N", "N", {}, s.total, unit::params);
+  if (s.model.experts == 0) {
+    s.active = s.total;  // dense: every weight acts on every token
+    return s;
+  }
+  s.active = in.active_params > 0 ? in.active_params : p.active;
+  if (s.active > s.total)
+    return Error::inconsistent(
+        "active_params", s.active,
+        "must be at most params (" + format_value(s.total, unit::params) +
+            "): the active parameters are a part of all of them" +
+            (in.active_params > 0 ? "" : " (this is the shape's count; give active_params)"));
+  d.step("Active parameters (mixture of experts: the weights one token computes with)", "N_a",
+         "N_a", {}, s.active, unit::params);
+  return s;
+}
+
 }  // namespace napkin

@@ -80,4 +80,35 @@ Estimator with_model_inputs(Estimator e, std::size_t at, const ModelInputNames& 
 // DeepSeek-V2's (a latent of 4 head widths, a rotary key of half one).
 Result<Model> to_model(const ModelInputs& in, const ModelInputNames& names = {});
 
+// The shape and the two counts of an estimator that sizes weights from a model (infer.latency,
+// serve.llm_gpus, rl.throughput): `params` all weights, `active_params` the weights one token
+// computes with; 0 takes each from the shape's one count (model_params), which a model preset
+// also gives. Inserted before the shape inputs by with_sized_model_inputs.
+struct SizedModelInputs : ModelInputs {
+  double params = 0;
+  double active_params = 0;
+};
+
+// The typed model and its counts: the shape's (model_params), or those given. A dense model
+// computes with every weight; a mixture of experts with active_params, or the shape's active
+// count. Errors name the input: active parameters beyond all of them.
+struct SizedModel {
+  Model model;
+  double total = 0, active = 0;
+};
+Result<SizedModel> to_sized_model(const SizedModelInputs& in, Derivation& d);
+
+void insert_sized_model_inputs(Estimator& e, std::size_t at, const void* defaults,
+                               std::size_t shift);
+template <class In>
+Estimator with_sized_model_inputs(Estimator e, std::size_t at) {
+  static_assert(std::is_base_of_v<SizedModelInputs, In>, "In must derive from SizedModelInputs");
+  const In defaults{};
+  const SizedModelInputs* base = &defaults;
+  const std::size_t shift = static_cast<std::size_t>(reinterpret_cast<const char*>(base) -
+                                                     reinterpret_cast<const char*>(&defaults));
+  insert_sized_model_inputs(e, at, &defaults, shift);
+  return e;
+}
+
 }  // namespace napkin

@@ -15,7 +15,7 @@ StepModel step_model(const Model& m, double seq_len) {
   sm.model = m;
   sm.forward_flops_per_token = forward_flops_per_token(m, seq_len, true);
   // Scores and values: 4·ctx·heads·head_dim per layer, causal-halved (model.hpp's definition).
-  sm.attention_score_flops = 2.0 * seq_len * m.heads * m.head_dim * m.layers;
+  sm.attention_score_flops = attention_flops_per_token(m, seq_len, true);
   sm.params = model_params(m);
   return sm;
 }
@@ -35,13 +35,18 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
   l.flash_attention = job.flash_attention;
   const double seqs_per_pipe = job.global_batch / l.dp;
   l.microbatches = std::max(1, static_cast<int>(seqs_per_pipe / l.microbatch));
-  const double peak = peak_flops(c.gpu, job.math) * job.compute_efficiency;
+  const KernelRates rate = kernel_rates(c.gpu, job.math, job.compute_efficiency);
   const double s = job.seq_len, b = l.microbatch, h = m.d_model;
   // The busiest stage's share of the model (1/pp when PP × virtual stages divide the layers).
   const double share = stage_share(m.layers, l);
-  const double shard = static_cast<double>(l.tp) * l.cp / share;
-  // Forward of one microbatch on the busiest stage; backward is twice the forward.
-  const double fwd = sm.forward_flops_per_token * s * b / shard / peak;
+  const double tokens = s * b * share / (static_cast<double>(l.tp) * l.cp);
+  // Forward of one microbatch on the busiest stage; backward is twice the forward. The
+  // attention core runs at fused attention's rate (FlashAttention-2 on H100 reaches 35 % of
+  // peak where GEMMs reach 80 %: kernel_rates); stored scores are batched GEMMs.
+  const double attention =
+      sm.attention_score_flops * tokens / (l.flash_attention ? rate.attention : rate.gemm);
+  const double fwd =
+      (sm.forward_flops_per_token - sm.attention_score_flops) * tokens / rate.gemm + attention;
   const double mb = l.microbatches;
   r.compute = 3 * fwd * mb;
   // Selective recomputation repeats the attention core; FlashAttention's backward does the
@@ -49,8 +54,8 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
   const bool attention_again =
       l.recompute == Recompute::Selective || (l.recompute == Recompute::None && l.flash_attention);
   const double recompute_one = l.recompute == Recompute::Full ? fwd
-                               : attention_again ? sm.attention_score_flops * s * b / shard / peak
-                                                 : 0;
+                               : attention_again              ? attention
+                                                              : 0;
   r.recompute = recompute_one * mb;
   // Memory-bound kernels of the stage's layers at HBM bandwidth: the forward's traffic, twice
   // that in backward (each kernel's backward reads its saved input and the incoming gradient
@@ -83,12 +88,16 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
     const double per_mb = 4 * one * layers_here * (l.recompute == Recompute::Full ? 1.5 : 1);
     r.tp_comm = per_mb * mb * (l.tp_overlap ? 0.3 : 1);  // overlap hides ~70 % (see docs)
   }
-  // CP: ring exchange of K and V per layer, overlapped with attention.
+  // CP: ring exchange of K and V per layer (backward: twice, the K/V gradients return). Each
+  // step's transfer hides only under that step's blockwise attention, not under the layer's
+  // other GEMMs, which wait for its output: the ring is free only when a chunk's attention
+  // outlasts its transfer, chunk length ≥ FLOP/s ÷ bytes/s (Liu et al. 2023, Ring Attention,
+  // §3 and Table 2). Short chunks leave it exposed.
   if (l.cp > 1) {
     const double kv = 2 * s / l.cp * b * m.kv_heads * m.head_dim * dtype_bytes(l.activations);
     const Tier& t = tier_of(c, l, Group::Cp);
     const double x = collective_time(Collective::AllGather, kv * l.cp, l.cp, t).time;
-    r.cp_comm = std::max(0.0, 3 * x * layers_here * mb - r.compute / 2);
+    r.cp_comm = 3 * std::max(0.0, x * layers_here - attention) * mb;
   }
   // EP: dispatch and combine all-to-alls, forward and backward, per MoE layer.
   if (m.experts > 0 && l.ep > 1) {

@@ -18,6 +18,8 @@ Result<StepScenario> step_scenario(const TrainStepIn& in) {
   c.gpu.hbm_bytes = in.gpu_memory;
   c.gpu.hbm_bandwidth = in.mem_bandwidth;
   c.gpu.host_memory = in.host_memory;
+  c.gpu.matmul_fraction = in.matmul_fraction;
+  c.gpu.attention_fraction = in.attention_fraction;
   c.gpus_per_node = in.gpus_per_node;
   c.intra.bandwidth = in.intra_bandwidth;
   c.intra.latency = in.intra_latency;
@@ -171,11 +173,12 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
           {"b", "b", static_cast<double>(in.microbatch), unit::none}},
          mb, unit::none);
   // Forward + backward = 3 forward passes of the microbatches on each GPU's shard.
-  d.step(
-      "Compute", "T_{\\text{compute}}",
-      "\\frac{3 F_{\\text{fwd}} \\cdot B s}{N \\cdot $P \\cdot $e} \\cdot \\text{PP}",
-      {{"P", "P", in.peak_flops, unit::flops}, {"e", "e", in.compute_efficiency, unit::fraction}},
-      t.compute, unit::seconds);
+  d.step("Compute", "T_{\\text{compute}}",
+         "\\frac{3 F_{\\text{fwd}} \\cdot B s}{N \\cdot $P \\cdot $f \\cdot $e} \\cdot \\text{PP}",
+         {{"P", "P", in.peak_flops, unit::flops},
+          {"f", "f_{\\text{GEMM}}", in.matmul_fraction, unit::fraction},
+          {"e", "e", in.compute_efficiency, unit::fraction}},
+         t.compute, unit::seconds);
   // Memory-bound kernels at HBM bandwidth (scenario/training_memory.hpp: layer_traffic).
   d.step("Memory-bound kernels", "T_{\\text{mem}}",
          "\\frac{(3 Q_{\\text{fwd}} + Q_{\\text{again}}) \\cdot L_{\\text{stage}} \\cdot m}{$W}",
@@ -245,6 +248,8 @@ void register_train_step(Registry& r) {
                .positive(1e17)
                .group("cluster")
                .help("Dense BF16 peak from the datasheet (no sparsity)."),
+           matmul_fraction_input(&In::matmul_fraction).group("cluster"),
+           attention_fraction_input(&In::attention_fraction).group("cluster"),
            hbm_bandwidth_input(&In::mem_bandwidth, "HBM bandwidth per GPU", 1e14).group("cluster"),
            num("gpu_memory", &In::gpu_memory, "Memory per GPU", unit::bytes)
                .positive(1e14)
@@ -341,8 +346,8 @@ void register_train_step(Registry& r) {
            num("compute_efficiency", &In::compute_efficiency, "GEMM efficiency", unit::fraction)
                .positive(1)
                .group("job")
-               .help(
-                   "Share of peak the GEMMs reach; the default fits Megatron-LM's published runs."),
+               .help("Share of the best GEMM's rate the step's kernels reach; the default fits "
+                     "Megatron-LM's published runs."),
            flag("flash_attention", &In::flash_attention, "Fused (flash) attention")
                .group("job")
                .help("Attention that never stores the sequence × sequence scores (FlashAttention, "

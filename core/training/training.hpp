@@ -5,6 +5,7 @@
 #include <string>
 
 #include "registry/registry.hpp"
+#include "scenario/gpu_figures.hpp"
 #include "scenario/model_inputs.hpp"
 
 namespace napkin {
@@ -25,7 +26,7 @@ struct TrainTimeIn {
   double params = 70e9;
   double tokens = 2e12;
   double gpus = 512;
-  double peak_flops = 990e12;
+  double peak_flops = figures::h100_bf16;
   double mfu = 0.5;
   double flops_per_param_token = 6;
   double price_per_gpu_hour = 0;

@@ -1,0 +1,23 @@
+// The datasheet figures of the two accelerators the cards start from (H100 SXM for serving and
+// most cards, A100 SXM 80GB for the training step of the published runs), named once: the
+// accelerator catalog (cluster.cpp) lists them, and the input structs take them as defaults.
+#pragma once
+
+namespace napkin::figures {
+
+inline constexpr double kGiB = 1073741824.0;
+
+// NVIDIA H100 Tensor Core GPU datasheet (SXM): 989.4 TF BF16 and 1,978.9 TF FP8 / TOPS INT8
+// dense; 80 GB HBM3 (80 GiB: nvidia-smi shows 81,559 MiB usable of 81,920), 3.35 TB/s.
+inline constexpr double h100_bf16 = 989.4e12;
+inline constexpr double h100_fp8 = 1978.9e12;
+inline constexpr double h100_hbm_bandwidth = 3.35e12;
+inline constexpr double h100_memory = 80 * kGiB;
+
+// NVIDIA A100 Tensor Core GPU datasheet (2021), SXM 80GB: 312 TF BF16 dense; 80 GB HBM2e,
+// 2,039 GB/s.
+inline constexpr double a100_bf16 = 312e12;
+inline constexpr double a100_hbm_bandwidth = 2.039e12;
+inline constexpr double a100_memory = 80 * kGiB;
+
+}  // namespace napkin::figures
