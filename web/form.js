@@ -523,7 +523,7 @@ export class EstimatorCard {
       said.textContent = `You said ${fmt(g.value)}; ${o.label} is ${fmt(v)}` +
         (!(r > 0 && k < Infinity) ? '.' : k < 1.1 ? ': within 10 %.' : `: ${k < 10 ? k.toPrecision(2) : Math.round(k)}× too ${r > 1 ? 'high' : 'low'}.`);
     };
-    const box = h('div', { class: 'predict' }, pick, guess, h('button', { type: 'button', class: 'small', text: 'Reveal', onclick: reveal }), said);
+    const box = h('div', { class: 'predict' }, h('p', { text: 'Estimate one result before you see it:' }), pick, guess, h('button', { type: 'button', class: 'small', text: 'Reveal', onclick: reveal }), said);
     guess.addEventListener('keydown', (e) => e.key === 'Enter' && (e.preventDefault(), reveal()));
     this.el.classList.add('predicting');
     results.querySelector('.predict, .predicted')?.remove();
