@@ -353,7 +353,7 @@ TEST_CASE("hw.roofline: ridge, bound and attainable on H100 and A100") {
 
 TEST_CASE("the communication charts sweep without failed points") {
   for (const auto& c : registry().charts()) {
-    if (c.estimator.rfind("comm.", 0) != 0 && c.estimator != "hw.roofline") continue;
+    if (c.estimator.view().rfind("comm.", 0) != 0 && c.estimator != "hw.roofline") continue;
     CAPTURE(c.id);
     const Estimator* e = registry().find(c.estimator);
     REQUIRE(e != nullptr);
@@ -362,7 +362,7 @@ TEST_CASE("the communication charts sweep without failed points") {
     for (const auto& s : c.series)
       for (const auto& [k, v] : s.overrides.members()) in.set(k, v);
     std::vector<double> xs = {c.x_min, c.x_max};
-    SweepResult s = registry().sweep(c.estimator, in, c.x, xs);
+    SweepResult s = registry().sweep(c.estimator, in, std::string(c.x), xs);
     REQUIRE(s.ok);
     for (const auto& err : s.point_errors) CHECK(err.empty());
   }

@@ -187,7 +187,7 @@ TEST_CASE("every worked-example preset runs on the estimators it is offered for"
   for (const auto& p : registry().presets()) {
     if (p.kind != "scenario") continue;
     for (const auto& id : p.estimators) {
-      const std::string where = p.id + " on " + id;
+      const std::string where = std::string(p.id) + " on " + std::string(id);
       CAPTURE(where);
       const Estimator* e = registry().find(id);
       REQUIRE(e != nullptr);

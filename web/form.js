@@ -133,6 +133,7 @@ export class EstimatorCard {
     this.warnings = h('ul', { class: 'warnings' });
     this.pinButton = h('button', { type: 'button', class: 'small', text: 'Pin these results', onclick: () => this.togglePin() });
     const tools = h('div', { class: 'card-tools' },
+      h('button', { type: 'button', class: 'small', text: 'Predict first', onclick: () => this.predict(results) }),
       this.pinButton,
       h('button', { type: 'button', class: 'small', text: 'Export JSON', onclick: () => this.exportJson() }),
       h('button', { type: 'button', class: 'small', text: 'Export CSV', onclick: () => this.exportCsv() }));
@@ -502,6 +503,32 @@ export class EstimatorCard {
       this.showPin(o, v);
     }
     this.warnings.replaceChildren(...r.warnings.map((w) => h('li', { text: w })));
+  }
+
+  // Predict, then reveal: the results hide until the estimate for one output is committed;
+  // then the card says how far off it was.
+  predict(results) {
+    const outs = this.est.outputs.filter((o) => !o.hidden && o.kind === 'number');
+    const pick = h('select', { 'aria-label': 'Output to predict' }, outs.map((o) => h('option', { value: o.name, text: o.label })));
+    const guess = h('input', { type: 'text', 'aria-label': 'Your estimate', autocomplete: 'off' });
+    const said = h('p', { class: 'predicted', role: 'status' });
+    const reveal = () => {
+      const o = outs.find((x) => x.name === pick.value);
+      const g = this.ctx.api.parse(guess.value, o.unit);
+      const v = this.last && this.last.outputs[o.name];
+      if (!g.ok || typeof v !== 'number') return (said.textContent = g.ok ? 'Fix the inputs first.' : g.error.message || g.error);
+      this.el.classList.remove('predicting');
+      box.replaceWith(said);
+      const r = g.value / v, k = r > 1 ? r : 1 / r, fmt = (x) => this.ctx.fmt(x, o.unit, 4);
+      said.textContent = `You said ${fmt(g.value)}; ${o.label} is ${fmt(v)}` +
+        (!(r > 0 && k < Infinity) ? '.' : k < 1.1 ? ': within 10 %.' : `: ${k < 10 ? k.toPrecision(2) : Math.round(k)}× too ${r > 1 ? 'high' : 'low'}.`);
+    };
+    const box = h('div', { class: 'predict' }, h('p', { text: 'Estimate one result before you see it:' }), pick, guess, h('button', { type: 'button', class: 'small', text: 'Reveal', onclick: reveal }), said);
+    guess.addEventListener('keydown', (e) => e.key === 'Enter' && (e.preventDefault(), reveal()));
+    this.el.classList.add('predicting');
+    results.querySelector('.predict, .predicted')?.remove();
+    results.insertBefore(box, results.children[1]);
+    guess.focus();
   }
 
   // Compare: a pinned result stays under each number, with the difference to the current one.

@@ -11,15 +11,14 @@ namespace napkin {
 namespace {
 
 // This file lists the inputs before the estimators they apply to.
-Preset scenario(std::string id, std::string label, std::string source, Fields f,
-                std::vector<std::string> estimators) {
-  return napkin::scenario(std::move(id), std::move(label), std::move(source), std::move(estimators),
-                          f);
+Preset scenario(std::string_view id, std::string_view label, std::string_view source, Fields f,
+                std::vector<std::string_view> estimators) {
+  return napkin::scenario(id, label, source, std::move(estimators), f);
 }
 
 // Seed 001 §6: the notebook's LLaMA-2-70B configurations.
-Preset notebook_row(std::string id, std::string label, int tp, int dp, int zero, bool gc) {
-  return scenario(std::move(id), "LLaMA-2-70B: " + label, "Worked example (its 70B table)",
+Preset notebook_row(const char* id, const char* label, int tp, int dp, int zero, bool gc) {
+  return scenario(id, label, "Worked example (its 70B table)",
                   {{"params", 70e9},
                    {"tp", tp},
                    {"pp", 1},
@@ -141,12 +140,15 @@ void register_memory_charts(Registry& r) {
                          {"batch_tokens", 0}},
                         {"mem.fsdp", "scale.fsdp_tp", "model.params"}));
 
-  r.add_preset(notebook_row("llama70b-baseline", "no parallelism", 1, 1, 0, false));
-  r.add_preset(notebook_row("llama70b-tp8", "TP=8", 8, 1, 0, false));
-  r.add_preset(notebook_row("llama70b-tp8-gc", "TP=8 + checkpointing", 8, 1, 0, true));
-  r.add_preset(notebook_row("llama70b-tp8-zero1", "TP=8 + ZeRO-1 (DP=8)", 8, 8, 1, false));
-  r.add_preset(notebook_row("llama70b-tp8-zero2", "TP=8 + ZeRO-2 (DP=8)", 8, 8, 2, false));
-  r.add_preset(notebook_row("llama70b-tp8-zero3", "TP=8 + ZeRO-3 (DP=8)", 8, 8, 3, false));
+  r.add_preset(notebook_row("llama70b-baseline", "LLaMA-2-70B: no parallelism", 1, 1, 0, false));
+  r.add_preset(notebook_row("llama70b-tp8", "LLaMA-2-70B: TP=8", 8, 1, 0, false));
+  r.add_preset(notebook_row("llama70b-tp8-gc", "LLaMA-2-70B: TP=8 + checkpointing", 8, 1, 0, true));
+  r.add_preset(
+      notebook_row("llama70b-tp8-zero1", "LLaMA-2-70B: TP=8 + ZeRO-1 (DP=8)", 8, 8, 1, false));
+  r.add_preset(
+      notebook_row("llama70b-tp8-zero2", "LLaMA-2-70B: TP=8 + ZeRO-2 (DP=8)", 8, 8, 2, false));
+  r.add_preset(
+      notebook_row("llama70b-tp8-zero3", "LLaMA-2-70B: TP=8 + ZeRO-3 (DP=8)", 8, 8, 3, false));
   r.add_preset(scenario("zero-7.5b-64", "ZeRO paper: 7.5B on 64 GPUs (K = 12)",
                         "Rajbhandari et al. 2020, Figure 1: 120 GB → 31.4 / 16.6 / 1.9 GB",
                         {{"params", 7.5e9},

@@ -40,9 +40,10 @@ const char* kind_name(OutputKind k) {
   return "number";
 }
 
-Json strings(const std::vector<std::string>& v) {
+template <class Text>
+Json strings(const std::vector<Text>& v) {
   Json a = Json::array();
-  for (const auto& s : v) a.push(s);
+  for (const auto& s : v) a.push(std::string_view(s));
   return a;
 }
 
@@ -454,10 +455,9 @@ Json object_of(Fields f) {
   return j;
 }
 
-Preset scenario(std::string id, std::string label, std::string source,
-                std::vector<std::string> estimators, Fields f) {
-  return Preset{std::move(id),     std::move(label), "scenario",
-                std::move(source), object_of(f),     std::move(estimators)};
+Preset scenario(std::string_view id, std::string_view label, std::string_view source,
+                std::vector<std::string_view> estimators, Fields f) {
+  return Preset{id, label, "scenario", source, object_of(f), std::move(estimators)};
 }
 
 bool all_finite(const Json& outputs, std::string& which) {
@@ -632,7 +632,7 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
     for (const auto& p : reg.presets()) {
       if (p.kind != kind) continue;
       if (v->is_string() && p.id == v->as_string()) found = &p;
-      ids += (ids.empty() ? "" : ", ") + p.id;
+      ids.append(ids.empty() ? "" : ", ").append(p.id);
     }
     if (!found) {
       err.code = "invalid_value";
@@ -726,7 +726,8 @@ RunResult Registry::run(std::string_view id, const Json& inputs, bool record_ste
   if (!validate_all(*this, id, inputs, est, r.inputs, r.error, record_steps ? &from : nullptr))
     return r;
   Derivation d(record_steps);
-  for (const auto& [p, names] : from) d.note("From " + p->label, names + " (" + p->source + ")");
+  for (const auto& [p, names] : from)
+    d.note(std::string("From ").append(p->label), names + " (" + std::string(p->source) + ")");
   if (!compute_outputs(*est, r.inputs, r.outputs, d, r.error)) {
     // A cross-input check names its input by id ("tp = 3: …"): lead with the label too.
     const InputSpec* spec = r.error.input.empty() ? nullptr : est->input(r.error.input);

@@ -11,6 +11,7 @@
 
 #include "base/derivation.hpp"
 #include "base/json.hpp"
+#include "base/literal.hpp"
 
 namespace napkin {
 
@@ -412,41 +413,44 @@ Estimator declare(EstimatorInfo info, const std::vector<InputDecl<In>>& ins,
 // ---------------------------------------------------------------------------------------
 // Charts and presets are data too: the page draws every chart from these specs with sweep.
 struct ChartSeries {
-  std::string label;
+  Literal label;
   Json overrides = Json::object();  // inputs set on top of the user's current inputs
 };
 
 struct ChartMarker {
-  std::string label;
+  Literal label;
   double x;
 };
 
 struct ChartSpec {
-  std::string id, title, estimator, x, x_label, y_label, y_unit;
+  // Literals (static storage), like the declaration rows: a std::string per field was a
+  // constructor and a destructor call each in the registry's code.
+  Literal id, title, estimator, x, x_label, y_label, y_unit;
   double x_min = 0, x_max = 1;
   int points = 60;
   bool log_x = false, log_y = false, integer_x = false;
-  std::string kind = "line";         // line | bar (stacked bars over integer x)
-  std::vector<std::string> y;        // output names (one line per output when a single series)
+  Literal kind = "line";             // line | bar (stacked bars over integer x)
+  std::vector<Literal> y;            // output names (one line per output when a single series)
   std::vector<ChartSeries> series;   // empty: one series, the user's inputs
   std::vector<ChartMarker> markers;  // labelled points computed at these x
   bool mark_current = true;          // a dot at the user's current x
-  std::string hline_input;           // an input drawn as a horizontal line (e.g. GPU memory)
+  Literal hline_input;               // an input drawn as a horizontal line (e.g. GPU memory)
   Json to_json() const;
 };
 
 // A question a newcomer asks, as an entry point on the page's first screen: the card that
 // answers it and the presets that set it up.
 struct Question {
-  std::string text, estimator;
-  std::vector<std::string> presets;
+  std::string_view text, estimator;  // literals (static storage), as in the rows
+  std::vector<std::string_view> presets;
   Json to_json() const;
 };
 
 struct Preset {
-  std::string id, label, kind, source;  // kind: model | gpu | link | scenario
-  Json values = Json::object();         // input name -> value (base units)
-  std::vector<std::string> estimators;  // for scenarios: where it applies; empty = anywhere
+  // Views of literals or of the typed catalogs' (static storage), as in the rows.
+  std::string_view id, label, kind, source;  // kind: model | gpu | link | scenario
+  Json values = Json::object();              // input name -> value (base units)
+  std::vector<std::string_view> estimators;  // for scenarios: where it applies; empty = anywhere
   Json to_json() const;
 };
 
@@ -454,7 +458,7 @@ struct Preset {
 // accelerator, link), and the layout degrees it sets by name. Cards fill the inputs whose
 // declared meaning (`preset_key`) matches, as they do for a preset.
 struct ScenarioKind {
-  std::string kind, label, help;
+  std::string_view kind, label, help;  // literals
   Json to_json() const;
 };
 
@@ -463,12 +467,11 @@ using Fields = std::initializer_list<std::pair<const char*, Json>>;
 Json object_of(Fields f);
 
 // A named set of inputs for the given estimators: a seed's worked example, a paper's setup.
-Preset scenario(std::string id, std::string label, std::string source,
-                std::vector<std::string> estimators, Fields f);
-inline Preset scenario(std::string id, std::string label, std::string source, const char* estimator,
-                       Fields f) {
-  return scenario(std::move(id), std::move(label), std::move(source),
-                  std::vector<std::string>{estimator}, f);
+Preset scenario(std::string_view id, std::string_view label, std::string_view source,
+                std::vector<std::string_view> estimators, Fields f);
+inline Preset scenario(std::string_view id, std::string_view label, std::string_view source,
+                       const char* estimator, Fields f) {
+  return scenario(id, label, source, std::vector<std::string_view>{estimator}, f);
 }
 
 class Registry {

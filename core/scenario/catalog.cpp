@@ -14,9 +14,9 @@ namespace napkin {
 
 namespace {
 
-Preset make(std::string id, std::string label, std::string kind, std::string source, Fields f) {
-  return Preset{std::move(id),     std::move(label), std::move(kind),
-                std::move(source), object_of(f),     {}};
+Preset make(std::string_view id, std::string_view label, std::string_view kind,
+            std::string_view source, Fields f) {
+  return Preset{id, label, kind, source, object_of(f), {}};
 }
 
 // A model preset, generated from the typed description (core/scenario/model_presets.cpp): every
@@ -28,7 +28,7 @@ Preset make(std::string id, std::string label, std::string kind, std::string sou
 Preset model_preset(const ModelPreset& p) {
   const Model& m = p.model;
   const ModelParams c = model_params(m);
-  Preset out = make(std::string(p.id), std::string(p.label), "model", std::string(p.source),
+  Preset out = make(p.id, p.label, "model", p.source,
                     {{"params", c.total},
                      {"active_params", c.active},
                      {"hidden", m.d_model},
@@ -65,7 +65,7 @@ Preset model_preset(const ModelPreset& p) {
 // every input name the estimators use for them.
 Preset accelerator_preset(const Gpu& g) {
   Preset p =
-      make(std::string(g.id), std::string(g.label), "gpu", std::string(g.source),
+      make(g.id, g.label, "gpu", g.source,
            {{"peak_flops", g.peak_bf16},
             {"peak_fp8", g.peak_fp8},
             {"peak_int8", g.peak_int8},
@@ -88,9 +88,9 @@ Preset accelerator_preset(const Gpu& g) {
 
 // Whether the switch reduces in-network (NVLS / SHARP) travels with the link, so that picking
 // InfiniBand after NVLink turns it off.
-Preset link(std::string id, std::string label, std::string source, double bw, double latency,
-            bool in_switch = false) {
-  return make(std::move(id), std::move(label), "link", std::move(source),
+Preset link(std::string_view id, std::string_view label, std::string_view source, double bw,
+            double latency, bool in_switch = false) {
+  return make(id, label, "link", source,
               {{"bandwidth", bw}, {"latency", latency}, {"in_switch_reduction", Json(in_switch)}});
 }
 
@@ -140,8 +140,8 @@ void register_catalog(Registry& r) {
   // Links, from the typed tiers (core/scenario/cluster.cpp): bandwidth per GPU in one direction
   // (what a ring step can push), latency per step. Then links only a worked example uses.
   for (const Tier* t = tiers_begin(); t != tiers_end(); ++t)
-    r.add_preset(link(std::string(t->id), std::string(t->label), std::string(t->source),
-                      t->bandwidth, t->latency, t->in_switch_reduction));
+    r.add_preset(
+        link(t->id, t->label, t->source, t->bandwidth, t->latency, t->in_switch_reduction));
   r.add_preset(
       link("eth10", "10 GbE: 1.25 GB/s, 50 µs",
            "IEEE 802.3 10 Gb/s = 1.25 GB/s per direction; 50 µs round trip from a worked example",
