@@ -41,10 +41,38 @@ TEST_CASE("infer.latency: a short prefill is bound by reading the weights (the d
   CHECK(out(r, "decode_time") ==
         doctest::Approx(50 * (140e9 + 124.5 * 2621440) / 3.35e12).epsilon(1e-12));
   CHECK(out(r, "total_time") == doctest::Approx(2.1362).epsilon(5e-5));
-  // Past the ridge the FLOPs win: 2000 tokens take 282.8 ms of compute > 41.8 ms of reads.
+  // Past the ridge the FLOPs win: 2000 tokens take 284.1 ms of compute > 41.8 ms of reads. Per
+  // token (Kaplan et al. 2020 Table 1): 2 per weight a token multiplies (the default Llama 3
+  // shape's 69,503,033,344 of its 70,553,706,496, the input embedding being a lookup, scaled to
+  // the given 70e9) plus causal attention 2·(2000/2)·64·(128 + 128)·80.
   auto longp = run("infer.latency", {{"params", 70e9}, {"prompt_len", 2000}, {"gen_len", 50}});
+  const double w = 2 * 69503033344.0 * 70e9 / 70553706496.0;
+  const double f = w + 2 * 1000.0 * 64 * 256 * 80;
   CHECK(out(longp, "prefill_time") ==
-        doctest::Approx(2000 * 2 * 70e9 / figures::h100_bf16).epsilon(1e-12));
+        doctest::Approx(2000 * f / figures::h100_bf16).epsilon(1e-12));
+}
+
+// Llama 3 70B (Meta's config.json: 80 layers, d 8,192, 64 heads of 128, 8 KV heads, d_ff 28,672,
+// vocab 128,256, untied; 70,553,706,496 weights) prefilling 8,192 tokens. Kaplan et al. 2020
+// Table 1: C_forward = 2N + 2·n_layer·n_ctx·d_attn per token, N without the input embedding,
+// the attention term halved by the causal mask: 2 · 69,503,033,344 + 2 · 4,096 · 64 · 256 · 80
+// = 139.006 + 10.737 = 149.743 GFLOP per token, 1.2267 PFLOP for the prompt; 2N alone (the
+// worked example's model) misses 7 % (2 · 70.55B · 8,192 = 1.1559 PFLOP).
+TEST_CASE("infer.latency: Llama 3 70B prefill of 8,192 tokens is 2N plus causal attention") {
+  auto r = run("infer.latency", {{"model", "llama3-70b"}, {"prompt_len", 8192}, {"gen_len", 1}});
+  REQUIRE(r.ok);
+  const double per_token = 2 * 69503033344.0 + 2 * 4096.0 * 64 * 256 * 80;
+  CHECK(per_token == 149743484928.0);
+  CHECK(out(r, "prefill_flops") == 8192 * per_token);
+  CHECK(out(r, "prefill_time") == doctest::Approx(8192 * per_token / figures::h100_bf16));
+  // The derivation shows the attention term with its numbers.
+  const std::string text = RunResult(r).to_json("infer.latency").dump();
+  CHECK(text.find("F_{\\\\text{fwd}}") != std::string::npos);
+  CHECK(text.find("{8192\\\\,\\\\text{tok}}") != std::string::npos);
+  auto worked = run(
+      "infer.latency",
+      {{"model", "llama3-70b"}, {"prompt_len", 8192}, {"gen_len", 1}, {"decode_model", "weights"}});
+  CHECK(out(worked, "prefill_flops") == 8192 * 2 * 70553706496.0);
 }
 
 // Seed 001 §9 prints each row to 0.1 ms / 0.1 tok/s / 0.01 GB: a relative tolerance of 5e-4
@@ -142,8 +170,11 @@ TEST_CASE("infer.latency: the roofline decode model counts the cache and the bat
                                    {"decode_model", "roofline"}});
   REQUIRE(big.ok);
   CHECK(big.outputs.find("decode_bound")->as_string() == "compute");
+  // Step t costs 2 per weight a token multiplies (as above) plus attention to its 1 + t cached
+  // tokens, 2·(1 + t)·64·256·80 (no causal halving); the mean context is 5.5.
+  const double w = 2 * 69503033344.0 * 70e9 / 70553706496.0;
   CHECK(out(big, "decode_time_per_token") ==
-        doctest::Approx(4096 * 2 * 70e9 / figures::h100_bf16).epsilon(1e-12));
+        doctest::Approx(4096 * (w + 2 * 5.5 * 64 * 256 * 80) / figures::h100_bf16).epsilon(1e-12));
   // Compute at first, memory once the cache has grown past the crossover.
   auto mixed = run("infer.latency", {{"params", 70e9},
                                      {"prompt_len", 1},
@@ -302,7 +333,10 @@ TEST_CASE("infer.latency: an MoE computes with its active parameters") {
                {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"prompt_len", 100}, {"gen_len", 50}});
   REQUIRE(r.ok);
   CHECK(out(r, "active_params") == active);
-  CHECK(out(r, "prefill_flops") == 100 * 2 * active);
+  // 2 per active weight less the input embedding, plus causal attention 2·50·32·256·32.
+  CHECK(out(r, "prefill_flops") ==
+        doctest::Approx(100 * (2 * (active - 32000.0 * 4096) + 2 * 50.0 * 32 * 256 * 32))
+            .epsilon(1e-12));
   CHECK(out(r, "prefill_time") == doctest::Approx(2 * total / 3.35e12).epsilon(1e-6));
   // Mixtral's cache: 32 layers · 8 KV heads · 128 · 2 (K, V) · 2 B = 131,072 B per token.
   CHECK(out(r, "kv_bytes_per_token") == 131072);

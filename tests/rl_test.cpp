@@ -53,18 +53,24 @@ TEST_CASE("rl.throughput: seed 001 — 70B, batch 512, 256 GPUs: 11,434 ms sync 
 // The corrected default, on the shared model's Llama 3 70B shape (GQA: 8 KV heads of 128 over
 // 80 layers, 327,680 B per token; Grattafiori et al. 2024, Table 3). Memory of the replica:
 // 140 GB + 512 · 150 · 327,680 B = 165.2 GB, so 2 H100s of 80 GiB (171.8 GB; TP 2: the smallest TP
-// that holds it and splits the 64 heads and 8 KV heads). Scoring, a 7B reward model over 512 × 150
-// tokens (1.075e17 FLOPs), runs on every GPU in sync: 1.075e17 / (256 · 989.4e12) = 4.25 ms, above
-// one read of its 14 GB (4.18 ms at 3.35 TB/s); async on the 128 GPUs not training, 8.49 ms.
-// Generation on 2 GPUs: prefill 512 · 100 · 2 · 70e9 / (2 · 989.4e12) = 3.62 s (compute-bound),
-// decode by the roofline step by step (Pope et al. 2022 §3). H100 figures: its datasheet.
+// that holds it and splits the 64 heads and 8 KV heads). The policy's forward FLOPs per token over
+// 150 tokens (Kaplan et al. 2020 Table 1): 2 per weight a token multiplies (the Llama 3 shape's
+// 69.50B of 70.55B, the input embedding being a lookup, scaled to the given 70e9) plus causal
+// attention 2·75·64·256·80 = 138.1 GFLOP. Scoring, a reward model
+// of 0.1 of it over 512 × 150 tokens (1.061e15 FLOPs), runs on every GPU in sync:
+// 1.061e15 / (256 · 989.4e12) = 4.19 ms, above one read of its 14 GB (4.18 ms at 3.35 TB/s);
+// async on the 128 GPUs not training, 8.37 ms. Generation on 2 GPUs: prefill
+// 512 · 100 · 138.03e9 / (2 · 989.4e12) = 3.57 s (compute-bound), decode by the roofline step by
+// step (Pope et al. 2022 §3). H100 figures: its datasheet.
 TEST_CASE("rl.throughput: scoring on every GPU, generation on a replica that holds the model") {
   auto r = run("rl.throughput", {{"params", 70e9}, {"batch", 512}, {"total_gpus", 256}});
   REQUIRE(r.ok);
   CHECK(r.warnings.size() == 0);
   CHECK(out(r, "generation_memory") == doctest::Approx(140e9 + 512 * 150 * 327680.0));
   CHECK(out(r, "gpus_per_replica") == 2);
-  const double score_flops = 512 * 150 * 2 * 7e9, peak = figures::h100_bf16;
+  const double w = 2 * 69503033344.0 * 70e9 / 70553706496.0, att = 2 * 64 * 256 * 80.0;
+  const double f_150 = w + 75 * att, f_100 = w + 50 * att;
+  const double score_flops = 512 * 150 * 0.1 * f_150, peak = figures::h100_bf16;
   CHECK(out(r, "score_time") == doctest::Approx(score_flops / (256 * peak)).epsilon(1e-12));
   CHECK(out(r, "score_time_async") == doctest::Approx(score_flops / (128 * peak)).epsilon(1e-12));
   // The generation equals infer.latency on 2 GPUs' rates.
@@ -75,7 +81,9 @@ TEST_CASE("rl.throughput: scoring on every GPU, generation on a replica that hol
                                  {"peak_flops", 2 * peak},
                                  {"mem_bandwidth", 2 * figures::h100_hbm_bandwidth}});
   CHECK(out(r, "generate_time") == doctest::Approx(out(g, "total_time")).epsilon(1e-12));
-  CHECK(out(g, "prefill_time") == doctest::Approx(512 * 100 * 2 * 70e9 / (2 * peak)));
+  CHECK(out(g, "prefill_time") == doctest::Approx(512 * 100 * f_100 / (2 * peak)));
+  CHECK(out(r, "train_time_sync") ==
+        doctest::Approx(4 * 3 * f_150 * 512 * 150 / (256 * peak * 0.5)).epsilon(1e-12));
   CHECK(out(r, "sync_iteration_time") ==
         doctest::Approx(out(r, "generate_time") + out(r, "score_time") + out(r, "train_time_sync"))
             .epsilon(1e-12));
@@ -137,15 +145,18 @@ TEST_CASE("rl.throughput: generation replicas and the GPU split") {
             .input == "async_train_fraction");
 }
 
-// A mixture-of-experts policy trains with 6 FLOPs per active parameter per token (Kaplan et al.
-// 2020 §2.1 counts the weights a token uses): Mixtral 8x7B, 12.88B of 46.70B active.
+// A mixture-of-experts policy trains with 3 forward passes' FLOPs per token, 2 per active weight
+// each (Kaplan et al. 2020 §2.1: 6N on the weights a token uses) plus causal attention:
+// Mixtral 8x7B, 12.88B of 46.70B active, less its 32,000 × 4,096 input embedding, and
+// 2·75·32·256·32 over 150 tokens.
 TEST_CASE("rl.throughput: an MoE policy trains and generates with its active parameters") {
   auto r = run("rl.throughput",
                {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"batch", 512}, {"total_gpus", 256}});
   REQUIRE(r.ok);
   const double active = 12879925248;
+  const double f = 2 * (active - 32000.0 * 4096) + 2 * 75.0 * 32 * 256 * 32;
   CHECK(out(r, "train_time_sync") ==
-        doctest::Approx(4 * 6 * active * 512 * 150 / (256 * 989.4e12 * 0.5)).epsilon(1e-12));
+        doctest::Approx(4 * 3 * f * 512 * 150 / (256 * 989.4e12 * 0.5)).epsilon(1e-12));
 }
 
 // A generation replica is a TP × PP shape that can be built (core/scenario/replica.cpp, as

@@ -240,6 +240,56 @@ TEST_CASE("consistency: every estimator reports a model preset's active params a
   CHECK(flops_compared >= 2 * 19);
 }
 
+TEST_CASE("consistency: infer.latency, serve.llm_gpus and rl.throughput price FLOPs alike") {
+  // Each shows the forward FLOPs per token it prices (F_fwd) in its derivation: over the prompt
+  // (a prefill) or over prompt + response (rl.throughput's scoring and training). On every
+  // model preset that number must be the one function's, causal attention included (Kaplan et
+  // al. 2020 Table 1), as model.flops and train.step give; infer.latency's prefill FLOPs are
+  // batch × prompt × it.
+  struct Use {
+    const char* id;
+    bool response;  // the context is prompt + response
+  };
+  int compared = 0;
+  for (const ModelPreset* p = model_presets_begin(); p != model_presets_end(); ++p) {
+    for (Use u :
+         {Use{"infer.latency", false}, Use{"serve.llm_gpus", false}, Use{"rl.throughput", true}}) {
+      const std::string id = u.id;
+      const Estimator* e = registry().find(id);
+      REQUIRE(e);
+      Json in = Json::object();
+      for (const InputSpec& i : e->inputs)
+        if (i.required) in.set(i.name, i.example);
+      in.set("model", std::string(p->id));
+      if (id == "rl.throughput") in.set("total_gpus", 4096);  // DeepSeek-V3 fits
+      RunResult r = registry().run(u.id, in);
+      CAPTURE(p->id);
+      CAPTURE(id);
+      REQUIRE_MESSAGE(r.ok, r.error.message);
+      Json steps;  // the derivation is kept as raw JSON text: read it back
+      std::string why;
+      REQUIRE(Json::parse(r.steps.dump(), steps, why));
+      const double prompt = r.inputs.find("prompt_len")->as_number();
+      const double ctx = prompt + (u.response ? r.inputs.find("gen_len")->as_number() : 0);
+      const double expected = forward_flops_per_token(p->model, ctx, true);
+      int shown = 0;
+      for (std::size_t k = 0; k < steps.size(); ++k) {
+        const Json* f = steps[k].find("formula");
+        if (!f || f->as_string().rfind("F_{\\text{fwd}} =", 0) != 0) continue;
+        CHECK(steps[k].find("value")->as_number() == doctest::Approx(expected).epsilon(1e-12));
+        ++shown;
+      }
+      CHECK(shown == 1);
+      if (const Json* c = r.outputs.find("prefill_flops"))
+        CHECK(c->as_number() ==
+              doctest::Approx(r.inputs.find("batch")->as_number() * prompt * expected)
+                  .epsilon(1e-12));
+      ++compared;
+    }
+  }
+  CHECK(compared >= 3 * 19);
+}
+
 TEST_CASE("model= runs: exact parameter counts of released checkpoints through the registry") {
   auto params = [](const char* id) { return test::run("model.params", {{"model", id}}); };
   // Meta-Llama-3-70B config.json (80 layers, d 8192, 64 heads, 8 KV heads, d_ff 28672, vocab

@@ -370,7 +370,7 @@ TEST_CASE("serve.capacity: with half the requests hitting the prefix, p90 TTFT i
 
 // The batch is searched over every integer, not a grid. Short prompts (512 → 128 tokens) at
 // 20 QPS, slots up to 95 % busy, p90 TTFT ≤ 1.5 s, no TPOT target: one replica suffices from
-// batch 159, where λ · S(B) / B first drops under 0.95 (S from serve.engine, by Little's law),
+// batch 138, where λ · S(B) / B first drops under 0.95 (S from serve.engine, by Little's law),
 // until the prefills of larger batches push the p90 TTFT past the target. A geometric grid of
 // 17 batches up to the largest feasible one stepped over that band and answered 2 replicas.
 TEST_CASE("serve.capacity: the fewest replicas over every batch (a narrow band of batches)") {
@@ -386,7 +386,7 @@ TEST_CASE("serve.capacity: the fewest replicas over every batch (a narrow band o
   REQUIRE(r.ok);
   CHECK(out(r, "replicas") == 1);
   CHECK(out(r, "meets_targets") == 1);
-  CHECK(out(r, "batch") == 159);  // the smallest batch one replica serves
+  CHECK(out(r, "batch") == 138);  // the smallest batch one replica serves
   auto at = [](double b) {
     return run("serve.engine", {{"model", "llama3-70b"},
                                 {"gpu", "h100"},
@@ -395,6 +395,6 @@ TEST_CASE("serve.capacity: the fewest replicas over every batch (a narrow band o
                                 {"output_len", 128},
                                 {"batch", b}});
   };
-  CHECK(20 * out(at(159), "request_time") / 159 <= 0.95);
-  CHECK(20 * out(at(158), "request_time") / 158 > 0.95);
+  CHECK(20 * out(at(138), "request_time") / 138 <= 0.95);
+  CHECK(20 * out(at(137), "request_time") / 137 > 0.95);
 }

@@ -12,7 +12,8 @@ namespace {
 constexpr double kParams = 70553706496.0, kLayers = 80, kHeads = 64, kHeadDim = 128;
 }  // namespace
 
-// A cached prefix of c tokens skips 2N FLOPs per token (Kaplan et al. 2020, §2.1) and the
+// A cached prefix of c tokens skips 2N FLOPs per token (Kaplan et al. 2020, §2.1; N without the
+// input embedding, 128,256 × 8,192, which is a lookup) and the
 // causal attention of those tokens among themselves: c²/2 score-and-value pairs, each
 // 2 · 2 · d_h FLOPs per head and layer (PaLM, Chowdhery et al. 2022, Appendix B). The rest of
 // the prompt still attends to them. At 50 % of a 2,048-token prompt, c = 1,024.
@@ -25,8 +26,9 @@ TEST_CASE("serve.prefix_cache: prefill FLOPs saved = c·2N + the prefix's own at
   REQUIRE(r.ok);
   const double c = 1024;
   const double attention = kLayers * kHeads * 2 * kHeadDim * 2 * c * c / 2;
+  const double n = kParams - 128256.0 * 8192;
   CHECK(out(r, "cached_tokens") == c);
-  CHECK(out(r, "prefill_flops_saved") == doctest::Approx(c * 2 * kParams + attention));
+  CHECK(out(r, "prefill_flops_saved") == doctest::Approx(c * 2 * n + attention));
   // Just under half: the uncached half attends to the whole prompt, the cached half only to
   // itself.
   CHECK(out(r, "prefill_saved_fraction") == doctest::Approx(0.4953).epsilon(1e-3));
@@ -34,7 +36,7 @@ TEST_CASE("serve.prefix_cache: prefill FLOPs saved = c·2N + the prefix's own at
   // TTFT falls by the saved FLOPs at 4 · 50 % · 989.4 TFLOP/s (= 73.7 ms), plus a little
   // the running batch's share of the step.
   CHECK(out(r, "ttft_saved") ==
-        doctest::Approx((c * 2 * kParams + attention) / (4 * 0.5 * 989.4e12)).epsilon(0.02));
+        doctest::Approx((c * 2 * n + attention) / (4 * 0.5 * 989.4e12)).epsilon(0.02));
 }
 
 // vLLM's automatic prefix caching hashes whole KV blocks: a block is shared only when full

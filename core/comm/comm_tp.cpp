@@ -251,7 +251,15 @@ Result<RooflineOut> hw_roofline(const RooflineIn& in, Derivation& d) {
   return o;
 }
 
-namespace {}  // namespace
+namespace {
+
+// A roofline chart line for one catalog accelerator: its dense BF16 peak and HBM bandwidth.
+Json roofline_of(std::string_view gpu) {
+  const Gpu* g = find_gpu(gpu);
+  return object_of({{"peak_flops", g->peak_bf16}, {"mem_bandwidth", g->hbm_bandwidth}});
+}
+
+}  // namespace
 
 void register_comm_tp(Registry& r) {
   constexpr double kMaxBw = 1e14;
@@ -549,25 +557,24 @@ void register_comm_tp(Registry& r) {
                .series = {{"GPT-3 175B, TP 8, PP 8", gpt3}},
                .markers = {{"B = 32 (worked example's TP ≈ 1.2 TB)", 32}},
                .mark_current = false});
-  r.add_chart(
-      {.id = "roofline",
-       .title = "Roofline: attainable FLOP/s vs arithmetic intensity",
-       .estimator = "hw.roofline",
-       .x = "intensity",
-       .x_label = "Arithmetic intensity",
-       .y_label = "Attainable",
-       .y_unit = unit::flops,
-       .x_min = 0.1,
-       .x_max = 10000,
-       .points = 81,
-       .log_x = true,
-       .log_y = true,
-       .y = {"attainable_flops"},
-       .series = {{"H100 SXM", object_of({{"peak_flops", 990e12}, {"mem_bandwidth", 3.35e12}})},
-                  {"A100 SXM 80GB",
-                   object_of({{"peak_flops", 312e12}, {"mem_bandwidth", 2.039e12}})},
-                  {"B200", object_of({{"peak_flops", 2.25e15}, {"mem_bandwidth", 7.7e12}})}},
-       .markers = {{"Decode GEMV, BF16 (≈1 FLOP/B)", 1}}});
+  r.add_chart({.id = "roofline",
+               .title = "Roofline: attainable FLOP/s vs arithmetic intensity",
+               .estimator = "hw.roofline",
+               .x = "intensity",
+               .x_label = "Arithmetic intensity",
+               .y_label = "Attainable",
+               .y_unit = unit::flops,
+               .x_min = 0.1,
+               .x_max = 10000,
+               .points = 81,
+               .log_x = true,
+               .log_y = true,
+               .y = {"attainable_flops"},
+               // The catalog's datasheet figures (scenario/cluster.cpp), not retyped.
+               .series = {{"H100 SXM", roofline_of("h100")},
+                          {"A100 SXM 80GB", roofline_of("a100")},
+                          {"B200", roofline_of("b200")}},
+               .markers = {{"Decode GEMV, BF16 (≈1 FLOP/B)", 1}}});
 
   // The seeds' worked examples as scenarios.
   r.add_preset(

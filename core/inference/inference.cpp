@@ -21,15 +21,22 @@ std::string count_text(double v) {
   return format_value(v, unit::none);
 }
 
-// Sum over decode steps t = 0..g−1 of max(a + c·t, k): the memory time grows by c per step
-// as the cache grows, the compute time k is constant, so the max switches at most once.
-double sum_of_max_linear(double a, double c, double k, double g) {
-  if (c <= 0) return g * std::max(a, k);
-  double t_star = std::ceil((k - a) / c);  // first step where memory time reaches compute time
-  t_star = std::clamp(t_star, 0.0, g);
-  const double memory_steps = g - t_star;
-  // Σ_{t=t*}^{g−1} (a + c·t) = (g − t*)·a + c·(t* + g − 1)·(g − t*)/2
-  return t_star * k + memory_steps * a + c * (t_star + g - 1) * memory_steps / 2;
+// Sum over decode steps t = 0..g−1 of max(a + c·t, k + e·t): the memory time grows by c per
+// step as the cache grows, the compute time by e (attention to one more cached token); two
+// lines cross at most once, so the max switches at most once.
+double sum_of_max_linear(double a, double c, double k, double e, double g) {
+  // Σ_{t=t0}^{t1−1} (a + c·t) = (t1 − t0)·a + c·(t0 + t1 − 1)·(t1 − t0)/2
+  auto sum = [](double a0, double c0, double t0, double t1) {
+    return (t1 - t0) * a0 + c0 * (t0 + t1 - 1) * (t1 - t0) / 2;
+  };
+  if (c == e) return sum(std::max(a, k), c, 0, g);
+  const double x = (k - a) / (c - e);  // where the two lines cross
+  if (c > e) {
+    const double s = std::clamp(std::ceil(x), 0.0, g);  // memory from step s on
+    return sum(k, e, 0, s) + sum(a, c, s, g);
+  }
+  const double s = std::clamp(std::floor(x) + 1, 0.0, g);  // memory up to step s
+  return sum(a, c, 0, s) + sum(k, e, s, g);
 }
 
 }  // namespace
@@ -39,7 +46,10 @@ double sum_of_max_linear(double a, double c, double k, double g) {
 // the shared model's cache, which GQA, MQA and MLA shrink).
 // The roofline option follows Pope et al. 2022 §2 (Efficiently Scaling Transformer
 // Inference): a decode step reads the weights once and every sequence's cache, and costs
-// max(bytes / BW, 2N·b / F).
+// max(bytes / BW, b·F_dec / F). Its FLOPs are the shared forward FLOPs (Kaplan et al. 2020
+// Table 1: 2N plus attention): the prefill's with causal attention over the p prompt tokens,
+// a decode step's at context p + t with no halving (the new token attends to every cached
+// one). The worked example's model keeps 2N per token.
 Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   // The model, its counts and its KV cache from the shared scenario (core/scenario/): a model
   // preset gives the same numbers here as on every other card.
@@ -55,30 +65,28 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   const double experts = m.experts, top_k = m.top_k;
 
   o.kv_bytes_per_token = kv_bytes_per_token(m, in.kv_bytes);
-  if (m.attention == AttentionKind::Mla)
-    // MLA (DeepSeek-V2 Table 1): one latent plus the decoupled RoPE key per token and layer.
-    d.step("KV cache per token (MLA: latent + RoPE key, every layer)", "m_{kv}",
-           "$L \\cdot ($c + $r) \\cdot $k",
-           {{"L", "L", double(m.layers)},
-            {"c", "d_c", m.kv_lora_rank},
-            {"r", "d_h^R", m.rope_dim},
-            {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
-           o.kv_bytes_per_token, unit::bytes_per_token);
-  else
-    // MHA, GQA (Ainslie et al. 2023) or MQA: K and V of each KV head, every layer.
-    d.step("KV cache per token (K and V of each KV head, every layer)", "m_{kv}",
-           "2 \\cdot $L \\cdot $hkv \\cdot $dh \\cdot $k",
-           {{"L", "L", double(m.layers)},
-            {"hkv", "h_{kv}", double(m.kv_heads)},
-            {"dh", "d_h", m.head_dim},
-            {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
-           o.kv_bytes_per_token, unit::bytes_per_token);
+  // MLA (DeepSeek-V2 Table 1): one latent plus the decoupled RoPE key per token and layer; MHA,
+  // GQA (Ainslie et al. 2023) or MQA: K and V of each KV head, every layer.
+  const bool mla = m.attention == AttentionKind::Mla;
+  d.step(mla ? "KV cache per token (MLA: latent + RoPE key, every layer)"
+             : "KV cache per token (K and V of each KV head, every layer)",
+         "m_{kv}",
+         mla ? "$L \\cdot ($c + $r) \\cdot $k" : "2 \\cdot $L \\cdot $hkv \\cdot $dh \\cdot $k",
+         {{"L", "L", double(m.layers)},
+          {"c", "d_c", m.kv_lora_rank},
+          {"r", "d_h^R", m.rope_dim},
+          {"hkv", "h_{kv}", double(m.kv_heads)},
+          {"dh", "d_h", m.head_dim},
+          {"k", "b_{kv}", in.kv_bytes, unit::bytes}},
+         o.kv_bytes_per_token, unit::bytes_per_token);
 
-  o.prefill_flops = b * p * 2 * na;
-  d.step(moe ? "Prefill FLOPs (2 per active parameter per prompt token)"
-             : "Prefill FLOPs (2 per parameter per prompt token)",
-         "C_{\\text{prefill}}", "$b \\cdot $p \\cdot 2 \\cdot $N",
-         {{"b", "b", b}, {"p", "p", p, unit::tokens}, {"N", moe ? "N_a" : "N", na, unit::params}},
+  const double f_prefill = roofline ? forward_flops_step(sized.value(), p, true, d) : 2 * na;
+  o.prefill_flops = b * p * f_prefill;
+  d.step(roofline ? "Prefill FLOPs" : "Prefill FLOPs (2 per parameter)", "C_{\\text{prefill}}",
+         "$b \\cdot $p \\cdot $F",
+         {{"b", "b", b},
+          {"p", "p", p, unit::tokens},
+          {"F", roofline ? "F_{\\text{fwd}}" : "2 N", f_prefill, unit::flop_per_token}},
          o.prefill_flops, unit::flop);
   const double prefill_compute = o.prefill_flops / in.peak_flops;
   o.weights_memory = n * in.weight_bytes;
@@ -139,36 +147,44 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
     // Step t reads W plus the cache of b sequences holding p + t tokens each.
     const double a = (decode_read + b * p * o.kv_bytes_per_token) / in.mem_bandwidth;
     const double c = b * o.kv_bytes_per_token / in.mem_bandwidth;
-    const double k = b * 2 * na / in.peak_flops;
-    d.step("First decode step, memory time (weights + cache of the prompt)", "t_{\\text{mem}}",
-           "\\frac{$W + $b \\cdot $p \\cdot $m}{$B}",
-           {{"W", moe ? "W_r" : "W", decode_read, unit::bytes},
-            {"b", "b", b},
-            {"p", "p", p, unit::tokens},
-            {"m", "m_{kv}", o.kv_bytes_per_token, unit::bytes_per_token},
-            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
-           a, unit::seconds);
-    d.step("Decode step, compute time", "t_{\\text{comp}}", "\\frac{$b \\cdot 2 \\cdot $N}{$F}",
+    // Compute time of step t: b tokens at context p + t. Linear in t, with one kink where the
+    // context passes a sliding window (windowed layers stop growing): two linear pieces.
+    auto compute = [&](double t) {
+      return b * forward_flops_per_token(sized.value(), p + t, false) / in.peak_flops;
+    };
+    const double f_dec = forward_flops_step(sized.value(), p, false, d);
+    const double k = b * f_dec / in.peak_flops;
+    d.step("First decode step, compute time", "t_{\\text{comp}}", "\\frac{$b \\cdot $f}{$F}",
            {{"b", "b", b},
-            {"N", moe ? "N_a" : "N", na, unit::params},
+            {"f", "F_{\\text{dec}}", f_dec, unit::flop_per_token},
             {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
            k, unit::seconds);
-    o.decode_time = sum_of_max_linear(a, c, k, g);
-    d.step(
-        "Decode time, step by step as the cache grows", "T_{\\text{decode}}",
-        "\\sum_{t=0}^{$g - 1} \\max\\left(t_{\\text{mem}} + t \\cdot \\frac{$b \\cdot $m}{$B},\\ "
-        "t_{\\text{comp}}\\right)",
-        {{"g", "g", g},
-         {"b", "b", b},
-         {"m", "m_{kv}", o.kv_bytes_per_token, unit::bytes_per_token},
-         {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
-        o.decode_time, unit::seconds);
+    o.decode_time = 0;
+    double t0 = 0;
+    for (const double end : {m.window > 0 ? std::clamp(m.window - p, 0.0, g) : g, g}) {
+      if (end > t0)
+        o.decode_time +=
+            sum_of_max_linear(a + c * t0, c, compute(t0), compute(t0 + 1) - compute(t0), end - t0);
+      t0 = end;
+    }
+    d.step("Decode time, step by step as the cache grows", "T_{\\text{decode}}",
+           "\\sum_{t=0}^{$g - 1} \\max\\left(t_{\\text{mem}} + t \\cdot \\frac{$b \\cdot "
+           "$m}{$B},\\ \\frac{$b \\cdot F_{\\text{dec}}($p + t)}{$F}\\right)",
+           {{"g", "g", g},
+            {"b", "b", b},
+            {"m", "m_{kv}", o.kv_bytes_per_token, unit::bytes_per_token},
+            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s},
+            {"p", "p", p, unit::tokens},
+            {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
+           o.decode_time, unit::seconds);
     o.decode_time_per_token = o.decode_time / g;
     d.step("Average time per decode step", "t_{\\text{tok}}", "\\frac{$T}{$g}",
            {{"T", "T_{\\text{decode}}", o.decode_time, unit::seconds}, {"g", "g", g}},
            o.decode_time_per_token, unit::seconds);
-    const bool first_memory = a >= k, last_memory = a + c * (g - 1) >= k;
-    o.decode_bound = first_memory ? "memory" : (last_memory ? "compute, then memory" : "compute");
+    const bool first_memory = a >= k, last_memory = a + c * (g - 1) >= compute(g - 1);
+    o.decode_bound = first_memory == last_memory ? (first_memory ? "memory" : "compute")
+                     : first_memory              ? "memory, then compute"
+                                                 : "compute, then memory";
     d.note("Bound", "Decode is " + o.decode_bound + "-bound: memory time " +
                         format_value(a, unit::seconds) + " per step at the start vs compute " +
                         format_value(k, unit::seconds) + ".");
@@ -434,65 +450,65 @@ void register_inference(Registry& r) {
              "hold.",
              "Pope et al. 2022 §2 (roofline option); Ainslie et al. 2023 (GQA)",
              "docs/inference.md#inferlatency"},
-            {num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+            {num("prompt_len", NAPKIN_FIELD(In, prompt_len), "Prompt length", unit::tokens)
                  .help("Tokens in the prompt")
                  .range(1, kMaxTokens)
                  .integer()
                  .required(),
-             num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+             num("gen_len", NAPKIN_FIELD(In, gen_len), "Generated tokens", unit::tokens)
                  .help("Tokens to generate")
                  .range(1, kMaxTokens)
                  .integer()
                  .required(),
-             num("batch", &In::batch, "Batch (sequences)")
+             num("batch", NAPKIN_FIELD(In, batch), "Batch (sequences)")
                  .help("Sequences served together")
                  .range(1, 1e6)
                  .integer(),
-             peak_flops_input(&In::peak_flops, "Peak FLOP/s"),
-             hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", kMaxBw),
-             num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+             peak_flops_input(NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s"),
+             hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "Memory bandwidth", kMaxBw),
+             num("weight_bytes", NAPKIN_FIELD(In, weight_bytes), "Bytes per weight", unit::bytes)
                  .help("2 for BF16 weights, 1 for FP8")
                  .positive(8),
-             num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+             num("kv_bytes", NAPKIN_FIELD(In, kv_bytes), "Bytes per cached element", unit::bytes)
                  .help("2 for a BF16 cache")
                  .positive(8),
-             choice("decode_model", &In::decode_model, "Model", "roofline|weights")
+             choice("decode_model", NAPKIN_FIELD(In, decode_model), "Model", "roofline|weights")
                  .labels("Roofline (weights, KV cache and FLOPs)|Weights only (worked example)")
-                 .help("roofline: prefill and each decode step take the longer of their FLOPs and "
-                       "their memory reads (weights and KV cache); weights: the worked example's "
-                       "compute-only prefill and N·2 bytes / BW per token"),
-             num("gpu_memory", &In::gpu_memory, "GPU memory (for the fit warning)", unit::bytes)
-                 .help("Memory of one accelerator, for the fit warning")
-                 .positive(1e13)},
-            {out("prefill_time", &Out::prefill_time, "Prefill", unit::seconds)
-                 .help("2N FLOPs per prompt token at peak; roofline: or one read of the weights, "
-                       "whichever is longer"),
-             out("decode_time_per_token", &Out::decode_time_per_token, "Decode per token",
-                 unit::seconds)
+                 .help("roofline: prefill and decode steps take the longer of FLOPs (2N + "
+                       "attention) and memory reads; weights: the worked example's 2N prefill and "
+                       "N·2 bytes / BW per token"),
+             gpu_memory_input(NAPKIN_FIELD(In, gpu_memory), "GPU memory (for the fit warning)")},
+            {out("prefill_time", NAPKIN_FIELD(Out, prefill_time), "Prefill", unit::seconds)
+                 .help("FLOPs at peak; roofline: or one read of the weights, if longer"),
+             out("decode_time_per_token", NAPKIN_FIELD(Out, decode_time_per_token),
+                 "Decode per token", unit::seconds)
                  .help("Reading the weights (and cache) once per token"),
-             out("decode_time", &Out::decode_time, "Decode, all tokens", unit::seconds)
+             out("decode_time", NAPKIN_FIELD(Out, decode_time), "Decode, all tokens", unit::seconds)
                  .help("Per token × generated tokens"),
-             out("total_time", &Out::total_time, "Total latency", unit::seconds)
+             out("total_time", NAPKIN_FIELD(Out, total_time), "Total latency", unit::seconds)
                  .help("Prefill + decode"),
-             out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s)
+             out("tokens_per_second", NAPKIN_FIELD(Out, tokens_per_second), "Throughput",
+                 unit::tokens_per_s)
                  .help("Generated tokens per second for the batch"),
-             out("kv_bytes_per_token", &Out::kv_bytes_per_token, "KV cache per token",
+             out("kv_bytes_per_token", NAPKIN_FIELD(Out, kv_bytes_per_token), "KV cache per token",
                  unit::bytes_per_token)
                  .help("Cache bytes one token adds"),
-             out("kv_bytes_per_sequence", &Out::kv_bytes_per_sequence, "KV cache per sequence",
-                 unit::bytes)
+             out("kv_bytes_per_sequence", NAPKIN_FIELD(Out, kv_bytes_per_sequence),
+                 "KV cache per sequence", unit::bytes)
                  .help("Per token × (prompt + generated)"),
-             out("kv_bytes_total", &Out::kv_bytes_total, "KV cache, batch", unit::bytes)
+             out("kv_bytes_total", NAPKIN_FIELD(Out, kv_bytes_total), "KV cache, batch",
+                 unit::bytes)
                  .help("Per sequence × batch"),
-             out("prefill_flops", &Out::prefill_flops, "Prefill FLOPs", unit::flop)
-                 .help("2N × prompt tokens × batch"),
-             out("weights_memory", &Out::weights_memory, "Weights", unit::bytes)
+             out("prefill_flops", NAPKIN_FIELD(Out, prefill_flops), "Prefill FLOPs", unit::flop)
+                 .help("(2N + attention) × prompt tokens × batch"),
+             out("weights_memory", NAPKIN_FIELD(Out, weights_memory), "Weights", unit::bytes)
                  .help("Parameters × bytes per weight"),
-             out("memory_needed", &Out::memory_needed, "Weights + cache", unit::bytes)
+             out("memory_needed", NAPKIN_FIELD(Out, memory_needed), "Weights + cache", unit::bytes)
                  .help("Weights + KV cache of the batch"),
-             out("decode_bound", &Out::decode_bound, "Decode bound")
+             out("decode_bound", NAPKIN_FIELD(Out, decode_bound), "Decode bound")
                  .help("Whether decode is memory- or compute-bound"),
-             out("active_params", &Out::active_params, "Active parameters", unit::params)
+             out("active_params", NAPKIN_FIELD(Out, active_params), "Active parameters",
+                 unit::params)
                  .help("Parameters one token computes with (all of them for a dense model)")},
             &infer_latency),
         0));
@@ -506,56 +522,60 @@ void register_inference(Registry& r) {
          "grouped-query, multi-query and multi-head latent attention.",
          "DeepSeek-AI 2024 (DeepSeek-V2), Table 1; Ainslie et al. 2023 (GQA); Shazeer 2019 (MQA)",
          "docs/inference.md#inferkv"},
-        {num("n_layers", &In::n_layers, "Layers L")
+        {num("n_layers", NAPKIN_FIELD(In, n_layers), "Layers L")
              .help("Transformer blocks; each caches its own keys and values")
              .range(1, 1e4)
              .integer()
              .required(),
-         num("n_kv_heads", &In::n_kv_heads, "KV heads")
+         num("n_kv_heads", NAPKIN_FIELD(In, n_kv_heads), "KV heads")
              .range(0, 1e4)
              .integer()
              .help("= heads for MHA, groups for GQA, 1 for MQA; unused with MLA"),
-         num("head_dim", &In::head_dim, "Head dimension")
+         num("head_dim", NAPKIN_FIELD(In, head_dim), "Head dimension")
              .help("Size of one attention head")
              .range(1, 1e5)
              .integer(),
-         num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+         num("kv_bytes", NAPKIN_FIELD(In, kv_bytes), "Bytes per cached element", unit::bytes)
              .help("2 for a BF16 cache, 1 for FP8")
              .positive(8),
-         num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+         num("seq_len", NAPKIN_FIELD(In, seq_len), "Sequence length", unit::tokens)
              .help("Tokens held in the cache per sequence (prompt + generated)")
              .range(1, 1e8)
              .integer(),
-         num("batch", &In::batch, "Batch (sequences)")
+         num("batch", NAPKIN_FIELD(In, batch), "Batch (sequences)")
              .help("Sequences cached at once")
              .range(1, 1e7)
              .integer(),
-         num("latent_dim", &In::latent_dim, "MLA latent width (0 = not MLA)")
+         num("latent_dim", NAPKIN_FIELD(In, latent_dim), "MLA latent width (0 = not MLA)")
              .range(0, 1e6)
              .integer()
              .help("DeepSeek-V2/V3: 512"),
-         num("rope_dim", &In::rope_dim, "MLA RoPE key width")
+         num("rope_dim", NAPKIN_FIELD(In, rope_dim), "MLA RoPE key width")
              .range(0, 1e5)
              .integer()
              .help("DeepSeek-V2/V3: 64"),
-         num("n_heads", &In::n_heads, "Query heads (0 = no MHA comparison)")
+         num("n_heads", NAPKIN_FIELD(In, n_heads), "Query heads (0 = no MHA comparison)")
              .help("Query heads, to compare with a full multi-head cache")
              .range(0, 1e5)
              .integer()},
-        {out("bytes_per_token", &Out::bytes_per_token, "Per token", unit::bytes_per_token)
+        {out("bytes_per_token", NAPKIN_FIELD(Out, bytes_per_token), "Per token",
+             unit::bytes_per_token)
              .help("Cache bytes one token adds over all layers"),
-         out("bytes_per_sequence", &Out::bytes_per_sequence, "Per sequence", unit::bytes)
+         out("bytes_per_sequence", NAPKIN_FIELD(Out, bytes_per_sequence), "Per sequence",
+             unit::bytes)
              .help("Per token × sequence length"),
-         out("bytes_total", &Out::bytes_total, "Batch", unit::bytes).help("Per sequence × batch"),
-         out("elements_per_token_per_layer", &Out::elements_per_token_per_layer,
+         out("bytes_total", NAPKIN_FIELD(Out, bytes_total), "Batch", unit::bytes)
+             .help("Per sequence × batch"),
+         out("elements_per_token_per_layer", NAPKIN_FIELD(Out, elements_per_token_per_layer),
              "Elements per token per layer")
              .help("Numbers cached per token in one layer"),
-         out("mha_bytes_per_token", &Out::mha_bytes_per_token, "MHA per token (same heads)",
-             unit::bytes_per_token)
+         out("mha_bytes_per_token", NAPKIN_FIELD(Out, mha_bytes_per_token),
+             "MHA per token (same heads)", unit::bytes_per_token)
              .help("The cache per token if every query head had its own keys and values"),
-         out("reduction_vs_mha", &Out::reduction_vs_mha, "Reduction vs MHA", unit::times)
+         out("reduction_vs_mha", NAPKIN_FIELD(Out, reduction_vs_mha), "Reduction vs MHA",
+             unit::times)
              .help("How many times smaller than a full multi-head cache"),
-         out("attention", &Out::attention, "Attention type")
+         out("attention", NAPKIN_FIELD(Out, attention), "Attention type")
              .help("Multi-head, grouped-query, multi-query or multi-head latent attention")},
         &infer_kv));
   }
@@ -570,60 +590,63 @@ void register_inference(Registry& r) {
          "docs/inference.md#inferdecode"},
         [] {
           std::vector<InputDecl<In>> ins = {
-              num("params", &In::params, "Parameters", unit::params)
+              num("params", NAPKIN_FIELD(In, params), "Parameters", unit::params)
                   .help("Model size N: every weight, all experts included (what memory holds)")
                   .positive(kMaxParams)
                   .required(),
-              num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+              num("weight_bytes", NAPKIN_FIELD(In, weight_bytes), "Bytes per weight", unit::bytes)
                   .help("2 for BF16 weights, 1 for FP8")
                   .positive(8),
-              num("batch", &In::batch, "Batch (sequences)")
+              num("batch", NAPKIN_FIELD(In, batch), "Batch (sequences)")
                   .help("Sequences decoded together")
                   .range(1, 1e6)
                   .integer(),
-              num("context", &In::context, "Context per sequence", unit::tokens)
+              num("context", NAPKIN_FIELD(In, context), "Context per sequence", unit::tokens)
                   .help("Tokens in each sequence's KV cache")
                   .range(0, kMaxTokens)
                   .integer(),
-              num("kv_bytes_per_token", &In::kv_bytes_per_token, "KV cache per token",
+              num("kv_bytes_per_token", NAPKIN_FIELD(In, kv_bytes_per_token), "KV cache per token",
                   unit::bytes_per_token)
                   .range(0, 1e9)
                   .help("from infer.kv; LLaMA-2-70B: 327,680 B"),
-              num("chips", &In::chips, "Chips (weights and cache split evenly)")
+              num("chips", NAPKIN_FIELD(In, chips), "Chips (weights and cache split evenly)")
                   .help("Accelerators the weights and cache are split over")
                   .range(1, 1e5)
                   .integer(),
-              num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth per chip",
+              num("mem_bandwidth", NAPKIN_FIELD(In, mem_bandwidth), "Memory bandwidth per chip",
                   unit::bytes_per_s)
                   .help("HBM bandwidth of one chip")
                   .positive(kMaxBw),
-              num("peak_flops", &In::peak_flops, "Peak FLOP/s per chip", unit::flops)
+              num("peak_flops", NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s per chip", unit::flops)
                   .help("Peak FLOP/s of one chip")
                   .positive(kMaxPeak)};
           for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
           return ins;
         }(),
-        {out("step_time", &Out::step_time, "Step time", unit::seconds)
+        {out("step_time", NAPKIN_FIELD(Out, step_time), "Step time", unit::seconds)
              .help("The larger of memory and compute time: one token for every sequence"),
-         out("tokens_per_second", &Out::tokens_per_second, "Throughput", unit::tokens_per_s)
+         out("tokens_per_second", NAPKIN_FIELD(Out, tokens_per_second), "Throughput",
+             unit::tokens_per_s)
              .help("Batch ÷ step time"),
-         out("bound", &Out::bound, "Bound").help("Whether memory or compute sets the step time"),
-         out("weight_time", &Out::weight_time, "Weight read", unit::seconds)
+         out("bound", NAPKIN_FIELD(Out, bound), "Bound")
+             .help("Whether memory or compute sets the step time"),
+         out("weight_time", NAPKIN_FIELD(Out, weight_time), "Weight read", unit::seconds)
              .help("Weights ÷ (chips × bandwidth)"),
-         out("kv_time", &Out::kv_time, "KV cache read", unit::seconds)
+         out("kv_time", NAPKIN_FIELD(Out, kv_time), "KV cache read", unit::seconds)
              .help("Cache of the batch ÷ (chips × bandwidth)"),
-         out("compute_time", &Out::compute_time, "Compute", unit::seconds)
+         out("compute_time", NAPKIN_FIELD(Out, compute_time), "Compute", unit::seconds)
              .help("2N × batch ÷ (chips × peak)"),
-         out("memory_time", &Out::memory_time, "Memory (weights + cache)", unit::seconds)
+         out("memory_time", NAPKIN_FIELD(Out, memory_time), "Memory (weights + cache)",
+             unit::seconds)
              .help("Weight read + cache read"),
-         out("crossover_batch", &Out::crossover_batch, "Compute-bound from batch")
+         out("crossover_batch", NAPKIN_FIELD(Out, crossover_batch), "Compute-bound from batch")
              .help("Batch from which compute outweighs memory (0: never at this context)"),
-         out("memory_per_chip", &Out::memory_per_chip, "Memory per chip", unit::bytes)
+         out("memory_per_chip", NAPKIN_FIELD(Out, memory_per_chip), "Memory per chip", unit::bytes)
              .help("Weights + cache on one chip"),
-         out("weights_read", &Out::weights_read, "Weights read per step", unit::bytes)
+         out("weights_read", NAPKIN_FIELD(Out, weights_read), "Weights read per step", unit::bytes)
              .help("Every weight of a dense model; the shared weights and the experts the batch "
                    "touches for a mixture of experts"),
-         out("experts_touched", &Out::experts_touched, "Experts touched per step")
+         out("experts_touched", NAPKIN_FIELD(Out, experts_touched), "Experts touched per step")
              .help("Distinct experts per MoE layer the batch reads")
              .optional()},
         &infer_decode));

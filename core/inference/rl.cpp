@@ -122,33 +122,29 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
     if (!gen.ok()) return gen.error();
   }
   o.generate_time = gen->total_time;
-  if (in.decode_model == "weights")
-    d.step(
-        "Generation (infer.latency, the worked example's model: compute-only prefill, decode "
-        "reads the weights)",
-        "T_{\\text{gen}}",
-        "\\frac{$b \\cdot $p \\cdot 2 $N}{$k \\cdot $F} + $g \\cdot \\frac{$N \\cdot $w}{$k \\cdot "
-        "$B}",
-        {{"b", "b_{\\text{rep}}", o.sequences_per_replica},
-         {"p", "p", in.prompt_len, unit::tokens},
-         {"N", "N", params, unit::params},
-         {"k", "k", k},
-         {"F", "F", in.peak_flops, unit::flops},
-         {"g", "g", in.gen_len, unit::tokens},
-         {"w", "b_w", in.weight_bytes, unit::bytes},
-         {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
-        o.generate_time, unit::seconds);
-  else
-    d.step(
-        "Generation (infer.latency, roofline: prefill and every decode step bound by FLOPs or "
-        "by reading the weights and the batch's cache, on k GPUs)",
-        "T_{\\text{gen}}", "$P + $D",
-        {{"P", "T_{\\text{prefill}}", gen->prefill_time, unit::seconds},
-         {"D", "T_{\\text{decode}}", gen->decode_time, unit::seconds}},
-        o.generate_time, unit::seconds);
+  const bool worked = in.decode_model == "weights";
+  d.step(worked ? "Generation (infer.latency, the worked example's model: compute-only prefill, "
+                  "decode reads the weights, on k GPUs)"
+                : "Generation (infer.latency, roofline: prefill and every decode step bound by "
+                  "FLOPs or by reading the weights and the batch's cache, on k GPUs)",
+         "T_{\\text{gen}}", "$P + $D",
+         {{"P", "T_{\\text{prefill}}", gen->prefill_time, unit::seconds},
+          {"D", "T_{\\text{decode}}", gen->decode_time, unit::seconds}},
+         o.generate_time, unit::seconds);
 
+  // FLOPs per token of the policy over a whole sample (prompt + response, causal attention;
+  // Kaplan et al. 2020 Table 1), or 2N in the worked example's model. The reward model is the
+  // policy scaled by reward_model_fraction, its FLOPs per token too.
+  const double seq = in.prompt_len + in.gen_len;
+  const double f_fwd = worked ? 2 * na : forward_flops_step(sized.value(), seq, true, d);
   const double reward_params = params * in.reward_model_fraction;
-  const double score_flops = in.batch * (in.prompt_len + in.gen_len) * 2 * reward_params;
+  const double f_reward = worked ? 2 * reward_params : in.reward_model_fraction * f_fwd;
+  d.step("Reward-model FLOPs per token", "F_{\\text{RM}}", worked ? "2 \\cdot $R" : "$r \\cdot $F",
+         {{"R", "N_{\\text{RM}}", reward_params, unit::params},
+          {"r", "r", in.reward_model_fraction, unit::fraction},
+          {"F", "F_{\\text{fwd}}", f_fwd, unit::flop_per_token}},
+         f_reward, unit::flop_per_token);
+  const double score_flops = in.batch * seq * f_reward;
   // The reward model's prefill over G GPUs: its FLOPs split G ways, or one read of its weights
   // per GPU, whichever is longer (the prefill roofline, Pope et al. 2022 §3).
   const double reward_read = reward_params * in.weight_bytes / in.mem_bandwidth;
@@ -163,48 +159,42 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
     d.step(
         "Scoring on one GPU (the worked example): reward-model prefill over prompt + "
         "generation",
-        "T_{\\text{score}}", "\\frac{$b \\cdot ($p + $g) \\cdot 2 \\cdot $R}{$F}",
+        "T_{\\text{score}}", "\\frac{$b \\cdot ($p + $g) \\cdot $f}{$F}",
         {{"b", "b", in.batch},
          {"p", "p", in.prompt_len, unit::tokens},
          {"g", "g", in.gen_len, unit::tokens},
-         {"R", "N_{\\text{RM}}", reward_params, unit::params},
+         {"f", "F_{\\text{RM}}", f_reward, unit::flop_per_token},
          {"F", "F", in.peak_flops, unit::flops}},
         o.score_time, unit::seconds);
   else {
-    d.step("Scoring, synchronous: reward-model prefill over prompt + generation on every GPU",
-           "T_{\\text{score}}",
-           "\\max\\left(\\frac{$b \\cdot ($p + $g) \\cdot 2 \\cdot $R}{$G \\cdot $F},\\ "
-           "\\frac{$R \\cdot $w}{$B}\\right)",
-           {{"b", "b", in.batch},
-            {"p", "p", in.prompt_len, unit::tokens},
-            {"g", "g", in.gen_len, unit::tokens},
-            {"R", "N_{\\text{RM}}", reward_params, unit::params},
-            {"G", "G", in.total_gpus},
-            {"F", "F", in.peak_flops, unit::flops},
-            {"w", "b_w", in.weight_bytes, unit::bytes},
-            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
-           o.score_time, unit::seconds);
-    d.step("Scoring, asynchronous: on the GPUs not training", "T'_{\\text{score}}",
-           "\\max\\left(\\frac{$b \\cdot ($p + $g) \\cdot 2 \\cdot $R}{$G \\cdot $F},\\ "
-           "\\frac{$R \\cdot $w}{$B}\\right)",
-           {{"b", "b", in.batch},
-            {"p", "p", in.prompt_len, unit::tokens},
-            {"g", "g", in.gen_len, unit::tokens},
-            {"R", "N_{\\text{RM}}", reward_params, unit::params},
-            {"G", "G_{\\text{gen}}", gen_gpus_async},
-            {"F", "F", in.peak_flops, unit::flops},
-            {"w", "b_w", in.weight_bytes, unit::bytes},
-            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
-           o.score_time_async, unit::seconds);
+    // Synchronous on every GPU, asynchronous on those not training.
+    for (const bool sync : {true, false})
+      d.step(sync ? "Scoring, synchronous: reward-model prefill over prompt + generation on every "
+                    "GPU"
+                  : "Scoring, asynchronous: on the GPUs not training",
+             sync ? "T_{\\text{score}}" : "T'_{\\text{score}}",
+             "\\max\\left(\\frac{$b \\cdot ($p + $g) \\cdot $f}{$G \\cdot $F},\\ "
+             "\\frac{$R \\cdot $w}{$B}\\right)",
+             {{"b", "b", in.batch},
+              {"p", "p", in.prompt_len, unit::tokens},
+              {"g", "g", in.gen_len, unit::tokens},
+              {"f", "F_{\\text{RM}}", f_reward, unit::flop_per_token},
+              {"R", "N_{\\text{RM}}", reward_params, unit::params},
+              {"G", sync ? "G" : "G_{\\text{gen}}", sync ? in.total_gpus : gen_gpus_async},
+              {"F", "F", in.peak_flops, unit::flops},
+              {"w", "b_w", in.weight_bytes, unit::bytes},
+              {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+             sync ? o.score_time : o.score_time_async, unit::seconds);
   }
 
-  // 6 FLOPs per active parameter per token (a mixture of experts trains only the routed ones).
-  const double train_flops = in.ppo_epochs * 6 * na * in.batch * (in.prompt_len + in.gen_len);
+  // Training: 3 forward passes' FLOPs per token, forward + backward (Kaplan et al. 2020 §2.1:
+  // 6N; train.step's 3·F_fwd with attention); a mixture of experts trains only the routed ones.
+  const double train_flops = in.ppo_epochs * 3 * f_fwd * in.batch * seq;
   o.train_time_sync = train_flops / (o.train_gpus_sync * in.peak_flops * in.mfu);
   d.step("Training, synchronous (all GPUs)", "T_{\\text{train}}",
-         "\\frac{$e \\cdot 6 \\cdot $N \\cdot $b \\cdot ($p + $g)}{$G \\cdot $F \\cdot $u}",
+         "\\frac{$e \\cdot 3 \\cdot $f \\cdot $b \\cdot ($p + $g)}{$G \\cdot $F \\cdot $u}",
          {{"e", "e", in.ppo_epochs},
-          {"N", m.experts > 0 ? "N_a" : "N", na, unit::params},
+          {"f", worked ? "2 N" : "F_{\\text{fwd}}", f_fwd, unit::flop_per_token},
           {"b", "b", in.batch},
           {"p", "p", in.prompt_len, unit::tokens},
           {"g", "g", in.gen_len, unit::tokens},
@@ -276,111 +266,117 @@ void register_rl(Registry& r) {
            "one "
            "after another on the same GPUs, or overlap on separate GPU sets.",
            "Kaplan et al. 2020 §2.1 (6N per token)", "docs/rl.md#rlthroughput"},
-          {num("batch", &In::batch, "Batch (prompts per iteration)")
+          {num("batch", NAPKIN_FIELD(In, batch), "Batch (prompts per iteration)")
                .help("Prompts per iteration")
                .range(1, 1e7)
                .integer()
                .required(),
-           num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+           num("prompt_len", NAPKIN_FIELD(In, prompt_len), "Prompt length", unit::tokens)
                .help("Tokens per prompt")
                .range(1, 1e7)
                .integer(),
-           num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+           num("gen_len", NAPKIN_FIELD(In, gen_len), "Generated tokens", unit::tokens)
                .help("Tokens generated per prompt")
                .range(1, 1e7)
                .integer(),
-           num("ppo_epochs", &In::ppo_epochs, "PPO epochs")
+           num("ppo_epochs", NAPKIN_FIELD(In, ppo_epochs), "PPO epochs")
                .help("Passes over each batch in training")
                .range(1, 1000)
                .integer(),
-           num("total_gpus", &In::total_gpus, "Total GPUs", unit::gpus)
+           num("total_gpus", NAPKIN_FIELD(In, total_gpus), "Total GPUs", unit::gpus)
                .help("Accelerators for generation, scoring and training")
                .range(1, 1e7)
                .integer()
                .required(),
-           peak_flops_input(&In::peak_flops, "Peak FLOP/s per GPU"),
-           hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", 1e15),
-           num("mfu", &In::mfu, "Training MFU", unit::fraction)
+           peak_flops_input(NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s per GPU"),
+           hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "Memory bandwidth", 1e15),
+           num("mfu", NAPKIN_FIELD(In, mfu), "Training MFU", unit::fraction)
                .help("Share of peak the training step reaches")
                .positive(1),
-           num("reward_model_fraction", &In::reward_model_fraction,
+           num("reward_model_fraction", NAPKIN_FIELD(In, reward_model_fraction),
                "Reward model size / policy size")
                .help("Reward-model size as a fraction of the policy")
                .positive(10),
-           num("async_train_fraction", &In::async_train_fraction, "Async: share of GPUs training",
-               unit::fraction)
+           num("async_train_fraction", NAPKIN_FIELD(In, async_train_fraction),
+               "Async: share of GPUs training", unit::fraction)
                .help("Async: share of GPUs that train while the rest generate")
                .positive(1),
-           num("generation_replicas", &In::generation_replicas, "Generation replicas")
+           num("generation_replicas", NAPKIN_FIELD(In, generation_replicas), "Generation replicas")
                .range(1, 1e6)
                .integer()
                .help("1 = the worked example's single replica; the batch is split evenly across "
                      "replicas"),
-           num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+           num("weight_bytes", NAPKIN_FIELD(In, weight_bytes), "Bytes per weight", unit::bytes)
                .help("2 for BF16 weights")
                .positive(8),
-           num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
-               .help("Memory of one accelerator, to size a generation replica")
-               .positive(1e13),
-           num("gpus_per_replica", &In::gpus_per_replica,
+           gpu_memory_input(NAPKIN_FIELD(In, gpu_memory)),
+           num("gpus_per_replica", NAPKIN_FIELD(In, gpus_per_replica),
                "GPUs per generation replica (0 = fewest)")
                .help("GPUs one generation replica is split over, TP × PP; 0 picks the smallest "
                      "shape whose memory holds the weights and the cache")
                .range(0, 65536)
                .integer(),
-           num("gpus_per_node", &In::gpus_per_node, "GPUs per node (largest TP)", unit::gpus)
+           num("gpus_per_node", NAPKIN_FIELD(In, gpus_per_node), "GPUs per node (largest TP)",
+               unit::gpus)
                .help("GPUs joined by NVLink: tensor parallelism stays within them")
                .range(1, 1024)
                .integer(),
-           choice("decode_model", &In::decode_model, "Generation model", "roofline|weights")
+           choice("decode_model", NAPKIN_FIELD(In, decode_model), "Generation model",
+                  "roofline|weights")
                .labels("Roofline (weights, KV cache and FLOPs)|Weights only (worked example)")
-               .help("roofline: prefill and decode steps bound by FLOPs or memory, the cache read "
-                     "included; weights: the worked example's compute-only prefill and weight-only "
-                     "decode"),
-           choice("score_on", &In::score_on, "Scoring runs on", "all|one_gpu")
+               .help("roofline: steps bound by FLOPs (2N + attention) or memory, cache read "
+                     "included; weights: the worked example's (2N FLOPs, weight-only decode)"),
+           choice("score_on", NAPKIN_FIELD(In, score_on), "Scoring runs on", "all|one_gpu")
                .labels("The GPUs not training|One GPU (worked example)")
                .help("All: the reward model is spread over every GPU not training; one GPU: "
                      "the worked example's")},
-          {out("generate_time", &Out::generate_time, "Generation", unit::seconds)
+          {out("generate_time", NAPKIN_FIELD(Out, generate_time), "Generation", unit::seconds)
                .help("Decoding the batch's responses"),
-           out("score_time", &Out::score_time, "Scoring", unit::seconds)
+           out("score_time", NAPKIN_FIELD(Out, score_time), "Scoring", unit::seconds)
                .help("Reward model over prompts and responses (sync: on every GPU)"),
-           out("train_time_sync", &Out::train_time_sync, "Training (sync)", unit::seconds)
+           out("train_time_sync", NAPKIN_FIELD(Out, train_time_sync), "Training (sync)",
+               unit::seconds)
                .help("PPO update on every GPU"),
-           out("train_time_async", &Out::train_time_async, "Training (async)", unit::seconds)
+           out("train_time_async", NAPKIN_FIELD(Out, train_time_async), "Training (async)",
+               unit::seconds)
                .help("PPO update on the training share of GPUs"),
-           out("sync_iteration_time", &Out::sync_iteration_time, "Iteration (sync)", unit::seconds)
+           out("sync_iteration_time", NAPKIN_FIELD(Out, sync_iteration_time), "Iteration (sync)",
+               unit::seconds)
                .help("Generate + score + train, one after another"),
-           out("async_iteration_time", &Out::async_iteration_time, "Iteration (async)",
+           out("async_iteration_time", NAPKIN_FIELD(Out, async_iteration_time), "Iteration (async)",
                unit::seconds)
                .help("The slower of generation and training, overlapped"),
-           out("sync_samples_per_second", &Out::sync_samples_per_second, "Samples/s (sync)",
-               unit::samples_per_s)
+           out("sync_samples_per_second", NAPKIN_FIELD(Out, sync_samples_per_second),
+               "Samples/s (sync)", unit::samples_per_s)
                .help("Prompts per second, synchronous"),
-           out("async_samples_per_second", &Out::async_samples_per_second, "Samples/s (async)",
-               unit::samples_per_s)
+           out("async_samples_per_second", NAPKIN_FIELD(Out, async_samples_per_second),
+               "Samples/s (async)", unit::samples_per_s)
                .help("Prompts per second, asynchronous"),
-           out("sync_tokens_per_second", &Out::sync_tokens_per_second, "Generated tok/s (sync)",
-               unit::tokens_per_s)
+           out("sync_tokens_per_second", NAPKIN_FIELD(Out, sync_tokens_per_second),
+               "Generated tok/s (sync)", unit::tokens_per_s)
                .help("Generated tokens per second, synchronous"),
-           out("async_tokens_per_second", &Out::async_tokens_per_second, "Generated tok/s (async)",
-               unit::tokens_per_s)
+           out("async_tokens_per_second", NAPKIN_FIELD(Out, async_tokens_per_second),
+               "Generated tok/s (async)", unit::tokens_per_s)
                .help("Generated tokens per second, asynchronous"),
-           out("speedup", &Out::speedup, "Async speedup", unit::times)
+           out("speedup", NAPKIN_FIELD(Out, speedup), "Async speedup", unit::times)
                .help("Async ÷ sync throughput"),
-           out("train_gpus_sync", &Out::train_gpus_sync, "Training GPUs (sync)", unit::gpus)
-               .help("GPUs training in the synchronous loop"),
-           out("train_gpus_async", &Out::train_gpus_async, "Training GPUs (async)", unit::gpus)
-               .help("GPUs training in the asynchronous loop"),
-           out("sequences_per_replica", &Out::sequences_per_replica, "Sequences per replica")
-               .help("Prompts each generation replica decodes"),
-           out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per generation replica",
+           out("train_gpus_sync", NAPKIN_FIELD(Out, train_gpus_sync), "Training GPUs (sync)",
                unit::gpus)
+               .help("GPUs training in the synchronous loop"),
+           out("train_gpus_async", NAPKIN_FIELD(Out, train_gpus_async), "Training GPUs (async)",
+               unit::gpus)
+               .help("GPUs training in the asynchronous loop"),
+           out("sequences_per_replica", NAPKIN_FIELD(Out, sequences_per_replica),
+               "Sequences per replica")
+               .help("Prompts each generation replica decodes"),
+           out("gpus_per_replica", NAPKIN_FIELD(Out, gpus_per_replica),
+               "GPUs per generation replica", unit::gpus)
                .help("GPUs one generation replica is split over"),
-           out("generation_memory", &Out::generation_memory, "Memory of a generation replica",
-               unit::bytes)
+           out("generation_memory", NAPKIN_FIELD(Out, generation_memory),
+               "Memory of a generation replica", unit::bytes)
                .help("Policy weights + the cache of its sequences at full length"),
-           out("score_time_async", &Out::score_time_async, "Scoring (async)", unit::seconds)
+           out("score_time_async", NAPKIN_FIELD(Out, score_time_async), "Scoring (async)",
+               unit::seconds)
                .help("Reward model on the GPUs not training, in async mode")},
           &rl_throughput),
       0));

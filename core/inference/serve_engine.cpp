@@ -64,95 +64,90 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
   using In = ServeEngineIn;
   constexpr double kMaxTokens = 1e7;
   return {
-      num<In, double>("expert_params", &In::expert_params, "Parameters per expert (0 = shape)",
-                      unit::params)
+      num<In, double>("expert_params", NAPKIN_FIELD(In, expert_params),
+                      "Parameters per expert (0 = shape)", unit::params)
           .help("One expert's weights summed over layers (MoE only); 0 counts the shape's")
           .range(0, 1e15)
           .group("model.moe"),
-      num<In, double>("shared_params", &In::shared_params, "Shared parameters (0 = shape)",
-                      unit::params)
+      num<In, double>("shared_params", NAPKIN_FIELD(In, shared_params),
+                      "Shared parameters (0 = shape)", unit::params)
           .help("Weights every token uses: attention, embeddings, shared experts (MoE only)")
           .range(0, 1e15)
           .group("model.moe"),
-      peak_flops_input(&In::peak_flops, "Peak BF16 FLOP/s per GPU").group("cluster"),
-      num<In, double>("peak_fp8", &In::peak_fp8, "Peak FP8 FLOP/s per GPU", unit::flops)
+      peak_flops_input(NAPKIN_FIELD(In, peak_flops), "Peak BF16 FLOP/s per GPU").group("cluster"),
+      num<In, double>("peak_fp8", NAPKIN_FIELD(In, peak_fp8), "Peak FP8 FLOP/s per GPU",
+                      unit::flops)
           .help("Dense FP8 peak; 0 = no FP8 path (the math then runs at the BF16 peak)")
           .range(0, 1e17)
           .group("cluster"),
-      num<In, double>("peak_int8", &In::peak_int8, "Peak INT8 OP/s per GPU", unit::flops)
+      num<In, double>("peak_int8", NAPKIN_FIELD(In, peak_int8), "Peak INT8 OP/s per GPU",
+                      unit::flops)
           .help("Dense INT8 peak; 0 = no INT8 path")
           .range(0, 1e17)
           .group("cluster"),
-      hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", 1e15).group("cluster"),
-      num<In, double>("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
-          .help("HBM of one GPU")
-          .range(1e8, 1e14)
+      hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "Memory bandwidth", 1e15)
           .group("cluster"),
-      num<In, int>("tp", &In::tp, "Tensor parallel (TP)")
+      gpu_memory_input(NAPKIN_FIELD(In, gpu_memory)).group("cluster"),
+      num<In, int>("tp", NAPKIN_FIELD(In, tp), "Tensor parallel (TP)")
           .help("GPUs splitting each layer; must divide the heads")
           .range(1, 1024)
           .group("layout"),
-      num<In, int>("pp", &In::pp, "Pipeline parallel (PP)")
+      num<In, int>("pp", NAPKIN_FIELD(In, pp), "Pipeline parallel (PP)")
           .help("Stages the layers are split into; must divide the layers")
           .range(1, 1024)
           .group("layout"),
-      choice<In>("weight_dtype", &In::weight_dtype, "Weights", "bf16|fp16|fp8|int8|int4")
+      choice<In>("weight_dtype", NAPKIN_FIELD(In, weight_dtype), "Weights",
+                 "bf16|fp16|fp8|int8|int4")
           .labels("BF16|FP16|FP8 (W8A8)|INT8 (W8A8)|INT4 (weight-only)")
           .help("Storage of the weights; FP8 and INT8 also run the math at the 8-bit peak")
           .group("engine"),
-      num<In, double>("group_size", &In::group_size, "INT4 group size (0 = per channel)")
+      num<In, double>("group_size", NAPKIN_FIELD(In, group_size),
+                      "INT4 group size (0 = per channel)")
           .help("Weights sharing one FP16 scale in INT4 (AWQ, GPTQ: 128)")
           .range(0, 1e6)
           .integer()
           .group("engine"),
-      choice<In>("kv_dtype", &In::kv_dtype, "KV cache", "bf16|fp8|int8")
+      choice<In>("kv_dtype", NAPKIN_FIELD(In, kv_dtype), "KV cache", "bf16|fp8|int8")
           .labels("BF16|FP8|INT8")
           .help("Storage of the cached keys and values")
           .group("engine"),
-      num<In, double>("memory_utilization", &In::memory_utilization, "GPU memory used",
+      num<In, double>("memory_utilization", NAPKIN_FIELD(In, memory_utilization), "GPU memory used",
                       unit::fraction)
           .help("Share of GPU memory the engine may take (vLLM's default: 90 %)")
           .range(0.01, 1)
           .group("engine"),
-      num<In, double>("block_size", &In::block_size, "KV block size", unit::tokens)
+      num<In, double>("block_size", NAPKIN_FIELD(In, block_size), "KV block size", unit::tokens)
           .help("Tokens per paged KV block (vLLM: 16); a sequence fills whole blocks")
           .positive(1e5)
           .integer()
           .group("engine"),
-      flag<In>("chunked_prefill", &In::chunked_prefill, "Chunked prefill")
+      flag<In>("chunked_prefill", NAPKIN_FIELD(In, chunked_prefill), "Chunked prefill")
           .help("Split prompts into chunks that ride along with decode steps")
           .group("engine"),
-      num<In, double>("chunk_tokens", &In::chunk_tokens, "Tokens per step (chunk)", unit::tokens)
+      num<In, double>("chunk_tokens", NAPKIN_FIELD(In, chunk_tokens), "Tokens per step (chunk)",
+                      unit::tokens)
           .help("Prefill tokens one step takes with chunked prefill (vLLM: 2,048)")
           .positive(kMaxTokens)
           .integer()
           .group("engine"),
-      num<In, double>("compute_efficiency", &In::compute_efficiency, "Matmul efficiency",
-                      unit::fraction)
-          .help("Share of peak FLOP/s the matmuls reach (prefill MFU)")
-          .positive(1)
-          .group("engine"),
-      num<In, double>("bandwidth_efficiency", &In::bandwidth_efficiency, "Bandwidth efficiency",
-                      unit::fraction)
-          .help("Share of HBM bandwidth decode reaches (memory-bandwidth utilization)")
-          .positive(1)
-          .group("engine"),
-      num<In, double>("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+      compute_efficiency_input(NAPKIN_FIELD(In, compute_efficiency)).group("engine"),
+      bandwidth_efficiency_input(NAPKIN_FIELD(In, bandwidth_efficiency)).group("engine"),
+      num<In, double>("prompt_len", NAPKIN_FIELD(In, prompt_len), "Prompt length", unit::tokens)
           .help("Tokens in each request's prompt (the mean, where prompts vary)")
           .positive(kMaxTokens)
           .integer()
           .group("job"),
-      num<In, double>("output_len", &In::output_len, "Output length", unit::tokens)
+      num<In, double>("output_len", NAPKIN_FIELD(In, output_len), "Output length", unit::tokens)
           .help("Tokens generated per request (the mean, where outputs vary)")
           .positive(kMaxTokens)
           .integer()
           .group("job"),
-      num<In, double>("prefix_fraction", &In::prefix_fraction, "Shared prompt prefix",
+      num<In, double>("prefix_fraction", NAPKIN_FIELD(In, prefix_fraction), "Shared prompt prefix",
                       unit::fraction)
           .help("Share of each prompt every request shares (a system prompt); 0 = none")
           .range(0, 1)
           .group("job"),
-      num<In, double>("prefix_hit_rate", &In::prefix_hit_rate, "Prefix cache hit rate",
+      num<In, double>("prefix_hit_rate", NAPKIN_FIELD(In, prefix_hit_rate), "Prefix cache hit rate",
                       unit::fraction)
           .help("Share of requests that find the shared prefix in the cache")
           .range(0, 1)
@@ -353,9 +348,10 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   o.kv_tokens_used = b * (blocks_per_seq * in.block_size - cached) + (cached > 0 ? shared : 0);
 
   // Decode: a sequence's mean context over its output, and the FLOPs of one token there
-  // (2 per active weight, plus attention over the whole context: no causal halving).
+  // (the shared forward FLOPs: 2 per active weight, plus attention over the whole context, no
+  // causal halving).
   const double ctx = in.prompt_len + in.output_len / 2;
-  const double f_tok = 2 * e.active + attention_flops_per_token(m, ctx, false);
+  const double f_tok = forward_flops_per_token(sized.value(), ctx, false);
   const double t_kv = b * ctx * e.kv_tok_gpu / e.bw_rate;
   const double t_c = b * f_tok / (e.gpus * e.flops_rate);
   const double w_read = e.weights_read(b / e.pp);
@@ -424,9 +420,8 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   auto per_request = [&](double c) {
     PerRequest r;
     const double new_tokens = in.prompt_len - c;
-    r.flops = new_tokens * 2 * e.active +
-              in.prompt_len * attention_flops_per_token(m, in.prompt_len, true) -
-              c * attention_flops_per_token(m, c, true);
+    r.flops = in.prompt_len * forward_flops_per_token(sized.value(), in.prompt_len, true) -
+              c * forward_flops_per_token(sized.value(), c, true);
     r.weights = e.weights_read(new_tokens);
     r.alone = std::max(r.flops / (e.tp * e.flops_rate), r.weights / e.tp / e.bw_rate);
     // What one request's prefill adds to the others' decode, and its own time to first token.
@@ -539,46 +534,50 @@ void register_serve_engine(Registry& r) {
        "Kwon et al. 2023 (PagedAttention); Austin et al. 2025, How to Scale Your Model "
        "(serving); Agrawal et al. 2024 (Sarathi-Serve)",
        "docs/serving.md#serveengine"},
-      {num<In, double>("batch", &In::batch, "Batch (0 = the most that fit)")
+      {num<In, double>("batch", NAPKIN_FIELD(In, batch), "Batch (0 = the most that fit)")
            .help("Sequences decoding together; 0 fills the KV cache")
            .range(0, 1e7)
            .integer()
            .group("job")},
-      {out("max_batch", &Out::max_batch, "Largest batch")
+      {out("max_batch", NAPKIN_FIELD(Out, max_batch), "Largest batch")
            .help("Sequences of prompt + output tokens the KV cache holds"),
-       out("ttft", &Out::ttft, "Time to first token", unit::seconds)
+       out("ttft", NAPKIN_FIELD(Out, ttft), "Time to first token", unit::seconds)
            .help("Prefill of one prompt at this batch (queueing not included)"),
-       out("tpot", &Out::tpot, "Time per output token", unit::seconds)
+       out("tpot", NAPKIN_FIELD(Out, tpot), "Time per output token", unit::seconds)
            .help("Mean gap between a sequence's tokens, the others' prefills included"),
-       out("tokens_per_second", &Out::tokens_per_second, "Tokens/s per replica", unit::tokens_per_s)
-           .help("Output tokens per second of the whole replica"),
-       out("tokens_per_second_per_gpu", &Out::tokens_per_second_per_gpu, "Tokens/s per GPU",
+       out("tokens_per_second", NAPKIN_FIELD(Out, tokens_per_second), "Tokens/s per replica",
            unit::tokens_per_s)
+           .help("Output tokens per second of the whole replica"),
+       out("tokens_per_second_per_gpu", NAPKIN_FIELD(Out, tokens_per_second_per_gpu),
+           "Tokens/s per GPU", unit::tokens_per_s)
            .help("Replica throughput ÷ its GPUs"),
-       out("bound", &Out::bound, "Decode bound")
+       out("bound", NAPKIN_FIELD(Out, bound), "Decode bound")
            .help("Whether the weight read or the FLOPs set the decode step"),
-       out("crossover_batch", &Out::crossover_batch, "Compute-bound from batch")
+       out("crossover_batch", NAPKIN_FIELD(Out, crossover_batch), "Compute-bound from batch")
            .help("Batch whose FLOPs take as long as the weight read"),
-       out("batch", &Out::batch, "Batch used").help("The batch the times are for"),
-       out("decode_step", &Out::decode_step, "Decode step", unit::seconds)
+       out("batch", NAPKIN_FIELD(Out, batch), "Batch used").help("The batch the times are for"),
+       out("decode_step", NAPKIN_FIELD(Out, decode_step), "Decode step", unit::seconds)
            .help("One token for every sequence, no prefill"),
-       out("max_token_gap", &Out::max_token_gap, "Longest token gap", unit::seconds)
+       out("max_token_gap", NAPKIN_FIELD(Out, max_token_gap), "Longest token gap", unit::seconds)
            .help("Longest pause in a sequence's output while a prompt is prefilled"),
-       out("request_time", &Out::request_time, "Request time", unit::seconds)
+       out("request_time", NAPKIN_FIELD(Out, request_time), "Request time", unit::seconds)
            .help("TTFT + the remaining tokens × TPOT"),
-       out("math_peak", &Out::math_peak, "Matmul peak used", unit::flops)
+       out("math_peak", NAPKIN_FIELD(Out, math_peak), "Matmul peak used", unit::flops)
            .help("The GPU's peak for the weights' precision (INT4 runs at BF16's)"),
-       out("weights_per_gpu", &Out::weights_per_gpu, "Weights per GPU", unit::bytes)
+       out("weights_per_gpu", NAPKIN_FIELD(Out, weights_per_gpu), "Weights per GPU", unit::bytes)
            .help("Weight bytes each GPU holds"),
-       out("activations_per_gpu", &Out::activations_per_gpu, "Activation peak per GPU", unit::bytes)
+       out("activations_per_gpu", NAPKIN_FIELD(Out, activations_per_gpu), "Activation peak per GPU",
+           unit::bytes)
            .help("Largest live activations of one step, kept free"),
-       out("kv_memory_per_gpu", &Out::kv_memory_per_gpu, "KV cache per GPU", unit::bytes)
+       out("kv_memory_per_gpu", NAPKIN_FIELD(Out, kv_memory_per_gpu), "KV cache per GPU",
+           unit::bytes)
            .help("Memory left for KV blocks"),
-       out("kv_per_token", &Out::kv_bytes_per_token, "KV cache per token", unit::bytes_per_token)
+       out("kv_per_token", NAPKIN_FIELD(Out, kv_bytes_per_token), "KV cache per token",
+           unit::bytes_per_token)
            .help("Cache bytes one token adds over all layers"),
-       out("kv_capacity_tokens", &Out::kv_capacity_tokens, "KV capacity", unit::tokens)
+       out("kv_capacity_tokens", NAPKIN_FIELD(Out, kv_capacity_tokens), "KV capacity", unit::tokens)
            .help("Tokens the KV cache holds, in whole blocks"),
-       out("experts_touched", &Out::experts_touched, "Experts touched per step")
+       out("experts_touched", NAPKIN_FIELD(Out, experts_touched), "Experts touched per step")
            .help("Distinct experts per MoE layer one decode step reads")
            .optional()},
       &serve_engine)));

@@ -102,11 +102,14 @@ Result<ServeMoeOut> serve_moe(const ServeMoeIn& in, Derivation& d) {
          o.weight_read_time, unit::seconds);
   // FLOPs: each GPU carries batch / TP tokens' worth of every active weight (the shared part
   // split over TP, the routed part spread over EP with the tokens).
-  o.compute_time = in.batch / in.tp * 2 * p.active / (in.compute_efficiency * peak);
+  // The shared forward FLOPs at no context (this card has none: the weight matmuls, 2 per
+  // active weight less the input embedding, a lookup).
+  const double f_tok = forward_flops_per_token(m, 0, false);
+  o.compute_time = in.batch / in.tp * f_tok / (in.compute_efficiency * peak);
   d.step("Matmul time per step per GPU", "t_C", "\\frac{$B / $t \\cdot 2 \\cdot $N}{$e \\cdot $F}",
          {{"B", "B", in.batch},
           {"t", "TP", in.tp},
-          {"N", "N_a", p.active, unit::params},
+          {"N", "N_{\\text{active}}", f_tok / 2, unit::params},
           {"e", "e_C", in.compute_efficiency, unit::fraction},
           {"F", "F", peak, unit::flops}},
          o.compute_time, unit::seconds);
@@ -164,86 +167,85 @@ void register_serve_moe(Registry& r) {
            "step touches, weights per GPU, the all-to-all per token and the step time.",
            "DeepSeek-AI 2024 (DeepSeek-V3) §3.4; Lepikhin et al. 2021 (GShard)",
            "docs/serving.md#servemoe"},
-          {peak_flops_input(&In::peak_flops, "Peak BF16 FLOP/s per GPU").group("cluster"),
-           num("peak_fp8", &In::peak_fp8, "Peak FP8 FLOP/s per GPU", unit::flops)
+          {peak_flops_input(NAPKIN_FIELD(In, peak_flops), "Peak BF16 FLOP/s per GPU")
+               .group("cluster"),
+           num("peak_fp8", NAPKIN_FIELD(In, peak_fp8), "Peak FP8 FLOP/s per GPU", unit::flops)
                .help("Dense FP8 peak; 0 = none (BF16's is used)")
                .range(0, 1e17)
                .group("cluster"),
-           hbm_bandwidth_input(&In::mem_bandwidth, "Memory bandwidth", 1e15).group("cluster"),
-           num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
-               .help("HBM of one GPU")
-               .range(1e8, 1e14)
+           hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "Memory bandwidth", 1e15)
                .group("cluster"),
-           num("gpus_per_node", &In::gpus_per_node, "GPUs per node", unit::gpus)
+           gpu_memory_input(NAPKIN_FIELD(In, gpu_memory)).group("cluster"),
+           num("gpus_per_node", NAPKIN_FIELD(In, gpus_per_node), "GPUs per node", unit::gpus)
                .help("GPUs on NVLink together; a larger EP crosses nodes")
                .positive(1e4)
                .integer()
                .group("cluster"),
-           num("intra_bandwidth", &In::intra_bandwidth, "Intra-node bandwidth", unit::bytes_per_s)
+           num("intra_bandwidth", NAPKIN_FIELD(In, intra_bandwidth), "Intra-node bandwidth",
+               unit::bytes_per_s)
                .help("NVLink bandwidth per GPU, one direction")
                .positive(1e15)
                .group("cluster"),
-           num("inter_bandwidth", &In::inter_bandwidth, "Inter-node bandwidth per GPU",
+           num("inter_bandwidth", NAPKIN_FIELD(In, inter_bandwidth), "Inter-node bandwidth per GPU",
                unit::bytes_per_s)
                .help("InfiniBand or RoCE bandwidth per GPU, one direction")
                .positive(1e15)
                .group("cluster"),
-           choice("weight_dtype", &In::weight_dtype, "Weights", "bf16|fp8|int8|int4")
+           choice("weight_dtype", NAPKIN_FIELD(In, weight_dtype), "Weights", "bf16|fp8|int8|int4")
                .labels("BF16|FP8 (W8A8)|INT8 (W8A8)|INT4 (weight-only)")
                .help("Storage of the weights; 8-bit also dispatches 8-bit activations")
                .group("engine"),
-           num("ep", &In::ep, "Expert parallel (EP)", unit::gpus)
+           num("ep", NAPKIN_FIELD(In, ep), "Expert parallel (EP)", unit::gpus)
                .help("GPUs the routed experts are spread over, whole")
                .range(1, 1e5)
                .integer()
                .group("layout"),
-           num("tp", &In::tp, "Attention TP")
+           num("tp", NAPKIN_FIELD(In, tp), "Attention TP")
                .help("GPUs splitting attention and shared weights; EP ÷ TP groups run in "
                      "parallel")
                .range(1, 1024)
                .integer()
                .group("layout"),
-           num("batch", &In::batch, "Batch per attention group")
+           num("batch", NAPKIN_FIELD(In, batch), "Batch per attention group")
                .help("Sequences each group decodes together")
                .range(1, 1e6)
                .integer()
                .group("job"),
-           num("memory_utilization", &In::memory_utilization, "GPU memory used", unit::fraction)
+           num("memory_utilization", NAPKIN_FIELD(In, memory_utilization), "GPU memory used",
+               unit::fraction)
                .help("Share of GPU memory the engine may take")
                .range(0.01, 1)
                .group("engine"),
-           num("compute_efficiency", &In::compute_efficiency, "Matmul efficiency", unit::fraction)
-               .help("Share of peak FLOP/s the matmuls reach")
-               .positive(1)
-               .group("engine"),
-           num("bandwidth_efficiency", &In::bandwidth_efficiency, "Bandwidth efficiency",
-               unit::fraction)
-               .help("Share of HBM bandwidth the weight read reaches")
-               .positive(1)
-               .group("engine")},
-          {out("experts_touched", &Out::experts_touched, "Experts touched per step")
+           compute_efficiency_input(NAPKIN_FIELD(In, compute_efficiency)).group("engine"),
+           bandwidth_efficiency_input(NAPKIN_FIELD(In, bandwidth_efficiency)).group("engine")},
+          {out("experts_touched", NAPKIN_FIELD(Out, experts_touched), "Experts touched per step")
                .help("Distinct routed experts per MoE layer one decode step reads"),
-           out("experts_touched_per_gpu", &Out::experts_touched_per_gpu, "Touched per GPU")
+           out("experts_touched_per_gpu", NAPKIN_FIELD(Out, experts_touched_per_gpu),
+               "Touched per GPU")
                .help("Of those, the ones on one GPU"),
-           out("experts_per_gpu", &Out::experts_per_gpu, "Experts per GPU")
+           out("experts_per_gpu", NAPKIN_FIELD(Out, experts_per_gpu), "Experts per GPU")
                .help("Routed experts each GPU holds, per MoE layer"),
-           out("weights_per_gpu", &Out::weights_per_gpu, "Weights per GPU", unit::bytes)
-               .help("Shared weights ÷ TP + this GPU's experts"),
-           out("memory_left_per_gpu", &Out::memory_left_per_gpu, "Memory left per GPU", unit::bytes)
-               .help("For the KV cache and activations"),
-           out("alltoall_bytes_per_token", &Out::alltoall_bytes_per_token, "All-to-all per token",
+           out("weights_per_gpu", NAPKIN_FIELD(Out, weights_per_gpu), "Weights per GPU",
                unit::bytes)
+               .help("Shared weights ÷ TP + this GPU's experts"),
+           out("memory_left_per_gpu", NAPKIN_FIELD(Out, memory_left_per_gpu), "Memory left per GPU",
+               unit::bytes)
+               .help("For the KV cache and activations"),
+           out("alltoall_bytes_per_token", NAPKIN_FIELD(Out, alltoall_bytes_per_token),
+               "All-to-all per token", unit::bytes)
                .help("Bytes one token's dispatch and combine move off its GPU, all layers"),
-           out("alltoall_time", &Out::alltoall_time, "All-to-all per step", unit::seconds)
+           out("alltoall_time", NAPKIN_FIELD(Out, alltoall_time), "All-to-all per step",
+               unit::seconds)
                .help("Dispatch + combine over every MoE layer"),
-           out("weight_read_time", &Out::weight_read_time, "Weight read per step", unit::seconds)
+           out("weight_read_time", NAPKIN_FIELD(Out, weight_read_time), "Weight read per step",
+               unit::seconds)
                .help("Shared weights and the touched experts on one GPU"),
-           out("compute_time", &Out::compute_time, "Matmuls per step", unit::seconds)
+           out("compute_time", NAPKIN_FIELD(Out, compute_time), "Matmuls per step", unit::seconds)
                .help("FLOPs of one GPU's tokens"),
-           out("step_time", &Out::step_time, "Decode step", unit::seconds)
+           out("step_time", NAPKIN_FIELD(Out, step_time), "Decode step", unit::seconds)
                .help("max(matmuls, weight read) + all-to-all; the KV read is left out"),
-           out("tokens_per_second_per_gpu", &Out::tokens_per_second_per_gpu, "Tokens/s per GPU",
-               unit::tokens_per_s)
+           out("tokens_per_second_per_gpu", NAPKIN_FIELD(Out, tokens_per_second_per_gpu),
+               "Tokens/s per GPU", unit::tokens_per_s)
                .help("Output tokens per second each GPU carries")},
           &serve_moe),
       0));

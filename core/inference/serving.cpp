@@ -6,6 +6,7 @@
 #include "base/counts.hpp"
 #include "base/units.hpp"
 #include "inference/inference.hpp"
+#include "scenario/accelerator_inputs.hpp"
 #include "scenario/replica.hpp"
 
 namespace napkin {
@@ -203,6 +204,8 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
   // One request alone on the replica: TP gives each step tp GPUs' FLOP/s and bandwidth; PP
   // stages run one after another, so they add up to the whole model at that rate.
   li.decode_model = "roofline";
+  forward_flops_step(sized.value(), in.prompt_len, true,
+                     d);  // what infer.latency prices a prompt at
   li.peak_flops = o.tp * in.peak_flops;
   li.mem_bandwidth = o.tp * in.mem_bandwidth;
   Result<InferLatencyOut> single = infer_latency(li, quiet);
@@ -436,95 +439,100 @@ void register_serving(Registry& r) {
              "Pope et al. 2022 §2 (weights read once per token); weight memory corrected, see "
              "docs/errata.md",
              "docs/serving.md#servellm_gpus"},
-            {num("users", &In::users, "Users")
+            {num("users", NAPKIN_FIELD(In, users), "Users")
                  .help("Users sending requests (unused when a total request rate is given)")
                  .range(1, 1e10)
                  .integer(),
-             num("rps_per_user", &In::rps_per_user, "Requests/s per user", unit::requests_per_s)
+             num("rps_per_user", NAPKIN_FIELD(In, rps_per_user), "Requests/s per user",
+                 unit::requests_per_s)
                  .help("Requests per second from one user")
                  .positive(1e4),
-             num("total_qps", &In::total_qps, "Total request rate (0 = users × rate)",
+             num("total_qps", NAPKIN_FIELD(In, total_qps), "Total request rate (0 = users × rate)",
                  unit::requests_per_s)
                  .help("Requests per second for the whole service; 0 takes users × requests per "
                        "user")
                  .range(0, 1e9),
-             num("prompt_len", &In::prompt_len, "Prompt length", unit::tokens)
+             num("prompt_len", NAPKIN_FIELD(In, prompt_len), "Prompt length", unit::tokens)
                  .help("Tokens in a request's prompt")
                  .range(1, 1e8)
                  .integer(),
-             num("gen_len", &In::gen_len, "Generated tokens", unit::tokens)
+             num("gen_len", NAPKIN_FIELD(In, gen_len), "Generated tokens", unit::tokens)
                  .help("Tokens generated per request")
                  .range(1, 1e8)
                  .integer(),
-             num("target_latency", &In::target_latency, "Target latency", unit::seconds)
+             num("target_latency", NAPKIN_FIELD(In, target_latency), "Target latency",
+                 unit::seconds)
                  .help("Longest acceptable time for one request")
                  .positive(1e5),
-             num("gpu_memory", &In::gpu_memory, "GPU memory", unit::bytes)
-                 .help("Memory of one accelerator")
-                 .positive(1e13),
-             num("peak_flops", &In::peak_flops, "Peak FLOP/s", unit::flops)
-                 .help("Dense BF16 peak of one accelerator")
-                 .positive(1e17),
-             num("mem_bandwidth", &In::mem_bandwidth, "Memory bandwidth", unit::bytes_per_s)
-                 .help("HBM bandwidth of one accelerator")
-                 .positive(1e15),
-             num("weight_bytes", &In::weight_bytes, "Bytes per weight", unit::bytes)
+             gpu_memory_input(NAPKIN_FIELD(In, gpu_memory)),
+             peak_flops_input(NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s"),
+             hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "Memory bandwidth", 1e15),
+             num("weight_bytes", NAPKIN_FIELD(In, weight_bytes), "Bytes per weight", unit::bytes)
                  .help("2 for BF16 weights, 1 for FP8")
                  .positive(8),
-             num("kv_bytes", &In::kv_bytes, "Bytes per cached element", unit::bytes)
+             num("kv_bytes", NAPKIN_FIELD(In, kv_bytes), "Bytes per cached element", unit::bytes)
                  .help("2 for a BF16 cache")
                  .positive(8),
-             num("gpus_per_replica", &In::gpus_per_replica,
+             num("gpus_per_replica", NAPKIN_FIELD(In, gpus_per_replica),
                  "GPUs per replica (0 = smallest that fits)")
                  .help("GPUs holding one copy of the model, TP × PP; 0 picks the smallest shape "
                        "that "
                        "fits")
                  .range(0, 1e4)
                  .integer(),
-             num("gpus_per_node", &In::gpus_per_node, "GPUs per node (largest TP)", unit::gpus)
+             num("gpus_per_node", NAPKIN_FIELD(In, gpus_per_node), "GPUs per node (largest TP)",
+                 unit::gpus)
                  .help("GPUs joined by NVLink: tensor parallelism stays within them")
                  .range(1, 1024)
                  .integer()},
-            {out("total_rps", &Out::total_rps, "Total request rate", unit::requests_per_s)
+            {out("total_rps", NAPKIN_FIELD(Out, total_rps), "Total request rate",
+                 unit::requests_per_s)
                  .help("Users × requests per user"),
-             out("requests_per_gpu", &Out::requests_per_gpu, "Requests/s per GPU",
+             out("requests_per_gpu", NAPKIN_FIELD(Out, requests_per_gpu), "Requests/s per GPU",
                  unit::requests_per_s)
                  .help("Requests a replica finishes per second, one at a time, ÷ its GPUs"),
-             out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus)
+             out("gpus_needed", NAPKIN_FIELD(Out, gpus_needed), "GPUs needed", unit::gpus)
                  .help("Whole replicas for the load × GPUs per replica"),
-             out("max_concurrent", &Out::max_concurrent, "Max concurrent requests per replica")
+             out("max_concurrent", NAPKIN_FIELD(Out, max_concurrent),
+                 "Max concurrent requests per replica")
                  .help("Requests one replica holds at once: the lower of the memory and latency "
                        "limits"),
-             out("single_request_latency", &Out::single_request_latency, "Single-request latency",
-                 unit::seconds)
+             out("single_request_latency", NAPKIN_FIELD(Out, single_request_latency),
+                 "Single-request latency", unit::seconds)
                  .help("Prefill plus decode of one request alone on its replica (roofline)"),
-             out("weight_memory", &Out::weight_memory, "Weight memory", unit::bytes)
+             out("weight_memory", NAPKIN_FIELD(Out, weight_memory), "Weight memory", unit::bytes)
                  .help("Parameters × bytes per weight"),
-             out("weight_memory_seed", &Out::weight_memory_seed,
+             out("weight_memory_seed", NAPKIN_FIELD(Out, weight_memory_seed),
                  "Weight memory as the worked example computes it (its erratum)", unit::bytes)
                  .hidden(),
-             out("kv_per_request", &Out::kv_per_request, "KV cache per request", unit::bytes)
+             out("kv_per_request", NAPKIN_FIELD(Out, kv_per_request), "KV cache per request",
+                 unit::bytes)
                  .help("KV cache of one request's prompt and generated tokens"),
-             out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus)
-                 .help("GPUs holding one copy of the model: TP × PP"),
-             out("tp", &Out::tp, "Tensor parallel (TP)").help("GPUs splitting each layer"),
-             out("pp", &Out::pp, "Pipeline stages (PP)").help("Stages the layers are split into"),
-             out("min_gpus_memory", &Out::min_gpus_memory, "Fewest GPUs by memory alone",
+             out("gpus_per_replica", NAPKIN_FIELD(Out, gpus_per_replica), "GPUs per replica",
                  unit::gpus)
+                 .help("GPUs holding one copy of the model: TP × PP"),
+             out("tp", NAPKIN_FIELD(Out, tp), "Tensor parallel (TP)")
+                 .help("GPUs splitting each layer"),
+             out("pp", NAPKIN_FIELD(Out, pp), "Pipeline stages (PP)")
+                 .help("Stages the layers are split into"),
+             out("min_gpus_memory", NAPKIN_FIELD(Out, min_gpus_memory),
+                 "Fewest GPUs by memory alone", unit::gpus)
                  .help("Weights + one request's cache ÷ one GPU's memory, rounded up"),
-             out("replicas", &Out::replicas, "Replicas").help("Copies of the model the load needs"),
-             out("max_concurrent_memory", &Out::max_concurrent_memory, "Concurrency, memory limit")
+             out("replicas", NAPKIN_FIELD(Out, replicas), "Replicas")
+                 .help("Copies of the model the load needs"),
+             out("max_concurrent_memory", NAPKIN_FIELD(Out, max_concurrent_memory),
+                 "Concurrency, memory limit")
                  .help("Requests whose KV cache fits beside the weights"),
-             out("max_concurrent_latency", &Out::max_concurrent_latency,
+             out("max_concurrent_latency", NAPKIN_FIELD(Out, max_concurrent_latency),
                  "Concurrency, latency limit")
                  .help("Requests that can share a replica within the target latency"),
-             out("max_concurrent_seed", &Out::max_concurrent_seed,
+             out("max_concurrent_seed", NAPKIN_FIELD(Out, max_concurrent_seed),
                  "Max concurrent from the worked example's weight memory")
                  .hidden(),
-             out("gpus_needed_seed", &Out::gpus_needed_seed,
+             out("gpus_needed_seed", NAPKIN_FIELD(Out, gpus_needed_seed),
                  "GPUs as the worked example counts them", unit::gpus)
                  .hidden(),
-             out("single_request_latency_seed", &Out::single_request_latency_seed,
+             out("single_request_latency_seed", NAPKIN_FIELD(Out, single_request_latency_seed),
                  "Single-request latency as the worked example computes it", unit::seconds)
                  .hidden()},
             &serve_llm_gpus),
@@ -540,52 +548,59 @@ void register_serving(Registry& r) {
          "continuously: the serving capacity card sizes those.",
          "Little 1961 (L = λW); Crankshaw et al. 2017 (Clipper) §4.3 (adaptive batching)",
          "docs/serving.md#servebatching"},
-        {num("batch_size", &In::batch_size, "Batch size")
+        {num("batch_size", NAPKIN_FIELD(In, batch_size), "Batch size")
              .help("Requests per batch")
              .range(1, 1e6)
              .integer()
              .required(),
-         num("inference_time", &In::inference_time, "Inference time per batch", unit::seconds)
+         num("inference_time", NAPKIN_FIELD(In, inference_time), "Inference time per batch",
+             unit::seconds)
              .help("Time for a GPU to run one batch")
              .positive(3600)
              .required(),
-         num("total_qps", &In::total_qps, "Total QPS", unit::requests_per_s)
+         num("total_qps", NAPKIN_FIELD(In, total_qps), "Total QPS", unit::requests_per_s)
              .help("Requests per second arriving")
              .positive(kMaxQps)
              .required(),
-         num("gpus", &In::gpus, "GPUs (0 = as many as needed)")
+         num("gpus", NAPKIN_FIELD(In, gpus), "GPUs (0 = as many as needed)")
              .help("GPUs serving; 0 takes as many as the load needs")
              .range(0, 1e7)
              .integer(),
-         num("latency_budget", &In::latency_budget, "Latency budget (0 = none)", unit::seconds)
+         num("latency_budget", NAPKIN_FIELD(In, latency_budget), "Latency budget (0 = none)",
+             unit::seconds)
              .help("Longest acceptable latency; 0 = none")
              .range(0, 3600),
-         choice("wait_model", &In::wait_model, "Wait to fill a batch", "fill|half_window")
+         choice("wait_model", NAPKIN_FIELD(In, wait_model), "Wait to fill a batch",
+                "fill|half_window")
              .labels("(batch − 1) / (2 × arrival rate)|Half the collection window")
              .help("Fill: each request waits for the rest of its batch to arrive (a batch of one "
                    "never waits); half the window: the worked example's batch / (2 × arrival "
                    "rate)")},
-        {out("qps_per_gpu", &Out::qps_per_gpu, "QPS one GPU sustains", unit::requests_per_s)
+        {out("qps_per_gpu", NAPKIN_FIELD(Out, qps_per_gpu), "QPS one GPU sustains",
+             unit::requests_per_s)
              .help("Batch ÷ inference time"),
-         out("gpus_needed", &Out::gpus_needed, "GPUs needed", unit::gpus)
+         out("gpus_needed", NAPKIN_FIELD(Out, gpus_needed), "GPUs needed", unit::gpus)
              .help("Total QPS ÷ QPS per GPU, rounded up"),
-         out("gpus_used", &Out::gpus_used, "GPUs used", unit::gpus)
+         out("gpus_used", NAPKIN_FIELD(Out, gpus_used), "GPUs used", unit::gpus)
              .help("GPUs the figures below are for"),
-         out("per_gpu_qps", &Out::per_gpu_qps, "Arrivals per GPU", unit::requests_per_s)
+         out("per_gpu_qps", NAPKIN_FIELD(Out, per_gpu_qps), "Arrivals per GPU",
+             unit::requests_per_s)
              .help("Arrivals per GPU per second"),
-         out("collection_time", &Out::collection_time, "Batch collection time", unit::seconds)
+         out("collection_time", NAPKIN_FIELD(Out, collection_time), "Batch collection time",
+             unit::seconds)
              .help("Time to fill a batch at that arrival rate"),
-         out("avg_wait", &Out::avg_wait, "Average wait", unit::seconds)
+         out("avg_wait", NAPKIN_FIELD(Out, avg_wait), "Average wait", unit::seconds)
              .help("Average time a request waits for its batch to fill"),
-         out("avg_latency", &Out::avg_latency, "Average latency", unit::seconds)
+         out("avg_latency", NAPKIN_FIELD(Out, avg_latency), "Average latency", unit::seconds)
              .help("Average wait + inference time"),
-         out("cold_start_latency", &Out::cold_start_latency, "Cold-start latency", unit::seconds)
+         out("cold_start_latency", NAPKIN_FIELD(Out, cold_start_latency), "Cold-start latency",
+             unit::seconds)
              .help("The first request's wait for a full batch + inference"),
-         out("utilization", &Out::utilization, "GPU busy fraction", unit::fraction)
+         out("utilization", NAPKIN_FIELD(Out, utilization), "GPU busy fraction", unit::fraction)
              .help("Share of time a GPU is busy"),
-         out("within_budget", &Out::within_budget, "Within budget")
+         out("within_budget", NAPKIN_FIELD(Out, within_budget), "Within budget")
              .help("Whether the average latency is within the budget"),
-         out("avg_latency_half_window", &Out::avg_latency_half_window,
+         out("avg_latency_half_window", NAPKIN_FIELD(Out, avg_latency_half_window),
              "Average latency, half-window rule", unit::seconds)
              .help("Half the collection window + inference time, as the worked example counts "
                    "it")},
@@ -601,28 +616,32 @@ void register_serving(Registry& r) {
          "Covington et al. 2016 (deep networks for YouTube recommendations): candidate generation, "
          "then ranking",
          "docs/serving.md#servepipeline"},
-        {num("total_qps", &In::total_qps, "Total QPS", unit::requests_per_s)
+        {num("total_qps", NAPKIN_FIELD(In, total_qps), "Total QPS", unit::requests_per_s)
              .help("Requests per second entering the pipeline")
              .positive(kMaxQps),
-         num("budget", &In::budget, "Latency budget (0 = none)", unit::seconds)
+         num("budget", NAPKIN_FIELD(In, budget), "Latency budget (0 = none)", unit::seconds)
              .help("End-to-end latency budget; 0 = none")
              .range(0, 3600),
-         text("stages", &In::stages, "Stages (JSON)")
+         text("stages", NAPKIN_FIELD(In, stages), "Stages (JSON)")
              .help(
                  R"(array of {"name", "latency"} or {"name", "batch", "inference"}; times in seconds or "20 ms")"),
-         choice("wait_model", &In::wait_model, "Wait to fill a batch", "fill|half_window")
+         choice("wait_model", NAPKIN_FIELD(In, wait_model), "Wait to fill a batch",
+                "fill|half_window")
              .labels("(batch − 1) / (2 × arrival rate)|Half the collection window")
              .help("Fill: each request waits for the rest of its batch to arrive; half the "
                    "window: the worked example's batch / (2 × arrival rate)")},
-        {out("total_latency", &Out::total_latency, "End-to-end latency", unit::seconds)
+        {out("total_latency", NAPKIN_FIELD(Out, total_latency), "End-to-end latency", unit::seconds)
              .help("Sum of the stages' latencies"),
-         out("remaining_budget", &Out::remaining_budget, "Budget left", unit::seconds)
+         out("remaining_budget", NAPKIN_FIELD(Out, remaining_budget), "Budget left", unit::seconds)
              .help("Budget − total latency"),
-         out("within_budget", &Out::within_budget, "Within budget")
+         out("within_budget", NAPKIN_FIELD(Out, within_budget), "Within budget")
              .help("Whether the total is within the budget"),
-         out("total_gpus", &Out::total_gpus, "GPUs", unit::gpus).help("GPUs over all stages"),
-         out("stage_count", &Out::stage_count, "Stages").help("Stages in the pipeline"),
-         out("stages", &Out::stages, "Per stage").help("Latency and GPUs of each stage")},
+         out("total_gpus", NAPKIN_FIELD(Out, total_gpus), "GPUs", unit::gpus)
+             .help("GPUs over all stages"),
+         out("stage_count", NAPKIN_FIELD(Out, stage_count), "Stages")
+             .help("Stages in the pipeline"),
+         out("stages", NAPKIN_FIELD(Out, stages), "Per stage")
+             .help("Latency and GPUs of each stage")},
         &serve_pipeline));
   }
 }

@@ -24,6 +24,29 @@ constexpr auto hbm_bandwidth_input(Field field, const char* label, double max) {
       .positive(max);
 }
 
+// One accelerator's memory (HBM, in bytes as vendors mean them: "80 GB" is 80 GiB), the rows
+// of every card that sizes replicas or warns about a fit.
+template <class Field>
+constexpr auto gpu_memory_input(Field field, const char* label = "GPU memory") {
+  return num("gpu_memory", field, label, unit::bytes)
+      .help("HBM of one accelerator")
+      .range(1e8, 1e14);
+}
+
+// Shares of peak a serving step's matmuls and memory reads reach (MFU, MBU).
+template <class Field>
+constexpr auto compute_efficiency_input(Field field) {
+  return num("compute_efficiency", field, "Matmul efficiency", unit::fraction)
+      .help("Share of peak FLOP/s the matmuls reach")
+      .positive(1);
+}
+template <class Field>
+constexpr auto bandwidth_efficiency_input(Field field) {
+  return num("bandwidth_efficiency", field, "Bandwidth efficiency", unit::fraction)
+      .help("Share of HBM bandwidth the memory reads reach")
+      .positive(1);
+}
+
 // Measured shares of peak that a training step's kernels are timed against (kernel_rates,
 // scenario/cluster.hpp); the accelerator presets fill both.
 template <class Field>

@@ -321,6 +321,7 @@ Result<SizedModel> to_sized_model(const SizedModelInputs& in, Derivation& d) {
   if (!built.ok()) return built.error();
   SizedModel s{built.value()};
   const ModelParams p = model_params(s.model);
+  s.shape_active = p.active;
   s.total = in.params > 0 ? in.params : p.total;
   if (in.params <= 0) d.step("Parameters of the model shape", "N", "N", {}, s.total, unit::params);
   if (s.model.experts == 0) {
@@ -337,6 +338,39 @@ Result<SizedModel> to_sized_model(const SizedModelInputs& in, Derivation& d) {
   d.step("Active parameters (mixture of experts: the weights one token computes with)", "N_a",
          "N_a", {}, s.active, unit::params);
   return s;
+}
+
+// Kaplan et al. 2020 Table 1 (C_forward = 2N + 2·n_layer·n_ctx·d_attn), through the one
+// function: a count given by name (params = 1B on a shape of another size) scales the shape's
+// weight term by given ÷ shape's active parameters; the shape keeps the attention term.
+double forward_flops_per_token(const SizedModel& s, double context, bool causal) {
+  if (s.active == s.shape_active) return forward_flops_per_token(s.model, context, causal);
+  return attention_flops_per_token(s.model, context, causal) +
+         forward_flops_per_token(s.model, 0, causal) * s.active / s.shape_active;
+}
+
+double forward_flops_step(const SizedModel& s, double context, bool causal, Derivation& d) {
+  const Model& m = s.model;
+  const double f = forward_flops_per_token(s, context, causal);
+  const double attn = attention_flops_per_token(m, context, causal);
+  const double vd =
+      m.attention == AttentionKind::Mla && m.v_head_dim > 0 ? m.v_head_dim : m.head_dim;
+  const double qk = m.head_dim + (m.attention == AttentionKind::Mla ? m.rope_dim : 0);
+  d.step(causal ? "Forward FLOPs per token: weights + causal attention"
+                : "FLOPs of a decoded token: weights + attention to s cached",
+         causal ? "F_{\\text{fwd}}" : "F_{\\text{dec}}",
+         causal ? "2 \\cdot $N + 2 \\cdot \\frac{$s}{2} \\cdot $h \\cdot ($q + $v) \\cdot $L"
+                : "2 \\cdot $N + 2 \\cdot $s \\cdot $h \\cdot ($q + $v) \\cdot $L",
+         {{"N", "N_{\\text{active}}", (f - attn) / 2, unit::params},
+          {"s", "s", context, unit::tokens},
+          {"h", "h", double(m.heads)},
+          {"q", "d_{qk}", qk},
+          {"v", "d_v", vd},
+          {"L", "L", double(m.layers)}},
+         f, unit::flop_per_token);
+  if (m.window > 0 && context > m.window)
+    d.note("Sliding window", "Windowed layers attend to their window only.");
+  return f;
 }
 
 }  // namespace napkin

@@ -95,8 +95,17 @@ struct SizedModelInputs : ModelInputs {
 struct SizedModel {
   Model model;
   double total = 0, active = 0;
+  double shape_active = 0;  // the shape's own active count (model_params)
 };
 Result<SizedModel> to_sized_model(const SizedModelInputs& in, Derivation& d);
+
+// Forward FLOPs per token of a sized model at a context: model.hpp's forward_flops_per_token on
+// the shape, its weight term scaled by the given active count ÷ the shape's when one is given.
+double forward_flops_per_token(const SizedModel& s, double context, bool causal);
+
+// The same as a derivation step (symbol F_fwd causal, F_dec not), the attention term's numbers
+// shown: 2·N + 2·(s/2)·h·(d_qk + d_v)·L.
+double forward_flops_step(const SizedModel& s, double context, bool causal, Derivation& d);
 
 void insert_sized_model_inputs(Estimator& e, std::size_t at, const void* defaults,
                                std::size_t shift);

@@ -5,6 +5,7 @@
 #include "base/units.hpp"
 #include "registry/areas.hpp"
 #include "scenario/accelerator_inputs.hpp"
+#include "scenario/gpu_figures.hpp"
 
 namespace napkin {
 
@@ -717,8 +718,9 @@ void register_training(Registry& r) {
                            {"GPT-3", 175e9},
                            {"PaLM", 540e9}}});
   Json a100 = Json::object(), h100 = Json::object();
-  a100.set("peak_flops", 312e12);
-  h100.set("peak_flops", 990e12);
+  // The catalog's datasheet peaks (scenario/gpu_figures.hpp), not retyped.
+  a100.set("peak_flops", figures::a100_bf16);
+  h100.set("peak_flops", figures::h100_bf16);
   r.add_chart({.id = "train-days-gpus",
                .title = "Training days vs GPU count",
                .estimator = "train.time",
@@ -733,7 +735,7 @@ void register_training(Registry& r) {
                .log_y = true,
                .integer_x = true,
                .y = {"days"},
-               .series = {{"A100 (312 TFLOP/s)", a100}, {"H100 (990 TFLOP/s)", h100}}});
+               .series = {{"A100 (312 TFLOP/s)", a100}, {"H100 (989 TFLOP/s)", h100}}});
   r.add_chart({.id = "train-days-mfu",
                .title = "Training days vs MFU",
                .estimator = "train.time",
