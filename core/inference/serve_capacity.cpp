@@ -423,17 +423,18 @@ void insert_target_inputs(Estimator& e, std::size_t at, const void* defaults, st
   using In = ServeCapacityIn;
   insert_decls<In>(
       e, at,
-      {num<In, double>("ttft_target", &In::ttft_target, "TTFT target, p90 (0 = none)",
+      {num<In, double>("ttft_target", NAPKIN_FIELD(In, ttft_target), "TTFT target, p90 (0 = none)",
                        unit::seconds)
            .help("90 % of requests see their first token within this, waiting included")
            .range(0, 1e5)
            .group("job"),
-       num<In, double>("tpot_target", &In::tpot_target, "TPOT target, mean (0 = none)",
+       num<In, double>("tpot_target", NAPKIN_FIELD(In, tpot_target), "TPOT target, mean (0 = none)",
                        unit::seconds)
            .help("Time per output token for mean-length requests")
            .range(0, 1e3)
            .group("job"),
-       num<In, double>("max_utilization", &In::max_utilization, "Utilisation limit", unit::fraction)
+       num<In, double>("max_utilization", NAPKIN_FIELD(In, max_utilization), "Utilisation limit",
+                       unit::fraction)
            .help("The busiest a replica's batch slots may be on average; headroom for bursts")
            .positive(1)
            .group("job")},
@@ -445,55 +446,55 @@ void register_serve_capacity(Registry& r) {
   using Out = ServeCapacityOut;
   constexpr double kMaxTokens = 1e7;
   const InputDecl<In> own[] = {
-      num<In, double>("batch", &In::batch, "Largest batch per replica (0 = what fits)")
+      num<In, double>("batch", NAPKIN_FIELD(In, batch), "Largest batch per replica (0 = what fits)")
           .help("Most sequences a replica runs at once (vLLM's limit on running sequences); 0 = "
                 "what the KV "
                 "cache holds")
           .range(0, 1e7)
           .integer()
           .group("engine"),
-      num<In, double>("qps", &In::qps, "Requests per second", unit::requests_per_s)
+      num<In, double>("qps", NAPKIN_FIELD(In, qps), "Requests per second", unit::requests_per_s)
           .help("Arrivals over the whole deployment, at random (Poisson); 0 = users × rate")
           .range(0, 1e7)
           .group("job"),
-      num<In, double>("users", &In::users, "Users (when QPS is 0)")
+      num<In, double>("users", NAPKIN_FIELD(In, users), "Users (when QPS is 0)")
           .help("Active users, each sending requests at the rate below")
           .range(0, 1e10)
           .group("job"),
-      num<In, double>("rps_per_user", &In::rps_per_user, "Requests/s per user",
+      num<In, double>("rps_per_user", NAPKIN_FIELD(In, rps_per_user), "Requests/s per user",
                       unit::requests_per_s)
           .help("How often one user sends a request")
           .range(0, 1e4)
           .group("job"),
-      num<In, double>("prompt_len_p90", &In::prompt_len_p90, "Prompt length p90 (0 = all equal)",
-                      unit::tokens)
+      num<In, double>("prompt_len_p90", NAPKIN_FIELD(In, prompt_len_p90),
+                      "Prompt length p90 (0 = all equal)", unit::tokens)
           .help("90 % of prompts are at most this long; 0 = every prompt at the mean")
           .range(0, kMaxTokens)
           .integer()
           .group("job"),
-      num<In, double>("output_len_p90", &In::output_len_p90, "Output length p90 (0 = all equal)",
-                      unit::tokens)
+      num<In, double>("output_len_p90", NAPKIN_FIELD(In, output_len_p90),
+                      "Output length p90 (0 = all equal)", unit::tokens)
           .help("90 % of outputs are at most this long; 0 = every output at the mean")
           .range(0, kMaxTokens)
           .integer()
           .group("job"),
-      num<In, double>("ttft_p50_target", &In::ttft_p50_target, "TTFT target, median (0 = none)",
-                      unit::seconds)
+      num<In, double>("ttft_p50_target", NAPKIN_FIELD(In, ttft_p50_target),
+                      "TTFT target, median (0 = none)", unit::seconds)
           .help("Half the requests see their first token within this, waiting included")
           .range(0, 1e5)
           .group("job"),
-      num<In, double>("tpot_p90_target", &In::tpot_p90_target, "TPOT target, p90 (0 = none)",
-                      unit::seconds)
+      num<In, double>("tpot_p90_target", NAPKIN_FIELD(In, tpot_p90_target),
+                      "TPOT target, p90 (0 = none)", unit::seconds)
           .help("Time per output token when the batch holds p90-length prompts")
           .range(0, 1e3)
           .group("job")};
   std::vector<InputDecl<In>> ins(std::begin(own), std::end(own));
-  ins.push_back(
-      num<In, double>("replicas", &In::replicas, "Replicas (0 = fewest that meet the targets)")
-          .help("Fix the replicas to see the latency they give; 0 finds the fewest")
-          .range(0, 1e7)
-          .integer()
-          .group("layout"));
+  ins.push_back(num<In, double>("replicas", NAPKIN_FIELD(In, replicas),
+                                "Replicas (0 = fewest that meet the targets)")
+                    .help("Fix the replicas to see the latency they give; 0 finds the fewest")
+                    .range(0, 1e7)
+                    .integer()
+                    .group("layout"));
   r.add(with_engine_inputs<In>(with_target_inputs<In>(
       declare<In, Out>(
           {"serve.capacity", "Serving capacity: replicas and GPUs for a load", "inference",
@@ -503,37 +504,41 @@ void register_serve_capacity(Registry& r) {
            "Austin et al. 2025, How to Scale Your Model (serving)",
            "docs/serving.md#servecapacity"},
           std::move(ins),
-          {out("replicas", &Out::replicas, "Replicas")
+          {out("replicas", NAPKIN_FIELD(Out, replicas), "Replicas")
                .help("Copies of the model, each on TP × PP GPUs, behind one load balancer"),
-           out("gpus", &Out::gpus, "GPUs", unit::gpus).help("Replicas × GPUs per replica"),
-           out("meets_targets", &Out::meets_targets, "Meets the targets")
+           out("gpus", NAPKIN_FIELD(Out, gpus), "GPUs", unit::gpus)
+               .help("Replicas × GPUs per replica"),
+           out("meets_targets", NAPKIN_FIELD(Out, meets_targets), "Meets the targets")
                .help("Every latency target and the utilisation limit hold"),
-           out("ttft_p90", &Out::ttft_p90, "TTFT p90", unit::seconds)
+           out("ttft_p90", NAPKIN_FIELD(Out, ttft_p90), "TTFT p90", unit::seconds)
                .help("90 % of requests see their first token within this: wait + prefill"),
-           out("ttft_p50", &Out::ttft_p50, "TTFT median", unit::seconds)
+           out("ttft_p50", NAPKIN_FIELD(Out, ttft_p50), "TTFT median", unit::seconds)
                .help("Half the requests see their first token within this"),
-           out("tpot_p50", &Out::tpot_p50, "TPOT", unit::seconds)
+           out("tpot_p50", NAPKIN_FIELD(Out, tpot_p50), "TPOT", unit::seconds)
                .help("Time per output token at the replica's batch, mean-length requests"),
-           out("tpot_p90", &Out::tpot_p90, "TPOT p90", unit::seconds)
+           out("tpot_p90", NAPKIN_FIELD(Out, tpot_p90), "TPOT p90", unit::seconds)
                .help("Time per output token when the batch holds p90-length prompts"),
-           out("utilization", &Out::utilization, "Utilisation", unit::fraction)
+           out("utilization", NAPKIN_FIELD(Out, utilization), "Utilisation", unit::fraction)
                .help("Average share of a replica's batch slots in use"),
-           out("batch", &Out::batch, "Batch per replica")
+           out("batch", NAPKIN_FIELD(Out, batch), "Batch per replica")
                .help("Most sequences a replica runs at once, chosen to need the fewest replicas"),
-           out("gpus_per_replica", &Out::gpus_per_replica, "GPUs per replica", unit::gpus)
+           out("gpus_per_replica", NAPKIN_FIELD(Out, gpus_per_replica), "GPUs per replica",
+               unit::gpus)
                .help("TP × PP"),
-           out("wait_p90", &Out::wait_p90, "Queue wait p90", unit::seconds)
+           out("wait_p90", NAPKIN_FIELD(Out, wait_p90), "Queue wait p90", unit::seconds)
                .help("90 % of requests wait at most this for a batch slot"),
-           out("wait_probability", &Out::wait_probability, "Chance of waiting", unit::fraction)
+           out("wait_probability", NAPKIN_FIELD(Out, wait_probability), "Chance of waiting",
+               unit::fraction)
                .help("Share of requests that find every batch slot busy (Erlang C)"),
-           out("service_time", &Out::service_time, "Time in a slot", unit::seconds)
+           out("service_time", NAPKIN_FIELD(Out, service_time), "Time in a slot", unit::seconds)
                .help("A mean request's TTFT plus its remaining tokens"),
-           out("service_cv2", &Out::service_cv2, "Spread of the time in a slot")
+           out("service_cv2", NAPKIN_FIELD(Out, service_cv2), "Spread of the time in a slot")
                .help("Its variance over its mean squared (0 = all equal, 1 = exponential)"),
-           out("qps_per_replica", &Out::qps_per_replica, "Requests/s per replica",
+           out("qps_per_replica", NAPKIN_FIELD(Out, qps_per_replica), "Requests/s per replica",
                unit::requests_per_s)
                .help("What one replica serves at the utilisation limit"),
-           out("qps", &Out::qps, "Load", unit::requests_per_s).help("Requests per second served")},
+           out("qps", NAPKIN_FIELD(Out, qps), "Load", unit::requests_per_s)
+               .help("Requests per second served")},
           &serve_capacity),
       std::size(own))));
   // p90 TTFT against the load for fixed replica counts; the user's own line (replicas chosen

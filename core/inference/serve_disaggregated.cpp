@@ -236,46 +236,50 @@ void register_serve_disaggregated(Registry& r) {
            "TPOT target at a load, the KV cache sent between them, against one colocated pool.",
            "Zhong et al. 2024 (DistServe); Patel et al. 2024 (Splitwise)",
            "docs/serving.md#servedisaggregated"},
-          {num<In, double>("qps", &In::qps, "Requests per second", unit::requests_per_s)
+          {num<In, double>("qps", NAPKIN_FIELD(In, qps), "Requests per second",
+                           unit::requests_per_s)
                .help("Arrivals over the whole deployment, at random (Poisson)")
                .positive(1e7)
                .group("job"),
-           num<In, double>("batch", &In::batch, "Largest decode batch (0 = what fits)")
+           num<In, double>("batch", NAPKIN_FIELD(In, batch), "Largest decode batch (0 = what fits)")
                .help("Most sequences a decode instance runs at once")
                .range(0, 1e7)
                .integer()
                .group("engine"),
-           num<In, double>("prefill_tp", &In::prefill_tp, "Prefill TP (0 = TP)")
+           num<In, double>("prefill_tp", NAPKIN_FIELD(In, prefill_tp), "Prefill TP (0 = TP)")
                .help("GPUs splitting each layer on a prefill instance")
                .range(0, 1024)
                .integer()
                .group("layout"),
-           num<In, double>("bandwidth", &In::bandwidth, "KV transfer link per GPU",
+           num<In, double>("bandwidth", NAPKIN_FIELD(In, bandwidth), "KV transfer link per GPU",
                            unit::bytes_per_s)
                .help("Bandwidth each prefill GPU sends its KV shard at (NDR InfiniBand: 50 GB/s)")
                .positive(1e14)
                .group("cluster")},
-          {out("gpus", &Out::gpus, "GPUs, disaggregated", unit::gpus)
+          {out("gpus", NAPKIN_FIELD(Out, gpus), "GPUs, disaggregated", unit::gpus)
                .help("Prefill GPUs + decode GPUs"),
-           out("colocated_gpus", &Out::colocated_gpus, "GPUs, colocated", unit::gpus)
+           out("colocated_gpus", NAPKIN_FIELD(Out, colocated_gpus), "GPUs, colocated", unit::gpus)
                .help("serve.capacity's GPUs for the same load and targets")
                .optional(),
-           out("prefill_gpus", &Out::prefill_gpus, "Prefill GPUs", unit::gpus)
+           out("prefill_gpus", NAPKIN_FIELD(Out, prefill_gpus), "Prefill GPUs", unit::gpus)
                .help("Prefill instances × their GPUs"),
-           out("decode_gpus", &Out::decode_gpus, "Decode GPUs", unit::gpus)
+           out("decode_gpus", NAPKIN_FIELD(Out, decode_gpus), "Decode GPUs", unit::gpus)
                .help("Decode instances × their GPUs"),
-           out("ttft_p90", &Out::ttft_p90, "TTFT p90", unit::seconds)
+           out("ttft_p90", NAPKIN_FIELD(Out, ttft_p90), "TTFT p90", unit::seconds)
                .help("90th percentile of prefill queue + prefill + KV transfer + decode-slot wait"),
-           out("tpot", &Out::tpot, "TPOT", unit::seconds).help("Decode step with no prefill in it"),
-           out("kv_transfer_bytes", &Out::kv_transfer_bytes, "KV sent per request", unit::bytes)
+           out("tpot", NAPKIN_FIELD(Out, tpot), "TPOT", unit::seconds)
+               .help("Decode step with no prefill in it"),
+           out("kv_transfer_bytes", NAPKIN_FIELD(Out, kv_transfer_bytes), "KV sent per request",
+               unit::bytes)
                .help("The prompt's KV cache less a cached prefix, prefill to decode (mean)"),
-           out("kv_transfer_time", &Out::kv_transfer_time, "KV transfer time", unit::seconds)
+           out("kv_transfer_time", NAPKIN_FIELD(Out, kv_transfer_time), "KV transfer time",
+               unit::seconds)
                .help("Its time over the link, every prefill GPU sending at once"),
-           out("decode_batch", &Out::decode_batch, "Decode batch")
+           out("decode_batch", NAPKIN_FIELD(Out, decode_batch), "Decode batch")
                .help("Sequences per decode instance: the most that meet the TPOT target"),
-           out("prefill_instances", &Out::prefill_instances, "Prefill instances")
+           out("prefill_instances", NAPKIN_FIELD(Out, prefill_instances), "Prefill instances")
                .help("Each prefills one prompt at a time"),
-           out("decode_instances", &Out::decode_instances, "Decode instances")
+           out("decode_instances", NAPKIN_FIELD(Out, decode_instances), "Decode instances")
                .help("Each decodes a batch of sequences")},
           &serve_disaggregated),
       1)));

@@ -76,38 +76,39 @@ void register_serve_prefix_cache(Registry& r) {
        "Kwon et al. 2023 (PagedAttention, shared prefix); Zheng et al. 2024 (SGLang, "
        "RadixAttention)",
        "docs/serving.md#serveprefix_cache"},
-      {num<In, double>("batch", &In::batch, "Batch (0 = the most that fit uncached)")
+      {num<In, double>("batch", NAPKIN_FIELD(In, batch), "Batch (0 = the most that fit uncached)")
            .help("Sequences decoding together, the same with and without the cache")
            .range(0, 1e7)
            .integer()
            .group("job")},
-      {out("ttft_saved", &Out::ttft_saved, "TTFT saved", unit::seconds)
+      {out("ttft_saved", NAPKIN_FIELD(Out, ttft_saved), "TTFT saved", unit::seconds)
            .help("Time to first token without the cache less with it"),
-       out("ttft", &Out::ttft, "TTFT with the cache", unit::seconds)
+       out("ttft", NAPKIN_FIELD(Out, ttft), "TTFT with the cache", unit::seconds)
            .help("Mean time to first token over hits and misses"),
-       out("ttft_p90", &Out::ttft_p90, "TTFT p90 with the cache", unit::seconds)
+       out("ttft_p90", NAPKIN_FIELD(Out, ttft_p90), "TTFT p90 with the cache", unit::seconds)
            .help("A miss's TTFT when fewer than 90 % of requests hit"),
-       out("prefill_flops_saved", &Out::prefill_flops_saved, "Prefill FLOPs saved", unit::flop)
+       out("prefill_flops_saved", NAPKIN_FIELD(Out, prefill_flops_saved), "Prefill FLOPs saved",
+           unit::flop)
            .help("FLOPs per request not spent on the cached prefix"),
-       out("prefill_saved_fraction", &Out::prefill_saved_fraction, "Share of prefill saved",
-           unit::fraction)
+       out("prefill_saved_fraction", NAPKIN_FIELD(Out, prefill_saved_fraction),
+           "Share of prefill saved", unit::fraction)
            .help("Prefill FLOPs saved ÷ a full prefill's"),
-       out("cached_tokens", &Out::cached_tokens, "Tokens from the cache", unit::tokens)
+       out("cached_tokens", NAPKIN_FIELD(Out, cached_tokens), "Tokens from the cache", unit::tokens)
            .help("Prompt tokens per request read from the cache (whole blocks, expected)"),
-       out("kv_bytes_saved", &Out::kv_bytes_saved, "KV memory saved", unit::bytes)
+       out("kv_bytes_saved", NAPKIN_FIELD(Out, kv_bytes_saved), "KV memory saved", unit::bytes)
            .help("Cache bytes the replica does not store at this batch"),
-       out("max_batch", &Out::max_batch, "Largest batch with the cache")
+       out("max_batch", NAPKIN_FIELD(Out, max_batch), "Largest batch with the cache")
            .help("Sequences that fit with the prefix stored once"),
-       out("max_batch_uncached", &Out::max_batch_uncached, "Largest batch without")
+       out("max_batch_uncached", NAPKIN_FIELD(Out, max_batch_uncached), "Largest batch without")
            .help("Sequences that fit when every prompt is stored whole"),
-       out("tpot", &Out::tpot, "TPOT with the cache", unit::seconds)
+       out("tpot", NAPKIN_FIELD(Out, tpot), "TPOT with the cache", unit::seconds)
            .help("Time per output token; shorter prefills interrupt decode less"),
-       out("tpot_saved", &Out::tpot_saved, "TPOT saved", unit::seconds)
+       out("tpot_saved", NAPKIN_FIELD(Out, tpot_saved), "TPOT saved", unit::seconds)
            .help("Time per output token without the cache less with it"),
-       out("tokens_per_second_per_gpu", &Out::tokens_per_second_per_gpu, "Tokens/s per GPU",
-           unit::tokens_per_s)
+       out("tokens_per_second_per_gpu", NAPKIN_FIELD(Out, tokens_per_second_per_gpu),
+           "Tokens/s per GPU", unit::tokens_per_s)
            .help("Output throughput per GPU with the cache"),
-       out("batch", &Out::batch, "Batch used").help("The batch both sides run at")},
+       out("batch", NAPKIN_FIELD(Out, batch), "Batch used").help("The batch both sides run at")},
       &serve_prefix_cache)));
   r.add_chart({.id = "prefix-ttft-vs-fraction",
                .title = "Time to first token vs shared prefix, by hit rate",

@@ -90,59 +90,64 @@ void register_serve_speculative(Registry& r) {
        "Leviathan, Kalman & Matias 2023, Fast Inference from Transformers via Speculative "
        "Decoding (ICML)",
        "docs/serving.md#servespeculative"},
-      {num("params", &In::params, "Target parameters", unit::params)
+      {num("params", NAPKIN_FIELD(In, params), "Target parameters", unit::params)
            .help("Weights of the model being served")
            .positive(1e15)
            .group("model"),
-       num("draft_params", &In::draft_params, "Draft parameters", unit::params)
+       num("draft_params", NAPKIN_FIELD(In, draft_params), "Draft parameters", unit::params)
            .help("Weights of the small model that drafts tokens")
            .positive(1e15)
            .group("model"),
-       num("active_params", &In::active_params, "Target active parameters (0 = all)", unit::params)
+       num("active_params", NAPKIN_FIELD(In, active_params), "Target active parameters (0 = all)",
+           unit::params)
            .help("Weights the target uses per token: a mixture of experts' routed and shared "
                  "experts; 0 for a dense model")
            .range(0, 1e15)
            .group("model"),
-       num("draft_active_params", &In::draft_active_params, "Draft active parameters (0 = all)",
-           unit::params)
+       num("draft_active_params", NAPKIN_FIELD(In, draft_active_params),
+           "Draft active parameters (0 = all)", unit::params)
            .help("Weights the draft uses per token, for a mixture-of-experts draft; 0 for a dense "
                  "one")
            .range(0, 1e15)
            .group("model"),
-       num("cost_ratio", &In::cost_ratio, "Draft cost per step (0 = from the weights)")
+       num("cost_ratio", NAPKIN_FIELD(In, cost_ratio), "Draft cost per step (0 = from the weights)")
            .help("Time of one draft step ÷ one target step; 0 = the ratio of their active weights")
            .range(0, 10)
            .group("job"),
-       num("acceptance_rate", &In::acceptance_rate, "Acceptance rate", unit::fraction)
+       num("acceptance_rate", NAPKIN_FIELD(In, acceptance_rate), "Acceptance rate", unit::fraction)
            .help("Chance the target accepts a drafted token (measured: 0.6 to 0.9)")
            .range(0, 1)
            .group("job"),
-       num("draft_len", &In::draft_len, "Draft length (0 = the best)")
+       num("draft_len", NAPKIN_FIELD(In, draft_len), "Draft length (0 = the best)")
            .help("Tokens the draft proposes per target step")
            .range(0, 1024)
            .integer()
            .group("job"),
-       num("max_draft_len", &In::max_draft_len, "Longest draft tried")
+       num("max_draft_len", NAPKIN_FIELD(In, max_draft_len), "Longest draft tried")
            .help("The best draft length is searched from 1 to this")
            .range(1, 1024)
            .integer()
            .group("job"),
-       num("tpot", &In::tpot, "Time per token without it (0 = none)", unit::seconds)
+       num("tpot", NAPKIN_FIELD(In, tpot), "Time per token without it (0 = none)", unit::seconds)
            .help("The target's time per output token alone, e.g. from the serving engine card")
            .range(0, 1e3)
            .group("job")},
-      {out("expected_tokens_per_step", &Out::expected_tokens_per_step, "Tokens per target step")
+      {out("expected_tokens_per_step", NAPKIN_FIELD(Out, expected_tokens_per_step),
+           "Tokens per target step")
            .help("Accepted draft tokens plus the target's own, on average"),
-       out("speedup", &Out::speedup, "Speedup", unit::times)
+       out("speedup", NAPKIN_FIELD(Out, speedup), "Speedup", unit::times)
            .help("Decoding speed with speculation ÷ without, the draft's time included"),
-       out("best_draft_len", &Out::best_draft_len, "Best draft length")
+       out("best_draft_len", NAPKIN_FIELD(Out, best_draft_len), "Best draft length")
            .help("The draft length with the largest speedup"),
-       out("best_speedup", &Out::best_speedup, "Speedup at the best length", unit::times)
+       out("best_speedup", NAPKIN_FIELD(Out, best_speedup), "Speedup at the best length",
+           unit::times)
            .help("What the best draft length gives"),
-       out("draft_len", &Out::draft_len, "Draft length used").help("The k the numbers are for"),
-       out("cost_ratio", &Out::cost_ratio, "Draft cost per step")
+       out("draft_len", NAPKIN_FIELD(Out, draft_len), "Draft length used")
+           .help("The k the numbers are for"),
+       out("cost_ratio", NAPKIN_FIELD(Out, cost_ratio), "Draft cost per step")
            .help("One draft step's time ÷ one target step's"),
-       out("tpot_speculative", &Out::tpot_speculative, "Time per token with it", unit::seconds)
+       out("tpot_speculative", NAPKIN_FIELD(Out, tpot_speculative), "Time per token with it",
+           unit::seconds)
            .help("The target's time per token ÷ the speedup")
            .optional()},
       &serve_speculative));

@@ -244,157 +244,174 @@ void register_train_step(Registry& r) {
            "and a TP × PP × DP × CP × EP layout.",
            "Narayanan et al. 2021 (Megatron-LM); Korthikanti et al. 2022; Rajbhandari et al. 2020",
            "docs/training.md#trainstep"},
-          {num("peak_flops", &In::peak_flops, "Peak FLOP/s per GPU", unit::flops)
+          {num("peak_flops", NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s per GPU", unit::flops)
                .positive(1e17)
                .group("cluster")
                .help("Dense BF16 peak from the datasheet (no sparsity)."),
-           matmul_fraction_input(&In::matmul_fraction).group("cluster"),
-           attention_fraction_input(&In::attention_fraction).group("cluster"),
-           hbm_bandwidth_input(&In::mem_bandwidth, "HBM bandwidth per GPU", 1e14).group("cluster"),
-           num("gpu_memory", &In::gpu_memory, "Memory per GPU", unit::bytes)
+           matmul_fraction_input(NAPKIN_FIELD(In, matmul_fraction)).group("cluster"),
+           attention_fraction_input(NAPKIN_FIELD(In, attention_fraction)).group("cluster"),
+           hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "HBM bandwidth per GPU", 1e14)
+               .group("cluster"),
+           num("gpu_memory", NAPKIN_FIELD(In, gpu_memory), "Memory per GPU", unit::bytes)
                .positive(1e14)
                .group("cluster")
                .help("HBM capacity of one GPU."),
-           num("host_memory", &In::host_memory, "Host memory per GPU", unit::bytes)
+           num("host_memory", NAPKIN_FIELD(In, host_memory), "Host memory per GPU", unit::bytes)
                .range(0, 1e15)
                .group("cluster")
                .help("CPU memory per GPU for optimizer offload; 0 when not used."),
-           num("gpus_per_node", &In::gpus_per_node, "GPUs per node", unit::gpus)
+           num("gpus_per_node", NAPKIN_FIELD(In, gpus_per_node), "GPUs per node", unit::gpus)
                .positive(1e4)
                .group("cluster")
                .help("GPUs on the fast intra-node network (NVLink domain)."),
-           num("intra_bandwidth", &In::intra_bandwidth, "Intra-node bandwidth", unit::bytes_per_s)
+           num("intra_bandwidth", NAPKIN_FIELD(In, intra_bandwidth), "Intra-node bandwidth",
+               unit::bytes_per_s)
                .positive(1e15)
                .group("cluster")
                .help("NVLink bandwidth per GPU in one direction."),
-           num("intra_latency", &In::intra_latency, "Intra-node latency", unit::seconds)
+           num("intra_latency", NAPKIN_FIELD(In, intra_latency), "Intra-node latency",
+               unit::seconds)
                .range(0, 1)
                .group("cluster")
                .help("Latency of one step of a collective inside a node."),
-           num("inter_bandwidth", &In::inter_bandwidth, "Inter-node bandwidth per GPU",
+           num("inter_bandwidth", NAPKIN_FIELD(In, inter_bandwidth), "Inter-node bandwidth per GPU",
                unit::bytes_per_s)
                .positive(1e15)
                .group("cluster")
                .help("InfiniBand or RoCE bandwidth per GPU in one direction."),
-           num("inter_latency", &In::inter_latency, "Inter-node latency", unit::seconds)
+           num("inter_latency", NAPKIN_FIELD(In, inter_latency), "Inter-node latency",
+               unit::seconds)
                .range(0, 1)
                .group("cluster")
                .help("Latency of one step of a collective between nodes."),
-           num("tp", &In::tp, "Tensor parallel (TP)")
+           num("tp", NAPKIN_FIELD(In, tp), "Tensor parallel (TP)")
                .positive(1e5)
                .group("layout")
                .help("GPUs that split each layer's matrices."),
-           num("pp", &In::pp, "Pipeline parallel (PP)")
+           num("pp", NAPKIN_FIELD(In, pp), "Pipeline parallel (PP)")
                .positive(1e5)
                .group("layout")
                .help("Pipeline stages the layers are split into."),
-           num("vpp", &In::vpp, "Virtual stages")
+           num("vpp", NAPKIN_FIELD(In, vpp), "Virtual stages")
                .positive(1e3)
                .group("layout")
                .help("Interleaved stages per GPU; divides the bubble by this."),
-           num("dp", &In::dp, "Data parallel (DP)")
+           num("dp", NAPKIN_FIELD(In, dp), "Data parallel (DP)")
                .positive(1e7)
                .group("layout")
                .help("Model replicas, each on its own slice of the batch."),
-           num("cp", &In::cp, "Context parallel (CP)")
+           num("cp", NAPKIN_FIELD(In, cp), "Context parallel (CP)")
                .positive(1e5)
                .group("layout")
                .help("GPUs that split each sequence (ring attention)."),
-           num("ep", &In::ep, "Expert parallel (EP)")
+           num("ep", NAPKIN_FIELD(In, ep), "Expert parallel (EP)")
                .positive(1e5)
                .group("layout")
                .help("GPUs the experts are spread over (MoE only)."),
-           num("zero_stage", &In::zero_stage, "ZeRO stage")
+           num("zero_stage", NAPKIN_FIELD(In, zero_stage), "ZeRO stage")
                .range(0, 3)
                .group("layout")
                .help("0 none; 1 shards optimizer state; 2 also gradients; 3 also weights (FSDP)."),
-           num("microbatch", &In::microbatch, "Microbatch (sequences)")
+           num("microbatch", NAPKIN_FIELD(In, microbatch), "Microbatch (sequences)")
                .positive(1e5)
                .group("layout")
                .help("Sequences per forward/backward pass on one pipeline."),
-           choice("recompute", &In::recompute, "Recomputation", "none|selective|full")
+           choice("recompute", NAPKIN_FIELD(In, recompute), "Recomputation", "none|selective|full")
                .labels("None|Selective (attention)|Full (every layer)")
                .group("layout")
                .help("Activations recomputed in the backward pass to save memory."),
-           flag("sequence_parallel", &In::sequence_parallel, "Sequence parallelism")
+           flag("sequence_parallel", NAPKIN_FIELD(In, sequence_parallel), "Sequence parallelism")
                .group("layout")
                .help("Split norms and dropout over the TP group (Korthikanti et al. 2022)."),
-           flag("dp_overlap", &In::dp_overlap, "Overlap DP with backward")
+           flag("dp_overlap", NAPKIN_FIELD(In, dp_overlap), "Overlap DP with backward")
                .group("layout")
                .help("Reduce gradients in buckets while the backward pass runs."),
-           flag("tp_overlap", &In::tp_overlap, "Overlap TP with GEMMs")
+           flag("tp_overlap", NAPKIN_FIELD(In, tp_overlap), "Overlap TP with GEMMs")
                .group("layout")
                .help("Hide most TP collectives under matrix multiplies."),
-           flag("optimizer_offload", &In::optimizer_offload, "Offload optimizer state")
+           flag("optimizer_offload", NAPKIN_FIELD(In, optimizer_offload), "Offload optimizer state")
                .group("layout")
                .help("Keep the optimizer state in host memory (ZeRO-Offload)."),
-           choice("placement", &In::placement, "Rank order (placement)", kPlacementChoices)
+           choice("placement", NAPKIN_FIELD(In, placement), "Rank order (placement)",
+                  kPlacementChoices)
                .labels("TP, CP, DP, PP (Megatron's default)|TP, CP, PP, DP|TP, DP, CP, PP|TP, DP, "
                        "PP, CP|TP, PP, CP, DP|TP, PP, DP, CP")
                .group("layout")
                .help("Which groups sit inside a node, innermost first: a group whose ranks and "
                      "the groups inside it fit in a node talks over NVLink, the rest over the "
                      "inter-node network (Megatron-LM's --order)."),
-           num("global_batch", &In::global_batch, "Global batch (sequences)")
+           num("global_batch", NAPKIN_FIELD(In, global_batch), "Global batch (sequences)")
                .positive(1e8)
                .group("job")
                .help("Sequences per optimizer step over all replicas."),
-           num("seq_len", &In::seq_len, "Sequence length", unit::tokens)
+           num("seq_len", NAPKIN_FIELD(In, seq_len), "Sequence length", unit::tokens)
                .positive(1e8)
                .group("job")
                .help("Tokens per training sequence."),
-           num("compute_efficiency", &In::compute_efficiency, "GEMM efficiency", unit::fraction)
+           num("compute_efficiency", NAPKIN_FIELD(In, compute_efficiency), "GEMM efficiency",
+               unit::fraction)
                .positive(1)
                .group("job")
                .help("Share of the best GEMM's rate the step's kernels reach; the default fits "
                      "Megatron-LM's published runs."),
-           flag("flash_attention", &In::flash_attention, "Fused (flash) attention")
+           flag("flash_attention", NAPKIN_FIELD(In, flash_attention), "Fused (flash) attention")
                .group("job")
                .help("Attention that never stores the sequence × sequence scores (FlashAttention, "
                      "Dao et al. 2022) and recomputes them in the backward pass; off stores them, "
                      "as Korthikanti et al. 2022 count.")},
-          {out("step_time", &Out::step_time, "Step time", unit::seconds)
+          {out("step_time", NAPKIN_FIELD(Out, step_time), "Step time", unit::seconds)
                .help("Wall time of one optimizer step."),
-           out("tokens_per_second", &Out::tokens_per_second, "Tokens per second",
+           out("tokens_per_second", NAPKIN_FIELD(Out, tokens_per_second), "Tokens per second",
                unit::tokens_per_s)
                .help("Training tokens processed per second by the whole job."),
-           out("mfu", &Out::mfu, "MFU", unit::fraction)
+           out("mfu", NAPKIN_FIELD(Out, mfu), "MFU", unit::fraction)
                .help("Model FLOPs utilization: the model's FLOPs per second over the peak."),
-           out("hfu", &Out::hfu, "HFU", unit::fraction)
+           out("hfu", NAPKIN_FIELD(Out, hfu), "HFU", unit::fraction)
                .help("Hardware FLOPs utilization: MFU plus the recomputed FLOPs."),
-           out("model_tflops_per_gpu", &Out::model_tflops_per_gpu, "Model TFLOP/s per GPU")
+           out("model_tflops_per_gpu", NAPKIN_FIELD(Out, model_tflops_per_gpu),
+               "Model TFLOP/s per GPU")
                .help("The model's FLOPs per second on each GPU, in TFLOP/s."),
-           out("memory_per_gpu", &Out::memory_per_gpu, "Memory per GPU", unit::bytes)
+           out("memory_per_gpu", NAPKIN_FIELD(Out, memory_per_gpu), "Memory per GPU", unit::bytes)
                .help("Weights, gradients, optimizer state and activations on one GPU."),
-           out("fits", &Out::fits, "Fits").help("Whether that memory fits in the GPU's memory."),
-           out("compute_time", &Out::compute_time, "Compute", unit::seconds)
+           out("fits", NAPKIN_FIELD(Out, fits), "Fits")
+               .help("Whether that memory fits in the GPU's memory."),
+           out("compute_time", NAPKIN_FIELD(Out, compute_time), "Compute", unit::seconds)
                .help("Forward and backward passes of all microbatches on one GPU."),
-           out("recompute_time", &Out::recompute_time, "Recomputation", unit::seconds)
+           out("recompute_time", NAPKIN_FIELD(Out, recompute_time), "Recomputation", unit::seconds)
                .help("Forward work repeated in the backward pass."),
-           out("elementwise_time", &Out::elementwise_time, "Memory-bound kernels", unit::seconds)
+           out("elementwise_time", NAPKIN_FIELD(Out, elementwise_time), "Memory-bound kernels",
+               unit::seconds)
                .help("Norms, residual adds, activation functions and stored-score softmax, at HBM "
                      "bandwidth."),
-           out("optimizer_time", &Out::optimizer_time, "Optimizer update", unit::seconds)
+           out("optimizer_time", NAPKIN_FIELD(Out, optimizer_time), "Optimizer update",
+               unit::seconds)
                .help("Reading and writing the optimizer state once, at HBM bandwidth."),
-           out("bubble_time", &Out::bubble_time, "Pipeline bubble", unit::seconds)
+           out("bubble_time", NAPKIN_FIELD(Out, bubble_time), "Pipeline bubble", unit::seconds)
                .help("Time stages sit idle while the pipeline fills and drains."),
-           out("tp_comm_time", &Out::tp_comm_time, "TP communication (exposed)", unit::seconds)
+           out("tp_comm_time", NAPKIN_FIELD(Out, tp_comm_time), "TP communication (exposed)",
+               unit::seconds)
                .help("Tensor-parallel all-reduces not hidden under compute."),
-           out("cp_comm_time", &Out::cp_comm_time, "CP communication (exposed)", unit::seconds)
+           out("cp_comm_time", NAPKIN_FIELD(Out, cp_comm_time), "CP communication (exposed)",
+               unit::seconds)
                .help("Context-parallel key/value exchange not hidden under attention."),
-           out("ep_comm_time", &Out::ep_comm_time, "EP communication (exposed)", unit::seconds)
+           out("ep_comm_time", NAPKIN_FIELD(Out, ep_comm_time), "EP communication (exposed)",
+               unit::seconds)
                .help("Expert-parallel all-to-alls (dispatch and combine)."),
-           out("pp_comm_time", &Out::pp_comm_time, "PP communication (exposed)", unit::seconds)
+           out("pp_comm_time", NAPKIN_FIELD(Out, pp_comm_time), "PP communication (exposed)",
+               unit::seconds)
                .help("Activations sent between pipeline stages."),
-           out("dp_comm_time", &Out::dp_comm_time, "DP communication (exposed)", unit::seconds)
+           out("dp_comm_time", NAPKIN_FIELD(Out, dp_comm_time), "DP communication (exposed)",
+               unit::seconds)
                .help("Gradient reduction (and ZeRO-3 gathers) not hidden under backward."),
-           out("weights_memory", &Out::weights_memory, "Weights", unit::bytes)
+           out("weights_memory", NAPKIN_FIELD(Out, weights_memory), "Weights", unit::bytes)
                .help("Weights held on one GPU."),
-           out("gradients_memory", &Out::gradients_memory, "Gradients", unit::bytes)
+           out("gradients_memory", NAPKIN_FIELD(Out, gradients_memory), "Gradients", unit::bytes)
                .help("Gradients held on one GPU."),
-           out("optimizer_memory", &Out::optimizer_memory, "Optimizer state", unit::bytes)
+           out("optimizer_memory", NAPKIN_FIELD(Out, optimizer_memory), "Optimizer state",
+               unit::bytes)
                .help("FP32 master weights and Adam moments on one GPU."),
-           out("activations_memory", &Out::activations_memory, "Activations", unit::bytes)
+           out("activations_memory", NAPKIN_FIELD(Out, activations_memory), "Activations",
+               unit::bytes)
                .help("Activations kept for the backward pass on one GPU.")},
           &train_step_run),
       0, kStepModelNames));
