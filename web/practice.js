@@ -17,7 +17,7 @@ const scoreKind = (r) => (r.score > 0 && r.score < 1 ? (r.mistake ? 'unit' : 'cl
 // In words: the verdict box shows no digits before the answer is right (a number there could
 // be read as a hint); the napkin-score event carries the number.
 const scoreWords = (x) => (x >= 1 ? 'full marks' : x > 0 ? 'half marks' : 'no marks');
-const SCORE_WHY = { unit: ' (the right value in the wrong unit)', close: ' (the method right, the number a little off)' };
+const SCORE_WHY = { unit: ' (the right value in the wrong unit)', close: ' (the method right, the number a little off)', order: ' (two neighbours swapped)' };
 
 export class ProblemView {
   // opts: { onSeed(seed), onResult(verdict), permalink(id, seed) → string | null }
@@ -162,7 +162,7 @@ export class ProblemView {
     this.verdict.append(
       h('p', { class: 'verdict-head', text: VERDICT_TEXT[r.verdict] || r.verdict }),
       h('p', { text: feedback }),
-      h('p', { class: 'score', dataset: { score: r.score }, text: `Score: ${scoreWords(r.score)}${SCORE_WHY[scoreKind(r)] || ''}` }));
+      h('p', { class: 'score', dataset: { score: r.score }, text: `Score: ${scoreWords(r.score)}${SCORE_WHY[this.p.kind === 'order' && r.verdict === 'close' ? 'order' : scoreKind(r)] || ''}` }));
     if (r.verdict === 'correct') this.source.hidden = false;
     // A host page records progress from this event (it crosses the <napkin-problem> shadow
     // root; the iframe embed forwards it to its parent as a message).

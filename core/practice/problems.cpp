@@ -6,7 +6,10 @@
 #include <numeric>
 #include <set>
 
+#include "base/number_text.hpp"
 #include "base/units.hpp"
+#include "scenario/cluster.hpp"
+#include "scenario/model.hpp"
 
 namespace napkin {
 
@@ -182,7 +185,9 @@ Json tag_list(const Problem& p) {
 Json mistake_ids(const Problem& p) {
   Json a = Json::array();
   for (const auto& m : p.mistakes) a.push(m.id);
-  if (p.unit.unit == unit::bytes || p.unit.unit == unit::bytes_per_s) a.push("gb_vs_gib");
+  // GB for GiB is recognised in typed numbers only: a choice or an order has no unit to slip.
+  if (p.kind == Kind::number && (p.unit.unit == unit::bytes || p.unit.unit == unit::bytes_per_s))
+    a.push("gb_vs_gib");
   return a;
 }
 
@@ -246,8 +251,8 @@ void ProblemBank::add(Problem p) {
   if ((p.kind == Kind::number) != p.options.empty() || p.options.size() == 1)
     defect("a choice needs two options or more, an order three; a number none");
   for (const Option& o : p.options)
-    if (o.label.empty() || o.why.empty() || (!o.set && o.output.empty()))
-      defect("an option needs a label, a why, and a set function or an output");
+    if (o.label.empty() || o.why.empty() || (o.set.empty() && o.output.empty()))
+      defect("an option needs a label, a why, and a set or an output");
   if (p.close == 0) p.close = std::max(3 * p.tolerance, 0.10);
   problems_.push_back(std::move(p));
 }
@@ -417,6 +422,36 @@ class Draws {
 
 }  // namespace
 
+bool apply_option(std::string_view set, Values& p) {
+  while (!set.empty()) {
+    const std::size_t sp = set.find(' ');
+    const std::string_view item = set.substr(0, sp);
+    set = sp == std::string_view::npos ? std::string_view() : set.substr(sp + 1);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos || eq == 0) return false;
+    const bool scale = item[eq - 1] == '*';
+    const std::string_view name = item.substr(0, scale ? eq - 1 : eq), value = item.substr(eq + 1);
+    if (name == "gpu") {
+      const Gpu* g = find_gpu(value);
+      if (!g) return false;
+      p.set("peak_flops", g->peak_bf16);
+      p.set("mem_bandwidth", g->hbm_bandwidth);
+    } else if (name == "model") {
+      const ModelPreset* m = find_model(value);
+      if (!m) return false;
+      p.set("n_layers", m->model.layers);
+      p.set("n_heads", m->model.heads);
+      p.set("n_kv_heads", m->model.kv_heads);
+      p.set("head_dim", m->model.head_dim);
+    } else {
+      double x = 0;
+      if (!read_decimal(value, x)) return false;
+      p.set(name, scale ? p[name] * x : x);
+    }
+  }
+  return true;
+}
+
 namespace {
 
 // The estimator's run for these parameters, its numeric outputs (booleans as 0/1) in `out`.
@@ -457,7 +492,7 @@ bool evaluate_options(const Problem& p, const Estimator& est, Variant& v, std::s
     double x = v.outputs[o.output];
     if (o.output.empty()) {
       Values q = v.params, out;
-      if (o.set) o.set(q);
+      if (!apply_option(o.set, q)) return why = "an option's set does not read", false;
       RunResult r = run_for(p, est, q, out);
       if (!r.ok) return why = r.error.message, false;
       x = p.answer ? p.answer(q, out) : out[p.output];

@@ -143,9 +143,17 @@ enum class Kind : unsigned char { number, choice, order };
 struct Option {
   Literal label;  // what the student reads ({param} filled)
   Literal why;    // once it is chosen: why it is (or is not) the answer
-  void (*set)(Values&) = nullptr;
+  // What the option changes, as data (one parser rather than a function per option):
+  // space-separated `name=value` or `name*=factor` on the parameters, `gpu=<id>` for an
+  // accelerator preset's BF16 peak and HBM bandwidth, `model=<id>` for a model preset's
+  // attention shape (layers, heads, KV heads, head width).
+  Literal set;
   Literal output;
 };
+
+// Applies an option's `set` to the parameters; false when the text does not read (an unknown
+// preset, a value that is not a number).
+bool apply_option(std::string_view set, Values& p);
 
 struct Problem {
   // Text fields are string literals (Literal: one pointer each; see base/literal.hpp).

@@ -6,49 +6,11 @@
 
 #include "base/units.hpp"
 #include "practice/problems.hpp"
-#include "scenario/cluster.hpp"
-#include "scenario/model.hpp"
+#include "scenario/gpu_figures.hpp"
 
 namespace napkin {
 
 namespace {
-
-// An accelerator preset's BF16 peak and HBM bandwidth, as a decode step reads them.
-template <const char* Id>
-void on_gpu(Values& p) {
-  const Gpu* g = find_gpu(Id);
-  p.set("peak_flops", g->peak_bf16);
-  p.set("mem_bandwidth", g->hbm_bandwidth);
-}
-
-// A model preset's KV-cache shape (infer.kv's inputs).
-template <const char* Id>
-void kv_of(Values& p) {
-  const Model& m = find_model(Id)->model;
-  p.set("n_layers", m.layers);
-  p.set("n_heads", m.heads);
-  p.set("n_kv_heads", m.kv_heads);
-  p.set("head_dim", m.head_dim);
-}
-
-template <int Tp, int Pp, int Dp, int Zero>
-void layout(Values& p) {
-  p.set("tp", Tp);
-  p.set("pp", Pp);
-  p.set("dp", Dp);
-  p.set("zero_stage", Zero);
-}
-
-constexpr char kA100[] = "a100", kH100[] = "h100", kB200[] = "b200", kMi300x[] = "mi300x";
-
-// A cluster of `Gpus` of one preset (train.time's inputs).
-template <int Gpus, const char* Id>
-void cluster(Values& p) {
-  p.set("gpus", Gpus);
-  p.set("peak_flops", find_gpu(Id)->peak_bf16);
-}
-constexpr char kL2_7[] = "llama2-7b", kL2_13[] = "llama2-13b", kL3_8[] = "llama3-8b",
-               kL3_70[] = "llama3-70b";
 
 Json states_only(const Values& p) {
   Json j = Json::object();
@@ -108,15 +70,15 @@ constexpr KindRow kRows[] = {
      .highest = false,
      .options = {{"TP 16 × PP 4 × DP 8: TP crosses nodes",
                   "TP all-reduces in every layer: at {inter_bandwidth} that dominates.",
-                  &layout<16, 4, 8, 0>},
+                  "tp=16 pp=4 dp=8 zero_stage=0"},
                  {"TP 8 × PP 8 × DP 8: PP and DP cross",
                   "TP stays on NVLink; stages pass one activation per microbatch, but idle "
                   "in the bubble.",
-                  &layout<8, 8, 8, 0>},
+                  "tp=8 pp=8 dp=8 zero_stage=0"},
                  {"TP 8 × DP 64, ZeRO-3: FSDP crosses",
                   "ZeRO-3 gathers every weight twice a step across nodes: cheap only on fast "
                   "links or small batches.",
-                  &layout<8, 1, 64, 3>}}},
+                  "tp=8 pp=1 dp=64 zero_stage=3"}}},
     {.id = "choice.decode_bound",
      .area = "inference",
      .title = "What a decode step waits for",
@@ -141,11 +103,11 @@ constexpr KindRow kRows[] = {
      .kind = Kind::choice,
      .highest = true,
      .options = {{"Reading the weights", "Every step reads each weight once, whatever the batch.",
-                  nullptr, "weight_time"},
-                 {"Reading the KV cache", "Each sequence reads its own cache: batch × context.",
-                  nullptr, "kv_time"},
-                 {"The matrix math", "2 FLOPs per parameter per sequence; HBM is far slower.",
-                  nullptr, "compute_time"}}},
+                  "", "weight_time"},
+                 {"Reading the KV cache", "Each sequence reads its own cache: batch × context.", "",
+                  "kv_time"},
+                 {"The matrix math", "2 FLOPs per parameter per sequence; HBM is far slower.", "",
+                  "compute_time"}}},
     {.id = "choice.largest_state",
      .area = "memory",
      .title = "The largest model state per GPU",
@@ -173,7 +135,7 @@ constexpr KindRow kRows[] = {
                   "weights"},
                  {"The gradients", "2 bytes per parameter, split from stage 2.", nullptr,
                   "gradients"},
-                 {"The optimizer states", "12 bytes per parameter, split from stage 1.", nullptr,
+                 {"The optimizer states", "12 bytes per parameter, split from stage 1.", "",
                   "optimizer"}}},
     {.id = "choice.allreduce",
      .area = "comm",
@@ -205,10 +167,8 @@ constexpr KindRow kRows[] = {
      .tags = "all-reduce,latency,conceptual",
      .kind = Kind::choice,
      .highest = false,
-     .options = {{"Ring", "Fewest bytes, but 2(N − 1) latency steps.",
-                  [](Values& p) { p.set("tree", 0); }},
-                 {"Tree", "About 2·log₂N steps: it wins when latency dominates.",
-                  [](Values& p) { p.set("tree", 1); }}}},
+     .options = {{"Ring", "Fewest bytes, but 2(N − 1) latency steps.", "tree=0"},
+                 {"Tree", "About 2·log₂N steps: it wins when latency dominates.", "tree=1"}}},
     {.id = "choice.kv_saving",
      .area = "inference",
      .title = "What shrinks the KV cache most?",
@@ -234,11 +194,10 @@ constexpr KindRow kRows[] = {
      .kind = Kind::choice,
      .highest = false,
      .options = {{"An 8-bit cache", "Divides by the bytes per value: {kv_bytes:raw}×.",
-                  [](Values& p) { p.set("kv_bytes", 1); }},
+                  "kv_bytes=1"},
                  {"8 key/value heads (GQA)", "Divides by heads / 8: query heads share K and V.",
-                  [](Values& p) { p.set("n_kv_heads", 8); }},
-                 {"Half the layers", "Halves it, and the model with it.",
-                  [](Values& p) { p.set("n_layers", p["n_layers"] / 2); }}}},
+                  "n_kv_heads=8"},
+                 {"Half the layers", "Halves it, and the model with it.", "n_layers*=0.5"}}},
     {.id = "choice.bubble",
      .area = "memory",
      .title = "What shrinks the pipeline bubble most?",
@@ -261,11 +220,11 @@ constexpr KindRow kRows[] = {
      .kind = Kind::choice,
      .highest = false,
      .options = {{"Half the stages", "Fewer slots to fill and drain: N − 1 shrinks.",
-                  [](Values& p) { p.set("stages", p["stages"] / 2); }},
+                  "stages*=0.5"},
                  {"Twice the microbatches", "Doubles the work between fill and drain.",
-                  [](Values& p) { p.set("microbatches", 2 * p["microbatches"]); }},
+                  "microbatches*=2"},
                  {"4 interleaved chunks per GPU", "Each bubble slot is 1/4 as long.",
-                  [](Values& p) { p.set("interleave", 4); }}}},
+                  "interleave=4"}}},
     {.id = "order.layouts",
      .area = "training",
      .title = "Rank layouts by step time",
@@ -292,11 +251,11 @@ constexpr KindRow kRows[] = {
      .kind = Kind::order,
      .highest = false,
      .options = {{"TP 8 × DP 64, ZeRO-3", "Gathers every weight twice a step across nodes.",
-                  &layout<8, 1, 64, 3>},
+                  "tp=8 pp=1 dp=64 zero_stage=3"},
                  {"TP 8 × PP 8 × DP 8", "Only activations and overlapped gradients cross.",
-                  &layout<8, 8, 8, 0>},
+                  "tp=8 pp=8 dp=8 zero_stage=0"},
                  {"TP 16 × PP 4 × DP 8", "All-reduces in every layer across nodes.",
-                  &layout<16, 4, 8, 0>}}},
+                  "tp=16 pp=4 dp=8 zero_stage=0"}}},
     {.id = "order.decode_gpus",
      .area = "inference",
      .title = "Rank GPUs by decode speed",
@@ -306,9 +265,9 @@ constexpr KindRow kRows[] = {
      .params = {{"params", 8e9, {7e9, 8e9, 13e9, 34e9, 70e9}},
                 {"batch", 1, {1, 4, 16}},
                 {"context", 2048},
-                {"peak_flops", 0},
-                {"mem_bandwidth", 0}},
-     .derive = &on_gpu<kH100>,
+                {"peak_flops", figures::h100_bf16},
+                {"mem_bandwidth", figures::h100_hbm_bandwidth}},
+     .derive = nullptr,
      .estimator = "infer.decode",
      .inputs = nullptr,
      .output = "step_time",
@@ -320,37 +279,10 @@ constexpr KindRow kRows[] = {
      .tags = "decode,roofline,GPU",
      .kind = Kind::order,
      .highest = false,
-     .options = {{"H100", "Its HBM bandwidth sets the pace.", &on_gpu<kH100>},
-                 {"B200", "Its HBM bandwidth sets the pace.", &on_gpu<kB200>},
-                 {"A100", "Its HBM bandwidth sets the pace.", &on_gpu<kA100>},
-                 {"MI300X", "Its HBM bandwidth sets the pace.", &on_gpu<kMi300x>}}},
-    {.id = "order.kv_models",
-     .area = "inference",
-     .title = "Rank models by KV cache per token",
-     .source = "Meta's Llama 2 and Llama 3 config.json files; Ainslie et al. 2023 (GQA)",
-     .statement = "Each model caches {kv_bytes:raw}-byte keys and values. Order them by KV "
-                  "cache per token, smallest first.",
-     .params = {{"kv_bytes", 2, {1, 2, 4}},
-                {"n_layers", 0},
-                {"n_heads", 0},
-                {"n_kv_heads", 0},
-                {"head_dim", 0}},
-     .derive = &kv_of<kL3_8>,
-     .estimator = "infer.kv",
-     .inputs = nullptr,
-     .output = "bytes_per_token",
-     .unit = {unit::bytes_per_token, "kB", 1e3},
-     .hints = {"Size is not the whole story: count the key/value heads.",
-               "2 × layers × KV heads × head width × bytes."},
-     .variety = 2,
-     .difficulty = 2,
-     .tags = "KV cache,attention",
-     .kind = Kind::order,
-     .highest = false,
-     .options = {{"Llama 3 70B", "80 layers × 8 KV heads (GQA).", &kv_of<kL3_70>},
-                 {"Llama 2 7B", "32 layers × 32 KV heads: no GQA.", &kv_of<kL2_7>},
-                 {"Llama 3 8B", "32 layers × 8 KV heads (GQA).", &kv_of<kL3_8>},
-                 {"Llama 2 13B", "40 layers × 40 KV heads: no GQA.", &kv_of<kL2_13>}}},
+     .options = {{"H100", "Its HBM bandwidth sets the pace.", "gpu=h100"},
+                 {"B200", "Its HBM bandwidth sets the pace.", "gpu=b200"},
+                 {"A100", "Its HBM bandwidth sets the pace.", "gpu=a100"},
+                 {"MI300X", "Its HBM bandwidth sets the pace.", "gpu=mi300x"}}},
     {.id = "order.clusters",
      .area = "training",
      .title = "Rank clusters by training time",
@@ -360,9 +292,9 @@ constexpr KindRow kRows[] = {
      .params = {{"params", 70e9, {8e9, 13e9, 34e9, 70e9, 175e9}},
                 {"tokens", 2e12, {1e12, 2e12, 15e12}},
                 {"mfu", 0.4, {0.35, 0.4, 0.5}},
-                {"gpus", 0},
-                {"peak_flops", 0}},
-     .derive = &cluster<1024, kH100>,
+                {"gpus", 1024},
+                {"peak_flops", figures::h100_bf16}},
+     .derive = nullptr,
      .estimator = "train.time",
      .inputs = nullptr,
      .output = "seconds",
@@ -374,10 +306,10 @@ constexpr KindRow kRows[] = {
      .tags = "training time,FLOPs,GPU",
      .kind = Kind::order,
      .highest = false,
-     .options = {{"2,048 A100s", "Many GPUs, each slower.", &cluster<2048, kA100>},
-                 {"128 B200s", "The fastest GPU, but few of them.", &cluster<128, kB200>},
+     .options = {{"2,048 A100s", "Many GPUs, each slower.", "gpus=2048 gpu=a100"},
+                 {"128 B200s", "The fastest GPU, but few of them.", "gpus=128 gpu=b200"},
                  {"1,024 H100s", "Half the A100s' count, about 3× the speed each.",
-                  &cluster<1024, kH100>}}}};
+                  "gpus=1024 gpu=h100"}}}};
 
 }  // namespace
 

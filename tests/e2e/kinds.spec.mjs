@@ -1,8 +1,9 @@
 // Question kinds (issue #14): a multiple choice with a why for each option, an order graded as
-// a whole, both in the page and embedded (element and iframe, with their score), and "predict,
-// then reveal" on a calculator card. What a person sees, by role and by keyboard; axe-core.
+// a whole, both in the page and embedded (element and iframe, with their score); "predict, then
+// reveal" has its own spec (predict.spec.mjs). What a person sees, by role and by keyboard;
+// axe-core.
 import { createRequire } from 'node:module';
-import { test, expect, ready, openTab } from './fixtures.mjs';
+import { test, expect } from './fixtures.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 test.use({ bypassCSP: true });  // axe-core is added as a script tag
@@ -25,7 +26,7 @@ test('a choice: options shown, nothing graded before an attempt, a wrong then a 
   await expect(group.getByRole('radio', { name: 'TP 8 × DP 64, ZeRO-3: FSDP crosses' })).toBeVisible();
   // Before an attempt: no verdict, no option's why, no step time.
   await expect(p.locator('.verdict')).toBeEmpty();
-  expect(await p.innerText()).not.toMatch(/all-reduces in every layer|bubble|53\.9/);
+  expect(await p.innerText()).not.toMatch(/all-reduces in every layer|bubble|53\.8/);
   await group.getByRole('radio', { name: /TP 16/ }).check();
   await p.getByRole('button', { name: 'Check' }).click();
   await expect(p.locator('.verdict')).toHaveAttribute('data-verdict', 'wrong');
@@ -39,32 +40,35 @@ test('a choice: options shown, nothing graded before an attempt, a wrong then a 
   await expect(p.locator('.verdict')).toHaveAttribute('data-verdict', 'correct');
   await expect(p.locator('.score')).toHaveText('Score: full marks');
   await p.getByRole('button', { name: 'Show worked solution' }).click();
-  await expect(p.locator('.solution .step').first()).toContainText('TP 8 × PP 8 × DP 8: PP and DP cross: 53.91 s');
+  await expect(p.locator('.solution .step').first()).toContainText('TP 8 × PP 8 × DP 8: PP and DP cross: 53.8 s');
   expect(await axe(page, 'article.problem')).toEqual([]);
   expect(problems).toEqual([]);
 });
 
 test('an order: items move by keyboard, one swap is half marks, the right order full', async ({ page, problems }) => {
-  await page.goto('/index.html#tab=practice&problem=order.kv_models&seed=0');
+  await page.goto('/index.html#tab=practice&problem=order.clusters&seed=0');
   await page.waitForFunction(() => window.napkin);
-  const p = page.locator('article.problem[data-problem="order.kv_models"]');
+  const p = page.locator('article.problem[data-problem="order.clusters"]');
   const list = p.getByRole('list', { name: 'Your order' });
   const items = list.locator('li span');
-  await expect(items).toHaveText(['Llama 3 70B', 'Llama 2 7B', 'Llama 3 8B', 'Llama 2 13B']);
+  // 70B on 2T tokens at 40 % MFU: 1,024 H100s (1.01 EFLOP/s) beat 2,048 A100s (0.64) and
+  // 128 B200s (0.29), by the datasheets' dense BF16 peaks.
+  await expect(items).toHaveText(['2,048 A100s', '128 B200s', '1,024 H100s']);
   await expect(p.locator('.verdict')).toBeEmpty();
   await p.getByRole('button', { name: 'Check' }).click();
   await expect(p.locator('.verdict')).toHaveAttribute('data-verdict', 'wrong');
-  await expect(p.locator('.verdict')).toContainText('“Llama 3 8B” comes before “Llama 3 70B”.');
-  // Keyboard only: Enter on "Move Llama 3 8B up"; the focus stays on it as it moves.
-  await list.getByRole('button', { name: 'Move Llama 3 8B up' }).focus();
+  await expect(p.locator('.verdict')).toContainText('“1,024 H100s” comes before “2,048 A100s”.');
+  // Keyboard only: Enter on "Move 1,024 H100s up"; the focus stays on it as it moves.
+  await list.getByRole('button', { name: 'Move 1,024 H100s up' }).focus();
   await page.keyboard.press('Enter');
-  await expect(items).toHaveText(['Llama 3 70B', 'Llama 3 8B', 'Llama 2 7B', 'Llama 2 13B']);
+  await expect(items).toHaveText(['2,048 A100s', '1,024 H100s', '128 B200s']);
+  await expect(list.getByRole('button', { name: 'Move 1,024 H100s up' })).toBeFocused();
   await p.getByRole('button', { name: 'Check' }).click();
   await expect(p.locator('.verdict')).toHaveAttribute('data-verdict', 'close');
-  await expect(p.locator('.score')).toHaveText('Score: half marks');
-  await expect(list.getByRole('button', { name: 'Move Llama 3 8B up' })).toBeFocused();
+  await expect(p.locator('.score')).toHaveText('Score: half marks (two neighbours swapped)');
+  await list.getByRole('button', { name: 'Move 1,024 H100s up' }).focus();
   await page.keyboard.press('Enter');
-  await expect(items).toHaveText(['Llama 3 8B', 'Llama 3 70B', 'Llama 2 7B', 'Llama 2 13B']);
+  await expect(items).toHaveText(['1,024 H100s', '2,048 A100s', '128 B200s']);
   await p.getByRole('button', { name: 'Check' }).click();
   await expect(p.locator('.verdict')).toHaveAttribute('data-verdict', 'correct');
   await expect(p.locator('.score')).toHaveText('Score: full marks');
@@ -82,7 +86,8 @@ test('embedded, a choice and an order report their scores to the host page', asy
     el.setAttribute('seed', '0');
     el.id = 'kind-element';
     document.body.append(el);
-    document.getElementById('napkin-frame').src = '../embed.html#problem=order.decode_gpus&seed=0';
+    // A new query, not only a new hash, so that the frame loads the other problem.
+    document.getElementById('napkin-frame').src = '../embed.html?kind#problem=order.decode_gpus&seed=0';
   });
   const el = page.locator('#kind-element');
   await el.getByRole('radio', { name: 'Tree' }).check();
@@ -100,28 +105,5 @@ test('embedded, a choice and an order report their scores to the host page', asy
   await expect(frame.locator('.order li span')).toHaveText(['B200', 'MI300X', 'H100', 'A100']);
   await frame.getByRole('button', { name: 'Check' }).click();
   await expect(log.nth(2)).toHaveText('order.decode_gpus (variant 0, iframe): correct, score 1');
-  expect(problems).toEqual([]);
-});
-
-test('predict, then reveal: a card hides its results until the estimate is committed', async ({ page, problems }) => {
-  await page.goto('/index.html');
-  await ready(page);
-  await openTab(page, 'training');
-  const card = page.locator('form.card[data-estimator="train.time"]');
-  const days = card.locator('[data-output="days"]');
-  await expect(days).toBeVisible();
-  await card.getByRole('button', { name: 'Predict first' }).click();
-  await expect(days).toBeHidden();
-  await expect(card.getByLabel('Your estimate')).toBeFocused();
-  await card.getByLabel('Output to predict').selectOption('days');
-  await card.getByLabel('Your estimate').fill('not a number');
-  await card.getByRole('button', { name: 'Reveal' }).click();
-  await expect(days).toBeHidden();  // an unreadable estimate commits nothing
-  await card.getByLabel('Your estimate').fill('1');
-  await card.getByLabel('Your estimate').press('Enter');
-  await expect(days).toBeVisible();
-  const shown = await days.textContent();
-  await expect(card.locator('.predicted')).toHaveText(new RegExp(`^You said 1; .* is ${shown.replace('.', '\\.')}: [\\d.]+× too low\\.$`));
-  expect(await axe(page, 'form.card[data-estimator="train.time"]')).toEqual([]);
   expect(problems).toEqual([]);
 });
