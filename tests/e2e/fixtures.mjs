@@ -1,4 +1,5 @@
 // A page that records console errors and CSP violations, and waits for napkin-ready.
+import { createRequire } from 'node:module';
 import { test as base, expect } from '@playwright/test';
 
 export const test = base.extend({
@@ -18,4 +19,15 @@ export async function ready(page) {
 
 export async function openTab(page, area) {
   await page.click(`[data-tab="${area}"]`);
+}
+
+// axe-core's violations inside one element, as "rule: targets" lines (empty when clean). The
+// spec adds axe-core as a script tag, so it needs `test.use({ bypassCSP: true })`.
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+export async function axe(page, selector) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async (sel) => {
+    const r = await window.axe.run(document.querySelector(sel), { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+  }, selector);
 }

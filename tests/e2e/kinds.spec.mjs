@@ -2,19 +2,9 @@
 // a whole, both in the page and embedded (element and iframe, with their score); "predict, then
 // reveal" has its own spec (predict.spec.mjs). What a person sees, by role and by keyboard;
 // axe-core.
-import { createRequire } from 'node:module';
-import { test, expect } from './fixtures.mjs';
+import { test, expect, axe } from './fixtures.mjs';
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 test.use({ bypassCSP: true });  // axe-core is added as a script tag
-
-async function axe(page, selector) {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async (sel) => {
-    const r = await window.axe.run(document.querySelector(sel), { resultTypes: ['violations'] });
-    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-  }, selector);
-}
 
 test('a choice: options shown, nothing graded before an attempt, a wrong then a right choice', async ({ page, problems }) => {
   await page.goto('/index.html#tab=practice&problem=choice.node_boundary&seed=0');

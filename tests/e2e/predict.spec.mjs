@@ -2,19 +2,9 @@
 // one output; the card's results stay hidden until then, and then say how far off it was.
 // What a person sees: which results are visible, the focus, the sentence, no sideways scroll on
 // a phone, and axe-core on the card.
-import { createRequire } from 'node:module';
-import { test, expect, ready, openTab } from './fixtures.mjs';
+import { test, expect, ready, openTab, axe } from './fixtures.mjs';
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 test.use({ bypassCSP: true });  // axe-core is added as a script tag
-
-async function axe(page, selector) {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async (sel) => {
-    const r = await window.axe.run(document.querySelector(sel), { resultTypes: ['violations'] });
-    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-  }, selector);
-}
 
 for (const width of [1280, 390]) {
   test(`predict, then reveal at ${width} px: the results hide until the estimate is committed`, async ({ page, problems }) => {
