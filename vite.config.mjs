@@ -122,8 +122,13 @@ function napkinWasm(inline) {
       if (inline) return [{ tag: 'script', attrs: { id: 'napkin-wasm' }, children: await singleFileWasm(code), injectTo: 'head' }];
       return [{ tag: 'script', attrs: { id: 'napkin-wasm', src: './napkin-wasm.js' }, injectTo: 'head' }];
     },
-    generateBundle() {
-      if (!inline) this.emitFile({ type: 'asset', fileName: 'napkin-wasm.js', source: fs.readFileSync(WASM_JS) });
+    // dist/index.html's script is the single file's too: the wasm deflated, inflated and
+    // compiled while the page's modules load. Emscripten's own copy (base64 in its glue, 994 KB)
+    // was decoded and compiled only once createNapkin ran: 40–76 ms of `make bench`'s http
+    // first result, where the single file showed 3–7 ms.
+    async generateBundle() {
+      if (!inline)
+        this.emitFile({ type: 'asset', fileName: 'napkin-wasm.js', source: await singleFileWasm(fs.readFileSync(WASM_JS, 'utf8')) });
     },
   };
 }

@@ -19,11 +19,15 @@ try {
 } catch {
   params = new URLSearchParams();
 }
-const api = createNapkin().then((m) => {
-  window.napkin = m;
-  document.dispatchEvent(new CustomEvent('napkin-ready', { detail: m }));
-  return m;
-});
+// napkin-wasm.js carries the wasm deflated and compiles it as it loads (vite.config.mjs).
+/* global napkinWasmModule */
+const api = Promise.resolve(typeof napkinWasmModule === 'function' ? napkinWasmModule() : null)
+  .then((w) => createNapkin(w ? { wasmModule: w } : {}))
+  .then((m) => {
+    window.napkin = m;
+    document.dispatchEvent(new CustomEvent('napkin-ready', { detail: m }));
+    return m;
+  });
 defineElements(api, [pageCss]);
 
 function element(registry) {
