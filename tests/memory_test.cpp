@@ -270,7 +270,7 @@ TEST_CASE("mem.fsdp: seed 004 (b) — N_FSDP ≥ 156 at b=4, s=2048; 38 with no 
 TEST_CASE("mem.fsdp: when replicated activations alone overflow a device, no N suffices") {
   auto r = run("mem.fsdp", {{"params", 220e9}, {"batch", 64}});
   REQUIRE(r.ok);
-  CHECK(out(r, "min_devices") == 0);
+  CHECK(r.outputs.find("min_devices") == nullptr);  // absent: no count is enough
   CHECK(r.warnings.size() == 1);
   // Sharding all activations brings the bound back.
   auto all =

@@ -105,3 +105,33 @@ TEST_CASE("JSON round-trips numbers exactly and rejects malformed text") {
   CHECK_FALSE(Json::parse("[1,2", j, err));
   CHECK_FALSE(Json::parse(std::string(200, '['), j, err));
 }
+
+// Issue #30 item 15: a number longer than the decimal reader takes was read as 0 with ok.
+TEST_CASE("a number too long to read is refused, never read as 0 (#30.15)") {
+  const std::string ones(500, '1');
+  ParsedNumber p = parse_value(ones, unit::bytes);
+  CHECK_FALSE(p.ok);
+  CHECK(p.error.find("digits") != std::string::npos);
+  const std::string nines(450, '9');
+  CHECK_FALSE(parse_value(nines + " ms", unit::seconds).ok);
+  // 400 characters still read (the reader's limit), and 300 digits is 1.1…e299.
+  CHECK(parse_value(std::string(300, '1'), unit::none).value > 1e299);
+}
+
+// Issue #30 item 21: "8x10" is not 8 GPUs with an accelerator named "x10".
+TEST_CASE("a count followed by a non-accelerator word is refused (#30.21)") {
+  CHECK(rejects("8x10", unit::gpus));
+  CHECK(rejects("8 x10", unit::gpus));
+  CHECK(parsed("8 H100s", unit::gpus) == 8);
+  CHECK(parsed("44 MI300X", unit::gpus) == 44);
+}
+
+// Issue #30 item 20: huge values print in scientific notation, never as 30 digits.
+TEST_CASE("huge values are shown in scientific notation (#30.20)") {
+  CHECK(format_value(6e36, unit::seconds) == "1.901e29 years");
+  CHECK(format_value(1e308, unit::fraction).find("—") == std::string::npos);
+  CHECK(format_value(1e308, unit::fraction) == "1e310 %");
+  CHECK(format_value(3e20, unit::none) == "3e20");
+  CHECK(format_value(2e16, unit::fraction) == "2e18 %");
+  CHECK(format_value(0.5, unit::fraction) == "50 %");
+}

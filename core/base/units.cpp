@@ -103,6 +103,8 @@ void put_fixed(std::string& out, double v, int decimals) {
 }
 
 // Significant-digit formatting without exponent, trailing zeros trimmed: 121.7, 0.0425, 2048.
+void put_sci(std::string& out, double v, int digits, const char* times, const char* close,
+             bool drop_one = false);
 void put_sig(std::string& out, double v, int digits) {
   if (!std::isfinite(v)) {  // never a number to show; the registry refuses such outputs
     out += "—";
@@ -113,6 +115,9 @@ void put_sig(std::string& out, double v, int digits) {
     return;
   }
   int e = static_cast<int>(std::floor(std::log10(std::fabs(v))));
+  // Past 10^15 the digits of a fixed-point text are noise to a reader (and past 2^53 not
+  // even exact): "1.901e29 years", not "190128526884173700000000000000 years".
+  if (e >= 15) return put_sci(out, v, digits, "e", "");
   int decimals = digits - 1 - e;
   if (decimals < 0) decimals = 0;
   if (decimals > 12) decimals = 12;
@@ -123,7 +128,7 @@ void put_sig(std::string& out, double v, int digits) {
 // ("3.675" "e" "24" or "3.675" "\times10^{" "24" "}"); a mantissa of 1 is dropped when
 // `drop_one` (10^{24}).
 void put_sci(std::string& out, double v, int digits, const char* times, const char* close,
-             bool drop_one = false) {
+             bool drop_one) {
   if (!std::isfinite(v) || v == 0) return put_sig(out, v, digits);
   // Mantissa and exponent rounded as printf's %e rounds (exactly): dividing by pow(10, exp)
   // rounds differently in glibc and in emscripten's musl (1.562 vs 1.563), and underflows for
@@ -291,7 +296,16 @@ void append_value(std::string& out, double v, std::string_view u, FormatOptions 
   }
   int d = opt.digits;
   if (u == "frac") {
-    put_sig(out, v * 100, d);
+    if (std::isfinite(v * 100)) {
+      put_sig(out, v * 100, d);
+    } else {  // 1e308 as a percentage: the exponent moves by two, the product overflows
+      double m = 0;
+      int e = 0;
+      round_to_digits(v, std::clamp(d, 1, 17), m, e);
+      put_sig(out, m, d);
+      out += 'e';
+      out += std::to_string(e + 2);
+    }
     out += " %";
   } else if (u == "x") {
     put_sig(out, v, 3);
@@ -526,7 +540,12 @@ ParsedNumber parse_value_as_typed(std::string_view raw, std::string_view u) {
   }
   std::string num = s.substr(0, n), suffix = s.substr(n);
   double v = 0;
-  read_decimal(num, v);
+  // The decimal reader takes at most 400 characters; a longer number must not read as 0.
+  if (!read_decimal(num, v)) {
+    r.error = "\"" + std::string(raw).substr(0, 24) + "…\" has " + std::to_string(num.size()) +
+              " digits; a number may have at most 400";
+    return r;
+  }
   double factor = 1;
   bool known = suffix.empty();
   if (!known && suffix == "%") {
@@ -653,6 +672,10 @@ bool is_accelerator_noun(std::string_view word) {
     if (w == n) return true;
   // A product name: a letter first, a digit somewhere, letters and digits only ("h100",
   // "mi300x", "tpuv5p", "b200").
+  // "x10" after a number is a multiplication ("8x10"), not a product named x10.
+  if (!w.empty() && w[0] == 'x' &&
+      std::all_of(w.begin() + 1, w.end(), [](char c) { return std::isdigit(c); }))
+    return false;
   return w.size() >= 3 && w.size() <= 12 && std::isalpha(static_cast<unsigned char>(w[0])) &&
          std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(c); }) &&
          std::all_of(w.begin(), w.end(), [](char c) { return std::isalnum(c); });

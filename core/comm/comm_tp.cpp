@@ -221,7 +221,14 @@ Result<RooflineOut> hw_roofline(const RooflineIn& in, Derivation& d) {
   if (in.intensity == 0 && in.bytes > 0)
     d.step("Arithmetic intensity", "I", "\\frac{$W}{$Q}",
            {{"W", "W", flops, unit::flop}, {"Q", "Q", bytes, unit::bytes}}, I, unit::flop_per_byte);
-  if (I == 0) d.note("No intensity", "Give an intensity, or FLOPs and bytes, to place a kernel.");
+  if (I == 0) {
+    // Nothing placed on the roofline: only the ridge is an answer; the rest is absent, not 0.
+    d.note("No intensity", "Give an intensity, or FLOPs and bytes, to place a kernel.");
+    o.intensity_used = o.attainable_flops = o.fraction_of_peak = not_given;
+    o.compute_time = o.memory_time = o.time = not_given;
+    o.bound = "";
+    return o;
+  }
   o.attainable_flops = std::min(in.peak_flops, in.mem_bandwidth * I);
   d.step("Attainable throughput", "F", "\\min\\left($P, $M \\cdot $I\\right)",
          {{"P", "F_{peak}", in.peak_flops, unit::flops},
@@ -237,17 +244,20 @@ Result<RooflineOut> hw_roofline(const RooflineIn& in, Derivation& d) {
   d.note("Bound", o.bound == "memory" ? "Left of the ridge: memory-bound; the tensor cores wait "
                                         "for HBM."
                                       : "At or right of the ridge: compute-bound.");
+  if (!(flops > 0 || bytes > 0)) {  // an intensity alone has no size: no time to give
+    o.compute_time = o.memory_time = o.time = not_given;
+    return o;
+  }
   o.compute_time = flops / in.peak_flops;
   o.memory_time = bytes / in.mem_bandwidth;
   o.time = std::max(o.compute_time, o.memory_time);
-  if (flops > 0 || bytes > 0)
-    d.step("Kernel time: the slower of compute and memory", "T",
-           "\\max\\left(\\frac{$W}{$P}, \\frac{$Q}{$M}\\right)",
-           {{"W", "W", flops, unit::flop},
-            {"P", "F_{peak}", in.peak_flops, unit::flops},
-            {"Q", "Q", bytes, unit::bytes},
-            {"M", "BW_{mem}", in.mem_bandwidth, unit::bytes_per_s}},
-           o.time, unit::seconds);
+  d.step("Kernel time: the slower of compute and memory", "T",
+         "\\max\\left(\\frac{$W}{$P}, \\frac{$Q}{$M}\\right)",
+         {{"W", "W", flops, unit::flop},
+          {"P", "F_{peak}", in.peak_flops, unit::flops},
+          {"Q", "Q", bytes, unit::bytes},
+          {"M", "BW_{mem}", in.mem_bandwidth, unit::bytes_per_s}},
+         o.time, unit::seconds);
   return o;
 }
 
@@ -451,20 +461,27 @@ void register_comm_tp(Registry& r) {
              unit::flop_per_byte)
              .help("Peak ÷ bandwidth: the intensity where the roof bends"),
          out("intensity_used", NAPKIN_FIELD(Out, intensity_used), "Intensity", unit::flop_per_byte)
+             .optional()
              .help("The arithmetic intensity used"),
          out("attainable_flops", NAPKIN_FIELD(Out, attainable_flops), "Attainable FLOP/s",
              unit::flops)
+             .optional()
              .help("min(peak, intensity × bandwidth)"),
          out("bound", NAPKIN_FIELD(Out, bound), "Bound")
+             .optional()
              .help("Memory-bound below the ridge, compute-bound above"),
          out("fraction_of_peak", NAPKIN_FIELD(Out, fraction_of_peak), "Fraction of peak",
              unit::fraction)
+             .optional()
              .help("Attainable ÷ peak"),
          out("compute_time", NAPKIN_FIELD(Out, compute_time), "Compute time", unit::seconds)
+             .optional()
              .help("FLOPs ÷ peak"),
          out("memory_time", NAPKIN_FIELD(Out, memory_time), "Memory time", unit::seconds)
+             .optional()
              .help("Bytes ÷ bandwidth"),
          out("time", NAPKIN_FIELD(Out, time), "Time", unit::seconds)
+             .optional()
              .help("The larger of compute and memory time")},
         &hw_roofline));
   }

@@ -391,7 +391,7 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
   // per sequence costs more than its FLOPs, more batch never makes the step compute-bound.
   const double per_seq_compute = 2 * na / f, per_seq_kv = in.context * in.kv_bytes_per_token / bw;
   if (per_seq_compute <= per_seq_kv) {
-    o.crossover_batch = 0;
+    o.crossover_batch = not_given;  // never: absent, not a batch of 0
   } else if (!moe) {
     o.crossover_batch = (w / bw) / (per_seq_compute - per_seq_kv);
   } else {
@@ -408,7 +408,7 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
     }
     o.crossover_batch = hi;
   }
-  if (o.crossover_batch > 0 && !moe)
+  if (!std::isnan(o.crossover_batch) && !moe)
     d.step("Batch where compute catches up with memory", "B^*",
            "\\frac{$W}{\\frac{2 \\cdot $N}{$c \\cdot $F} - \\frac{$S \\cdot $m}{$c \\cdot $B}}",
            {{"W", "t_W", w / bw, unit::seconds},
@@ -419,14 +419,14 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
             {"m", "m_{kv}", in.kv_bytes_per_token, unit::bytes_per_token},
             {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
            o.crossover_batch, unit::none);
-  else if (o.crossover_batch > 0)
+  else if (!std::isnan(o.crossover_batch))
     d.step("Batch where compute catches up with memory (the experts read grow with the batch)",
            "B^*", "2 N_a B^* / F = (W_r(B^*) + B^* S m_{kv}) / BW", {}, o.crossover_batch,
            unit::none);
   else
     d.note("Crossover",
            "At this context the cache read per sequence outweighs its FLOPs: no "
-           "batch size makes decode compute-bound (the crossover batch is 0).");
+           "batch size makes decode compute-bound, so there is no crossover batch.");
   d.note("Bound", "The step is " + o.bound + "-bound.");
   o.memory_per_chip = (w + kv) / in.chips;
   d.step("Memory per chip (all weights + cache)", "M", "\\frac{$W + $K}{$c}",
@@ -571,9 +571,11 @@ void register_inference(Registry& r) {
              .help("Numbers cached per token in one layer"),
          out("mha_bytes_per_token", NAPKIN_FIELD(Out, mha_bytes_per_token),
              "MHA per token (same heads)", unit::bytes_per_token)
+             .optional()
              .help("The cache per token if every query head had its own keys and values"),
          out("reduction_vs_mha", NAPKIN_FIELD(Out, reduction_vs_mha), "Reduction vs MHA",
              unit::times)
+             .optional()
              .help("How many times smaller than a full multi-head cache"),
          out("attention", NAPKIN_FIELD(Out, attention), "Attention type")
              .help("Multi-head, grouped-query, multi-query or multi-head latent attention")},
@@ -640,7 +642,8 @@ void register_inference(Registry& r) {
              unit::seconds)
              .help("Weight read + cache read"),
          out("crossover_batch", NAPKIN_FIELD(Out, crossover_batch), "Compute-bound from batch")
-             .help("Batch from which compute outweighs memory (0: never at this context)"),
+             .optional()
+             .help("Batch from which compute outweighs memory (absent: never at this context)"),
          out("memory_per_chip", NAPKIN_FIELD(Out, memory_per_chip), "Memory per chip", unit::bytes)
              .help("Weights + cache on one chip"),
          out("weights_read", NAPKIN_FIELD(Out, weights_read), "Weights read per step", unit::bytes)

@@ -48,7 +48,7 @@ struct InferKvIn {
 };
 struct InferKvOut {
   double bytes_per_token, bytes_per_sequence, bytes_total, elements_per_token_per_layer,
-      mha_bytes_per_token, reduction_vs_mha;
+      mha_bytes_per_token = not_given, reduction_vs_mha = not_given;  // only when n_heads > 0
   std::string attention;
 };
 Result<InferKvOut> infer_kv(const InferKvIn& in, Derivation& d);

@@ -155,12 +155,16 @@ Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d) {
   const double fixed = in.activations == "explicit"      ? in.activation_bytes
                        : in.activations == "korthikanti" ? o.activations
                                                          : 0;
-  o.max_params = std::max(0.0, in.gpu_memory - fixed) / o.bytes_per_param;
-  d.step("Largest model that fits this configuration", "\\Psi_{\\max}", "\\frac{$M - $A}{$c}",
-         {{"M", "M_{\\text{GPU}}", in.gpu_memory, unit::bytes},
-          {"A", "A", fixed, unit::bytes},
-          {"c", "c", o.bytes_per_param}},
-         o.max_params, unit::params);
+  o.max_params = in.gpu_memory > fixed ? (in.gpu_memory - fixed) / o.bytes_per_param : not_given;
+  if (std::isnan(o.max_params))
+    d.note("Largest model that fits",
+           "None: the activations alone fill the GPU's memory, whatever the parameter count.");
+  else
+    d.step("Largest model that fits this configuration", "\\Psi_{\\max}", "\\frac{$M - $A}{$c}",
+           {{"M", "M_{\\text{GPU}}", in.gpu_memory, unit::bytes},
+            {"A", "A", fixed, unit::bytes},
+            {"c", "c", o.bytes_per_param}},
+           o.max_params, unit::params);
   if (in.zero_stage > 0 && in.dp == 1)
     d.warn("ZeRO with dp = 1 shards nothing: every state stays on the one replica.");
   return o;
@@ -323,10 +327,10 @@ Result<MemFsdpOut> mem_fsdp(const MemFsdpIn& in, Derivation& d) {
             {"M", "M_{\\text{dev}}", in.device_memory, unit::bytes}},
            o.min_devices, unit::none);
   } else {
-    o.min_devices = 0;
+    o.min_devices = not_given;  // no device count is enough: absent, not 0
     d.warn(
-        "The replicated activations alone exceed device memory: no N_FSDP suffices "
-        "(min_devices = 0). Shard more activations, checkpoint, or shrink the batch.");
+        "The replicated activations alone exceed device memory: no N_FSDP suffices, "
+        "so there is no minimum. Shard more activations, checkpoint, or shrink the batch.");
   }
   o.min_devices_model_states_only = ceil_count(o.model_states / in.device_memory);
   d.step("Smallest N_FSDP ignoring activations", "N_{\\min,0}",
@@ -439,7 +443,8 @@ void register_memory(Registry& r) {
                  .help("Whether the total is within GPU memory"),
              out("max_params", NAPKIN_FIELD(Out, max_params), "Largest model that fits",
                  unit::params)
-                 .help("The largest model this layout fits in GPU memory"),
+                 .optional()
+                 .help("The largest model this layout fits in GPU memory (absent: none fits)"),
              out("headroom", NAPKIN_FIELD(Out, headroom), "Headroom", unit::bytes)
                  .help("GPU memory left after the total (negative: over)"),
              out("bytes_per_param", NAPKIN_FIELD(Out, bytes_per_param),
@@ -588,7 +593,8 @@ void register_memory(Registry& r) {
          out("fits", NAPKIN_FIELD(Out, fits), "Fits")
              .help("Whether the per-device total is within device memory"),
          out("min_devices", NAPKIN_FIELD(Out, min_devices), "Minimum N_FSDP")
-             .help("Fewest FSDP devices that fit"),
+             .optional()
+             .help("Fewest FSDP devices that fit (absent: no count is enough)"),
          out("min_devices_model_states_only", NAPKIN_FIELD(Out, min_devices_model_states_only),
              "Minimum N_FSDP without activations")
              .help("The same, ignoring activations"),

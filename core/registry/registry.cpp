@@ -264,7 +264,10 @@ void Estimator::write(const void* typed, Json& out) const {
     if (outputs[i].optional && outputs[i].kind == OutputKind::Number &&
         std::isnan(field_number(typed, output_fields[i])))
       continue;
-    out.add(outputs[i].name, field_read(typed, output_fields[i]));
+    Json v = field_read(typed, output_fields[i]);
+    // An optional verdict left empty is absent too ("bound" of a kernel never placed).
+    if (outputs[i].optional && v.is_string() && v.as_string().empty()) continue;
+    out.add(outputs[i].name, std::move(v));
   }
 }
 
@@ -492,6 +495,12 @@ std::string head(const InputSpec& spec, const Json& raw) {
 namespace {
 constexpr double kSmallestInput = 1e-100;
 
+std::string_view trim_view(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
 // Bytes, bandwidths and FLOPs typed without a prefix ("3.35" for an HBM bandwidth, "80B" for a
 // GPU's memory) that fall a million times below the input's own example are almost surely a
 // missing prefix. The suggestion keeps the digits and picks the prefix nearest the example.
@@ -509,6 +518,24 @@ bool implausibly_small(const InputSpec& spec, double v, std::string& suggestion)
     if (gap < best_gap) best_gap = gap, best = p;
   }
   suggestion = num_text(v) + " " + best + u;
+  return true;
+}
+
+// The same for a time typed without a unit: seconds are the base unit, but a latency whose
+// example is 3 µs typed as "5" is a million times too large, far more likely 5 µs than 5 s.
+bool implausibly_large_time(const InputSpec& spec, double v, std::string& suggestion) {
+  if (spec.unit != "s") return false;
+  const double ex = spec.example.is_number() ? spec.example.as_number() : 0;
+  if (!(ex > 0) || !(v > 0) || v < ex * 1e6) return false;
+  static constexpr std::pair<const char*, double> kUnits[] = {
+      {"ms", 1e-3}, {"µs", 1e-6}, {"ns", 1e-9}};
+  const char* best = "ms";
+  double best_gap = 1e300;
+  for (const auto& [name, f] : kUnits) {
+    const double gap = std::fabs(std::log10(v * f / ex));
+    if (gap < best_gap) best_gap = gap, best = name;
+  }
+  suggestion = num_text(v) + " " + best;
   return true;
 }
 }  // namespace
@@ -551,6 +578,13 @@ bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& 
     case InputKind::Number: break;
   }
   double v = 0;
+  // An emptied field of an input where 0 means "none" (a price, a latency target) is that
+  // none, not an error: clearing the box is how a user says "no target".
+  const bool zero_is_none = (spec.fallback.is_number() && spec.fallback.as_number() == 0) ||
+                            spec.label.find("0 = none") != std::string::npos;
+  if (raw.is_string() && trim_view(raw.as_string()).empty() && zero_is_none && !(spec.min > 0) &&
+      !(spec.min == 0 && spec.min_exclusive))
+    return clean = Json(0.0), true;
   if (raw.is_number()) {
     v = raw.as_number();
   } else if (raw.is_string()) {
@@ -567,6 +601,12 @@ bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& 
                   named(spec) + " = \"" + raw.as_string() + "\" reads as " +
                       format_value(v, spec.unit) + ", far below anything real here: did you mean " +
                       suggestion + "?");
+    if (!p.scaled && implausibly_large_time(spec, v, suggestion))
+      return fail(spec, raw, err, "ambiguous",
+                  named(spec) + " = \"" + raw.as_string() + "\" reads as " +
+                      format_value(v, spec.unit) + ", a million times the usual " +
+                      format_value(spec.example.as_number(), spec.unit) + ": did you mean " +
+                      suggestion + "? (write " + num_text(v) + " s if seconds are meant)");
   } else {
     return fail(spec, raw, err, "invalid_value",
                 head(spec, raw) + "must be " + unit_noun(spec.unit));
