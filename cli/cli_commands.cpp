@@ -1,5 +1,9 @@
 #include "cli_commands.hpp"
 
+#include <algorithm>
+#include <string_view>
+
+#include "base/echo.hpp"
 #include "practice/problems.hpp"
 #include "registry/registry.hpp"
 #include "scenario/catalog_json.hpp"
@@ -27,7 +31,7 @@ CliOutput usage_error(const std::string& why) {
   e.set("error", std::move(inner));
   o.stdout_text = e.dump() + "\n";
   // One line: the reason and where the usage is ("napkin help").
-  o.stderr_text = "napkin: " + why + " (napkin help lists the commands)\n";
+  o.stderr_text = "napkin: " + echo_text(why, 2000) + " (napkin help lists the commands)\n";
   return o;
 }
 
@@ -36,7 +40,8 @@ CliOutput reply_output(const Reply& r) {
   o.stdout_text = r.json.dump() + "\n";
   if (!r.ok) {
     o.exit_code = 2;
-    o.stderr_text = "napkin: " + r.message + "\n";
+    // One line, whatever the message echoes (a value typed with a newline in it).
+    o.stderr_text = "napkin: " + echo_text(r.message, 2000) + "\n";
   }
   return o;
 }
@@ -45,19 +50,33 @@ CliOutput reply_output(const Reply& r) {
 // input's unit ("70B", "80 GB").
 bool name_values(const std::vector<std::string>& args, std::size_t first, Json& inputs,
                  std::string& why) {
+  // No estimator has more than a few dozen inputs: past kMaxInputs the arguments are refused
+  // before reading, and duplicates are found in a sorted list (20,000 arguments took 4.7 s
+  // when each was compared with every other).
+  constexpr std::size_t kMaxInputs = 200;
+  if (args.size() > first + kMaxInputs) {
+    why = std::to_string(args.size() - first) + " name=value arguments; at most " +
+          std::to_string(kMaxInputs) + " are read";
+    return false;
+  }
+  std::vector<std::string_view> names;
   for (std::size_t i = first; i < args.size(); ++i) {
     auto eq = args[i].find('=');
     if (eq == std::string::npos || eq == 0) {
-      why = "expected name=value, got \"" + args[i] + "\"";
+      why = "expected name=value, got \"" + echo_text(args[i]) + "\"";
       return false;
     }
-    const std::string name = args[i].substr(0, eq);
-    if (inputs.find(name)) {
-      why = "input " + name + " is given twice; give each input once";
-      return false;
-    }
-    inputs.set(name, args[i].substr(eq + 1));
+    names.push_back(std::string_view(args[i]).substr(0, eq));
   }
+  std::vector<std::string_view> sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 1; i < sorted.size(); ++i)
+    if (sorted[i] == sorted[i - 1]) {
+      why = "input " + echo_text(sorted[i]) + " is given twice; give each input once";
+      return false;
+    }
+  for (std::size_t i = first; i < args.size(); ++i)
+    inputs.emplace(std::string(names[i - first]), args[i].substr(names[i - first].size() + 1));
   return true;
 }
 
@@ -179,7 +198,8 @@ CliOutput run_cli(const std::vector<std::string>& args) {
     if (const Json* e = r.find("error")) {
       o.exit_code = 2;
       const Json* m = e->find("message");
-      o.stderr_text = "napkin: " + (m ? m->as_string() : std::string("search failed")) + "\n";
+      o.stderr_text =
+          "napkin: " + echo_text(m ? m->as_string() : std::string("search failed"), 2000) + "\n";
     }
     return o;
   }
@@ -192,7 +212,7 @@ CliOutput run_cli(const std::vector<std::string>& args) {
     o.stdout_text = r.to_json(args[1]).dump() + "\n";
     if (!r.ok) {
       o.exit_code = 2;
-      o.stderr_text = "napkin: " + r.error.message + "\n";
+      o.stderr_text = "napkin: " + echo_text(r.error.message, 2000) + "\n";
     }
     return o;
   }

@@ -59,3 +59,35 @@ TEST_CASE(
   CHECK(std::count(bad.stderr_text.begin(), bad.stderr_text.end(), '\n') == 1);
   CHECK(run_cli({"help"}).exit_code == 0);
 }
+
+// Issue #30 items 18 and 19: reading many inputs is not quadratic, and what an error echoes is
+// one bounded line.
+TEST_CASE("many inputs are refused or read in n log n; errors echo one bounded line (#30.18-19)") {
+  std::vector<std::string> args = {"run", "train.time"};
+  for (int i = 0; i < 20000; ++i) args.push_back("x" + std::to_string(i) + "=1");
+  CliOutput many = run_cli(args);
+  CHECK(many.exit_code == 2);
+  CHECK(many.stderr_text.find("at most 200") != std::string::npos);
+
+  // A JSON object of 50,000 distinct keys parses in well under a second (it took 19 s), and a
+  // duplicate among them is still found.
+  std::string obj = "{";
+  for (int i = 0; i < 50000; ++i) obj += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":1";
+  Json parsed;
+  std::string why;
+  CHECK(Json::parse(obj + "}", parsed, why));
+  CHECK_FALSE(Json::parse(obj + ",\"k7\":2}", parsed, why));
+  CHECK(why.find("duplicate") != std::string::npos);
+
+  // A 1 MB input name is echoed as its first 64 bytes.
+  CliOutput huge = run_cli({"run", "train.time", std::string(1000000, 'n') + "=1"});
+  CHECK(huge.exit_code == 2);
+  CHECK(huge.stderr_text.size() < 2000);
+  CHECK(huge.stdout_text.size() < 4000);
+
+  // A value with a newline in it: one line on stderr.
+  CliOutput nl = run_cli({"run", "train.time", "params=70B", "tokens=2T", "gpus=5\n6"});
+  CHECK(nl.exit_code == 2);
+  CHECK(std::count(nl.stderr_text.begin(), nl.stderr_text.end(), '\n') == 1);
+  CHECK(nl.stderr_text.find("5\\n6") != std::string::npos);
+}

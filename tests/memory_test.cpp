@@ -328,11 +328,12 @@ TEST_CASE("scale.fsdp_tp: the communication-optimal split (How to Scale Your Mod
   CHECK(out(low, "compute_bound") == 0);
 }
 
-TEST_CASE("scale.fsdp_tp: a TP degree that can never be compute-bound is refused") {
-  Error e =
-      error_of("scale.fsdp_tp", {{"d_model", 16384}, {"d_ff", 53248}, {"fsdp", 1}, {"tp", 64}});
-  CHECK(e.input == "tp");
-  CHECK(e.code == "inconsistent");
+TEST_CASE("scale.fsdp_tp: a TP degree that can never be compute-bound is a verdict (#30.6)") {
+  // Not an error: the scenario bar's TP 8 on a small model must show "not compute-bound".
+  auto never = run("scale.fsdp_tp", {{"d_model", 16384}, {"d_ff", 53248}, {"fsdp", 1}, {"tp", 64}});
+  REQUIRE(never.ok);
+  CHECK(out(never, "compute_bound") == 0);
+  CHECK(never.outputs.find("min_batch_tokens") == nullptr);
   CHECK(error_of("scale.fsdp_tp", {{"d_model", 16384}, {"d_ff", 53248}, {"tp", 3}}).input == "tp");
   CHECK(
       error_of("scale.fsdp_tp", {{"d_model", 16384}, {"d_ff", 53248}, {"batch_tokens", 4}}).input ==

@@ -313,7 +313,7 @@ TEST_CASE("the scenario bar's kinds and degrees are followed by the estimators")
       shared += p.kind == k.find("kind")->as_string() && p.estimators.empty();
     CHECK(shared >= 3);
   }
-  CHECK(layout->size() == 3);
+  CHECK(layout->size() == 5);  // TP, PP, DP; sequence length and global batch (#30.6)
   for (const auto& d : layout->items()) {
     const std::string name = d.find("name")->as_string();
     CAPTURE(name);

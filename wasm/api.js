@@ -36,6 +36,9 @@
     var room = 0, i, n;
     for (i = 0; i < strings.length; i++) room += 3 * strings[i].length + 1;
     var base = M._napkin_alloc(room), at = base, args = [];
+    // A failed allocation returns 0: writing there would corrupt the module for every later
+    // call, so it is an error value instead.
+    if (!base) fail('inputs', 'the text given (' + room + ' bytes) does not fit in the module\'s memory');
     try {
       for (i = 0; i < strings.length; i++) {
         n = encoder.encodeInto(strings[i], HEAPU8.subarray(at, base + room)).written;
@@ -79,24 +82,23 @@
   // The inputs as JSON text: numbers (non-finite ones as text, so the core names them),
   // strings, booleans, null, and JSON lists/objects for text inputs such as pipeline stages.
   // Written member by member (no copy of the object: a run's largest JS cost was that copy).
+  // Each value is read exactly once: a getter that answers a short string to a first read and
+  // a 20,000-key object to a second must meet the same caps as any other value.
+  var MAX_NAME = 200;
   var enc = function (v) {
     if (v === undefined || v === null) return '{}';
     if (typeof v !== 'object' || Array.isArray(v)) fail('inputs', 'inputs must be an object of name: value');
     var keys = Object.keys(v);
     if (keys.length > MAX_INPUTS) fail('inputs', 'at most ' + MAX_INPUTS + ' inputs');
-    // Only plain values (text, finite numbers, true/false, null): JSON.stringify writes the
-    // same text in one native call.
-    var plain = typeof v.toJSON !== 'function';
-    for (var j = 0; plain && j < keys.length; j++) {
-      var y = v[keys[j]], u = typeof y;
-      plain = u === 'string' || u === 'boolean' || y === null || (u === 'number' && isFinite(y));
-    }
-    if (plain) return JSON.stringify(v);
     var out = '{';
     for (var i = 0; i < keys.length; i++) {
       var k = keys[i], x = v[k], t = typeof x, s;
+      if (k.length > MAX_NAME) fail(k.slice(0, 64) + '…', 'an input name has at most ' + MAX_NAME + ' characters, not ' + k.length);
       if (t === 'number') s = isFinite(x) ? String(x) : JSON.stringify(String(x));
-      else if (t === 'string' || t === 'boolean' || x === null) s = JSON.stringify(x);
+      else if (t === 'string') {
+        if (x.length > MAX_TEXT) fail(k, k + ' is ' + x.length + ' characters long; at most ' + MAX_TEXT);
+        s = JSON.stringify(x);
+      } else if (t === 'boolean' || x === null) s = JSON.stringify(x);
       else if (t === 'object') {
         s = JSON.stringify(x);  // circular or throwing values land in guard()
         if (s === undefined || s.length > MAX_TEXT) fail(k, k + ' is not a JSON value of at most ' + MAX_TEXT + ' characters');
@@ -129,6 +131,7 @@
       xs[i] = x;
     }
     var at = M._napkin_alloc(8 * xs.length);
+    if (!at) fail('values', 'the sweep values do not fit in the module\'s memory');
     var head;
     try {
       HEAPF64.set(xs, at >> 3);

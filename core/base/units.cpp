@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <vector>
 
+#include "base/echo.hpp"
 #include "base/number_text.hpp"
 
 namespace napkin {
@@ -497,7 +498,7 @@ ParsedNumber parse_value_as_typed(std::string_view raw, std::string_view u) {
     if (c == ',') {
       if (!(i > 0 && digit(i - 1) && digit(i + 1) && digit(i + 2) && digit(i + 3) &&
             !digit(i + 4))) {
-        r.error = "\"" + std::string(raw) +
+        r.error = "\"" + echo_text(raw) +
                   "\": a comma only separates groups of three digits (1,024); write decimals with "
                   "a point (2.5)";
         return r;
@@ -510,13 +511,13 @@ ParsedNumber parse_value_as_typed(std::string_view raw, std::string_view u) {
   if (u == "$" && !s.empty() && s[0] == '$') s.erase(0, 1);  // "$2" per GPU-hour
   if (s.empty()) {
     r.error =
-        "\"" + std::string(raw) + "\" is not " + unit_noun(u) + "; write e.g. " + example_for(u);
+        "\"" + echo_text(raw) + "\" is not " + unit_noun(u) + "; write e.g. " + example_for(u);
     return r;
   }
   char c0 = s[0];
   bool starts_numeric = (c0 >= '0' && c0 <= '9') || c0 == '.' || c0 == '-' || c0 == '+';
   const std::string bad =
-      "\"" + std::string(raw) + "\" is not " + unit_noun(u) + "; write e.g. " + example_for(u);
+      "\"" + echo_text(raw) + "\" is not " + unit_noun(u) + "; write e.g. " + example_for(u);
   if (!starts_numeric) {
     r.error = bad;
     return r;
@@ -542,7 +543,7 @@ ParsedNumber parse_value_as_typed(std::string_view raw, std::string_view u) {
   double v = 0;
   // The decimal reader takes at most 400 characters; a longer number must not read as 0.
   if (!read_decimal(num, v)) {
-    r.error = "\"" + std::string(raw).substr(0, 24) + "…\" has " + std::to_string(num.size()) +
+    r.error = "\"" + echo_text(raw, 24) + "\" has " + std::to_string(num.size()) +
               " digits; a number may have at most 400";
     return r;
   }
@@ -597,7 +598,7 @@ ParsedNumber parse_value_as_typed(std::string_view raw, std::string_view u) {
     known = !own.empty() && match_prefixed(suffix, {own.c_str()}, is_byte_unit(u), factor);
   }
   if (!known && u == "B/s" && is_lower_bits_rate(suffix)) {
-    r.error = "\"" + std::string(raw) + "\": \"" + suffix +
+    r.error = "\"" + echo_text(raw) + "\": \"" + suffix +
               "\" could be bytes or bits per second; write " + num + " " + upper_prefix(suffix) +
               "B/s (bytes) or " + num + " " + upper_prefix(suffix) + "b/s (bits)";
     return r;
@@ -614,14 +615,14 @@ ParsedNumber parse_value_as_typed(std::string_view raw, std::string_view u) {
     }
   }
   if (!known) {
-    r.error = "\"" + std::string(raw) + "\": unknown unit \"" + suffix + "\" for " + unit_noun(u) +
-              "; write e.g. " + example_for(u);
+    r.error = "\"" + echo_text(raw) + "\": unknown unit \"" + echo_text(suffix) + "\" for " +
+              unit_noun(u) + "; write e.g. " + example_for(u);
     return r;
   }
   r.scaled = factor != 1 || (!suffix.empty() && suffix != "B");
   v *= factor;
   if (!std::isfinite(v)) {
-    r.error = "\"" + std::string(raw) + "\" is too large to represent";
+    r.error = "\"" + echo_text(raw) + "\" is too large to represent";
     return r;
   }
   r.ok = true;
@@ -709,7 +710,7 @@ ParsedNumber parse_value(std::string_view raw, std::string_view u) {
       if (!std::isfinite(again.value)) {
         again.ok = false;
         again.value = 0;
-        again.error = "\"" + std::string(raw) + "\" is too large to represent";
+        again.error = "\"" + echo_text(raw) + "\" is too large to represent";
       }
       return again;
     }

@@ -570,6 +570,7 @@ void register_memory(Registry& r) {
              .help("Share of activations that FSDP can shard")
              .range(0, 1),
          num("n_fsdp", NAPKIN_FIELD(In, n_fsdp), "FSDP devices")
+             .meaning("dp")  // the scenario's data-parallel degree: FSDP shards over it
              .help("Devices the model states are sharded over")
              .positive(1e7)
              .integer(),

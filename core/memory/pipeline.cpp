@@ -37,37 +37,47 @@ Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
   // vanish rather than costing one rank's worth of traffic.
   const double compute_coef = 2 * F / (p * N * o.alpha), tp_coef = Y > 1 ? 1 / (X * MY) : 0,
                fsdp_term = X > 1 ? F / (Y * MX) : 0;
-  if (compute_coef <= tp_coef)
-    return Error::inconsistent(
-        "tp", Y,
-        "too large: the TP activation collectives alone outlast the matmuls at any batch "
-        "(need tp < " +
-            format_value(2 * F * MY / (p * o.alpha), "") + "); move devices to fsdp");
-  o.min_batch_tokens = fsdp_term / (compute_coef - tp_coef);
-  d.step(
-      "Smallest compute-bound batch (tokens)", "B_{\\min}",
-      "\\frac{$F / ($Y \\cdot $MX)}{2 \\cdot $F / ($p \\cdot $N \\cdot $a) - 1 / ($X \\cdot $MY)}",
-      {{"F", "F", F},
-       {"Y", "Y", Y},
-       {"MX", "M_X", MX},
-       {"p", "p", p},
-       {"N", "N", N},
-       {"a", "\\alpha", o.alpha},
-       {"X", "X", X},
-       {"MY", "M_Y", MY}},
-      o.min_batch_tokens, unit::tokens);
-  o.min_tokens_per_device = o.min_batch_tokens / N;
-  d.step("Per device", "B_{\\min}/N", "\\frac{$B}{$N}",
-         {{"B", "B_{\\min}", o.min_batch_tokens, unit::tokens}, {"N", "N", N}},
-         o.min_tokens_per_device, unit::tokens);
-  // Each FSDP (data) shard needs whole sequences; TP ranks share theirs.
-  o.min_sequences = X * std::max(1.0, ceil_count(o.min_batch_tokens / (in.seq_len * X)));
-  d.step(
-      "Whole sequences, a multiple of the FSDP degree", "n_{\\text{seq}}",
-      "$X \\cdot \\left\\lceil \\frac{$B}{$s \\cdot $X} \\right\\rceil",
-      {{"X", "X", X}, {"B", "B_{\\min}", o.min_batch_tokens, unit::tokens}, {"s", "s", in.seq_len}},
-      o.min_sequences, unit::none);
-  o.eval_batch_tokens = in.batch_tokens > 0 ? in.batch_tokens : o.min_sequences * in.seq_len;
+  // TP so wide that its activation collectives outlast the matmuls at any batch: a verdict
+  // (never compute-bound, with the times at the batch given), not an error.
+  const bool never = compute_coef <= tp_coef;
+  if (never) {
+    o.min_batch_tokens = o.min_tokens_per_device = o.min_sequences = not_given;
+    d.note("Never compute-bound",
+           "At tp = " + format_value(Y, "") +
+               " the TP activation collectives alone outlast the matmuls at any batch (this "
+               "needs tp < " +
+               format_value(2 * F * MY / (p * o.alpha), "") +
+               "): no batch is large enough. Move devices from TP to FSDP.");
+  } else {
+    o.min_batch_tokens = fsdp_term / (compute_coef - tp_coef);
+    d.step("Smallest compute-bound batch (tokens)", "B_{\\min}",
+           "\\frac{$F / ($Y \\cdot $MX)}{2 \\cdot $F / ($p \\cdot $N \\cdot $a) - 1 / ($X \\cdot "
+           "$MY)}",
+           {{"F", "F", F},
+            {"Y", "Y", Y},
+            {"MX", "M_X", MX},
+            {"p", "p", p},
+            {"N", "N", N},
+            {"a", "\\alpha", o.alpha},
+            {"X", "X", X},
+            {"MY", "M_Y", MY}},
+           o.min_batch_tokens, unit::tokens);
+    o.min_tokens_per_device = o.min_batch_tokens / N;
+    d.step("Per device", "B_{\\min}/N", "\\frac{$B}{$N}",
+           {{"B", "B_{\\min}", o.min_batch_tokens, unit::tokens}, {"N", "N", N}},
+           o.min_tokens_per_device, unit::tokens);
+    // Each FSDP (data) shard needs whole sequences; TP ranks share theirs.
+    o.min_sequences = X * std::max(1.0, ceil_count(o.min_batch_tokens / (in.seq_len * X)));
+    d.step("Whole sequences, a multiple of the FSDP degree", "n_{\\text{seq}}",
+           "$X \\cdot \\left\\lceil \\frac{$B}{$s \\cdot $X} \\right\\rceil",
+           {{"X", "X", X},
+            {"B", "B_{\\min}", o.min_batch_tokens, unit::tokens},
+            {"s", "s", in.seq_len}},
+           o.min_sequences, unit::none);
+  }
+  o.eval_batch_tokens = in.batch_tokens > 0 ? in.batch_tokens
+                        : never             ? in.seq_len * X  // one sequence per FSDP shard
+                                            : o.min_sequences * in.seq_len;
   if (in.batch_tokens > 0 && in.batch_tokens < X)
     return Error::inconsistent(
         "batch_tokens", in.batch_tokens,
@@ -384,6 +394,7 @@ void register_pipeline(Registry& r) {
              .integer()
              .required(),
          num("fsdp", NAPKIN_FIELD(In, fsdp), "FSDP degree X")
+             .meaning("dp")  // the scenario's data-parallel degree: FSDP shards over it
              .help("FSDP degree X")
              .positive(1e6)
              .integer(),
@@ -424,12 +435,16 @@ void register_pipeline(Registry& r) {
         {out("alpha", NAPKIN_FIELD(Out, alpha), "α = C/W", unit::flop_per_byte)
              .help("C ÷ W: FLOPs a chip does while one byte crosses a link"),
          out("min_batch_tokens", NAPKIN_FIELD(Out, min_batch_tokens), "Min batch", unit::tokens)
-             .help("Smallest batch in tokens that keeps the chips compute-bound"),
+             .optional()
+             .help("Smallest batch in tokens that keeps the chips compute-bound (absent: no batch "
+                   "is enough)"),
          out("min_tokens_per_device", NAPKIN_FIELD(Out, min_tokens_per_device), "Min per device",
              unit::tokens)
-             .help("The same per device"),
+             .optional()
+             .help("The same per device (absent: no batch is enough)"),
          out("min_sequences", NAPKIN_FIELD(Out, min_sequences), "Min sequences")
-             .help("The smallest batch in whole sequences"),
+             .optional()
+             .help("The smallest batch in whole sequences (absent: no batch is enough)"),
          out("optimal_fsdp", NAPKIN_FIELD(Out, optimal_fsdp), "Optimal FSDP degree")
              .help("The FSDP degree that minimises the compute-bound batch"),
          out("min_tokens_per_device_optimal", NAPKIN_FIELD(Out, min_tokens_per_device_optimal),

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "base/echo.hpp"
 #include "base/units.hpp"
 #include "registry/areas.hpp"
 
@@ -16,8 +17,8 @@ std::string num_text(double v) {
 }
 
 std::string value_text(const Json& v) {
-  if (v.is_string()) return "\"" + v.as_string() + "\"";
-  return v.dump();
+  if (v.is_string()) return "\"" + echo_text(v.as_string()) + "\"";
+  return echo_text(v.dump());
 }
 
 const char* kind_name(InputKind k) {
@@ -598,12 +599,12 @@ bool validate_input(const InputSpec& spec, const Json& raw, Json& clean, Error& 
     std::string suggestion;
     if (!p.scaled && implausibly_small(spec, v, suggestion))
       return fail(spec, raw, err, "ambiguous",
-                  named(spec) + " = \"" + raw.as_string() + "\" reads as " +
+                  named(spec) + " = \"" + echo_text(raw.as_string()) + "\" reads as " +
                       format_value(v, spec.unit) + ", far below anything real here: did you mean " +
                       suggestion + "?");
     if (!p.scaled && implausibly_large_time(spec, v, suggestion))
       return fail(spec, raw, err, "ambiguous",
-                  named(spec) + " = \"" + raw.as_string() + "\" reads as " +
+                  named(spec) + " = \"" + echo_text(raw.as_string()) + "\" reads as " +
                       format_value(v, spec.unit) + ", a million times the usual " +
                       format_value(spec.example.as_number(), spec.unit) + ": did you mean " +
                       suggestion + "? (write " + num_text(v) + " s if seconds are meant)");
@@ -702,9 +703,9 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
       std::string names;
       for (const auto& i : est->inputs) names += (names.empty() ? "" : ", ") + i.name;
       err.code = "unknown_input";
-      err.input = name;
-      err.value = v;
-      err.message = "unknown input \"" + name + "\" for " + std::string(est->info.id) +
+      err.input = echo_text(name);
+      err.value = v.is_string() ? Json(echo_text(v.as_string())) : v;
+      err.message = "unknown input \"" + echo_text(name) + "\" for " + std::string(est->info.id) +
                     "; inputs are: " + names;
       err.allowed = names;
       return false;

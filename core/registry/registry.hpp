@@ -486,6 +486,8 @@ class Registry {
   const std::vector<Estimator>& estimators() const { return estimators_; }
   const std::vector<ChartSpec>& charts() const { return charts_; }
   const std::vector<Preset>& presets() const { return presets_; }
+  const std::vector<Question>& questions() const { return questions_; }
+  const std::vector<InputSpec>& scenario_inputs() const { return scenario_inputs_; }
   const Estimator* find(std::string_view id) const;
 
   // Validates (names, presence, parse with units, range, integer, choices) and runs.

@@ -95,13 +95,13 @@ Preset link(std::string_view id, std::string_view label, std::string_view source
 }
 
 // A layout degree the scenario bar sets: a whole number of GPUs.
-InputSpec degree(const char* name, const char* label, const char* help) {
+InputSpec degree(const char* name, const char* label, const char* help, double max = 1e5) {
   InputSpec s;
   s.name = name;
   s.label = label;
   s.help = help;
   s.min = 1;
-  s.max = 1e5;
+  s.max = max;
   s.integer = true;
   s.fallback = s.example = Json(1.0);
   return s;
@@ -114,7 +114,9 @@ void register_catalog(Registry& r) {
   r.add_question({"How long will training take?", "train.time", {"llama2-70b", "a100"}});
   r.add_question({"Will the model fit in GPU memory?", "mem.training", {}});
   r.add_question({"What does the all-reduce cost?", "comm.collective", {"nvlink4"}});
-  r.add_question({"How many GPUs to serve this?", "serve.llm_gpus", {}});
+  // Continuous batching with queueing (serve.capacity) is how a serving fleet is sized; the
+  // worked example's one-request-at-a-time model (serve.llm_gpus) overstates it ~40×.
+  r.add_question({"How many GPUs to serve this?", "serve.capacity", {"llama3-70b", "h100"}});
   r.add_question({"How big is the KV cache?", "infer.kv", {"llama2-70b"}});
   r.add_question({"How many tokens for a compute-optimal model?", "train.chinchilla", {}});
 
@@ -130,7 +132,14 @@ void register_catalog(Registry& r) {
   r.add_scenario_input(
       degree("pp", "Pipeline parallel (PP)", "Pipeline stages the layers are split into"));
   r.add_scenario_input(
-      degree("dp", "Data parallel (DP)", "Model replicas, each on its own batch slice"));
+      degree("dp", "Data parallel (DP)",
+             "Model replicas, each on its own batch slice (FSDP shards over them)"));
+  // The job: what every training card's sequence length and global batch follow.
+  r.add_scenario_input(degree("seq_len", "Sequence length",
+                              "Tokens per training sequence (overrides the model's context)", 1e7));
+  r.add_scenario_input(degree("global_batch", "Global batch",
+                              "Sequences per optimizer step, over all data-parallel replicas",
+                              1e8));
 
   // Models and accelerators: one typed description each, with its source (core/scenario/).
   for (const ModelPreset* p = model_presets_begin(); p != model_presets_end(); ++p)

@@ -42,3 +42,29 @@ test('hostile arguments are error values, not exceptions', async () => {
   // Seeds that fit are still taken, as numbers or digit strings.
   assert.ok(!api.problem('serve.batching.gpus', '3').error);
 });
+
+// Issue #30 items 14, 15 and 18: huge strings never corrupt the module; a getter read twice
+// cannot slip past the caps; a number too long to read is an error, not 0.
+test('huge strings and two-faced getters leave the module working (#30.14, #30.15, #30.18)', async () => {
+  const api = await napkin();
+  for (const n of [2e8, 5e8]) {
+    const r = api.run('train.time', { params: 'k'.repeat(n) });
+    assert.ok(r.error, 'a ' + n + '-character value is refused');
+    assert.equal(r.error.input, 'params');
+  }
+  // Every later call still works.
+  const ok = api.run('train.time', { params: '70B', tokens: '2T', gpus: 512, peak_flops: '312T' });
+  assert.ok(!ok.error, JSON.stringify(ok.error));
+  assert.ok(Math.abs(ok.outputs.days - 121.7) < 0.1);
+  // A getter that answers a string first and a 20,000-key object the second time.
+  let reads = 0;
+  const big = {};
+  for (let i = 0; i < 20000; i++) big['k' + i] = i;
+  const twoFaced = { get params() { reads += 1; return reads === 1 ? '70B' : big; }, tokens: '2T', gpus: 512 };
+  const r2 = api.run('train.time', twoFaced);
+  assert.equal(reads, 1, 'each value is read once');
+  assert.ok(!r2.error, JSON.stringify(r2.error));
+  // 500 digits: an error, not {ok: true, value: 0}.
+  const p = api.parse('1'.repeat(500), 'B');
+  assert.ok(!p.ok);
+});

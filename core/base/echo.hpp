@@ -1,0 +1,34 @@
+// Text a user typed, echoed back in a message: one line, bounded. A 1 MB input name or a value
+// with a newline in it must not make an error message a megabyte long or three lines tall.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace napkin {
+
+// At most `max` bytes of `s` (cut at a whole UTF-8 character, then "…"), with control
+// characters written as \n, \t, \r or \xNN.
+inline std::string echo_text(std::string_view s, std::size_t max = 64) {
+  std::string out;
+  std::size_t end = s.size() <= max ? s.size() : max;
+  while (end < s.size() && end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  static const char* hex = "0123456789abcdef";
+  for (std::size_t i = 0; i < end; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c < 0x20 || c == 0x7f)
+      out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+    else
+      out += static_cast<char>(c);
+  }
+  if (end < s.size()) out += "…";
+  return out;
+}
+
+}  // namespace napkin
