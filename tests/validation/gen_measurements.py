@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""Builds tests/validation/measurements.csv: published measurements and what napkin gives today."""
+import csv, json, os, subprocess, sys
+
+# The native CLI of this checkout (make native); any other build can be scored the same way.
+NAPKIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "native", "napkin")
+rows = []
+
+LINK = {"a100": "nvlink3", "a100-40gb": "nvlink3", "h100": "nvlink4", "h200": "nvlink4", "b200": "nvlink5", "mi300x": "xgmi"}
+def add(id, est, inputs, output, expected, tol, source, setup):
+    if est == "comm.collective":
+        gpu = [t.split("=")[1] for t in inputs.split() if t.startswith("gpu=")][0]
+        inputs = inputs.replace(f"gpu={gpu}", f"gpu={gpu} link={LINK[gpu]}")
+    rows.append(dict(id=id, estimator=est, inputs=inputs, output=output, expected=expected,
+                     tolerance=tol, source=source, setup=setup))
+
+# ---------------------------------------------------------------- collectives
+def ar_time(size, n, busbw_gbs):   # all_reduce time from nccl-tests busbw
+    return size * 2 * (n - 1) / n / (busbw_gbs * 1e9)
+
+MLE = "stas00/ml-engineering network/benchmarks/README.md, 'How the calls are timed' table, nccl-tests column (8x H200 node)"
+for sz, label, bw in [(1048576, "1mib", 72.45), (33554432, "32mib", 298.44), (268435456, "256mib", 442.27),
+                      (1073741824, "1gib", 464.00), (17179869184, "16gib", 480.70)]:
+    add(f"nccl-ar-8xh200-nvls-{label}", "comm.collective",
+        f"op=all_reduce bytes={sz} ranks=8 gpu=h200 algorithm=auto", "time", ar_time(sz, 8, bw),
+        0.10 if sz >= 2**30 else 0.25, MLE + f": busbw {bw} GB/s at {label}",
+        "NCCL 2.30.7 defaults (NVLS on); busbw->time with 2(n-1)/n; torch 2.14 cu130")
+
+MLE4 = "stas00/ml-engineering network/benchmarks/README.md, all_reduce_bench.py table 'On 4 8x-B200 nodes' (32 ranks)"
+for sz, label, bw in [(1048576, "1mib", 12.47), (33554432, "32mib", 142.90), (1073741824, "1gib", 365.99),
+                      (17179869184, "16gib", 376.71)]:
+    add(f"ar-32xb200-4node-{label}", "comm.collective",
+        f"op=all_reduce bytes={sz} ranks=32 gpu=b200 gpus_per_node=8 algorithm=auto", "time", ar_time(sz, 32, bw),
+        0.10 if sz >= 2**30 else 0.25, MLE4 + f": busbw {bw} GBps",
+        "torch.distributed all_reduce_bench.py (not nccl-tests); NIC type/speed not stated -> napkin B200 preset inter link (XDR 100 GB/s) used")
+
+AZ = "Azure HPC blog 'Running GPU Enabled HPC Applications on Azure Machine Learning Platform', NCCL AllReduce result table (2x Standard_ND96asr_v4, 16x A100-40GB)"
+for sz, label, t in [(8589934592, "8gb", 85820), (1073741824, "1gb", 11080), (33554432, "32mb", 614.9), (1048576, "1mb", 96.57)]:
+    add(f"nccl-ar-16xa100-hdr-{label}", "comm.collective",
+        f"op=all_reduce bytes={sz} ranks=16 gpu=a100-40gb gpus_per_node=8 algorithm=auto", "time", t * 1e-6,
+        0.10 if sz >= 2**30 else 0.25, AZ + f": out-of-place time {t} us",
+        "NDv4: 8x HDR 200 Gb/s IB per node (25 GB/s per GPU = napkin a100 preset), NVLink3; NCCL from pytorch_nccl_tests_2303 image")
+
+DS = "dstackai/dstack examples/clusters/gcp (GCP clusters guide), NCCL tests output"
+add("nccl-ar-16xb200-gcp-a4-8gb", "comm.collective",
+    "op=all_reduce bytes=8589934592 ranks=16 gpu=b200 gpus_per_node=8 inter_bandwidth=50GB/s algorithm=auto", "time", 23563e-6,
+    0.10, DS + ", A4 tab (2x a4 B200:8): 8589934592 B out-of-place 23563 us (busbw 683.52)",
+    "GCP A4: 8x CX-7 400 Gb/s RoCE per node (50 GB/s per GPU); NVLS/NVLS-tree likely used intra-node")
+add("nccl-ar-16xb200-gcp-a4-32mb", "comm.collective",
+    "op=all_reduce bytes=33554432 ranks=16 gpu=b200 gpus_per_node=8 inter_bandwidth=50GB/s algorithm=auto", "time", 258.5e-6,
+    0.25, DS + ", A4 tab: 33554432 B out-of-place 258.5 us", "as above")
+add("nccl-ag-16xh100-a3mega-8gb", "comm.collective",
+    "op=all_gather bytes=8589934592 ranks=16 gpu=h100 gpus_per_node=8 inter_bandwidth=25GB/s algorithm=auto", "time", 42713e-6,
+    0.10, DS + ", A3 Mega tab all_gather_perf: 8589934592 B out-of-place 42713 us (busbw 188.54)",
+    "GPUDirect-TCPXO, 8x 200 Gb/s data NICs per node (25 GB/s per GPU); LL128 profile; nvcr pytorch 24.04")
+add("nccl-ag-16xh100-a3mega-32mb", "comm.collective",
+    "op=all_gather bytes=33554432 ranks=16 gpu=h100 gpus_per_node=8 inter_bandwidth=25GB/s algorithm=auto", "time", 284.0e-6,
+    0.25, DS + ", A3 Mega tab all_gather_perf: 33554432 B out-of-place 284.0 us", "as above")
+add("nccl-ag-16xh100-a3high-8gb", "comm.collective",
+    "op=all_gather bytes=8589934592 ranks=16 gpu=h100 gpus_per_node=8 inter_bandwidth=12.5GB/s inter_latency=20us algorithm=ring", "time", 160505e-6,
+    0.10, DS + ", A3 High/Edge tab all_gather: 8589934592 B out-of-place 160505 us (busbw 50.17)",
+    "GPUDirect-TCPX over 4x 200 Gb/s NICs per node (12.5 GB/s per GPU), NCCL_ALGO=Ring NCCL_PROTO=Simple; inter_latency 20us is a guess for TCP")
+ZT = "lessizzmore/create-a3mega-ztan-fork ztan-NCCL-test-result (16x H100, 2x GCP A3 Mega)"
+add("nccl-ar-16xh100-a3mega-8gb", "comm.collective",
+    "op=all_reduce bytes=8589934592 ranks=16 gpu=h100 gpus_per_node=8 inter_bandwidth=25GB/s algorithm=auto", "time", 47535e-6,
+    0.10, ZT + ": 8589934592 B out-of-place 47535 us (busbw 338.82)", "GPUDirect-TCPXO 8x 200 Gb/s per node; NVLS used intra-node (busbw > 2x NIC)")
+add("nccl-ar-16xh100-a3mega-32mb", "comm.collective",
+    "op=all_reduce bytes=33554432 ranks=16 gpu=h100 gpus_per_node=8 inter_bandwidth=25GB/s algorithm=auto", "time", 1059.9e-6,
+    0.25, ZT + ": 33554432 B out-of-place 1059.9 us", "as above")
+add("nccl-ar-16xh100-a3mega-1mb", "comm.collective",
+    "op=all_reduce bytes=1048576 ranks=16 gpu=h100 gpus_per_node=8 inter_bandwidth=25GB/s algorithm=auto", "time", 203.2e-6,
+    0.25, ZT + ": 1048576 B out-of-place 203.2 us", "as above; TCPXO per-step latency (~120 us floor at 8 B) far above IB")
+WZ = "wutz (GitHub) mpi-operator README '16 卡 H100 NVLink + 8x 400Gbps IB 测试结果' nccl-tests all_reduce table"
+add("nccl-ar-16xh100-ndr-8gb", "comm.collective",
+    "op=all_reduce bytes=8589934592 ranks=16 gpu=h100 gpus_per_node=8 algorithm=auto", "time", 41145e-6,
+    0.10, WZ + ": 8589934592 B out-of-place 41145 us (busbw 391.45)", "8x NDR 400 Gb/s IB per node (= napkin h100 preset); NVLS/SHARP use not stated")
+add("nccl-ar-16xh100-ndr-512mb", "comm.collective",
+    "op=all_reduce bytes=536870912 ranks=16 gpu=h100 gpus_per_node=8 algorithm=auto", "time", 2622.9e-6,
+    0.15, WZ + ": 536870912 B out-of-place 2622.9 us", "as above")
+ES = "eugenesiow/LLM-Insights infrastructure/hardware/README.md, NVSwitch section (DGX A100, 4 GPUs, nccl-tests all_reduce)"
+add("nccl-ar-4xa100-nvlink-8gb", "comm.collective",
+    "op=all_reduce bytes=8589934592 ranks=4 gpu=a100 algorithm=auto", "time", 54894e-6,
+    0.10, ES + ": 8589934592 B out-of-place 54894 us (busbw 234.72)", "DGX A100 640GB, GPUs 4-7 only, coreweave nccl-tests image nccl 2.16.2")
+add("nccl-ar-4xa100-nvlink-1gb", "comm.collective",
+    "op=all_reduce bytes=1073741824 ranks=4 gpu=a100 algorithm=auto", "time", 7163.5e-6,
+    0.10, ES + ": 1073741824 B out-of-place 7163.5 us", "as above")
+HS = "hisohara/ai-scripts training/01_rccl-smoketest/README.md"
+for sz, label, t in [(8589934592, "8gb", 47617), (33554432, "32mb", 246.3), (1048576, "1mb", 28.39)]:
+    add(f"rccl-ar-8xmi300x-{label}", "comm.collective",
+        f"op=all_reduce bytes={sz} ranks=8 gpu=mi300x algorithm=auto", "time", t * 1e-6,
+        0.10 if sz >= 2**30 else 0.25, HS + f", 'RCCL Tests with MPI (AAC8 Kubernetes)': {sz} B out-of-place {t} us",
+        "8x MI300X single node, xGMI full mesh, rccl-tests develop:a7809b3")
+for sz, label, t in [(17179869184, "16gb", 90115), (33554432, "32mb", 590.3)]:
+    add(f"rccl-ar-16xmi300x-{label}", "comm.collective",
+        f"op=all_reduce bytes={sz} ranks=16 gpu=mi300x gpus_per_node=8 algorithm=auto", "time", t * 1e-6,
+        0.10 if sz >= 2**30 else 0.25, HS + f", 'RCCL Tests with MPI (AAC10 MI300X Slurm)' two nodes: {sz} B out-of-place {t} us",
+        "2 nodes x 8 MI300X, 8 mlx5 RoCE NICs per node (speed not stated; napkin preset RoCE 400 GbE 50 GB/s), RCCL 2.22.3")
+
+# ---------------------------------------------------------------- MoE all-to-all (DeepEP)
+DE = "deepseek-ai/DeepEP docs/legacy.md, 'Low-latency kernels with pure RDMA' table (V1, H800 + CX7 400 Gb/s)"
+for ep, d, c in [(8, 77, 114), (16, 118, 195), (32, 155, 273), (64, 173, 314), (128, 192, 369), (256, 194, 360)]:
+    add(f"deepep-ll-ep{ep}", "comm.ep_alltoall",
+        f"tokens=128 hidden=7168 dtype_bytes=1.5 top_k=8 ep={ep} moe_layers=1 bandwidth=50GB/s latency=5us", "time",
+        (d + c) * 1e-6, 0.25, DE + f": EP{ep} dispatch {d} us + combine {c} us",
+        "128 tokens/rank, FP8 dispatch + BF16 combine (dtype_bytes=1.5 = mean of 1 and 2), pure RDMA even intranode, 1 NIC (50 GB/s) per GPU; expected = dispatch+combine latency")
+
+# ---------------------------------------------------------------- GEMM (MAMF)
+MAMF = "stas00/ml-engineering compute/accelerator/README.md, 'Maximum Achievable Matmul FLOPS comparison table' (BF16)"
+for gid, gpu, m, n, k, tf, note in [("a100", "a100", 1024, 10240, 5120, 271.2, "torch 2.6.0+cu126"),
+                                    ("h100", "h100", 2048, 2048, 13312, 794.5, "torch 2.7.0+cu126"),
+                                    ("mi300x", "mi300x", 4096, 10240, 4864, 781.9, "ROCm-6.2 (older table revision)")]:
+    flops = 2 * m * n * k
+    byts = 2 * (m * k + k * n + m * n)
+    add(f"gemm-mamf-{gid}", "hw.roofline", f"gpu={gpu} flops={flops} bytes={byts}", "time", flops / (tf * 1e12),
+        0.10, MAMF + f": {tf} TFLOPS at best shape {m}x{n}x{k}", f"best-of-sweep shape, BF16 in/out, {note}; expected = 2MNK / MAMF")
+
+# ---------------------------------------------------------------- inference: gpt-fast
+GF = "pytorch-labs/gpt-fast README.md"
+GFS = "8x A100-80GB power-limited to 330 W, batch 1, 5-token prompt, torch.compile, 200 new tokens; int8/int4 are weight-only (int4 group 32)"
+add("gptfast-l2-7b-bf16-tp1", "infer.latency", "model=llama2-7b gpu=a100 prompt_len=5 gen_len=200", "decode_time_per_token",
+    1 / 104.9, 0.2, GF + ", Benchmarks table: Llama-2-7B Base 104.9 tok/s", GFS)
+add("gptfast-l2-7b-int8-tp1", "infer.decode", "model=llama2-7b gpu=a100 weight_bytes=1 context=105", "step_time",
+    1 / 155.58, 0.2, GF + ", Benchmarks table: Llama-2-7B 8-bit 155.58 tok/s", GFS + "; context = mean of 5..205")
+add("gptfast-l2-7b-int4-tp1", "infer.decode", "model=llama2-7b gpu=a100 weight_bytes=0.5 context=105", "step_time",
+    1 / 196.80, 0.2, GF + ", Benchmarks table: Llama-2-7B 4-bit (G=32) 196.80 tok/s", GFS)
+add("gptfast-l2-70b-int8-tp1", "infer.decode", "model=llama2-70b gpu=a100 weight_bytes=1 context=105", "step_time",
+    1 / 19.13, 0.2, GF + ", Benchmarks table: Llama-2-70B 8-bit 19.13 tok/s", GFS)
+add("gptfast-l2-70b-int4-tp1", "infer.decode", "model=llama2-70b gpu=a100 weight_bytes=0.5 context=105", "step_time",
+    1 / 25.25, 0.2, GF + ", Benchmarks table: Llama-2-70B 4-bit (G=32) 25.25 tok/s", GFS)
+for tp, tok in [(2, 168.84), (4, 254.02), (8, 328.43)]:
+    add(f"gptfast-l2-7b-bf16-tp{tp}", "serve.engine",
+        f"model=llama2-7b gpu=a100 tp={tp} batch=1 prompt_len=5 output_len=200 weight_dtype=bf16", "tpot",
+        1 / tok, 0.2, GF + f", Tensor Parallelism table: Llama-2-7B {tp} GPUs {tok} tok/s", GFS + "; ENABLE_INTRA_NODE_COMM=1")
+for tp, tok in [(2, 21.32), (4, 38.01), (8, 62.50)]:
+    add(f"gptfast-l2-70b-bf16-tp{tp}", "serve.engine",
+        f"model=llama2-70b gpu=a100 tp={tp} batch=1 prompt_len=5 output_len=200 weight_dtype=bf16", "tpot",
+        1 / tok, 0.2, GF + f", Tensor Parallelism table: Llama-2-70B {tp} GPUs {tok} tok/s", GFS + "; ENABLE_INTRA_NODE_COMM=1")
+add("gptfast-l2-70b-int8-tp8", "serve.engine",
+    "model=llama2-70b gpu=a100 tp=8 batch=1 prompt_len=5 output_len=200 weight_dtype=int8", "tpot",
+    1 / 80.44, 0.2, GF + ", Tensor Parallelism + Quantization table: Llama-2-70B 8-bit 80.44 tok/s",
+    GFS + "; napkin int8 is W8A8, gpt-fast is weight-only int8 (same bytes at batch 1)")
+add("gptfast-l2-70b-int4-tp8", "serve.engine",
+    "model=llama2-70b gpu=a100 tp=8 batch=1 prompt_len=5 output_len=200 weight_dtype=int4 group_size=32", "tpot",
+    1 / 90.77, 0.2, GF + ", Tensor Parallelism + Quantization table: Llama-2-70B 4-bit (G=32) 90.77 tok/s", GFS)
+
+# ---------------------------------------------------------------- inference: TRT-LLM first-token latency (v0.5)
+TRT = "NVIDIA/TensorRT-LLM docs/source/performance.md (commit 138f96d), 'Low Latency' 1st Token Latency table"
+for gid, gpu, dt, model, tp, isl, ms in [
+        ("h100", "h100", "fp8", "llama2-7b", 1, 128, 7), ("h100", "h100", "fp8", "llama2-7b", 1, 2048, 36),
+        ("h100", "h100", "fp8", "llama2-70b", 4, 128, 26), ("h100", "h100", "fp8", "llama2-70b", 4, 2048, 109),
+        ("a100", "a100", "fp16", "llama2-7b", 1, 128, 16), ("a100", "a100", "fp16", "llama2-7b", 1, 2048, 133),
+        ("a100", "a100", "fp16", "llama2-70b", 4, 128, 47), ("a100", "a100", "fp16", "llama2-70b", 4, 2048, 377)]:
+    kv = "fp8" if dt == "fp8" else "bf16"
+    add(f"trtllm-ttft-{gid}-{model.split('-')[1]}-tp{tp}-isl{isl}", "serve.engine",
+        f"model={model} gpu={gpu} tp={tp} batch=1 prompt_len={isl} output_len=1 weight_dtype={dt} kv_dtype={kv}", "ttft",
+        ms * 1e-3, 0.25, TRT + f" ({gid.upper()} {dt.upper()}): LLaMA {model.split('-')[1].upper()} TP{tp} input {isl} -> {ms} ms",
+        "TensorRT-LLM v0.5 gptSessionBenchmark, static batch 1, output 1 token; 'LLaMA 7B/70B' taken as Llama 2; ms rounded to integer in source")
+
+# ---------------------------------------------------------------- serving throughput: TRT-LLM peak throughput (v0.6.1)
+TRTP = "NVIDIA/TensorRT-LLM docs/source/performance.md (commit 138f96d), 'Peak Throughput'"
+for model, bs, tp, isl, osl, tput in [("llama2-7b", 768, 1, 128, 128, 19694), ("llama2-7b", 112, 1, 128, 2048, 6818),
+                                      ("llama2-7b", 80, 1, 2048, 128, 2244), ("llama2-7b", 48, 1, 2048, 2048, 2740),
+                                      ("llama2-70b", 1024, 2, 128, 128, 2657), ("llama2-70b", 480, 4, 128, 2048, 1486),
+                                      ("llama2-70b", 96, 2, 2048, 128, 306), ("llama2-70b", 64, 2, 2048, 2048, 547)]:
+    add(f"trtllm-tput-h100-{model.split('-')[1]}-bs{bs}-tp{tp}-{isl}-{osl}", "serve.engine",
+        f"model={model} gpu=h100 tp={tp} batch={bs} prompt_len={isl} output_len={osl} weight_dtype=fp8 kv_dtype=fp8",
+        "tokens_per_second_per_gpu", tput, 0.25,
+        TRTP + f", H100 GPUs (FP8) table: LLaMA {model.split('-')[1].upper()} batch {bs} TP{tp} {isl}/{osl} -> {tput} out tok/s/GPU",
+        "TensorRT-LLM v0.6.1 static batching (gptSessionBenchmark): every request has the same ISL/OSL, throughput counts output tokens over the whole run incl. prefill")
+for model, bs, tp, isl, osl, tput in [("llama2-7b", 384, 1, 128, 128, 5586), ("llama2-7b", 60, 1, 128, 2048, 1928),
+                                      ("llama2-7b", 52, 1, 2048, 128, 591)]:
+    add(f"trtllm-tput-a100-{model.split('-')[1]}-bs{bs}-tp{tp}-{isl}-{osl}", "serve.engine",
+        f"model={model} gpu=a100 tp={tp} batch={bs} prompt_len={isl} output_len={osl} weight_dtype=fp16 kv_dtype=bf16",
+        "tokens_per_second_per_gpu", tput, 0.25,
+        TRTP + f", A100 GPUs (FP16) table: LLaMA 7B batch {bs} TP{tp} {isl}/{osl} -> {tput} out tok/s",
+        "TensorRT-LLM v0.6.1 static batching, FP16; TP1 rows only (A100 table header does not say per GPU)")
+
+# ---------------------------------------------------------------- training: llm-foundry (MPT, FSDP)
+LF = "mosaicml/llm-foundry scripts/train/benchmarking/README.md"
+MPT = {"70b": (80, 8192, 64), "30b": (48, 7168, 56), "13b": (40, 5120, 40), "7b": (32, 4096, 32),
+       "3b": (32, 2560, 20), "1b": (24, 2048, 16)}
+def mpt_inputs(m):
+    L, d, h = MPT[m]
+    return (f"layers={L} d_model={d} heads={h} kv_heads={h} head_dim=128 d_ff={4*d} ffn=mlp vocab=50368 "
+            f"tied_embeddings=true biases=false norm_bias=false positions=0")
+for table, gpu, rowsel in [
+        ("H100 80GB BF16", "h100", [("70b", 2048, 64, 8, 2048, True, 66523), ("30b", 2048, 16, 10, 480, True, 36209),
+                                    ("13b", 2048, 8, 2, 16, False, 38336), ("13b", 4096, 8, 10, 240, True, 37740),
+                                    ("7b", 2048, 8, 6, 48, False, 85144), ("7b", 8192, 8, 8, 128, True, 55481),
+                                    ("3b", 2048, 64, 6, 1152, False, 1441663), ("1b", 2048, 8, 14, 112, False, 363645)]),
+        ("A100 80GB with 1600 Gbps node-node interconnect (RoCE)", "a100",
+                                   [("70b", 2048, 64, 8, 2048, True, 26274), ("30b", 2048, 8, 3, 504, True, 7330),
+                                    ("13b", 2048, 8, 2, 48, False, 18097), ("7b", 2048, 8, 6, 96, False, 37130),
+                                    ("7b", 16384, 8, 4, 64, True, 19629), ("3b", 2048, 8, 10, 160, False, 86491),
+                                    ("1b", 2048, 8, 14, 448, False, 164109)])]:
+    for m, seq, g, mb, gbs, ac, tps in rowsel:
+        add(f"llmfoundry-{gpu}-mpt{m}-s{seq}-g{g}-mb{mb}", "train.step",
+            f"{mpt_inputs(m)} gpu={gpu} gpus_per_node=8 tp=1 pp=1 dp={g} zero_stage=3 microbatch={mb} global_batch={gbs} "
+            f"seq_len={seq} recompute={'full' if ac else 'none'} flash_attention=true",
+            "tokens_per_second", tps, 0.25,
+            LF + f", '{table}' table: {m} SeqLen {seq} {g} GPUs MicroBatch {mb} GlobalBatch {gbs} AC={ac} -> Throughput {tps} T/s",
+            "Composer FSDP FULL_SHARD, amp_bf16 (70b rows: bf16 PURE), triton/flash attention, ALiBi; LayerNorm without bias (MPT no_bias)")
+
+# ---------------------------------------------------------------- training: torchtitan (FSDP2, 64x A100)
+TT = "pytorch/torchtitan docs/performance.md (commit 0413364)"
+for tid, model, seq, lb, rc, wps, table in [
+        ("llama3-8b-selop", "llama3-8b", 8192, 1, "selective", 2973, "Llama 3 performance numbers: 8B bs1 selective op AC 2973 WPS (58.2% MFU)"),
+        ("llama3-70b-full", "llama3-70b", 8192, 1, "full", 331, "Llama 3 performance numbers: 70B bs1 full AC 331 WPS (51.7% MFU)"),
+        ("llama2-13b-noac", "llama2-13b", 4096, 2, "none", 2162, "LLaMa 2 performance numbers: 13B bs2 no AC 2162 WPS (61.1% MFU)"),
+        ("llama2-13b-selop", "llama2-13b", 4096, 2, "selective", 1904, "LLaMa 2 performance numbers: 13B bs2 selective op AC 1904 WPS"),
+        ("llama2-70b-full", "llama2-70b", 4096, 2, "full", 353, "LLaMa 2 performance numbers: 70B bs2 full AC 353 WPS (50.5% MFU)")]:
+    add(f"torchtitan-a100x64-{tid}", "train.step",
+        f"model={model} gpu=a100 gpus_per_node=8 tp=1 pp=1 dp=64 zero_stage=3 microbatch={lb} global_batch={lb*64} "
+        f"seq_len={seq} recompute={rc} flash_attention=true", "tokens_per_second", wps * 64, 0.25,
+        TT + ", " + table + " (64x A100 80GB, FSDP2); expected = WPS per GPU x 64",
+        "torchtitan early 2024, FSDP2 1D, BF16 mixed precision, SDPA flash attention; selective op AC mapped to recompute=selective; inter-node network not stated")
+
+# ---------------------------------------------------------------- run napkin
+def run(est, inputs, output):
+    args = [NAPKIN, "run", est] + inputs.split(" ")
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode != 0:
+        try:
+            msg = json.loads(p.stdout)["error"]["message"]
+        except Exception:
+            msg = (p.stderr or p.stdout).strip().splitlines()[-1] if (p.stderr or p.stdout) else "unknown"
+        return "ERR: " + msg, None
+    d = json.loads(p.stdout)
+    v = d["outputs"].get(output)
+    if v is None:
+        return "ERR: no output " + output, None
+    return v, d.get("warnings", [])
+
+out = []
+for r in rows:
+    v, w = run(r["estimator"], r["inputs"], r["output"])
+    r = dict(r)
+    if isinstance(v, str):
+        r["napkin_today"] = v
+        r["ratio"] = ""
+    else:
+        r["napkin_today"] = f"{v:.6g}"
+        r["ratio"] = f"{v / r['expected']:.4f}"
+    r["expected"] = float(f"{r['expected']:.6g}")
+    r["tolerance"] = float(r["tolerance"])
+    if r["ratio"]:
+        r["ratio"] = float(r["ratio"])
+        r["napkin_today"] = float(r["napkin_today"])
+    out.append(r)
+
+ids = [r["id"] for r in out]
+assert len(ids) == len(set(ids)), "duplicate ids"
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "measurements.csv"), "w", newline="") as f:
+    wr = csv.DictWriter(f, fieldnames=["id", "estimator", "inputs", "output", "expected", "tolerance", "source",
+                                       "setup", "napkin_today", "ratio"], quoting=csv.QUOTE_NONNUMERIC)
+    wr.writeheader()
+    for r in out:
+        wr.writerow(r)
+print(len(out), "rows")
+for r in out:
+    ok = ""
+    if r["ratio"]:
+        ok = "PASS" if abs(float(r["ratio"]) - 1) <= float(r["tolerance"]) else "miss"
+    print(f"{r['id']:48s} {str(r['ratio']):>8s} {ok} {r['napkin_today'] if not r['ratio'] else ''}")
