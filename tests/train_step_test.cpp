@@ -189,8 +189,8 @@ TEST_CASE("train.step: Llama 3 405B, Dubey et al. 2024, Table 4 (BF16 TFLOP/s pe
     const char *dp, *cp, *seq_len, *global_batch;
     double tflops;                                        // published TFLOP/s per GPU
     double napkin;                                        // Napkin's, in the paper's FLOP count
-  } rows[] = {{"64", "1", "8192", "2048", 430, 446.9},    // 8,192 GPUs, 43 % MFU
-              {"128", "1", "8192", "2048", 400, 420.4},   // 16,384 GPUs, 41 % MFU
+  } rows[] = {{"64", "1", "8192", "2048", 430, 437.4},    // 8,192 GPUs, 43 % MFU
+              {"128", "1", "8192", "2048", 400, 411.7},   // 16,384 GPUs, 41 % MFU
               {"8", "16", "131072", "128", 380, 360.3}};  // 16,384 GPUs, CP 16, 38 %
   for (const Row& r : rows) {
     Json in = Json::object();
@@ -376,7 +376,15 @@ TEST_CASE("search: GPT-3 175B on 512 A100s beats or ties Megatron's layout, and 
   s.job.flash_attention = true;
   const SearchResult flash = search_layouts(s);
   REQUIRE(flash.top_count > 0);
-  CHECK(flash.top[0].layout.cp == 1);
+  // With the all-gather across nodes spread over every NIC (#27; it was charged 8× through one
+  // NIC), ZeRO-3 with DP 256 hides its gathers under compute in this model (how much of them
+  // FSDP's prefetch really hides is issue #27's item 4, still open). A CP 2 split then ties a
+  // CP 1 layout within 0.2 %: a layout that splits no sequence is within 1 % of the best.
+  double best_no_cp = 0;
+  for (int i = 0; i < flash.top_count && best_no_cp == 0; ++i)
+    if (flash.top[i].layout.cp == 1) best_no_cp = flash.top[i].times.step;
+  CHECK(best_no_cp > 0);
+  CHECK(best_no_cp <= 1.01 * flash.top[0].times.step);
   CHECK(flash.top[0].times.fits);
 }
 

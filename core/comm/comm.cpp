@@ -56,8 +56,24 @@ Result<CollectiveOut> comm_collective(const CollectiveIn& in, Derivation& d) {
                          : a == "tree"      ? Algorithm::Tree
                          : a == "in_switch" ? Algorithm::InSwitch
                                             : Algorithm::Auto;
-  const Tier link{"link", "link", "", in.bandwidth, in.latency, in.in_switch_reduction};
-  const Tier inter{"inter", "inter", "", in.inter_bandwidth, in.inter_latency, false};
+  const Tier link{"link",
+                  "link",
+                  "",
+                  in.bandwidth,
+                  in.latency,
+                  in.in_switch_reduction,
+                  in.efficiency,
+                  in.switch_efficiency,
+                  in.launch_latency};
+  const Tier inter{"inter",
+                   "inter",
+                   "",
+                   in.inter_bandwidth,
+                   in.inter_latency,
+                   false,
+                   in.inter_efficiency,
+                   1,
+                   in.launch_latency};
   const int ranks = op == Collective::P2p ? 2 : static_cast<int>(n);
   const int per_node = static_cast<int>(in.gpus_per_node);
   const bool two_tier = per_node > 0 && ranks > per_node && op != Collective::P2p;
@@ -71,47 +87,78 @@ Result<CollectiveOut> comm_collective(const CollectiveIn& in, Derivation& d) {
   if (two_tier) {
     const int nodes = (ranks + per_node - 1) / per_node;
     const CollectiveCost c = hierarchical_time(op, p, ranks, per_node, cluster, algo);
-    o.algorithm_used = "hierarchical";
     o.bytes_per_rank = c.bytes_per_rank;
     o.steps = c.steps;
     o.latency_time = c.latency_time;
     o.bandwidth_time = c.bandwidth_time;
     o.time = c.time;
     o.total_bytes = o.bytes_per_rank * n;
-    d.note("Two tiers",
-           std::to_string(ranks) + " ranks in " + std::to_string(nodes) + " nodes of " +
-               std::to_string(per_node) +
-               (op == Collective::AllReduce
-                    ? ": reduce-scatter inside each node, all-reduce of each 1/" +
-                          std::to_string(per_node) +
-                          " shard across the nodes on the inter-node link, all-gather inside "
-                          "(NCCL's hierarchy; Jia et al. 2018, hierarchical all-reduce)."
-                    : ": the part across nodes on the inter-node link, the rest inside."));
-    struct Phase {
-      const char* label;
-      Collective op;
-      double bytes;
-      int ranks;
-      const Tier* tier;
-    };
-    std::vector<Phase> phases;
-    if (op == Collective::AllReduce) {
-      phases = {{"Reduce-scatter inside the node", Collective::ReduceScatter, p, per_node, &link},
-                {"All-reduce of the shard across nodes", Collective::AllReduce, p / per_node, nodes,
-                 &inter},
-                {"All-gather inside the node", Collective::AllGather, p, per_node, &link}};
+    const std::string where = std::to_string(ranks) + " ranks in " + std::to_string(nodes) +
+                              " nodes of " + std::to_string(per_node);
+    if (c.used == Algorithm::Ring) {
+      // One ring through every rank (NCCL's default across nodes): a channel per NIC, so the
+      // ring's bus bandwidth is the slower of the node's links and its NICs together.
+      o.algorithm_used = "ring";
+      d.note("Two tiers", where +
+                              ": one ring through all of them, a channel through each NIC "
+                              "(NCCL's ring across nodes).");
+      d.step("Bus bandwidth of the ring: the slower tier", "\\beta_{\\text{ring}}",
+             "\\min\\left($B \\cdot $e, $k \\cdot $I \\cdot $f\\right)",
+             {{"B", "\\beta_{\\text{node}}", in.bandwidth, unit::bytes_per_s},
+              {"e", "\\eta", in.efficiency},
+              {"k", "k", static_cast<double>(per_node)},
+              {"I", "\\beta_{\\text{NIC}}", in.inter_bandwidth, unit::bytes_per_s},
+              {"f", "\\eta_{\\text{NIC}}", in.inter_efficiency}},
+             c.rate, unit::bytes_per_s);
+      d.step("Latency: launch and sequential steps at the slower tier's α", "T_{\\alpha}",
+             "$L + $s \\cdot $a",
+             {{"L", "t_{\\text{launch}}", c.launch, unit::seconds},
+              {"s", "s", c.steps},
+              {"a", "\\alpha", c.step_latency, unit::seconds}},
+             o.latency_time, unit::seconds);
+      d.step("Bandwidth term", "T_{\\beta}", "\\frac{$V}{$B}",
+             {{"V", "V_{\\text{rank}}", o.bytes_per_rank, unit::bytes},
+              {"B", "\\beta_{\\text{ring}}", c.rate, unit::bytes_per_s}},
+             o.bandwidth_time, unit::seconds);
+    } else if (c.used == Algorithm::InSwitch) {
+      // NVLS tree: reduce-scatter in the node, all-reduce of each shard across nodes on every
+      // rail, all-gather in the node, pipelined: the slower of node and network sets the pace.
+      o.algorithm_used = "hierarchical";
+      d.note("Two tiers",
+             where + ": reduce-scatter inside each node, all-reduce of each 1/" +
+                 std::to_string(per_node) +
+                 " shard across the nodes on every NIC at once, all-gather inside (NCCL's NVLS "
+                 "tree; Jia et al. 2018, hierarchical all-reduce). Chunks flow through the phases "
+                 "together, so the slower of the node and the network sets the pace.");
+      const CollectiveCost rs =
+          collective_time(Collective::ReduceScatter, p, per_node, link, Algorithm::Auto);
+      const CollectiveCost ag =
+          collective_time(Collective::AllGather, p, per_node, link, Algorithm::Auto);
+      const CollectiveCost across =
+          collective_time(Collective::AllReduce, p / per_node, nodes, inter, Algorithm::Auto);
+      d.step("Inside the node: reduce-scatter and all-gather", "T_{\\text{node}}",
+             "\\frac{$V}{$B} + \\frac{$W}{$C}",
+             {{"V", "V_{\\text{RS}}", rs.bytes_per_rank, unit::bytes},
+              {"B", "\\beta_{\\text{RS}}", rs.rate, unit::bytes_per_s},
+              {"W", "V_{\\text{AG}}", ag.bytes_per_rank, unit::bytes},
+              {"C", "\\beta_{\\text{AG}}", ag.rate, unit::bytes_per_s}},
+             rs.bandwidth_time + ag.bandwidth_time, unit::seconds);
+      d.step("Across the nodes: all-reduce of the shard", "T_{\\text{net}}", "\\frac{$V}{$B}",
+             {{"V", "V_{\\text{net}}", across.bytes_per_rank, unit::bytes},
+              {"B", "\\beta_{\\text{net}}", across.rate, unit::bytes_per_s}},
+             across.bandwidth_time, unit::seconds);
+      d.step("Pipelined: the slower sets the pace", "T_{\\beta}", "\\max\\left($A, $B\\right)",
+             {{"A", "T_{\\text{node}}", rs.bandwidth_time + ag.bandwidth_time, unit::seconds},
+              {"B", "T_{\\text{net}}", across.bandwidth_time, unit::seconds}},
+             o.bandwidth_time, unit::seconds);
     } else {
-      phases = {{"Across the nodes", op, p, nodes, &inter},
-                {"Inside the node", op, p / nodes, per_node, &link}};
-    }
-    for (const Phase& ph : phases) {
-      const CollectiveCost x = collective_time(ph.op, ph.bytes, ph.ranks, *ph.tier, algo);
-      d.step(ph.label, "T_{\\text{phase}}", "$s \\cdot $a + \\frac{$V}{$B}",
-             {{"s", "s", x.steps},
-              {"a", "\\alpha", ph.tier->latency, unit::seconds},
-              {"V", "V_{\\text{rank}}", x.bytes_per_rank, unit::bytes},
-              {"B", "\\beta", ph.tier->bandwidth, unit::bytes_per_s}},
-             x.time, unit::seconds);
+      o.algorithm_used = "direct";
+      d.note("Two tiers", where +
+                              ": every rank sends to every other at once; traffic to other "
+                              "nodes leaves by its own NIC, to its node by NVLink.");
+      d.step("Bandwidth term: the slower of NIC and NVLink traffic", "T_{\\beta}", "$T",
+             {{"T", "T_{\\beta}", o.bandwidth_time, unit::seconds}}, o.bandwidth_time,
+             unit::seconds);
     }
   } else {
     const CollectiveCost c = collective_time(op, p, ranks, link, algo);
@@ -169,12 +216,27 @@ Result<CollectiveOut> comm_collective(const CollectiveIn& in, Derivation& d) {
     d.note("How", what);
     d.step("Bytes each rank sends (exact)", "V_{\\text{rank}}", std::string(f_tex) + " \\cdot $P",
            {{"P", "P", p, unit::bytes}, {"N", "N", n}}, o.bytes_per_rank, unit::bytes);
-    d.step("Latency: sequential steps", "T_{\\alpha}", std::string("(") + s_tex + ") \\cdot $a",
-           {{"N", "N", n}, {"a", "\\alpha", in.latency, unit::seconds}}, o.latency_time,
-           unit::seconds);
-    d.step("Bandwidth term", "T_{\\beta}", "\\frac{$V}{$B}",
+    if (c.launch > 0)
+      d.note(
+          "Protocol",
+          c.low_latency
+              ? "NCCL's LL (low-latency) protocol: a 6.6 µs launch and short steps, at a quarter "
+                "of the bandwidth; faster than Simple at this size (NVIDIA/nccl, tuning.cc)."
+              : "NCCL's Simple protocol: full bandwidth after an 8.4 µs launch; faster than LL "
+                "at this size (NVIDIA/nccl, tuning.cc).");
+    d.step("Latency: launch and sequential steps", "T_{\\alpha}",
+           std::string("$L + (") + s_tex + ") \\cdot $a",
+           {{"L", "t_{\\text{launch}}", c.launch, unit::seconds},
+            {"N", "N", n},
+            {"a", "\\alpha", c.step_latency, unit::seconds}},
+           o.latency_time, unit::seconds);
+    const double share = c.rate / in.bandwidth;
+    d.step(share < 1 ? "Bandwidth term, at the achieved share of the link (nccl-tests)"
+                     : "Bandwidth term",
+           "T_{\\beta}", "\\frac{$V}{$B \\cdot $e}",
            {{"V", "V_{\\text{rank}}", o.bytes_per_rank, unit::bytes},
-            {"B", "\\beta", in.bandwidth, unit::bytes_per_s}},
+            {"B", "\\beta", in.bandwidth, unit::bytes_per_s},
+            {"e", "\\eta", share}},
            o.bandwidth_time, unit::seconds);
   }
   const double approx = op == Collective::AllReduce ? 2 : 1;
@@ -189,20 +251,29 @@ Result<CollectiveOut> comm_collective(const CollectiveIn& in, Derivation& d) {
           {"B", "T_{\\beta}", o.bandwidth_time, unit::seconds}},
          o.time, unit::seconds);
   if (o.algorithm_used != "ring")
-    d.step("The same on a ring, for comparison", "T_{\\text{ring}}", "T_{\\text{ring}}", {},
-           o.ring_time, unit::seconds);
+    d.step("The same on a ring, for comparison", "T_{\\text{ring}}", "$R",
+           {{"R", "T_{\\text{ring}}", o.ring_time, unit::seconds}}, o.ring_time, unit::seconds);
   o.regime = o.latency_time > o.bandwidth_time ? "latency" : "bandwidth";
   d.note("Regime", o.regime == "latency"
                        ? "Latency-bound: the step count dominates. Fewer, larger messages (or a "
                          "lower-latency link) help; more bandwidth barely does."
                        : "Bandwidth-bound: bytes over the link dominate. A faster link helps; "
                          "shaving latency barely does.");
+  // nccl-tests' definitions (doc/PERFORMANCE.md): algbw = size / time; busbw = algbw × the
+  // ring's factor for the operation (all-reduce 2(n−1)/n), whatever algorithm ran, so that
+  // busbw compares with the link's speed.
   o.algorithm_bandwidth = o.time > 0 ? p / o.time : 0;
-  o.bus_bandwidth = o.time > 0 ? o.bytes_per_rank / o.time : 0;
-  d.step(
-      "Bus bandwidth (what nccl-tests reports as busbw)", "\\text{busbw}", "\\frac{$V}{$T}",
-      {{"V", "V_{\\text{rank}}", o.bytes_per_rank, unit::bytes}, {"T", "T", o.time, unit::seconds}},
-      o.bus_bandwidth, unit::bytes_per_s);
+  const double bus_factor = op == Collective::AllReduce                            ? 2 * (n - 1) / n
+                            : op == Collective::Broadcast || op == Collective::P2p ? 1
+                                                                                   : (n - 1) / n;
+  d.step("Algorithm bandwidth (nccl-tests' algbw)", "\\text{algbw}", "\\frac{$P}{$T}",
+         {{"P", "P", p, unit::bytes}, {"T", "T", o.time, unit::seconds}}, o.algorithm_bandwidth,
+         unit::bytes_per_s);
+  o.bus_bandwidth = o.algorithm_bandwidth * bus_factor;
+  d.step("Bus bandwidth (what nccl-tests reports as busbw)", "\\text{busbw}", "$A \\cdot $f",
+         {{"A", "\\text{algbw}", o.algorithm_bandwidth, unit::bytes_per_s},
+          {"f", "f_{\\text{op}}", bus_factor}},
+         o.bus_bandwidth, unit::bytes_per_s);
   // Where the latency and bandwidth terms meet: P* = T_α / (T_β / P).
   const double beta_per_byte = p > 0 ? o.bandwidth_time / p : 0;
   o.crossover_bytes = beta_per_byte > 0 ? o.latency_time / beta_per_byte : 0;
@@ -578,7 +649,27 @@ void register_comm(Registry& r) {
          num("inter_latency", NAPKIN_FIELD(In, inter_latency), "Inter-node latency per step",
              unit::seconds)
              .help("Fixed cost of one step across nodes")
-             .range(0, 10)},
+             .range(0, 10),
+         num("efficiency", NAPKIN_FIELD(In, efficiency), "Achieved share of the link",
+             unit::fraction)
+             .meaning("bus_efficiency")
+             .help("Bus bandwidth NCCL reaches on large messages ÷ the link's speed (nccl-tests: "
+                   "82 % on H100 NVLink); 1 = line rate, the textbook model")
+             .range(0.01, 1),
+         num("switch_efficiency", NAPKIN_FIELD(In, switch_efficiency), "Achieved share, in-switch",
+             unit::fraction)
+             .help("An in-switch (NVLS) all-reduce's algorithm bandwidth ÷ the link's speed "
+                   "(nccl-tests: 61 % on H100); 1 = line rate")
+             .range(0.01, 1),
+         num("launch_latency", NAPKIN_FIELD(In, launch_latency), "Launch latency per call",
+             unit::seconds)
+             .help("Fixed time of one collective call (NCCL's Simple protocol: 8.4 µs); 0 = the "
+                   "textbook α–β model, with no low-latency protocol either")
+             .range(0, 1),
+         num("inter_efficiency", NAPKIN_FIELD(In, inter_efficiency),
+             "Achieved share of the inter-node link", unit::fraction)
+             .help("Bus bandwidth NCCL reaches per NIC ÷ its speed (nccl-tests: 94 % on NDR)")
+             .range(0.01, 1)},
         {out("bytes_per_rank", NAPKIN_FIELD(Out, bytes_per_rank), "Bytes per rank (exact)",
              unit::bytes)
              .help("Bytes each rank sends, exactly, for this collective"),

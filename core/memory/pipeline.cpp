@@ -241,6 +241,9 @@ Result<ParallelRecommendOut> recommend_search(const ParallelRecommendIn& in, con
   spec.cluster.intra.latency = in.intra_latency;
   spec.cluster.inter.bandwidth = in.inter_bandwidth;
   spec.cluster.inter.latency = in.inter_latency;
+  spec.cluster.intra.efficiency = in.intra_efficiency;
+  spec.cluster.inter.efficiency = in.inter_efficiency;
+  spec.cluster.intra.launch = spec.cluster.inter.launch = in.launch_latency;
   spec.job.global_batch = in.global_batch;
   spec.job.seq_len = in.seq_len;
   spec.job.flash_attention = true;
@@ -522,6 +525,19 @@ void register_pipeline(Registry& r) {
              num("inter_latency", NAPKIN_FIELD(In, inter_latency), "Inter-node latency",
                  unit::seconds)
                  .help("Latency of one step of a collective across nodes")
+                 .range(0, 1),
+             num("intra_efficiency", NAPKIN_FIELD(In, intra_efficiency),
+                 "Achieved share of the intra-node link", unit::fraction)
+                 .help("Bus bandwidth NCCL reaches inside a node ÷ the link's speed (nccl-tests: "
+                       "82 % on H100 NVLink); 1 = line rate")
+                 .range(0.01, 1),
+             num("inter_efficiency", NAPKIN_FIELD(In, inter_efficiency),
+                 "Achieved share of the inter-node link", unit::fraction)
+                 .help("Bus bandwidth NCCL reaches per NIC ÷ its speed (nccl-tests: 94 %)")
+                 .range(0.01, 1),
+             num("launch_latency", NAPKIN_FIELD(In, launch_latency),
+                 "Launch latency per collective", unit::seconds)
+                 .help("Fixed time of one collective call (NCCL: 8.4 µs); 0 = the textbook model")
                  .range(0, 1),
              num("fit_factor", NAPKIN_FIELD(In, fit_factor), "Fit factor (× BF16 weights)")
                  .help("Rule of thumb: training memory as a multiple of the BF16 weights")

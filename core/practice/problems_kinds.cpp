@@ -245,7 +245,7 @@ constexpr KindRow kRows[] = {
      .hints = {"Which traffic crosses the slow links, and how often?",
                "Per step: TP twice per layer per pass; ZeRO-3 all the weights twice; PP one "
                "activation per microbatch."},
-     .variety = 8,
+     .variety = 9,
      .difficulty = 3,
      .tags = "tensor parallel,pipeline,ZeRO,network",
      .kind = Kind::order,

@@ -82,16 +82,28 @@ Preset accelerator_preset(const Gpu& g) {
     p.values.set("intra_latency", c->intra.latency);
     p.values.set("inter_bandwidth", c->inter.bandwidth);
     p.values.set("inter_latency", c->inter.latency);
+    // What NCCL achieves on each tier (cluster.cpp cites the measurements).
+    p.values.set("intra_efficiency", c->intra.efficiency);
+    p.values.set("inter_efficiency", c->inter.efficiency);
+    p.values.set("launch_latency", c->intra.launch);
   }
   return p;
 }
 
 // Whether the switch reduces in-network (NVLS / SHARP) travels with the link, so that picking
 // InfiniBand after NVLink turns it off.
+// With it, what NCCL achieves on the link (Tier's efficiencies and launch latency); a worked
+// example's link keeps the line rate its statement gives (1, 1, 0).
 Preset link(std::string_view id, std::string_view label, std::string_view source, double bw,
-            double latency, bool in_switch = false) {
+            double latency, bool in_switch = false, double efficiency = 1,
+            double switch_efficiency = 1, double launch = 0) {
   return make(id, label, "link", source,
-              {{"bandwidth", bw}, {"latency", latency}, {"in_switch_reduction", Json(in_switch)}});
+              {{"bandwidth", bw},
+               {"latency", latency},
+               {"in_switch_reduction", Json(in_switch)},
+               {"bus_efficiency", efficiency},
+               {"switch_efficiency", switch_efficiency},
+               {"launch_latency", launch}});
 }
 
 // A layout degree the scenario bar sets: a whole number of GPUs.
@@ -149,8 +161,8 @@ void register_catalog(Registry& r) {
   // Links, from the typed tiers (core/scenario/cluster.cpp): bandwidth per GPU in one direction
   // (what a ring step can push), latency per step. Then links only a worked example uses.
   for (const Tier* t = tiers_begin(); t != tiers_end(); ++t)
-    r.add_preset(
-        link(t->id, t->label, t->source, t->bandwidth, t->latency, t->in_switch_reduction));
+    r.add_preset(link(t->id, t->label, t->source, t->bandwidth, t->latency, t->in_switch_reduction,
+                      t->efficiency, t->switch_efficiency, t->launch));
   r.add_preset(
       link("eth10", "10 GbE: 1.25 GB/s, 50 µs",
            "IEEE 802.3 10 Gb/s = 1.25 GB/s per direction; 50 µs round trip from a worked example",

@@ -79,32 +79,65 @@ const Gpu kGpus[] = {
 // One direction per GPU. Vendors quote NVLink bidirectionally ("900 GB/s"): halved here.
 // Latencies are per step of a collective, order-of-magnitude figures (NCCL tests on such
 // systems); vendors do not publish them.
+//
+// The last three figures are what NCCL achieves on each (tests/validation/measurements.csv holds
+// the measurements): the ring's bus bandwidth on large messages as a share of the link; an
+// in-switch (NVLS) all-reduce's algorithm bandwidth as a share of the link; the Simple protocol's
+// base latency per call, 8.4 µs (NVIDIA/nccl src/graph/tuning.cc). NVLink 4 ring: 370 of 450 GB/s
+// busbw on 8 H100 (NVIDIA/nccl-tests issue #212, a maintainer's figures); NVLS: 480 GB/s busbw on
+// 8 H100 = 274 GB/s of algorithm bandwidth, 0.61 of 450 (same; 481 GB/s at 16 GiB on 8 H200,
+// S. Bekman, "Machine Learning Engineering", network/benchmarks); NVLink 3: 235 of 300 GB/s on
+// 4 A100 at 8 GiB; NVLink 5 NVLS: 839 GB/s busbw on 8 B200 (Bekman, same table) = 0.53; xGMI: 316
+// of 448 GB/s on 8 MI300X at 8 GiB (RCCL tests); InfiniBand: 46–48 of 50 GB/s per NDR NIC
+// (nccl-tests issue #290, a maintainer's figures), 0.94 for every IB generation. Links without
+// a published figure take the nearest measured one's share, and say so.
+constexpr double kNcclLaunch = 8.4e-6;
 const Tier kTiers[] = {
-    {"nvlink2", "NVLink 2 + NVSwitch (V100): 150 GB/s", "NVIDIA V100 datasheet: 300 GB/s total",
-     150e9, 3e-6, false},
-    {"ib-edr", "InfiniBand EDR 100 Gb/s: 12.5 GB/s", "NVIDIA ConnectX-5: 100 Gb/s per port", 12.5e9,
-     5e-6, false},
-    {"nvlink3", "NVLink 3 + NVSwitch (A100): 300 GB/s", "NVIDIA A100 datasheet: 600 GB/s total",
-     300e9, 3e-6, false},
+    {"nvlink2", "NVLink 2 + NVSwitch (V100): 150 GB/s",
+     "NVIDIA V100 datasheet: 300 GB/s total; achieved share as NVLink 3's (assumed)", 150e9, 3e-6,
+     false, 0.78, 1, kNcclLaunch},
+    {"ib-edr", "InfiniBand EDR 100 Gb/s: 12.5 GB/s",
+     "NVIDIA ConnectX-5: 100 Gb/s per port; 94 % achieved as NDR's (assumed)", 12.5e9, 5e-6, false,
+     0.94, 1, kNcclLaunch},
+    {"nvlink3", "NVLink 3 + NVSwitch (A100): 300 GB/s",
+     "NVIDIA A100 datasheet: 600 GB/s total; nccl-tests on 4 A100: 235 GB/s busbw (78 %)", 300e9,
+     3e-6, false, 235.0 / 300, 1, kNcclLaunch},
     {"nvlink4", "NVLink 4 + NVSwitch (H100): 450 GB/s, NVLS",
      "NVIDIA H100 datasheet: 900 GB/s total; third-generation NVSwitch reduces in the switch "
-     "(NVLink SHARP)",
-     450e9, 3e-6, true},
+     "(NVLink SHARP). nccl-tests on 8 H100: ring 370 GB/s busbw (82 %), NVLS 480 GB/s busbw",
+     450e9, 3e-6, true, 370.0 / 450, 480.0 / 1.75 / 450, kNcclLaunch},
     {"nvlink5", "NVLink 5 + NVSwitch (B200/GB200): 900 GB/s, NVLS",
-     "NVIDIA HGX B200 / GB200 NVL72: 1.8 TB/s total per GPU", 900e9, 3e-6, true},
+     "NVIDIA HGX B200 / GB200 NVL72: 1.8 TB/s total per GPU; nccl-tests on 8 B200: 839 GB/s busbw "
+     "(NVLS); ring share as NVLink 4's (assumed)",
+     900e9, 3e-6, true, 370.0 / 450, 839.0 / 1.75 / 900, kNcclLaunch},
     {"xgmi", "AMD Infinity Fabric (MI300X): 448 GB/s",
-     "AMD MI300X datasheet: 896 GB/s peak aggregate per GPU (7 links)", 448e9, 4e-6, false},
+     "AMD MI300X datasheet: 896 GB/s peak aggregate per GPU (7 links); RCCL tests on 8 MI300X: "
+     "316 GB/s busbw (71 %)",
+     448e9, 4e-6, false, 316.0 / 448, 1, kNcclLaunch},
     {"ici-v4", "TPU v4 ICI: 6 × 50 GB/s",
-     "Jouppi et al. 2023 (TPU v4), §2: six 50 GB/s ICI links per chip", 300e9, 2e-6, false},
-    {"ib-hdr", "InfiniBand HDR 200 Gb/s: 25 GB/s", "NVIDIA ConnectX-6 / Quantum: 200 Gb/s per port",
-     25e9, 5e-6, false},
+     "Jouppi et al. 2023 (TPU v4), §2: six 50 GB/s ICI links per chip; achieved share as NVLink "
+     "4's (assumed)",
+     300e9, 2e-6, false, 370.0 / 450, 1, kNcclLaunch},
+    {"ib-hdr", "InfiniBand HDR 200 Gb/s: 25 GB/s",
+     "NVIDIA ConnectX-6 / Quantum: 200 Gb/s per port; 94 % achieved as NDR's", 25e9, 5e-6, false,
+     0.94, 1, kNcclLaunch},
     {"ib-ndr", "InfiniBand NDR 400 Gb/s: 50 GB/s",
-     "NVIDIA ConnectX-7 / Quantum-2: 400 Gb/s per port, one per GPU", 50e9, 5e-6, false},
+     "NVIDIA ConnectX-7 / Quantum-2: 400 Gb/s per port, one per GPU; nccl-tests: 46–48 GB/s per "
+     "NIC (94 %)",
+     50e9, 5e-6, false, 0.94, 1, kNcclLaunch},
     {"ib-xdr", "InfiniBand XDR 800 Gb/s: 100 GB/s",
-     "NVIDIA ConnectX-8 / Quantum-X800: 800 Gb/s per port", 100e9, 5e-6, false},
-    {"roce400", "RoCE 400 GbE: 50 GB/s", "IEEE 802.3 400 Gb/s Ethernet, one NIC per GPU", 50e9,
-     8e-6, false},
-    {"eth100", "100 GbE: 12.5 GB/s", "IEEE 802.3 100 Gb/s Ethernet", 12.5e9, 10e-6, false},
+     "NVIDIA ConnectX-8 / Quantum-X800: 800 Gb/s per port; 94 % achieved as NDR's (assumed)", 100e9,
+     5e-6, false, 0.94, 1, kNcclLaunch},
+    {"roce400", "RoCE 400 GbE: 50 GB/s",
+     "IEEE 802.3 400 Gb/s Ethernet, one NIC per GPU; 94 % achieved as InfiniBand NDR's (assumed)",
+     50e9, 8e-6, false, 0.94, 1, kNcclLaunch},
+    {"pcie5", "PCIe Gen5 x16 (H100 PCIe): 64 GB/s",
+     "PCI-SIG: 32 GT/s × 16 lanes ≈ 63 GB/s per direction; NCCL's PCI step latency 5.7 µs "
+     "(NVIDIA/nccl src/graph/tuning.cc); achieved share as NVLink 3's (assumed)",
+     64e9, 5.7e-6, false, 0.78, 1, kNcclLaunch},
+    {"eth100", "100 GbE: 12.5 GB/s",
+     "IEEE 802.3 100 Gb/s Ethernet; 94 % achieved as InfiniBand's (assumed)", 12.5e9, 10e-6, false,
+     0.94, 1, kNcclLaunch},
 };
 
 const Tier& tier(std::string_view id) {
@@ -118,7 +151,7 @@ const Cluster kClusters[] = {
     {kGpus[1], 8, tier("nvlink3"), tier("ib-hdr")},  // DGX A100: 8 × HDR
     {kGpus[2], 8, tier("nvlink3"), tier("ib-hdr")},
     {kGpus[3], 8, tier("nvlink4"), tier("ib-ndr")},  // DGX H100: 8 × NDR
-    {kGpus[4], 8, tier("nvlink4"), tier("ib-ndr")},
+    {kGpus[4], 8, tier("pcie5"), tier("ib-ndr")},  // H100 PCIe: no NVSwitch (bridges pair at most)
     {kGpus[5], 8, tier("nvlink4"), tier("ib-ndr")},
     {kGpus[6], 8, tier("nvlink5"), tier("ib-xdr")},
     {kGpus[7], 72, tier("nvlink5"), tier("ib-xdr")},  // one NVLink domain of 72 GPUs

@@ -52,6 +52,13 @@ struct Tier {
   double bandwidth = 0;  // bytes/s per GPU, one direction
   double latency = 0;    // seconds per step
   bool in_switch_reduction = false;
+  // Achieved, not line rate (nccl-tests' measurements, cluster.cpp cites them): the share of
+  // `bandwidth` a ring, tree or direct collective reaches as bus bandwidth on large messages;
+  // the share an in-switch (NVLS / SHARP) all-reduce reaches as algorithm bandwidth (each rank
+  // sends and receives the buffer once); and the fixed time of one collective call (kernel
+  // launch and the ranks' synchronisation), paid once whatever its size. 1, 1, 0: the textbook
+  // α–β model at line rate, as the worked examples state it.
+  double efficiency = 1, switch_efficiency = 1, launch = 0;
 };
 
 struct Cluster {

@@ -6,7 +6,14 @@
 // SHARP / NVLS, InfiniBand SHARP) sends each byte once to the switch and reads the result once,
 // so an all-reduce moves ~1× the buffer in two steps whatever N (NVIDIA, "Upgrading
 // Multi-GPU Interconnectivity with the Third-Generation NVIDIA NVSwitch", 2022).
+//
+// Achieved, not line rate: the bandwidth term runs at the tier's measured share of its link
+// (Tier::efficiency for ring, tree and direct, Tier::switch_efficiency for in-switch), and each
+// call pays the tier's fixed launch time once (Tier::launch). With 1, 1 and 0 this is the
+// textbook α–β model the worked examples use.
 #include "collective.hpp"
+
+#include <algorithm>
 
 namespace napkin {
 namespace {
@@ -31,34 +38,67 @@ double ring_steps(Collective op, double n) {
   }
 }
 
-CollectiveCost make(double bytes_per_rank, double steps, const Tier& t, Algorithm a) {
+// `rate`: the bandwidth the bytes actually move at (link × its achieved share).
+CollectiveCost make(double bytes_per_rank, double steps, double rate, double latency, double launch,
+                    Algorithm a) {
   CollectiveCost c;
+  c.rate = rate;
+  c.step_latency = latency;
+  c.launch = launch;
   c.bytes_per_rank = bytes_per_rank;
   c.steps = steps;
-  c.bandwidth_time = t.bandwidth > 0 ? bytes_per_rank / t.bandwidth : 0;
-  c.latency_time = steps * t.latency;
+  c.bandwidth_time = rate > 0 ? bytes_per_rank / rate : 0;
+  c.latency_time = steps * latency + launch;
   c.time = c.bandwidth_time + c.latency_time;
   c.used = a;
   return c;
+}
+
+// NCCL's own cost model (NVIDIA/nccl src/graph/tuning.cc, ncclTunerConstants: base latencies
+// and per-step hardware latencies per protocol): the Simple protocol moves data at full bus
+// bandwidth after an 8.4 µs base latency and ~3.4 µs per NVLink step; the LL (low-latency)
+// protocol has a 6.6 µs base and ~0.6 µs per NVLink step (0.18 of Simple's) but carries a
+// quarter of the bandwidth (flags inline with the data: `busBw *= 1.0/4.0` for all-reduce).
+// NCCL picks the faster protocol for each size, so small messages ride LL and large ones
+// Simple: the bend in nccl-tests' curves. Tier::launch is the Simple base latency; an ideal
+// tier (launch 0) keeps the one α–β line of the textbook.
+constexpr double kLlLaunch = 6.6e-6, kLlStepShare = 0.6 / 3.4, kLlBandwidthShare = 0.25;
+
+CollectiveCost make(double bytes_per_rank, double steps, const Tier& t, Algorithm a) {
+  if (a == Algorithm::InSwitch) {
+    // NVLS: one push to the switch and one multicast pull, each crossing the switch's
+    // reduction engine (two hops a step): 4 α plus the launch. With nvlink4's 3 µs and 8.4 µs
+    // this is 20 µs at small sizes; nccl-tests on 8 H200 measure 25 µs at 1 MiB
+    // (tests/validation), at 481 GB/s busbw for 16 GiB.
+    // (The textbook tier, launch 0, keeps one α a step.)
+    return make(bytes_per_rank, steps, t.bandwidth * t.switch_efficiency,
+                t.launch > 0 ? 2 * t.latency : t.latency, t.launch, a);
+  }
+  const CollectiveCost simple =
+      make(bytes_per_rank, steps, t.bandwidth * t.efficiency, t.latency, t.launch, a);
+  if (t.launch <= 0) return simple;
+  CollectiveCost ll = make(bytes_per_rank, steps, t.bandwidth * t.efficiency * kLlBandwidthShare,
+                           t.latency * kLlStepShare, kLlLaunch, a);
+  ll.low_latency = true;
+  return ll.time < simple.time ? ll : simple;
 }
 
 }  // namespace
 
 CollectiveCost collective_time(Collective op, double bytes, int ranks, const Tier& tier,
                                Algorithm algo) {
-  if (ranks <= 1 || bytes <= 0) return make(0, 0, tier, Algorithm::Ring);
+  if (ranks <= 1 || bytes <= 0) return make(0, 0, 0, 0, 0, Algorithm::Ring);
   const double n = ranks;
   const CollectiveCost ring =
       make(bytes * ring_factor(op, n), ring_steps(op, n), tier, Algorithm::Ring);
   if (algo == Algorithm::Ring || op == Collective::P2p) return ring;
-  // Direct all-to-all: each rank posts its N − 1 sends together (NCCL's grouped send/recv;
-  // DeepEP's low-latency kernels, one RDMA queue pair per peer), so the messages share the
-  // link: the same (N − 1)/N of the buffer at link speed, but one message latency, not N − 1
-  // in sequence. Checked against DeepEP's low-latency table (H800, CX7 400 Gb/s: 128 tokens ×
-  // 7,168 × top-8, FP8 dispatch 194 µs and BF16 combine 360 µs at EP256).
-  if (algo == Algorithm::Direct)
-    return op == Collective::AllToAll ? make(bytes * ring_factor(op, n), 1, tier, Algorithm::Direct)
-                                      : ring;
+  // Direct all-to-all: each rank posts its N − 1 sends together (NCCL's grouped send/recv, which
+  // is how NCCL runs all-to-all; DeepEP's low-latency kernels, one RDMA queue pair per peer), so
+  // the messages share the link: the same (N − 1)/N of the buffer, but one message latency, not
+  // N − 1 in sequence. Checked against DeepEP's low-latency table (H800, CX7 400 Gb/s: 128
+  // tokens × 7,168 × top-8, FP8 dispatch 194 µs and BF16 combine 360 µs at EP256).
+  const CollectiveCost direct = make(bytes * ring_factor(op, n), 1, tier, Algorithm::Direct);
+  if (algo == Algorithm::Direct) return op == Collective::AllToAll ? direct : ring;
   // Tree: reduce up and broadcast down two binary trees, each carrying half the buffer: each
   // rank sends the whole buffer once per phase, 2× in all, without ring's (N−1)/N discount (Sanders
   // et al. 2009; NCCL 2.4).
@@ -78,6 +118,8 @@ CollectiveCost collective_time(Collective op, double bytes, int ranks, const Tie
       make(op == Collective::AllReduce ? bytes : bytes * (n - 1) / n, 2, tier, Algorithm::InSwitch);
   if (algo == Algorithm::Tree) return tree_ok ? tree : ring;
   if (algo == Algorithm::InSwitch) return switch_ok ? in_switch : ring;
+  // Auto: NCCL runs all-to-all as grouped point-to-point, the others by its tuner's choice.
+  if (op == Collective::AllToAll) return direct;
   CollectiveCost best = ring;
   if (tree_ok && tree.time < best.time) best = tree;
   if (switch_ok && in_switch.time < best.time) best = in_switch;
@@ -89,32 +131,59 @@ CollectiveCost hierarchical_time(Collective op, double bytes, int ranks, int per
   if (per_node < 1) per_node = 1;
   if (ranks <= per_node) return collective_time(op, bytes, ranks, c.intra, algo);
   if (per_node == 1) return collective_time(op, bytes, ranks, c.inter, algo);
+  if (bytes <= 0) return collective_time(op, bytes, ranks, c.intra, algo);
   const int nodes = (ranks + per_node - 1) / per_node;
-  CollectiveCost total;
-  auto add = [&](const CollectiveCost& x) {
-    total.bytes_per_rank += x.bytes_per_rank;
-    total.steps += x.steps;
-    total.bandwidth_time += x.bandwidth_time;
-    total.latency_time += x.latency_time;
-    total.time += x.time;
-  };
-  if (op == Collective::AllReduce) {
-    // Reduce-scatter in the node, all-reduce of the 1/per_node shard across nodes, all-gather.
-    add(collective_time(Collective::ReduceScatter, bytes, per_node, c.intra, algo));
-    add(collective_time(Collective::AllReduce, bytes / per_node, nodes, c.inter, algo));
-    add(collective_time(Collective::AllGather, bytes, per_node, c.intra, algo));
-  } else if (op == Collective::AllGather || op == Collective::ReduceScatter) {
-    // The cross-node part carries the other nodes' shards; the node part its own node's.
-    add(collective_time(op, bytes, nodes, c.inter, algo));
-    add(collective_time(op, bytes / nodes, per_node, c.intra, algo));
-  } else {
-    // All-to-all and broadcast: the cross-node share dominates; each rank's traffic to other
-    // nodes goes over its own NIC.
-    add(collective_time(op, bytes, nodes, c.inter, algo));
-    add(collective_time(op, bytes / nodes, per_node, c.intra, algo));
+  const double n = ranks;
+  const double launch = std::max(c.intra.launch, c.inter.launch);
+  // What the node's NICs carry together: each of its per_node ranks has a NIC of its own (rail-
+  // optimised nodes), and NCCL runs one ring channel through each.
+  const double nic_rate = per_node * c.inter.bandwidth * c.inter.efficiency;
+  const double nvlink_rate = c.intra.bandwidth * c.intra.efficiency;
+  if (op == Collective::AllReduce || op == Collective::AllGather ||
+      op == Collective::ReduceScatter || op == Collective::Broadcast) {
+    // A flat ring over all ranks, one channel per rail: bus bandwidth is the slower of the
+    // in-node links and the node's NICs together. Checked against nccl-tests across two nodes:
+    // 16 A100 on HDR, 8 GB all-reduce, busbw 188 GB/s = 8 NICs × 23.5 GB/s (Azure NDv4); 16 H100
+    // on 8 × 200 Gb/s, 8 GB all-gather, busbw 189 GB/s (GCP A3 Mega) — tests/validation.
+    Tier ring = c.inter;  // one ring through both tiers: the slower link, the longer step
+    ring.bandwidth = std::min(nvlink_rate, nic_rate);
+    ring.efficiency = 1;  // already in the two rates
+    ring.latency = std::max(c.intra.latency, c.inter.latency);
+    ring.launch = launch;
+    const CollectiveCost flat =
+        make(bytes * ring_factor(op, n), ring_steps(op, n), ring, Algorithm::Ring);
+    if (op != Collective::AllReduce || algo == Algorithm::Ring || !c.intra.in_switch_reduction)
+      return flat;
+    // NVLS tree (NCCL 2.18+ where the node's switch reduces): reduce-scatter in the node, an
+    // all-reduce of each 1/per_node shard across nodes on every rail at once, all-gather in the
+    // node; chunks flow through the three phases together, so the slower of the node's two
+    // phases and the network's sets the pace. Checked: 16 H100 on NDR, 8 GB, busbw 391 GB/s.
+    const CollectiveCost rs = collective_time(Collective::ReduceScatter, bytes, per_node, c.intra);
+    const CollectiveCost ag = collective_time(Collective::AllGather, bytes, per_node, c.intra);
+    const CollectiveCost across =
+        collective_time(Collective::AllReduce, bytes / per_node, nodes, c.inter);
+    CollectiveCost tree;
+    tree.bytes_per_rank = rs.bytes_per_rank + across.bytes_per_rank + ag.bytes_per_rank;
+    tree.steps = rs.steps + across.steps + ag.steps;
+    tree.bandwidth_time = std::max(rs.bandwidth_time + ag.bandwidth_time, across.bandwidth_time);
+    tree.latency_time = rs.steps * c.intra.latency + ag.steps * c.intra.latency +
+                        across.steps * c.inter.latency + launch;
+    tree.time = tree.bandwidth_time + tree.latency_time;
+    tree.used = Algorithm::InSwitch;
+    return tree.time < flat.time ? tree : flat;
   }
-  total.used = Algorithm::Ring;
-  return total;
+  // All-to-all across nodes, as grouped point-to-point: a rank's traffic to other nodes leaves by
+  // its own NIC, to its node by NVLink, at once; the slower sets the time.
+  const double off_node = bytes * (n - per_node) / n, on_node = bytes * (per_node - 1.0) / n;
+  CollectiveCost a2a;
+  a2a.bytes_per_rank = off_node + on_node;
+  a2a.steps = 1;
+  a2a.bandwidth_time =
+      std::max(off_node / (c.inter.bandwidth * c.inter.efficiency), on_node / nvlink_rate);
+  a2a.latency_time = c.inter.latency + launch;
+  a2a.time = a2a.bandwidth_time + a2a.latency_time;
+  a2a.used = Algorithm::Direct;
+  return a2a;
 }
 
 }  // namespace napkin

@@ -21,6 +21,10 @@ struct CollectiveCost {
   double bytes_per_rank = 0;  // what each rank sends (ring all-reduce: 2·P·(N−1)/N)
   double steps = 0;           // latency-bound steps
   double bandwidth_time = 0, latency_time = 0, time = 0;
+  // What the terms were computed with: the bandwidth the bytes moved at (link × achieved
+  // share), the latency of one step and the fixed launch; low_latency: NCCL's LL protocol.
+  double rate = 0, step_latency = 0, launch = 0;
+  bool low_latency = false;
   Algorithm used = Algorithm::Ring;
 };
 
