@@ -34,11 +34,13 @@ apt:
 
 npm: node_modules/.package-lock.json
 
-# npm ci installs exactly the committed lockfile. The registry mirror here lacks other
-# platforms' optional rollup binaries, which makes npm ci refuse the lock ("Missing:
-# @rollup/rollup-android-…"); then npm install --no-save installs the same locked versions.
+# npm ci installs exactly the committed lockfile, or fails: no fallback that could resolve other
+# versions. The lockfile lists every platform's optional rollup and esbuild binary (npm ci
+# refuses a lock that lacks any: "Missing: @rollup/rollup-android-…"); npm installs only this
+# machine's. package.json's allowScripts denies esbuild's postinstall, which only checks the
+# binary npm already chose.
 node_modules/.package-lock.json: package.json package-lock.json
-	@npm ci --no-audit --no-fund --loglevel=error 2>/dev/null || npm install --no-save --no-audit --no-fund --loglevel=error
+	@npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 # --- builds -------------------------------------------------------------------------------
@@ -50,11 +52,22 @@ wasm: apt
 	@cmake --preset wasm >/dev/null
 	cmake --build --preset wasm -j $(JOBS)
 
+# The wasm inside both pages is deflated by zopfli (vite.config.mjs). Without it vite.config.mjs
+# falls back to zlib with a warning and a page about 9 KB bigger: here that is an error, checked
+# before the build and in each build's output (a zopfli that fails to run falls back too).
+define vite_build
+	npx vite build $(1) --logLevel warn 2>&1 | tee build/vite.log
+	if grep -q 'zopfli not found' build/vite.log; then
+	  echo "error: zopfli failed, so vite.config.mjs deflated the wasm with zlib (a bigger page)" >&2; exit 1
+	fi
+endef
+
 dist: wasm npm
-	@npx vite build --logLevel warn
-	npx vite build --mode singlefile --logLevel warn
+	@command -v zopfli >/dev/null || { echo "error: zopfli is missing (Debian package zopfli; make apt installs it)" >&2; exit 1; }
+	$(call vite_build,)
+	$(call vite_build,--mode singlefile)
 	cp build/single/index.html dist/napkin.html
-	npx vite build --mode embed --logLevel warn
+	$(call vite_build,--mode embed)
 	cat build/wasm/napkin.js build/embed/napkin-embed.js > dist/napkin-embed.js
 	mkdir -p dist/demo && cp docs/embed-demo.html dist/demo/index.html && cp docs/embed-demo.js dist/demo/demo.js && cp docs/embed-demo.css dist/demo/demo.css
 	node web/add-csp.mjs dist/index.html dist/embed.html dist/napkin.html
@@ -64,11 +77,26 @@ run: dist
 	@node web/serve.mjs dist $(PORT)
 
 # --- tests: every tier --------------------------------------------------------------------
+# Each tier stamps its own wall time (its tests only, not the build it needs) into
+# build/test-times/<tier>; a passing `make test` gathers them into build/test-times.txt, with
+# the whole run's time, for `make bench` to print. A failing tier stops before its stamp.
+TEST_TIERS := format-check test-native test-asan fuzz-smoke test-wasm test-js test-e2e
+TEST_START := $(shell date +%s)
+tier_start = t0=$$(date +%s.%N)
+tier_done = mkdir -p build/test-times && awk -v t0=$$t0 -v t1=$$(date +%s.%N) 'BEGIN { printf "%.1f", t1 - t0 }' >build/test-times/$@
+
 test: deps format-check test-native test-asan fuzz-smoke test-wasm dist test-js test-e2e
-	@echo "All Napkin test tiers passed."
+	@{
+	  echo "make test at $$(date -u +%FT%TZ) ($$(nproc) cores, load $$(cut -d' ' -f1 /proc/loadavg)): wall seconds"
+	  for t in $(TEST_TIERS); do printf '  %-26s %7s s\n' "$$t" "$$(cat build/test-times/$$t)"; done
+	  printf '  %-26s %7s s\n' "whole run (set-up, builds)" "$$(( $$(date +%s) - $(TEST_START) ))"
+	} >build/test-times.txt
+	echo "All Napkin test tiers passed."
 
 test-native: native
-	@ctest --preset native
+	@$(tier_start)
+	ctest --preset native
+	$(tier_done)
 
 # ASan + UBSan (no recovery) over the whole doctest suite, with the property test at 4,000
 # random inputs per estimator (CMakePresets.json).
@@ -77,7 +105,9 @@ asan: apt
 	cmake --build --preset asan -j $(JOBS)
 
 test-asan: asan
-	@ctest --preset asan
+	@$(tier_start)
+	ctest --preset asan
+	$(tier_done)
 
 # libFuzzer on the unit parser, the JSON reader, the answer reader and Registry::run, from the
 # seed corpora in tests/fuzz/corpus/ (findings are written to build/fuzz/). `make fuzz` runs
@@ -97,19 +127,27 @@ define run_fuzzers
 endef
 
 fuzz-smoke: asan
-	@$(call run_fuzzers,4)
+	@$(tier_start)
+	$(call run_fuzzers,4)
+	$(tier_done)
 
 fuzz: asan
 	@$(call run_fuzzers,$(FUZZ_SECONDS))
 
 test-wasm: wasm
-	@ctest --preset wasm
+	@$(tier_start)
+	ctest --preset wasm
+	$(tier_done)
 
 test-js: native dist
-	@node --test tests/js/
+	@$(tier_start)
+	node --test tests/js/
+	$(tier_done)
 
 test-e2e: dist
-	@npx playwright test --config tests/e2e/playwright.config.mjs
+	@$(tier_start)
+	npx playwright test --config tests/e2e/playwright.config.mjs
+	$(tier_done)
 
 SOURCES = $(wildcard core/*.cpp core/*.hpp core/*/*.cpp core/*/*.hpp cli/*.cpp cli/*.hpp wasm/*.cpp tests/*.cpp tests/*.hpp tests/fuzz/*.cpp)
 
@@ -117,8 +155,10 @@ format:
 	@clang-format -i $(SOURCES)
 
 format-check:
-	@clang-format --dry-run --Werror $(SOURCES)
+	@$(tier_start)
+	clang-format --dry-run --Werror $(SOURCES)
 	echo "clang-format: $(words $(SOURCES)) files clean"
+	$(tier_done)
 
 bench: native dist
 	@node tests/bench/bench.mjs
