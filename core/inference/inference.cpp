@@ -530,7 +530,9 @@ void register_inference(Registry& r) {
          num("n_kv_heads", NAPKIN_FIELD(In, n_kv_heads), "KV heads")
              .range(0, 1e4)
              .integer()
-             .help("= heads for MHA, groups for GQA, 1 for MQA; unused with MLA"),
+             .follows("n_heads")
+             .help("= heads for MHA, groups for GQA, 1 for MQA; unused with MLA; when not given, "
+                   "the query heads given (multi-head)"),
          num("head_dim", NAPKIN_FIELD(In, head_dim), "Head dimension")
              .help("Size of one attention head")
              .range(1, 1e5)

@@ -3,8 +3,17 @@
 namespace napkin {
 
 Result<double> moe_active_params(const MoeCounts& in, double params, Derivation& d) {
-  // A dense model computes with every weight; its active_params (a preset gives it) is ignored.
-  if (in.experts == 0) return params;
+  // A dense model computes with every weight. An active count typed below the total is an
+  // MoE whose experts were not described (DeepSeek-V3 as 671B with 37B active): used, not
+  // ignored (issue #27); at or above the total it is a dense model's own count.
+  if (in.experts == 0) {
+    if (in.active_params > 0 && in.active_params < params) {
+      d.note("Active parameters", "As given: " + format_value(in.active_params, "param") + " of " +
+                                      format_value(params, "param") + " compute with each token.");
+      return in.active_params;
+    }
+    return params;
+  }
   if (in.active_params == 0) {
     d.warn(
         "Routed experts are given without the active parameters (active_params): every "

@@ -13,6 +13,7 @@
 #include "base/units.hpp"
 #include "scenario/accelerator_inputs.hpp"
 #include "scenario/cluster.hpp"
+#include "scenario/collective.hpp"
 #include "scenario/model.hpp"
 #include "scenario/replica.hpp"
 
@@ -39,6 +40,21 @@ struct Engine {
   double bytes_w = 2, active = 0, total = 0;
   double kv_tok_gpu = 0;  // cache bytes per token one GPU holds (its layers, its KV heads)
   double flops_rate = 0, bw_rate = 0;
+  double w_share = 1;  // the weights' streaming share of bw_rate (quantized kernels dequantize)
+  Tier link;           // between the TP ranks
+  bool communicate = true;
+
+  // Megatron's TP (Shoeybi et al. 2019, §3): two all-reduces per layer of the step's
+  // activations (BF16, d_model wide per token), on the critical path; a token's step passes
+  // every stage's layers, so all L layers count. The shared collective_time prices them
+  // (NCCL's LL protocol at decode sizes, Simple for prefill).
+  double tp_comm(double tokens) const {
+    if (!communicate || tp <= 1 || tokens <= 0) return 0;
+    return 2.0 * m.layers *
+           collective_time(Collective::AllReduce, tokens * m.d_model * 2, static_cast<int>(tp),
+                           link)
+               .time;
+  }
 
   // Weights one step reads for `tokens` tokens: dense, everything; MoE, the shared weights and
   // the experts those tokens touch (Austin et al. 2025, "Inference", MoE serving).
@@ -51,8 +67,8 @@ struct Engine {
   double step(double b, double ctx, double f_tok, double extra_flops, double extra_tokens) const {
     const double t_kv = b * ctx * kv_tok_gpu / bw_rate;
     const double t_c = (b * f_tok + extra_flops) / (gpus * flops_rate);
-    const double t_w = weights_read((b + extra_tokens) / pp) / tp / bw_rate;
-    return t_kv + std::max(t_c, t_w);
+    const double t_w = weights_read((b + extra_tokens) / pp) / tp / (bw_rate * w_share);
+    return t_kv + std::max(t_c, t_w) + tp_comm((b + extra_tokens) / pp);
   }
 };
 
@@ -132,6 +148,30 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
           .group("engine"),
       compute_efficiency_input(NAPKIN_FIELD(In, compute_efficiency)).group("engine"),
       bandwidth_efficiency_input(NAPKIN_FIELD(In, bandwidth_efficiency)).group("engine"),
+      num<In, double>("intra_bandwidth", NAPKIN_FIELD(In, intra_bandwidth), "TP link bandwidth",
+                      unit::bytes_per_s)
+          .help("Bandwidth per GPU, one direction, between a replica's TP ranks (NVLink)")
+          .positive(1e15)
+          .group("cluster"),
+      num<In, double>("intra_latency", NAPKIN_FIELD(In, intra_latency), "TP link latency per step",
+                      unit::seconds)
+          .help("Latency of one step of an all-reduce between the TP ranks")
+          .range(0, 1)
+          .group("cluster"),
+      num<In, double>("intra_efficiency", NAPKIN_FIELD(In, intra_efficiency),
+                      "Achieved share of the TP link", unit::fraction)
+          .help("Bus bandwidth NCCL reaches ÷ the link's speed (nccl-tests: 82 % on H100 NVLink)")
+          .range(0.01, 1)
+          .group("cluster"),
+      num<In, double>("launch_latency", NAPKIN_FIELD(In, launch_latency),
+                      "Launch latency per all-reduce", unit::seconds)
+          .help("Fixed time of one collective call (NCCL: 8.4 µs); 0 = the textbook model")
+          .range(0, 1)
+          .group("cluster"),
+      flag<In>("tp_communication", NAPKIN_FIELD(In, tp_communication), "Count TP all-reduces")
+          .help("Each layer's two all-reduces between TP ranks; off: the roofline alone, as the "
+                "Scaling Book's serving examples")
+          .group("engine"),
       num<In, double>("prompt_len", NAPKIN_FIELD(In, prompt_len), "Prompt length", unit::tokens)
           .help("Tokens in each request's prompt (the mean, where prompts vary)")
           .positive(kMaxTokens)
@@ -230,6 +270,22 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   o.math_peak = peak;
   e.flops_rate = peak * in.compute_efficiency;
   e.bw_rate = in.mem_bandwidth * in.bandwidth_efficiency;
+  // Quantized weights stream slower than BF16 ones: the kernels that unpack them are bound by
+  // the dequantization. gpt-fast's batch-1 decode on A100 (pytorch-labs/gpt-fast README,
+  // "Memory Bandwidth"): BF16 1,397 GB/s, INT8 1,069 (0.77×), INT4 863 (0.62×).
+  // A bandwidth efficiency of 1 asks for the roofline's ideal, for quantized weights too.
+  e.w_share = in.bandwidth_efficiency >= 1 ? 1
+              : wt == Dtype::Int8          ? 1069.0 / 1397
+              : wt == Dtype::Int4          ? 863.0 / 1397
+                                           : 1;
+  e.link = Tier{"tp",  "TP link",           "", in.intra_bandwidth, in.intra_latency,
+                false, in.intra_efficiency, 1,  in.launch_latency};
+  e.communicate = in.tp_communication;
+  if (e.w_share < 1)
+    d.note("Quantized weights",
+           "Dequantizing kernels stream " + in.weight_dtype + " weights at " +
+               format_value(e.w_share, unit::fraction) +
+               " of BF16's achieved bandwidth (gpt-fast on A100: 1,397, 1,069 and 863 GB/s).");
 
   // Memory per GPU (vLLM: weights, then the peak activations of a profiled forward pass of
   // the step's token budget, then the rest of gpu_memory_utilization for KV blocks).
@@ -355,7 +411,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   const double t_kv = b * ctx * e.kv_tok_gpu / e.bw_rate;
   const double t_c = b * f_tok / (e.gpus * e.flops_rate);
   const double w_read = e.weights_read(b / e.pp);
-  const double t_w = w_read / e.tp / e.bw_rate;
+  const double t_w = w_read / e.tp / (e.bw_rate * e.w_share);
   if (m.experts > 0) {
     o.experts_touched = expected_experts_touched(m, b / e.pp);
     d.step("Experts a decode step touches per layer", "E_h",
@@ -365,10 +421,11 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   } else {
     o.experts_touched = not_given;
   }
-  d.step("Weight read per decode step", "t_W", "\\frac{$W}{$t \\cdot $e \\cdot $B}",
+  d.step("Weight read per decode step", "t_W", "\\frac{$W}{$t \\cdot $e \\cdot $q \\cdot $B}",
          {{"W", "W_r", w_read, unit::bytes},
           {"t", "TP", e.tp},
           {"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
+          {"q", "q_w", e.w_share},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
          t_w, unit::seconds);
   d.step("KV cache read per decode step", "t_{KV}", "\\frac{$b \\cdot $S \\cdot $m}{$e \\cdot $B}",
@@ -385,24 +442,33 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
           {"e", "e_C", in.compute_efficiency, unit::fraction},
           {"F", "F", peak, unit::flops}},
          t_c, unit::seconds);
-  o.decode_step = t_kv + std::max(t_c, t_w);
+  const double t_tp = e.tp_comm(b / e.pp);
+  if (t_tp > 0)
+    d.step("TP all-reduces per decode step (2 per layer, on the critical path)", "t_{TP}",
+           "2 \\cdot $L \\cdot T_{AR}($v)",
+           {{"L", "L", static_cast<double>(m.layers)},
+            {"v", "V", b / e.pp * m.d_model * 2, unit::bytes}},
+           t_tp, unit::seconds);
+  o.decode_step = t_kv + std::max(t_c, t_w) + t_tp;
   d.step("Decode step (the KV read never overlaps; weights and FLOPs do)", "t_s",
-         "$K + \\max($C, $W)",
+         "$K + \\max($C, $W) + $T",
          {{"K", "t_{KV}", t_kv, unit::seconds},
           {"C", "t_C", t_c, unit::seconds},
-          {"W", "t_W", t_w, unit::seconds}},
+          {"W", "t_W", t_w, unit::seconds},
+          {"T", "t_{TP}", t_tp, unit::seconds}},
          o.decode_step, unit::seconds);
   o.bound = t_c > t_w ? "compute" : "memory";
   // Crossover: the batch whose FLOPs take as long as its weight read (MoE: the read grows with
   // the batch, so search for it). Past it, a bigger batch costs time per token.
   const double t_c1 = f_tok / (e.gpus * e.flops_rate);
   double lo = 0, hi = 1;
-  while (hi < 1e9 && hi * t_c1 < e.weights_read(hi / e.pp) / e.tp / e.bw_rate) lo = hi, hi *= 2;
+  const double w_rate = e.bw_rate * e.w_share;
+  while (hi < 1e9 && hi * t_c1 < e.weights_read(hi / e.pp) / e.tp / w_rate) lo = hi, hi *= 2;
   for (int i = 0; i < 60 && m.experts > 0; ++i) {
     const double mid = (lo + hi) / 2;
-    (mid * t_c1 < e.weights_read(mid / e.pp) / e.tp / e.bw_rate ? lo : hi) = mid;
+    (mid * t_c1 < e.weights_read(mid / e.pp) / e.tp / w_rate ? lo : hi) = mid;
   }
-  o.crossover_batch = m.experts > 0 ? hi : e.weights_read(0) / e.tp / e.bw_rate / t_c1;
+  o.crossover_batch = m.experts > 0 ? hi : e.weights_read(0) / e.tp / w_rate / t_c1;
   d.step("Batch where the step turns compute-bound", "B^*", "\\frac{t_W}{t_C / B}", {},
          o.crossover_batch, unit::none);
 
@@ -423,7 +489,8 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
     r.flops = in.prompt_len * forward_flops_per_token(sized.value(), in.prompt_len, true) -
               c * forward_flops_per_token(sized.value(), c, true);
     r.weights = e.weights_read(new_tokens);
-    r.alone = std::max(r.flops / (e.tp * e.flops_rate), r.weights / e.tp / e.bw_rate);
+    r.alone = std::max(r.flops / (e.tp * e.flops_rate), r.weights / e.tp / w_rate) +
+              e.tp_comm(new_tokens);
     // What one request's prefill adds to the others' decode, and its own time to first token.
     // Chunked (Sarathi-Serve §4): n steps each carry a chunk beside the running decodes, so a
     // step costs max(its FLOPs with the chunk's, the weight read); unchunked (vLLM V0's
@@ -438,10 +505,11 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
       // TTFT: n mixed steps along one TP group (the stages add up to the whole model).
       const double t_kv_lat = others * ctx * e.kv_tok_gpu * e.pp / e.bw_rate;
       const double t_c_lat = (others * f_tok + r.flops / n) / (e.tp * e.flops_rate);
-      const double t_w_lat = e.weights_read(others + chunk) / e.tp / e.bw_rate;
-      r.ttft = n * (t_kv_lat + std::max(t_c_lat, t_w_lat));
+      const double t_w_lat = e.weights_read(others + chunk) / e.tp / w_rate;
+      r.ttft = n * (t_kv_lat + std::max(t_c_lat, t_w_lat) + e.tp_comm(others + chunk));
     } else {
-      r.extra = std::max(r.flops / (e.gpus * e.flops_rate), r.weights / e.tp / e.bw_rate);
+      r.extra = std::max(r.flops / (e.gpus * e.flops_rate), r.weights / e.tp / w_rate) +
+                e.tp_comm(new_tokens);
       r.gap = o.decode_step + r.alone;
       r.ttft = r.alone;
     }
@@ -463,15 +531,20 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
             {"N", "N_a", e.active, unit::params}},
            hit.flops, unit::flop);
   const double t_prefill = shown.alone;
-  d.step(h > 0 ? "Prefill alone (a hit)" : "Prefill alone", "t_p",
-         "\\max(\\frac{$F}{$t \\cdot $e \\cdot $P}, \\frac{$W}{$t \\cdot $h \\cdot $B})",
+  d.step(h > 0 ? "Prefill alone (a hit), with its TP all-reduces"
+               : "Prefill alone, with its TP all-reduces",
+         "t_p",
+         "\\max(\\frac{$F}{$t \\cdot $e \\cdot $P}, \\frac{$W}{$t \\cdot $h \\cdot $q \\cdot $B}) "
+         "+ $T",
          {{"F", "F_p", shown.flops, unit::flop},
           {"t", "TP", e.tp},
           {"e", "e_C", in.compute_efficiency, unit::fraction},
           {"P", "F", peak, unit::flops},
           {"W", "W_r", shown.weights, unit::bytes},
           {"h", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
-          {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+          {"q", "q_w", e.w_share},
+          {"B", "BW", in.mem_bandwidth, unit::bytes_per_s},
+          {"T", "t_{TP}", e.tp_comm(in.prompt_len - (h > 0 ? shared : 0)), unit::seconds}},
          t_prefill, unit::seconds);
   o.prefill_time = mean(&PerRequest::alone);
   o.prefill_time_hit = hit.alone;

@@ -37,6 +37,11 @@ struct ServeEngineIn : SizedModelInputs {
   bool chunked_prefill = true;
   double chunk_tokens = 2048;  // prefill tokens mixed into one step
   double compute_efficiency = 0.5, bandwidth_efficiency = 0.6;
+  // The link between a replica's TP ranks (H100 NVLink 4 and what NCCL achieves on it,
+  // core/scenario/cluster.cpp): each layer's two all-reduces of the step's activations.
+  double intra_bandwidth = 450e9, intra_latency = 3e-6, intra_efficiency = 370.0 / 450,
+         launch_latency = 8.4e-6;
+  bool tp_communication = true;  // false: the roofline alone, as the Scaling Book's examples
   // Load.
   double prompt_len = 2048, output_len = 256;
   double batch = 0;  // concurrent sequences; 0 = the most the KV cache holds

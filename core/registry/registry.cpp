@@ -1,5 +1,6 @@
 #include "registry/registry.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "base/echo.hpp"
@@ -103,6 +104,8 @@ InputSpec input_spec(const InputRow& row, const void* defaults) {
   s.choice_labels = split_bars(row.choice_labels);
   if (row.preset_key) s.preset_key = row.preset_key;
   if (row.group) s.group = row.group;
+  if (row.follows) s.follows = row.follows;
+  if (row.derived_when) s.derived_when = row.derived_when;
   s.fallback = field_read(defaults, row.field);
   s.example = row.has_example ? Json(row.example) : s.fallback;
   return s;
@@ -649,7 +652,9 @@ namespace {
 // n_kv_heads = 8, …", for the derivation to say where each number came from.
 bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
                   const Estimator*& est, Json& clean, Error& err,
-                  std::vector<std::pair<const Preset*, std::string>>* from = nullptr) {
+                  std::vector<std::pair<const Preset*, std::string>>* from = nullptr,
+                  std::vector<std::string>* completed = nullptr) {
+  std::vector<std::string_view> defaulted;  // inputs neither the user nor a preset gave
   est = reg.find(id);
   if (!est) {
     err.code = "unknown_estimator";
@@ -748,11 +753,41 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
         return false;
       }
       clean.add(spec.name, spec.fallback);  // spec names are unique: no search needed
+      defaulted.push_back(spec.name);
       continue;
     }
     Json c;
     if (!validate_input(spec, *v, c, err)) return false;
     clean.add(spec.name, std::move(c));
+  }
+  // Completion rules (InputSpec::follows): an input left at its default takes the value of the
+  // input it follows when that one was given, and the derivation says so.
+  auto was_defaulted = [&](std::string_view name) {
+    return std::find(defaulted.begin(), defaulted.end(), name) != defaulted.end();
+  };
+  for (const auto& spec : est->inputs) {
+    if (spec.derived_when.empty() || !was_defaulted(spec.name)) continue;
+    std::string_view names = spec.derived_when;
+    while (!names.empty()) {
+      const std::size_t bar = names.find('|');
+      const std::string_view leader = names.substr(0, bar);
+      names = bar == std::string_view::npos ? std::string_view() : names.substr(bar + 1);
+      if (!est->input(leader) || was_defaulted(leader)) continue;
+      clean.set(spec.name, Json(0.0));
+      if (completed)
+        completed->push_back(spec.name + " from the shape given (" + std::string(leader) +
+                             " was given; not the default model's " + spec.fallback.dump() + ")");
+      break;
+    }
+  }
+  for (const auto& spec : est->inputs) {
+    if (spec.follows.empty() || !was_defaulted(spec.name) || was_defaulted(spec.follows)) continue;
+    const Json* leader = clean.find(spec.follows);
+    if (!leader) continue;
+    clean.set(spec.name, *leader);
+    if (completed)
+      completed->push_back(spec.name + " = " + leader->dump() + ", as " + spec.follows +
+                           " (not given)");
   }
   return true;
 }
@@ -764,11 +799,14 @@ RunResult Registry::run(std::string_view id, const Json& inputs, bool record_ste
   RunResult r;
   const Estimator* est = nullptr;
   std::vector<std::pair<const Preset*, std::string>> from;
-  if (!validate_all(*this, id, inputs, est, r.inputs, r.error, record_steps ? &from : nullptr))
+  std::vector<std::string> completed;
+  if (!validate_all(*this, id, inputs, est, r.inputs, r.error, record_steps ? &from : nullptr,
+                    &completed))
     return r;
   Derivation d(record_steps);
   for (const auto& [p, names] : from)
     d.note(std::string("From ").append(p->label), names + " (" + std::string(p->source) + ")");
+  for (const auto& line : completed) d.note("Completed from what was given", line);
   if (!compute_outputs(*est, r.inputs, r.outputs, d, r.error)) {
     // A cross-input check names its input by id ("tp = 3: …"): lead with the label too.
     const InputSpec* spec = r.error.input.empty() ? nullptr : est->input(r.error.input);

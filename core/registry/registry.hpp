@@ -67,6 +67,14 @@ struct InputSpec {
   // Which part of the scenario the input describes ("model", "cluster", "layout", "job"), where
   // an estimator groups its inputs so: the layout search chooses the "layout" ones itself.
   std::string group;
+  // An input that, when neither the user nor a preset gives it, takes the value of this other
+  // input if that one was given (KV heads follow the query heads: a shape typed as 32 heads is
+  // multi-head, not the default model's 8 KV heads). The derivation says so.
+  std::string follows;
+  // Inputs ("d_model|n_heads") whose being given resets this one, when not given itself, to 0 =
+  // "derive it from them" (head_dim = d ÷ heads, d_ff from d): a shape typed in part is not
+  // completed with the default model's own widths.
+  std::string derived_when;
   Json fallback;  // the declared struct's default: used when the input is not given
   Json example;   // the page's starting value: the fallback unless declared with .example()
   std::string allowed() const;  // "0 < params ≤ 1e15", "one of none, selective, full"
@@ -224,6 +232,8 @@ struct InputRow {
   const char* choice_labels = nullptr;  // "Ring|Tree|In-switch": what the page shows for each
   const char* preset_key = nullptr;     // see InputSpec::preset_key; null = the name
   const char* group = nullptr;          // see InputSpec::group
+  const char* follows = nullptr;        // see InputSpec::follows
+  const char* derived_when = nullptr;   // see InputSpec::derived_when
   FieldRef field;
   double min = 0, max = 1e30;
   double example = 0;  // the page's start when has_example; else the struct's default
@@ -243,6 +253,8 @@ struct InputDecl : InputRow {
   constexpr InputDecl& help(const char* h) { return InputRow::help = h, *this; }
   constexpr InputDecl& meaning(const char* key) { return preset_key = key, *this; }
   constexpr InputDecl& group(const char* g) { return InputRow::group = g, *this; }
+  // When not given, take `leader`'s value if that was given (InputSpec::follows).
+  constexpr InputDecl& follows(const char* leader) { return InputRow::follows = leader, *this; }
   // What the page shows for each choice, "|"-separated in the order the choices were declared.
   constexpr InputDecl& labels(const char* l) { return choice_labels = l, *this; }
   // Where the page starts when the API default (0 = "not given") would show nothing.

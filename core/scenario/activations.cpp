@@ -3,6 +3,7 @@
 // (MHA, 4h MLP) to GQA and any FFN width, term by term.
 #include <algorithm>
 
+#include "scenario/model.hpp"
 #include "training_memory.hpp"
 
 namespace napkin {
@@ -12,7 +13,9 @@ double activation_bytes_per_layer(const Model& m, const Layout& l, double seq_le
   const double sbh = s * b * h;
   if (l.recompute == Recompute::Full) return 2 * sbh / (l.sequence_parallel ? t : 1);
   // Width of Q and of K (= V) relative to h: 1 and 1 for MHA at head_dim = h/heads.
-  const double q = m.heads * m.head_dim / h, kv = m.kv_heads * m.head_dim / h;
+  // K and V: the rank's own heads, whole copies when TP exceeds the KV heads (t × per rank).
+  const double q = m.heads * m.head_dim / h,
+               kv = kv_heads_per_rank(m, static_cast<int>(t)) * t * m.head_dim / h;
   // FFN: the MLP keeps its activation's input and output (2·2·d_ff); a gated FFN keeps gate,
   // up and their product (3·2·d_ff). MoE layers: each token's top_k (+ shared) experts.
   const bool moe = m.experts > 0;

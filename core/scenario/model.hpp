@@ -76,6 +76,15 @@ struct ModelParams {
 };
 ModelParams model_params(const Model& m);
 
+// KV heads one tensor-parallel rank holds: kv/tp when TP splits them; one whole head, replicated,
+// when TP exceeds them (Megatron-LM's num_query_groups < tp; vLLM's QKVParallelLinear), so
+// multi-query and GQA models run at TP above their KV heads, paying for the copies. MLA caches
+// one latent, which every rank keeps whole.
+double kv_heads_per_rank(const Model& m, int tp);
+// Weights per layer a rank holds beyond its 1/tp share because its KV heads are copies:
+// the K and V projections (and their biases) of (heads per rank − kv/tp) heads.
+double replicated_kv_params_per_layer(const Model& m, int tp);
+
 // Forward FLOPs for one token at a given context (the tokens it attends to, before the causal
 // halving): 2 per active non-embedding weight plus the output head, and the attention score
 // and value products, 4·ctx·(heads·head_dim) per layer, halved when `causal` (each token of a

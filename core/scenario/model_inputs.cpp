@@ -148,6 +148,12 @@ const Row kRows[] = {
 
 }  // namespace
 
+// "d_model|<the heads' name>": static strings for the three spellings estimators use.
+const char* head_dim_leaders(const ModelInputNames& names) {
+  const std::string_view h = names.heads;
+  return h == "heads" ? "d_model|heads" : "d_model|n_heads";
+}
+
 std::vector<InputDecl<ModelInputs>> model_input_decls(const ModelInputNames& names) {
   using In = ModelInputs;
   const FieldRef fields[] = {field_ref(NAPKIN_FIELD(In, layers)),
@@ -191,6 +197,12 @@ std::vector<InputDecl<ModelInputs>> model_input_decls(const ModelInputNames& nam
     s.help = r.help;
     s.group = r.group;
     s.preset_key = r.meaning;
+    // KV heads not given follow the query heads given: multi-head unless said otherwise.
+    if (r.alias == 3) s.follows = names.heads;
+    // Widths the shape derives (0 = from d and the heads) are derived again when d or the
+    // heads are typed without them. (The names of this input list: d_model, and the heads'.)
+    if (r.name && (std::string_view(r.name) == "head_dim" || std::string_view(r.name) == "d_ff"))
+      s.derived_when = std::string_view(r.name) == "d_ff" ? "d_model" : head_dim_leaders(names);
     s.kind = fields[i].type == FieldType::Bool ? InputKind::Boolean
              : r.choices                       ? InputKind::Choice
                                                : InputKind::Number;
@@ -325,7 +337,17 @@ Result<SizedModel> to_sized_model(const SizedModelInputs& in, Derivation& d) {
   s.total = in.params > 0 ? in.params : p.total;
   if (in.params <= 0) d.step("Parameters of the model shape", "N", "N", {}, s.total, unit::params);
   if (s.model.experts == 0) {
-    s.active = s.total;  // dense: every weight acts on every token
+    // Dense: every weight acts on every token. An active count typed below the total (a
+    // mixture of experts whose routing the shape does not describe: Mixtral as 46.7B with
+    // 12.9B active) is what the user asked for, and is used (issue #27: it was ignored); one at
+    // or above the total is a dense model's own count.
+    if (in.active_params > 0 && in.active_params < s.total) {
+      s.active = in.active_params;
+      d.step("Active parameters, as given (the weights one token computes with)", "N_a", "N_a", {},
+             s.active, unit::params);
+    } else {
+      s.active = s.total;
+    }
     return s;
   }
   s.active = in.active_params > 0 ? in.active_params : p.active;

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "scenario/model.hpp"
+
 namespace napkin {
 namespace {
 
@@ -33,7 +35,9 @@ TrainingMemory training_memory(const Model& m, const ModelParams& p, const Layou
   const double embed_first =
       l.pp == 1 || m.tied_embeddings ? p.embedding : p.embedding - m.vocab * m.d_model;
   const double share = stage_share(m.layers, l);  // 1/pp when the stages are even
-  const double dense = (layer_params * share + embed_first) / l.tp;
+  // KV heads copied onto ranks when TP exceeds them: each rank holds a whole head's K and V.
+  const double dense = (layer_params * share + embed_first) / l.tp +
+                       replicated_kv_params_per_layer(m, l.tp) * m.layers * share;
   const double sharded = experts * share / (static_cast<double>(l.tp) * l.ep);
   const double n_dense = static_cast<double>(l.dp) * l.cp;
   const double n_expert = std::max(1.0, n_dense / l.ep);

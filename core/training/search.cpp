@@ -15,6 +15,8 @@
 
 #include <chrono>
 
+#include "scenario/replica.hpp"
+
 namespace napkin {
 
 const char* reject_words(Reject r) {
@@ -101,13 +103,14 @@ SearchResult search_layouts(const SearchSpec& spec, SearchProgress progress, voi
   const double limit = spec.cluster.gpu.hbm_bytes * spec.max_memory_fraction;
   const long long batch = static_cast<long long>(spec.job.global_batch);
 
-  int heads_gcd = m.heads;
-  for (int a = m.kv_heads; a;) {
-    int t = heads_gcd % a;
-    heads_gcd = a;
-    a = t;
+  // TP degrees the model can split (Megatron-LM's rule, scenario/replica.cpp): they divide the
+  // query heads and divide the KV heads or are multiples of them (copies).
+  List tps;
+  {
+    const List all = divisors(spec.gpus, m.heads);
+    for (int i = 0; i < all.n; ++i)
+      if (tp_split_problem(m, all.v[i]).empty()) tps.add(all.v[i]);
   }
-  const List tps = divisors(spec.gpus, heads_gcd);
   const int vpp_values[] = {1, 2, 4, 8};
   const int n_vpp = spec.search_vpp ? 4 : 1;
   List mbs;

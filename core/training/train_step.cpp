@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "scenario/collective.hpp"
+#include "scenario/model.hpp"
 
 namespace napkin {
 
@@ -45,8 +46,12 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
   // peak where GEMMs reach 80 %: kernel_rates); stored scores are batched GEMMs.
   const double attention =
       sm.attention_score_flops * tokens / (l.flash_attention ? rate.attention : rate.gemm);
+  // KV heads copied when TP exceeds them: each rank projects its whole head's K and V.
+  const double kv_copies = 2 * replicated_kv_params_per_layer(m, l.tp) * m.layers * share * s * b /
+                           static_cast<double>(l.cp);
   const double fwd =
-      (sm.forward_flops_per_token - sm.attention_score_flops) * tokens / rate.gemm + attention;
+      ((sm.forward_flops_per_token - sm.attention_score_flops) * tokens + kv_copies) / rate.gemm +
+      attention;
   const double mb = l.microbatches;
   r.compute = 3 * fwd * mb;
   // Selective recomputation repeats the attention core; FlashAttention's backward does the

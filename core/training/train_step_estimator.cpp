@@ -4,6 +4,7 @@
 #include "base/units.hpp"
 #include "registry/registry.hpp"
 #include "scenario/accelerator_inputs.hpp"
+#include "scenario/replica.hpp"
 #include "training/train_step.hpp"
 
 namespace napkin {
@@ -65,10 +66,10 @@ struct TrainStepOut {
 
 // The cross-input checks a layout must pass to be built at all (the model's own are to_model's).
 std::optional<Error> layout_error(const TrainStepIn& in, const Model& m) {
-  if (m.heads % in.tp != 0 || m.kv_heads % in.tp != 0)
-    return Error::inconsistent("tp", in.tp,
-                               "must divide the attention heads (" + std::to_string(m.heads) +
-                                   ") and the KV heads (" + std::to_string(m.kv_heads) + ")");
+  // Megatron-LM's rule, shared with serving (scenario/replica.cpp): TP divides the query heads
+  // and divides the KV heads or is a multiple of them (each rank then holds a copy of one).
+  if (std::string why = tp_split_problem(m, in.tp); !why.empty())
+    return Error::inconsistent("tp", in.tp, why);
   // A chunk holds at least one layer, or only the embedding or only the output head: Llama 3
   // 405B runs 126 layers in 16 × 8 chunks, the first and the last holding no layer (Dubey et
   // al. 2024, §3.3.2).
