@@ -1,7 +1,7 @@
 // Derivation formulas as MathML, from the small TeX the core writes (core/base/derivation.cpp):
 // letters, numbers with {,} group separators, _ ^ { }, \frac, \sqrt, \overline, \text, \left…\right,
-// \cdot \times \approx \sum \min \max, ceilings, Greek letters, \, and \%. Browsers render
-// MathML Core natively, so no fonts or library ship: Temml did the same for 50 KB gzipped,
+// \cdot \times \approx \sum \min \max, ceilings, Greek letters, \, \% and \$ (a cost:
+// `\$ = H \cdot p`). Browsers render MathML Core natively, so no fonts or library ship: Temml did the same for 50 KB gzipped,
 // a sixth of the single file's 300 KB budget (SPEC §7). A command this file does not know is
 // reported, never guessed: the formula then shows as its TeX source (tests/js/tex.test.cjs
 // converts every formula the registry's examples and presets produce and finds none).
@@ -16,7 +16,7 @@ const SYMBOLS = {
   sigma: ['mi', 'σ'],
   Delta: ['mi', 'Δ', { mathvariant: 'normal' }], Psi: ['mi', 'Ψ', { mathvariant: 'normal' }],
   min: ['mi', 'min'], max: ['mi', 'max'], log: ['mi', 'log'], ln: ['mi', 'ln'],
-  '%': ['mo', '%'], ',': ['mspace', null, { width: '0.1667em' }], ' ': ['mspace', null, { width: '0.25em' }],
+  '%': ['mo', '%'], $: ['mi', '$', { mathvariant: 'normal' }], ',': ['mspace', null, { width: '0.1667em' }], ' ': ['mspace', null, { width: '0.25em' }],
   '{': ['mo', '{'], '}': ['mo', '}'],
 };
 const FENCES = { '(': '(', ')': ')', '[': '[', ']': ']', '|': '|', '.': '', lceil: '⌈', rceil: '⌉', lfloor: '⌊', rfloor: '⌋', '{': '{', '}': '}' };
