@@ -83,3 +83,32 @@ test('every HTML file of dist/ carries its own Content-Security-Policy', async (
     expect(m[1]).toMatch(/script-src 'self' 'wasm-unsafe-eval'/);
   }
 });
+
+// A permalink is as hostile as the hash of embed.html: 600 pipeline stages with a key each
+// once asked the row editor for 600 × 600 inputs and froze the tab (issue #30.13). The editor
+// shows at most the 100 stages the core takes and a handful of columns, and says so.
+test('a permalink with 600 stages of distinct keys keeps the page responsive and says what it left out', async ({ page, problems }) => {
+  const rows = Array.from({ length: 600 }, (_, i) => ({ name: `s${i}`, [`k${i}`]: i }));
+  const json = JSON.stringify(rows);
+  expect(json.length).toBeGreaterThan(13000);
+  const t0 = Date.now();
+  await page.goto(`/index.html#tab=inference&v.serve.pipeline.stages=${encodeURIComponent(json)}`);
+  await page.waitForFunction(() => window.napkin && document.querySelector('[role=tabpanel]:not([hidden])'), null, { timeout: 10000 });
+  const form = page.locator('form[data-estimator="serve.pipeline"]');
+  const editor = form.locator('.json-table');
+  await expect(editor.locator('.json-table-cap')).toContainText('first 100 of 600 rows', { timeout: 5000 });
+  await expect(editor.locator('.json-table-cap')).toContainText('6 of 601 columns');
+  expect(Date.now() - t0).toBeLessThan(10000);
+  expect(await editor.locator('tbody tr').count()).toBe(100);
+  expect(await editor.locator('input').count()).toBeLessThanOrEqual(100 * 6);
+  // Still responsive: typing into the same card answers at once.
+  const t1 = Date.now();
+  await form.locator('[name="budget"]').fill('0.3', { timeout: 3000 });
+  await expect(form.locator('[name="budget"]')).toHaveValue('0.3');
+  expect(await page.evaluate(() => 1 + 1)).toBe(2);
+  expect(Date.now() - t1).toBeLessThan(3000);
+  // The JSON text keeps every stage; the core says why it refuses them.
+  await expect(form.locator('[name="stages"]')).toHaveValue(/"s599"/);
+  await expect(form.locator('.field-error').filter({ hasText: '100' })).toBeVisible();
+  expect(problems).toEqual([]);
+});
