@@ -28,8 +28,16 @@ export class PlanCard {
     if (ctx.shared) this.follow(ctx.shared);
   }
 
+  // Every field as text, a switch as 'true' / 'false' (as inputText writes it), so a value
+  // is compared with the scenario's the same way whatever its kind.
   texts() {
-    return Object.fromEntries(Object.entries(this.fields).map(([k, f]) => [k, f.type === 'checkbox' ? f.checked : f.value]));
+    return Object.fromEntries(Object.entries(this.fields).map(([k, f]) => [k, f.type === 'checkbox' ? String(f.checked) : f.value]));
+  }
+
+  setText(name, text) {
+    const f = this.fields[name];
+    if (f.type === 'checkbox') f.checked = text === 'true';
+    else f.value = text;
   }
 
   // The scenario bar changed (app.js): every input still at the old scenario's value follows
@@ -40,8 +48,7 @@ export class PlanCard {
     const base = {};
     for (const spec of this.meta.inputs) {
       base[spec.name] = spec.name in fills ? inputText(this.ctx.api, fills[spec.name], spec) : this.example(spec);
-      const f = this.fields[spec.name];
-      if (now[spec.name] === this.base[spec.name] && f.type !== 'checkbox') f.value = base[spec.name];
+      if (now[spec.name] === this.base[spec.name]) this.setText(spec.name, base[spec.name]);
     }
     this.base = base;
     this.note.hidden = !Object.keys(fills).length;
@@ -49,7 +56,7 @@ export class PlanCard {
   }
 
   example(spec) {
-    return spec.kind === 'boolean' ? spec.example === true : spec.kind === 'number' ? inputText(this.ctx.api, spec.example, spec) : String(spec.example);
+    return inputText(this.ctx.api, spec.example, spec);
   }
 
   render() {

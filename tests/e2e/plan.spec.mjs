@@ -204,3 +204,54 @@ test('Open puts a row\'s layout into the whole-step card, whose step time matche
   expect(cardTime).toBeCloseTo(rowTime, 6);
   expect(problems).toEqual([]);
 });
+
+// Issue #30.4: every input of the Plan card that the scenario's model carries follows it —
+// switches and choices too (Llama's untied embeddings, SwiGLU) — and Open carries them into
+// the derivation.
+test('every Plan input the scenario carries follows it, switches included, and Open carries them', async ({ page }) => {
+  const plan = await openPlan(page, '/index.html');
+  // A model preset that sets a switch of the Plan card away from the card's example.
+  const pick = await page.evaluate(() => {
+    const reg = window.napkin.list();
+    for (const p of reg.presets.filter((x) => x.kind === 'model' && !x.estimators.length))
+      for (const i of reg.search.inputs)
+        if (i.kind === 'boolean' && Object.hasOwn(p.values, i.preset_key) && p.values[i.preset_key] !== i.example) return p.id;
+    return null;
+  });
+  expect(pick, 'a model preset that flips a switch of the Plan card').not.toBeNull();
+  await page.locator('.scenario-bar select').first().selectOption(pick);
+  const wrong = await plan.evaluate((form, id) => {
+    const reg = window.napkin.list();
+    const p = reg.presets.find((x) => x.id === id);
+    const out = [];
+    for (const i of reg.search.inputs) {
+      if (!Object.hasOwn(p.values, i.preset_key)) continue;
+      const f = form.querySelector(`[name="${i.name}"]`);
+      const want = p.values[i.preset_key];
+      const got = i.kind === 'boolean' ? f.checked : i.kind === 'number' ? window.napkin.parse(f.value, i.unit).value : f.value;
+      if (i.kind === 'number' ? Math.abs(got - want) > 1e-9 * Math.abs(want) : got !== want) out.push(`${i.label}: ${got} ≠ ${want}`);
+    }
+    return out;
+  }, pick);
+  expect(wrong).toEqual([]);
+  // Open the best layout: the whole-step card shows the same switches as the Plan card.
+  await plan.locator('[name="gpus"]').fill('512');
+  await plan.getByRole('button', { name: 'Search' }).click();
+  const first = plan.locator('.plan-table tbody tr').first();
+  await expect(first).toBeVisible({ timeout: 20000 });
+  await first.getByRole('button', { name: /^Open layout 1 in / }).click();
+  const card = page.locator('form[data-estimator="train.step"]');
+  await expect(card).toBeVisible();
+  const differ = await page.evaluate(() => {
+    const reg = window.napkin.list();
+    const planForm = document.querySelector('form[data-search]');
+    const cardForm = document.querySelector(`form[data-estimator="${reg.search.estimator}"]`);
+    const out = [];
+    for (const i of reg.search.inputs.filter((x) => x.kind === 'boolean')) {
+      const a = planForm.querySelector(`[name="${i.name}"]`), b = cardForm.querySelector(`[name="${i.name}"]`);
+      if (a && b && a.checked !== b.checked) out.push(i.label);
+    }
+    return out;
+  });
+  expect(differ).toEqual([]);
+});
