@@ -255,3 +255,75 @@ test('every Plan input the scenario carries follows it, switches included, and O
   });
   expect(differ).toEqual([]);
 });
+
+// Issue #30.9: what the results table says and how it behaves.
+async function searched(page, width = 1280) {
+  await page.setViewportSize({ width, height: 900 });
+  const plan = await openPlan(page, '/index.html');
+  await plan.locator('[name="gpus"]').fill('512');
+  await plan.getByRole('button', { name: 'Search' }).click();
+  await expect(plan.locator('.plan-table tbody tr').first()).toBeVisible({ timeout: 20000 });
+  return plan;
+}
+
+test('the Layout column names the microbatch, and layouts that differ only in rank order share one row', async ({ page }) => {
+  const plan = await searched(page);
+  const { micro, order, top } = await page.evaluate(async () => {
+    const reg = window.napkin.list();
+    const r = await window.napkin.search({ gpus: 512 });
+    const label = (n) => reg.search.layout.find((i) => i.name === n).label;
+    return { micro: label('microbatch'), order: label('placement'), top: r.top.length };
+  });
+  const cells = await plan.locator('.plan-table tbody td.plan-layout').allInnerTexts();
+  for (const c of cells) expect(c).toContain(micro.replace(/ \(.*\)$/, ''));
+  // Without the rank order, no two rows show the same layout.
+  const heads = cells.map((c) => c.split('\n')[0].split(' · ').filter((p) => !p.startsWith(order)).join(' · '));
+  expect(new Set(heads).size).toBe(heads.length);
+  // Every layout of the search's list is counted: a row, or one of a row's other orderings.
+  const more = cells.map((c) => Number((c.match(/and (\d+) more/) || [0, 0])[1]));
+  expect(cells.length + more.reduce((a, b) => a + b, 0)).toBe(top);
+  expect(more.some((n) => n > 0)).toBe(true);
+});
+
+test('Open adds a history entry: Back returns to the Plan results', async ({ page }) => {
+  await page.goto('/index.html#tab=start');
+  const plan = await searched(page);
+  await plan.locator('.plan-table tbody tr').first().getByRole('button', { name: /^Open layout 1 in / }).click();
+  const card = page.locator('form[data-estimator="train.step"]');
+  await expect(card.locator('details.derivation')).toHaveAttribute('open', '');
+  await page.goBack();
+  await expect(page).toHaveURL(/index\.html/);
+  await expect(plan.locator('.plan-table')).toBeInViewport();
+  await expect(plan.locator('.plan-table tbody tr')).not.toHaveCount(0);
+});
+
+test('the largest overhead never reads as the layout\'s own setting of the same name', async ({ page }) => {
+  // Llama 3 8B on 512 GPUs: attention's recomputation is the largest overhead of the best rows.
+  const plan = await openPlan(page, '/index.html');
+  await page.locator('.scenario-bar select').first().selectOption('llama3-8b');
+  await plan.locator('[name="gpus"]').fill('512');
+  await plan.getByRole('button', { name: 'Search' }).click();
+  await expect(plan.locator('.plan-table tbody tr').first()).toBeVisible({ timeout: 20000 });
+  let seen = 0;
+  const labels = await page.evaluate(() => window.napkin.list().search.layout.map((i) => i.label));
+  for (const why of await plan.locator('.plan-table tbody td.plan-why').allInnerTexts()) {
+    const m = why.match(/largest overhead: (.*?) [\d.]+\s*%/);
+    if (m) expect(labels, why).not.toContain(m[1]);
+    if (m) seen++;
+  }
+  expect(seen).toBeGreaterThan(0);
+});
+
+test('at 390 px the results are cards: the Layout reads across the width, not a word per line', async ({ page }) => {
+  const plan = await searched(page, 390);
+  const rows = plan.locator('.plan-table tbody tr');
+  const { cell, row } = await rows.first().evaluate((tr) => ({
+    cell: tr.querySelector('td.plan-layout').getBoundingClientRect().width, row: tr.getBoundingClientRect().width,
+  }));
+  expect(cell).toBeGreaterThan(250);
+  expect(row).toBeLessThanOrEqual(390);
+  // Each number keeps its name beside it once the header row is gone.
+  expect(await rows.first().locator('[data-output="step_time"]').innerText()).toMatch(/Step time/);
+  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(scroll).toBeLessThanOrEqual(client);
+});
