@@ -287,7 +287,16 @@ export function createApp(api, root, extraTabs = []) {
   };
   new ResizeObserver(pad).observe(header);
 
-  new Finder(registry, document.getElementById('finder'), (id) => openEstimator(id));
+  // The Plan card sits on its ranking estimator's tab (or the first area's, see buildArea).
+  function openPlan() {
+    const ranker = registry.estimators.find((e) => e.id === registry.search.estimator);
+    show(ranker ? ranker.area : areas[0], { push: true });
+    flushCards();
+    if (!plan) return;
+    plan.el.querySelector('h3').focus({ preventScroll: true });
+    plan.el.scrollIntoView({ block: 'start' });
+  }
+  new Finder(registry, document.getElementById('finder'), (e) => (e.plan ? openPlan() : openEstimator(e.id)));
   addEventListener('resize', () => resizeCharts(visibleCharts()));
   performance.mark('napkin-page-built');
   show(state.tab);

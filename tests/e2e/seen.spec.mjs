@@ -285,6 +285,21 @@ test('first-screen questions and the / finder open the right card', async ({ pag
   await expect(page.locator('form[data-estimator="infer.kv"]')).toBeInViewport();
 });
 
+// Issue #30.10: the words people type ("plan", "nccl", "vram") find something, and Enter on
+// "plan" brings the Plan card into view.
+test('the / finder knows plan, allreduce, nccl, vram and quantization', async ({ page }) => {
+  await page.goto('/index.html');
+  await ready(page);
+  for (const q of ['plan', 'allreduce', 'nccl', 'vram', 'quantization']) {
+    await page.locator('#find').fill(q);
+    await expect(page.locator('#find-list [role=option]').first(), q).toBeVisible();
+    await expect(page.locator('#find-list .find-none')).toHaveCount(0);
+  }
+  await page.locator('#find').fill('plan');
+  await page.locator('#find').press('Enter');
+  await expect(page.locator('form[data-search]')).toBeInViewport();
+});
+
 test('pin a result to compare, export a card and a chart, read the docs inside the page', async ({ page }) => {
   await page.goto('/index.html#tab=training');
   await ready(page);
