@@ -1,10 +1,12 @@
 // Derivation formulas as MathML, from the small TeX the core writes (core/base/derivation.cpp):
 // letters, numbers with {,} group separators, _ ^ { }, \frac, \sqrt, \overline, \text, \left…\right,
 // \cdot \times \approx \sum \min \max, ceilings, Greek letters, \, \% and \$ (a cost:
-// `\$ = H \cdot p`). Browsers render MathML Core natively, so no fonts or library ship: Temml did the same for 50 KB gzipped,
-// a sixth of the single file's 300 KB budget (SPEC §7). A command this file does not know is
-// reported, never guessed: the formula then shows as its TeX source (tests/js/tex.test.cjs
-// converts every formula the registry's examples and presets produce and finds none).
+// `\$ = H \cdot p`). Browsers render MathML Core natively, so no fonts or library ship: Temml
+// did the same for 50 KB gzipped, a sixth of the single file's 300 KB budget (SPEC §7). A
+// command this file does not know is reported, never guessed: the formula then shows as its
+// TeX source (tests/js/tex.test.cjs converts every formula the registry's examples, presets
+// and inputs moved off their examples produce, reads every command in core/'s sources, and
+// finds none).
 //
 // parse() returns a plain tree ([tag, attrs, ...children] or a string), so node tests can
 // check it; toMathML() builds it with DOM calls (no markup strings).
