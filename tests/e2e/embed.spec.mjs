@@ -131,3 +131,18 @@ test.describe('embed.html as a document', () => {
     }
   });
 });
+
+// A price makes train.time add a cost step, `\$ = H \cdot p`, which once showed as raw TeX
+// (issue #30.3): the derivation shows a dollar sign and no backslash.
+test('the cost step of a derivation shows a dollar sign, not TeX', async ({ page, baseURL, problems }) => {
+  await hostPage(page, `<!doctype html><html lang="en"><title>Host</title><main>
+    <script src="${baseURL}/napkin-embed.js"></script>
+    <napkin-calculator estimator="train.time" in-price_per_gpu_hour="2" charts="none"></napkin-calculator></main></html>`);
+  const derivation = page.locator('napkin-calculator details.derivation');
+  await derivation.evaluate((d) => { d.open = true; });
+  await expect(derivation).toContainText('$');
+  await expect(derivation.locator('math').first()).toBeVisible();
+  expect(await derivation.evaluate((d) => d.textContent)).not.toContain('\\');
+  expect(await derivation.locator('code').allTextContents()).toEqual([]);
+  expect(problems).toEqual([]);
+});
