@@ -306,8 +306,10 @@ export class Chart {
   layout() {
     const { spec } = this;
     const xs = this.plotData[0], ys = this.plotData.slice(1);
-    // A phone's chart keeps narrower margins, so its axes keep room for their labels.
-    const W = this.w || 560, H = 260, narrow = W < 420, L = narrow ? 64 : 92, R = narrow ? 22 : 40, T = 12, B = 44;
+    // A phone's chart keeps a left margin only as wide as its y labels need (and the axis
+    // title beside them), so the plot keeps room for its x labels.
+    const W = this.w || 560, H = 260, narrow = W < 420, R = narrow ? 22 : 40, T = 12, B = 44;
+    let L = 92;
     const stacked = spec.kind === 'bar';
     const x0 = stacked ? spec.x_min - 0.6 : spec.x_min, x1 = stacked ? spec.x_max + 0.6 : spec.x_max;
     let lo = Infinity, hi = -Infinity;
@@ -323,9 +325,15 @@ export class Chart {
       const a = f(v0), b = f(v1), k = (p1 - p0) / (b - a || 1);
       return [(v) => p0 + (f(v) - a) * k, (p) => { const t = a + (p - p0) / k; return log ? 10 ** t : t; }];
     };
+    const yt = ticksFor(y0, y1, spec.log_y, (H - T - B) / 40);
+    if (narrow) {
+      const m = (this.measurer ||= document.createElement('canvas').getContext('2d'));
+      m.font = '11px system-ui, sans-serif';
+      L = Math.min(92, Math.ceil(Math.max(0, ...yt.map((v) => m.measureText(this.fmt(v, spec.y_unit, 3)).width)) + 6 + 22));
+    }
     [this.xPos, this.xFromPos] = scale(x0, x1, L, W - R, spec.log_x);
     [this.yPos] = scale(y0, y1, H - B, T, spec.log_y);
-    return { W, H, L, R, T, B, xs, ys, x0, x1, y0, y1, xt: stacked ? xs : ticksFor(x0, x1, spec.log_x, (W - L - R) / 70), yt: ticksFor(y0, y1, spec.log_y, (H - T - B) / 40) };
+    return { W, H, L, R, T, B, xs, ys, x0, x1, y0, y1, xt: stacked ? xs : ticksFor(x0, x1, spec.log_x, (W - L - R) / 70), yt };
   }
 
   nearest(x) {
@@ -537,11 +545,15 @@ export function ticksFor(lo, hi, log, room) {
     if (ticks.length < 3) ticks = within([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     // Thin evenly to the room there is, keeping at least three (first, middle, last).
     const want = Math.max(3, Math.floor(room));
-    // Thin to the room there is, spread over the whole axis: the first, the last and evenly
-    // between them.
+    // Thin to the room there is: powers of ten every s-th decade; a 1-2-5 (or finer) row as the
+    // first, the last and evenly between them, so the labels spread over the whole axis.
     if (ticks.length > want) {
       const n = ticks.length;
-      ticks = [...new Set(Array.from({ length: want }, (_, k) => Math.round((k * (n - 1)) / (want - 1))))].map((i) => ticks[i]);
+      if (ticks.every((v) => Number.isInteger(Math.log10(v)) || Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9)) {
+        let step = Math.ceil((n - 1) / (want - 1));
+        while (step > 1 && Math.floor((n - 1) / step) + 1 < 3) step--;
+        ticks = ticks.filter((_, i) => i % step === 0);
+      } else ticks = [...new Set(Array.from({ length: want }, (_, k) => Math.round((k * (n - 1)) / (want - 1))))].map((i) => ticks[i]);
     }
     return ticks;
   }
