@@ -14,9 +14,16 @@
 const SYMBOLS = {
   cdot: ['mo', '·'], times: ['mo', '×'], approx: ['mo', '≈'], sum: ['mo', '∑'],
   lceil: ['mo', '⌈'], rceil: ['mo', '⌉'], lfloor: ['mo', '⌊'], rfloor: ['mo', '⌋'],
-  alpha: ['mi', 'α'], beta: ['mi', 'β'], gamma: ['mi', 'γ'], lambda: ['mi', 'λ'], rho: ['mi', 'ρ'],
-  sigma: ['mi', 'σ'],
-  Delta: ['mi', 'Δ', { mathvariant: 'normal' }], Psi: ['mi', 'Ψ', { mathvariant: 'normal' }],
+  // The Greek letters, all of them: the core adds one now and then (η, an efficiency, came
+  // after α β γ λ ρ σ), and an unknown one would show as raw TeX.
+  ...Object.fromEntries(Object.entries({
+    alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ', epsilon: 'ϵ', varepsilon: 'ε', zeta: 'ζ', eta: 'η', theta: 'θ',
+    iota: 'ι', kappa: 'κ', lambda: 'λ', mu: 'μ', nu: 'ν', xi: 'ξ', pi: 'π', rho: 'ρ', sigma: 'σ', tau: 'τ',
+    upsilon: 'υ', phi: 'ϕ', varphi: 'φ', chi: 'χ', psi: 'ψ', omega: 'ω',
+  }).map(([k, v]) => [k, ['mi', v]])),
+  ...Object.fromEntries(Object.entries({
+    Gamma: 'Γ', Delta: 'Δ', Theta: 'Θ', Lambda: 'Λ', Xi: 'Ξ', Pi: 'Π', Sigma: 'Σ', Phi: 'Φ', Psi: 'Ψ', Omega: 'Ω',
+  }).map(([k, v]) => [k, ['mi', v, { mathvariant: 'normal' }]])),
   min: ['mi', 'min'], max: ['mi', 'max'], log: ['mi', 'log'], ln: ['mi', 'ln'],
   '%': ['mo', '%'], $: ['mi', '$', { mathvariant: 'normal' }], ',': ['mspace', null, { width: '0.1667em' }], ' ': ['mspace', null, { width: '0.25em' }],
   '{': ['mo', '{'], '}': ['mo', '}'],

@@ -139,3 +139,9 @@ test('a dollar sign is a symbol, and an unknown command is reported, never shown
   assert.throws(() => parse('\\euro 2'), TexError);
   assert.deepStrictEqual(backslashLeaves(['math', {}, ['mtext', {}, '\\euro']]), ['\\euro']);
 });
+
+test('every Greek letter is a letter', async () => {
+  const { parse } = await import(path.join(ROOT, 'web/tex.js'));
+  for (const g of ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi', 'pi', 'rho', 'sigma', 'tau', 'upsilon', 'phi', 'chi', 'psi', 'omega', 'Gamma', 'Delta', 'Theta', 'Lambda', 'Xi', 'Pi', 'Sigma', 'Phi', 'Psi', 'Omega'])
+    assert.strictEqual(parse(`\\${g}`)[2][0], 'mi', g);
+});
