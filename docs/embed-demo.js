@@ -1,8 +1,10 @@
 // Auto-height for a Napkin iframe: accept height messages only from the iframe's own origin
 // and window, and only numbers. Scores: from <napkin-problem> elements as a `napkin-score`
-// event, from the iframe as a message of the same shape.
+// event, from the iframe as a message of the same shape, which the frame sends only to the
+// origin its URL names (&origin=…), so this page names its own.
 (function () {
   var frame = document.getElementById('napkin-frame');
+  frame.src = frame.dataset.src + '&origin=' + encodeURIComponent(location.origin);
   var origin = new URL(frame.src, location.href).origin;
   window.addEventListener('message', function (e) {
     if (e.origin !== origin || e.source !== frame.contentWindow) return;

@@ -142,7 +142,7 @@ export function createApp(api, root, extraTabs = []) {
     const ranker = search && registry.estimators.find((e) => e.id === search.estimator);
     if (search && (ranker ? ranker.area : areas[0]) === area)
       pending.push(() => {
-        plan = new PlanCard({ api, fmt, registry, shared: sharedNow, open: openEstimator }, search);
+        plan = new PlanCard({ api, fmt, registry, shared: sharedNow, open: openFromPlan, opened: () => saveState(true) }, search);
         panel.append(plan.el);
       });
     if (pending.length && !pendingFrame)
@@ -200,6 +200,19 @@ export function createApp(api, root, extraTabs = []) {
     return card;
   }
   const ask = (q) => openEstimator(q.estimator, q.presets);
+
+  // Opening a layout from the Plan card's results is a step Back undoes: the entry left
+  // behind is marked, and Back scrolls to the results again (the Plan card calls opened()
+  // once the layout is in, which pushes the new entry).
+  function openFromPlan(id) {
+    clearTimeout(hashTimer);
+    written = writeState(state);
+    history.replaceState({ napkin: 'plan' }, '', written);
+    return openEstimator(id);
+  }
+  addEventListener('popstate', (e) => {
+    if (e.state && e.state.napkin === 'plan' && plan) requestAnimationFrame(() => plan.backHere());
+  });
 
   nav.replaceChildren();
   for (const t of tabs) {
@@ -274,7 +287,16 @@ export function createApp(api, root, extraTabs = []) {
   };
   new ResizeObserver(pad).observe(header);
 
-  new Finder(registry, document.getElementById('finder'), (id) => openEstimator(id));
+  // The Plan card sits on its ranking estimator's tab (or the first area's, see buildArea).
+  function openPlan() {
+    const ranker = registry.estimators.find((e) => e.id === registry.search.estimator);
+    show(ranker ? ranker.area : areas[0], { push: true });
+    flushCards();
+    if (!plan) return;
+    plan.el.querySelector('h3').focus({ preventScroll: true });
+    plan.el.scrollIntoView({ block: 'start' });
+  }
+  new Finder(registry, document.getElementById('finder'), (e) => (e.plan ? openPlan() : openEstimator(e.id)));
   addEventListener('resize', () => resizeCharts(visibleCharts()));
   performance.mark('napkin-page-built');
   show(state.tab);

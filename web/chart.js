@@ -8,6 +8,17 @@ import { download, toCsv } from './export.js';
 
 const COLORS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#be185d', '#4b5563'];
 
+// The canvas's own colours follow the page's (style.css, --chart-*: light or dark with
+// prefers-color-scheme). The user's point is drawn in --chart-you, which no series uses.
+const THEME = { bg: '--chart-bg', grid: '--chart-grid', text: '--chart-text', frame: '--chart-frame', title: '--chart-title', you: '--chart-you', backing: '--chart-backing' };
+const LIGHT = { bg: '#f9fafb', grid: '#e5e7eb', text: '#374151', frame: '#6b7280', title: '#111827', you: '#111827', backing: 'rgba(255,255,255,0.85)' };
+function theme(el) {
+  const css = getComputedStyle(el);
+  const t = {};
+  for (const [k, v] of Object.entries(THEME)) t[k] = css.getPropertyValue(v).trim() || LIGHT[k];
+  return t;
+}
+
 export function chartXs(spec) {
   const n = Math.max(2, spec.points | 0);
   const xs = [];
@@ -128,14 +139,64 @@ export class Chart {
     if (c) download(`${this.spec.id}.csv`, 'text/csv', toCsv(c.head, c.rows));
   }
 
+  // The PNG is the chart as a picture on its own: its title above, the legend (with the values
+  // the page shows) below.
   exportPng() {
-    const canvas = this.box.querySelector('canvas');
-    if (canvas) canvas.toBlob((b) => b && download(`${this.spec.id}.png`, 'image/png', b));
+    if (!this.canvas || !this.plotData) return;
+    const t = theme(this.el);
+    const W = this.w || 560, pad = 10, dpr = devicePixelRatio || 1;
+    const out = document.createElement('canvas');
+    const ctx = out.getContext('2d');
+    const wrap = (text, font, width) => {
+      ctx.font = font;
+      const lines = [];
+      let line = '';
+      for (const word of String(text).split(' ')) {
+        const next = line ? `${line} ${word}` : word;
+        if (line && ctx.measureText(next).width > width) { lines.push(line); line = word; } else line = next;
+      }
+      if (line) lines.push(line);
+      return lines;
+    };
+    const titleFont = 'bold 13px system-ui, sans-serif', rowFont = '12px system-ui, sans-serif';
+    const title = wrap(this.spec.title, titleFont, W - 2 * pad);
+    const rows = [...this.legend.querySelectorAll('tr')].map((tr, i) => ({
+      label: tr.querySelector('th').textContent, value: tr.querySelector('td').textContent, color: i ? this.series[i - 1].color : null,
+    }));
+    const titleH = pad + title.length * 17 + 4, chartH = this.canvas.height / dpr, rowH = 17;
+    const H = titleH + chartH + pad + rows.length * rowH + pad;
+    out.width = Math.round(W * dpr);
+    out.height = Math.round(H * dpr);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = t.bg;
+    ctx.fillRect(0, 0, W, H);
+    ctx.fillStyle = t.title;
+    ctx.font = titleFont;
+    ctx.textBaseline = 'top';
+    title.forEach((line, i) => ctx.fillText(line, pad, pad + i * 17));
+    ctx.drawImage(this.canvas, 0, titleH, W, chartH);
+    ctx.font = rowFont;
+    ctx.textBaseline = 'middle';
+    const labelW = Math.max(...rows.map((r) => ctx.measureText(r.label).width)) + 30;
+    rows.forEach((r, i) => {
+      const y = titleH + chartH + pad + i * rowH + rowH / 2;
+      let x = pad;
+      if (r.color) {
+        ctx.fillStyle = r.color;
+        ctx.fillRect(x, y - 5, 10, 10);
+      }
+      x += 16;
+      ctx.fillStyle = t.title;
+      ctx.fillText(r.label, x, y);
+      ctx.fillText(r.value, Math.min(x + labelW, W - pad - ctx.measureText(r.value).width), y);
+    });
+    out.toBlob((b) => b && download(`${this.spec.id}.png`, 'image/png', b));
   }
 
   stale(message) {
     this.note.textContent = message;
     this.el.classList.add('stale');
+    this.isStale = true;
     this.extras = { markers: [], current: [], hline: null };
     this.draw();
   }
@@ -160,6 +221,7 @@ export class Chart {
     const { spec } = this;
     this.data = data;
     this.el.classList.remove('stale');
+    this.isStale = false;
     this.note.textContent = '';
     this.currentX = inputs[spec.x];
     if (this.dataTable.open) this.renderTable();
@@ -211,14 +273,21 @@ export class Chart {
       this.canvas = h('canvas');
       this.legend = h('table', { class: 'chart-legend' });
       this.box.replaceChildren(this.canvas, this.legend);
+      // A mouse reads the values under it while it hovers; a finger or pen reads them where it
+      // taps or drags, and the readout stays there after it lifts (touch has no hover).
       const hover = (e) => {
         const r = this.canvas.getBoundingClientRect();
         this.hoverIdx = this.xFromPos ? this.nearest(this.xFromPos(e.clientX - r.left)) : null;
         this.draw();
       };
-      this.canvas.addEventListener('pointermove', hover);
+      this.canvas.addEventListener('pointermove', (e) => { if (e.pointerType === 'mouse' || e.buttons) hover(e); });
       this.canvas.addEventListener('pointerdown', hover);
-      this.canvas.addEventListener('pointerleave', () => { this.hoverIdx = null; this.draw(); });
+      this.canvas.addEventListener('pointerleave', (e) => {
+        if (e.pointerType !== 'mouse') return;
+        this.hoverIdx = null;
+        this.draw();
+      });
+      matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.draw());
     }
     const key = labels.join('\n');
     if (key === this.labelsKey) return;
@@ -237,7 +306,10 @@ export class Chart {
   layout() {
     const { spec } = this;
     const xs = this.plotData[0], ys = this.plotData.slice(1);
-    const W = this.w || 560, H = 260, L = 92, R = 40, T = 12, B = 44;
+    // A phone's chart keeps a left margin only as wide as its y labels need (and the axis
+    // title beside them), so the plot keeps room for its x labels.
+    const W = this.w || 560, H = 260, narrow = W < 420, R = narrow ? 22 : 40, T = 12, B = 44;
+    let L = 92;
     const stacked = spec.kind === 'bar';
     const x0 = stacked ? spec.x_min - 0.6 : spec.x_min, x1 = stacked ? spec.x_max + 0.6 : spec.x_max;
     let lo = Infinity, hi = -Infinity;
@@ -253,9 +325,15 @@ export class Chart {
       const a = f(v0), b = f(v1), k = (p1 - p0) / (b - a || 1);
       return [(v) => p0 + (f(v) - a) * k, (p) => { const t = a + (p - p0) / k; return log ? 10 ** t : t; }];
     };
+    const yt = ticksFor(y0, y1, spec.log_y, (H - T - B) / 40);
+    if (narrow) {
+      const m = (this.measurer ||= document.createElement('canvas').getContext('2d'));
+      m.font = '11px system-ui, sans-serif';
+      L = Math.min(92, Math.ceil(Math.max(0, ...yt.map((v) => m.measureText(this.fmt(v, spec.y_unit, 3)).width)) + 6 + 22));
+    }
     [this.xPos, this.xFromPos] = scale(x0, x1, L, W - R, spec.log_x);
     [this.yPos] = scale(y0, y1, H - B, T, spec.log_y);
-    return { W, H, L, R, T, B, xs, ys, x0, x1, y0, y1, xt: stacked ? xs : ticksFor(x0, x1, spec.log_x, (W - L - R) / 70), yt: ticksFor(y0, y1, spec.log_y, (H - T - B) / 40) };
+    return { W, H, L, R, T, B, xs, ys, x0, x1, y0, y1, xt: stacked ? xs : ticksFor(x0, x1, spec.log_x, (W - L - R) / 70), yt };
   }
 
   nearest(x) {
@@ -278,35 +356,42 @@ export class Chart {
     c.style.height = `${g.H}px`;
     const ctx = c.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = '#f9fafb';
+    const t = theme(this.el);
+    this.colors = t;
+    ctx.fillStyle = t.bg;
     ctx.fillRect(0, 0, g.W, g.H);
     ctx.font = '11px system-ui, sans-serif';
     ctx.lineWidth = 1;
     const fmtX = (v) => fmt(v, this.xUnit, 3), fmtY = (v) => fmt(v, spec.y_unit, 3);
     const left = g.L, right = g.W - g.R, top = g.T, bottom = g.H - g.B;
     // Grid and tick labels.
-    ctx.strokeStyle = '#e5e7eb';
-    ctx.fillStyle = '#374151';
+    ctx.strokeStyle = t.grid;
+    ctx.fillStyle = t.text;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    for (const t of g.xt) {
-      const px = this.xPos(t);
+    // A label that would overlap the one before it is left out (its grid line stays).
+    let lastRight = -Infinity;
+    for (const tick of g.xt) {
+      const px = this.xPos(tick);
       if (px < left - 0.5 || px > right + 0.5) continue;
       ctx.beginPath(); ctx.moveTo(px, top); ctx.lineTo(px, bottom); ctx.stroke();
-      ctx.fillText(fmtX(t), px, bottom + 4);
+      const text = fmtX(tick), w = ctx.measureText(text).width;
+      if (px - w / 2 < lastRight + 4) continue;
+      ctx.fillText(text, px, bottom + 4);
+      lastRight = px + w / 2;
     }
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    for (const t of g.yt) {
-      const py = this.yPos(t);
+    for (const tick of g.yt) {
+      const py = this.yPos(tick);
       if (py < top - 0.5 || py > bottom + 0.5) continue;
       ctx.beginPath(); ctx.moveTo(left, py); ctx.lineTo(right, py); ctx.stroke();
-      ctx.fillText(fmtY(t), left - 6, py);
+      ctx.fillText(fmtY(tick), left - 6, py);
     }
-    ctx.strokeStyle = '#6b7280';
+    ctx.strokeStyle = t.frame;
     ctx.strokeRect(left, top, right - left, bottom - top);
     // Axis titles.
-    ctx.fillStyle = '#111827';
+    ctx.fillStyle = t.title;
     ctx.font = '12px system-ui, sans-serif';
     ctx.textAlign = 'center';
     ctx.textBaseline = 'bottom';
@@ -358,7 +443,7 @@ export class Chart {
     const idx = this.hoverIdx ?? this.legendIdx;
     if (this.hoverIdx != null) {
       const px = this.xPos(g.xs[idx]);
-      ctx.strokeStyle = '#9ca3af';
+      ctx.strokeStyle = t.frame;
       ctx.setLineDash([3, 3]);
       ctx.beginPath(); ctx.moveTo(px, top); ctx.lineTo(px, bottom); ctx.stroke();
       ctx.setLineDash([]);
@@ -366,7 +451,8 @@ export class Chart {
     this.drawExtras(ctx, { left, right, top, bottom });
     // The legend reads the values at the user's x, or under the pointer.
     const cells = this.legend.querySelectorAll('td');
-    if (idx != null && cells.length) {
+    if (this.isStale) for (const td of cells) td.textContent = '—';
+    else if (idx != null && cells.length) {
       cells[0].textContent = fmtX(g.xs[idx]);
       this.raw.forEach((col, si) => {
         const v = col && col[idx];
@@ -382,6 +468,7 @@ export class Chart {
 
   drawExtras(ctx, box) {
     const { markers, current, hline } = this.extras;
+    const t = this.colors;
     const pos = (x, y) => [this.xPos(x), this.yPos(y)];
     const inside = ([px, py]) => px >= box.left && px <= box.right && py >= box.top && py <= box.bottom;
     // A label that would run past the plot's right edge goes to the left of its point.
@@ -395,7 +482,7 @@ export class Chart {
     if (hline) {
       const py = this.yPos(hline.y);
       if (py >= box.top && py <= box.bottom) {
-        ctx.strokeStyle = '#111827';
+        ctx.strokeStyle = t.title;
         ctx.setLineDash([6, 4]);
         ctx.beginPath(); ctx.moveTo(box.left, py); ctx.lineTo(box.right, py); ctx.stroke();
         ctx.setLineDash([]);
@@ -403,27 +490,30 @@ export class Chart {
         const text = `${hline.label}: ${this.fmt(hline.y, this.est.inputs.find((i) => i.name === this.spec.hline_input)?.unit || '', 3)}`;
         const w = ctx.measureText(text).width;
         const tx = box.right - w - 6;
-        ctx.fillStyle = 'rgba(255,255,255,0.85)';
+        ctx.fillStyle = t.backing;
         ctx.fillRect(tx - 3, py - 16, w + 6, 14);
-        ctx.fillStyle = '#111827';
+        ctx.fillStyle = t.title;
         ctx.fillText(text, tx, py - 5);
       }
     }
     for (const m of markers) {
       const p = pos(m.x, m.y);
       if (!inside(p)) continue;
-      ctx.fillStyle = '#111827';
+      ctx.fillStyle = t.title;
       ctx.beginPath(); ctx.arc(p[0], p[1], 4, 0, 2 * Math.PI); ctx.fill();
       label(m.label, p[0], p[1] - 6, 6);
     }
     for (const c of current) {
       const p = pos(c.x, c.y);
       if (!inside(p)) continue;
-      ctx.strokeStyle = '#dc2626';
-      ctx.lineWidth = 2;
-      ctx.beginPath(); ctx.arc(p[0], p[1], 6, 0, 2 * Math.PI); ctx.stroke();
+      // A hollow diamond in a colour of its own: no series line and no marker (a dot) looks so.
+      ctx.strokeStyle = t.you;
+      ctx.lineWidth = 2.5;
+      ctx.beginPath();
+      ctx.moveTo(p[0], p[1] - 7); ctx.lineTo(p[0] + 7, p[1]); ctx.lineTo(p[0], p[1] + 7); ctx.lineTo(p[0] - 7, p[1]); ctx.closePath();
+      ctx.stroke();
       ctx.lineWidth = 1;
-      ctx.fillStyle = '#dc2626';
+      ctx.fillStyle = t.you;
       label('your inputs', p[0], p[1] + 14, 8);
     }
   }
@@ -435,16 +525,37 @@ export class Chart {
   }
 }
 
-// Tick values: powers of ten on a log axis (with 2× and 5× when it spans under three decades),
-// else 1-2-5 steps giving about `room` ticks.
-function ticksFor(lo, hi, log, room) {
+// Tick values: on a log axis powers of ten, thinned to about `room` but never fewer than three
+// (with 2× and 5×, then 2× to 9×, where the axis spans too few decades for three); else 1-2-5
+// steps giving about `room` ticks.
+export function ticksFor(lo, hi, log, room) {
   const out = [];
   if (log) {
     const a = Math.floor(Math.log10(lo)), b = Math.ceil(Math.log10(hi));
-    const mult = b - a < 3 ? [1, 2, 5] : [1];
-    const step = Math.max(1, Math.ceil((b - a + 1) / Math.max(2, room)));
-    for (let e = a; e <= b; e += step) for (const m of mult) { const v = m * 10 ** e; if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) out.push(v); }
-    return out;
+    const within = (mult) => {
+      const v = [];
+      for (let e = a; e <= b; e++) for (const m of mult) { const x = m * 10 ** e; if (x >= lo * (1 - 1e-9) && x <= hi * (1 + 1e-9)) v.push(Number(x.toPrecision(12))); }
+      return v;
+    };
+    let ticks = within([1]);
+    if (ticks.length < 3 || b - a < 3) {
+      const more = within([1, 2, 5]);
+      ticks = more.length >= 3 || b - a < 3 ? more : within([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    }
+    if (ticks.length < 3) ticks = within([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // Thin evenly to the room there is, keeping at least three (first, middle, last).
+    const want = Math.max(3, Math.floor(room));
+    // Thin to the room there is: powers of ten every s-th decade; a 1-2-5 (or finer) row as the
+    // first, the last and evenly between them, so the labels spread over the whole axis.
+    if (ticks.length > want) {
+      const n = ticks.length;
+      if (ticks.every((v) => Number.isInteger(Math.log10(v)) || Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9)) {
+        let step = Math.ceil((n - 1) / (want - 1));
+        while (step > 1 && Math.floor((n - 1) / step) + 1 < 3) step--;
+        ticks = ticks.filter((_, i) => i % step === 0);
+      } else ticks = [...new Set(Array.from({ length: want }, (_, k) => Math.round((k * (n - 1)) / (want - 1))))].map((i) => ticks[i]);
+    }
+    return ticks;
   }
   const span = hi - lo;
   if (!(span > 0)) return [lo];

@@ -1,9 +1,41 @@
-// <napkin-calculator estimator="ID" [input="value" …]> and <napkin-problem problem="ID" seed="N">:
-// the page's own card and problem view inside a shadow root, so a host page's styles neither
-// leak in nor out. Styles are constructable sheets (no <style> tags: fine under a strict CSP).
+// <napkin-calculator estimator="ID" [in-INPUT="value" | INPUT="value" …]> and
+// <napkin-problem problem="ID" seed="N">: the page's own card and problem view inside a shadow
+// root, so a host page's styles neither leak in nor out. Styles are constructable sheets (no
+// <style> tags: fine under a strict CSP).
+//
+// An input is always read from in-NAME="…". The bare NAME="…" is read too, except for names
+// that are also global HTML attributes (hidden, id, class, style, title, lang, dir, slot, …) or
+// this element's own (estimator, charts, units): comm.tp_step's `hidden` input as hidden="4096"
+// would hide the whole element, so it must be given as in-hidden="4096" (issue #30.16).
+//
+// The shadow root ends in a <slot>: a host page that pastes the element without its closing
+// tag makes the rest of its page the element's children, which a shadow root without a slot
+// never shows (issue #30.11). With the slot they show after the calculator.
 import { EstimatorCard } from './form.js';
 import { resizeCharts } from './chart.js';
 import { ProblemView } from './practice.js';
+
+// Global HTML attributes (and this element's own): never read as a bare input name.
+const RESERVED = new Set([
+  'accesskey', 'autocapitalize', 'autocorrect', 'autofocus', 'class', 'contenteditable', 'dir', 'draggable',
+  'enterkeyhint', 'exportparts', 'hidden', 'id', 'inert', 'inputmode', 'is', 'itemid', 'itemprop', 'itemref',
+  'itemscope', 'itemtype', 'lang', 'nonce', 'part', 'popover', 'role', 'slot', 'spellcheck', 'style', 'tabindex',
+  'title', 'translate', 'writingsuggestions', 'estimator', 'charts', 'units',
+]);
+const reserved = (name) => RESERVED.has(name) || /^(on|aria-|data-)/.test(name);
+
+// The starting value of each input the element's attributes give: in-NAME, else a bare NAME
+// that is not reserved. A reserved bare name keeps its HTML meaning and is pointed out.
+export function inputsFromAttributes(el, inputs) {
+  const initial = {};
+  for (const i of inputs) {
+    if (el.hasAttribute(`in-${i.name}`)) initial[i.name] = el.getAttribute(`in-${i.name}`);
+    else if (!reserved(i.name) && el.hasAttribute(i.name)) initial[i.name] = el.getAttribute(i.name);
+    else if (el.hasAttribute(i.name))
+      console.warn(`napkin-calculator: "${i.name}" is also an HTML attribute, so it is not read as the input; write in-${i.name}="…"`);
+  }
+  return initial;
+}
 
 let sheets = null;
 function styleSheets(cssTexts) {
@@ -25,7 +57,7 @@ export function defineElements(apiPromise, cssTexts) {
       const box = document.createElement('div');
       box.className = 'napkin-embed';
       box.textContent = 'Loading…';
-      root.append(box);
+      root.append(box, document.createElement('slot'));
       apiPromise.then((api) => {
         box.textContent = '';
         this.mount(api, box);
@@ -46,8 +78,7 @@ export function defineElements(apiPromise, cssTexts) {
       const id = this.getAttribute('estimator') || '';
       const est = reg.estimators.find((e) => e.id === id);
       if (!est) return this.fail(box, `napkin-calculator: unknown estimator "${id}"`);
-      const initial = {};
-      for (const i of est.inputs) if (this.hasAttribute(i.name)) initial[i.name] = this.getAttribute(i.name);
+      const initial = inputsFromAttributes(this, est.inputs);
       const binary = this.getAttribute('units') === 'binary';
       const card = new EstimatorCard({
         api,

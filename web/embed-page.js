@@ -3,10 +3,14 @@
 // size itself.
 //
 // The hash is hostile input: it becomes attributes only where it names an input of the chosen
-// estimator (or one of the element's documented attributes), never an arbitrary name — an
-// `onmouseover=` or a `style=` in the hash would otherwise run script or restyle the frame.
-// Height and score messages go to `origin=` when given, else to any parent ('*'): neither is
-// a secret, and an embedding site that cares names itself.
+// estimator (set as in-NAME, so an input named like an HTML attribute, such as comm.tp_step's
+// `hidden`, cannot hide or restyle the element) or one of the element's documented attributes,
+// never an arbitrary name: an `onmouseover=` or a `style=` in the hash would otherwise run
+// script or restyle the frame.
+//
+// Height messages go to `origin=` when given, else to any parent ('*'): a frame's height is no
+// secret. Score messages ({problem, seed, verdict, score, mistake}: a learner's answers) go
+// only to a declared `origin=`, never to '*' (issue #30.17).
 import pageCss from './style.css?inline';
 import { defineElements } from './elements.js';
 
@@ -44,11 +48,19 @@ function element(registry) {
   const est = registry.estimators.find((e) => e.id === id);
   const allowed = new Set([...CALCULATOR_ATTRIBUTES, ...(est ? est.inputs.map((i) => i.name) : [])]);
   for (const [k, v] of params)
-    if (allowed.has(k) && v.length <= MAX_VALUE) el.setAttribute(k, v);
+    if (allowed.has(k) && v.length <= MAX_VALUE) el.setAttribute(CALCULATOR_ATTRIBUTES.includes(k) ? k : `in-${k}`, v);
   return el;
 }
 
-// '*' when no origin is given; the origin of an http(s) URL; null (no messages) otherwise.
+// The frame's second heading (for screen readers): what it shows, in words.
+function title(registry) {
+  if (params.has('problem')) return 'Practice problem';
+  const est = registry.estimators.find((e) => e.id === (params.get('estimator') || 'train.time'));
+  return est ? `Calculator: ${est.title}` : 'Calculator';
+}
+
+// The origin of an http(s) URL; null (no messages) for anything else. No origin at all is '*'
+// for the height and nothing for scores (see scoreTarget below).
 function targetOrigin(text) {
   if (text === null) return '*';
   try {
@@ -60,15 +72,33 @@ function targetOrigin(text) {
 }
 
 api.then((m) => {
-  document.getElementById('embed').replaceChildren(element(m.list()));
+  const registry = m.list();
+  document.getElementById('embed-title').textContent = title(registry);
   const target = targetOrigin(params.get('origin'));
+  const scoreTarget = params.get('origin') === null ? null : target;
   if (window.parent !== window && target) {
-    const report = () =>
-      window.parent.postMessage({ type: 'napkin-height', height: document.documentElement.scrollHeight }, target);
+    let sent = -1;
+    const report = () => {
+      const height = document.documentElement.scrollHeight;
+      if (height === sent) return;
+      sent = height;
+      window.parent.postMessage({ type: 'napkin-height', height }, target);
+    };
+    // Chromium does not render a cross-origin frame that is off screen, so a ResizeObserver
+    // alone fires only once the frame is scrolled into view, and the host page jumps then.
+    // Reading scrollHeight lays the page out anyway: report as soon as the element rendered,
+    // and again when the fonts are in.
+    document.addEventListener('napkin-rendered', () => {
+      report();
+      setTimeout(report, 0);
+      document.fonts.ready.then(report);
+    });
     new ResizeObserver(report).observe(document.body);
     report();
-    // Each checked answer, for a course page that records progress.
-    document.addEventListener('napkin-score', (e) =>
-      window.parent.postMessage({ type: 'napkin-score', ...e.detail }, target));
+    // Each checked answer, for a course page that records progress: only to a declared origin.
+    if (scoreTarget)
+      document.addEventListener('napkin-score', (e) =>
+        window.parent.postMessage({ type: 'napkin-score', ...e.detail }, scoreTarget));
   }
+  document.getElementById('embed').replaceChildren(element(registry));
 });

@@ -1,17 +1,52 @@
-// Find an estimator by typing: a search box in the header (press "/" anywhere) over titles,
-// summaries and ids. Up / Down move through the matches, Enter opens one, Escape closes.
+// Find a calculator by typing: a search box in the header (press "/" anywhere) over titles,
+// summaries, ids, and every input's and output's label and help, plus the Plan card (the
+// registry's layout search). Up / Down move through the matches, Enter opens one, Escape closes.
 import { h } from './dom.js';
+
+// Words people type for what the registry says otherwise: each query word also matches any of
+// its synonyms. Keep this short; it is the only such list.
+export const SYNONYMS = {
+  allreduce: ['all-reduce', 'collective'],
+  nccl: ['collective', 'all-reduce'],
+  vram: ['memory', 'hbm'],
+  quantization: ['int8', 'int4', 'weight bytes', 'bytes per weight'],
+  plan: ['layout search'],
+};
+
+// What a finder entry is searched by, weighted: its title most, then its summary and id, then
+// its inputs' and outputs' words.
+function fields(e) {
+  const io = [...(e.inputs || []), ...(e.outputs || [])];
+  return [
+    [e.title.toLowerCase(), 4],
+    [`${e.summary || ''} ${e.id}`.toLowerCase(), 2],
+    [io.map((x) => `${x.label} ${x.help || ''}`).join(' ').toLowerCase(), 1],
+  ];
+}
+
+// The entries the finder offers: every estimator, and the Plan card (`plan: true`).
+export function entries(registry) {
+  const list = [...registry.estimators];
+  const s = registry.search;
+  if (s) list.push({ id: s.estimator, title: s.title, summary: s.summary, inputs: s.inputs, outputs: s.outputs, plan: true });
+  return list;
+}
 
 export function matches(registry, query) {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return [];
   const scored = [];
-  for (const e of registry.estimators) {
-    const title = e.title.toLowerCase();
-    const hay = `${title} ${e.summary.toLowerCase()} ${e.id.toLowerCase()}`;
-    if (!words.every((w) => hay.includes(w))) continue;
-    const score = words.reduce((s, w) => s + (title.includes(w) ? 2 : 0) + (e.id.includes(w) ? 1 : 0), 0);
-    scored.push([score, e]);
+  for (const e of entries(registry)) {
+    const f = fields(e);
+    let score = 0;
+    const every = words.every((w) => {
+      const forms = [w, ...(SYNONYMS[w] || [])];
+      // The word itself counts more than a synonym.
+      const best = Math.max(...forms.map((form, k) => Math.max(...f.map(([text, weight]) => (text.includes(form) ? weight * (k ? 0.5 : 1) : 0)))));
+      score += best;
+      return best > 0;
+    });
+    if (every) scored.push([score, e]);
   }
   return scored.sort((a, b) => b[0] - a[0]).map(([, e]) => e);
 }
@@ -46,7 +81,7 @@ export class Finder {
     this.active = this.found.length ? 0 : -1;
     this.list.replaceChildren(...this.found.map((e, i) =>
       h('li', { role: 'option', id: `find-opt-${i}`, 'aria-selected': String(i === this.active), onmousedown: (ev) => { ev.preventDefault(); this.pick(e); } },
-        h('span', { class: 'find-title', text: e.title }), ' ', h('code', { text: e.id }))));
+        h('span', { class: 'find-title', text: e.title }), ' ', e.plan ? h('span', { class: 'find-kind', text: 'layout search' }) : h('code', { text: e.id }))));
     if (!this.found.length && this.input.value.trim())
       this.list.append(h('li', { class: 'find-none', text: 'No calculator matches' }));
     const open = !!this.input.value.trim();
@@ -75,7 +110,7 @@ export class Finder {
   pick(e) {
     this.close(false);
     this.input.value = '';
-    this.onPick(e.id);
+    this.onPick(e);
   }
 
   close(clear) {

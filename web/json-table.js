@@ -1,7 +1,16 @@
 // An editor for a text input that holds a JSON array of objects (e.g. the stages of
 // serve.pipeline): one row per item with add, remove and reorder, kept in sync with the JSON
 // text, which stays editable underneath. The core validates the result; this only edits it.
+//
+// The text may come from a permalink, so it can be hostile: 600 rows with a key each once
+// built 600 × 600 inputs and froze the tab (issue #30.13). The editor shows at most MAX_ROWS
+// rows (serve.pipeline takes at most 100 stages) and MAX_COLUMNS columns (the keys in the
+// order they first appear; a stage has at most four), says what it left out, and keeps every
+// row and key in the JSON text, where the core reports what it refuses.
 import { h } from './dom.js';
+
+export const MAX_ROWS = 100;
+export const MAX_COLUMNS = 6;
 
 export function parseRows(text) {
   try {
@@ -12,10 +21,11 @@ export function parseRows(text) {
   }
 }
 
+// The keys of the rows in the order they first appear (a Set: a hostile text has many).
 export function columnsOf(rows) {
-  const keys = [];
-  for (const r of rows) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
-  return keys;
+  const keys = new Set();
+  for (const r of rows) for (const k of Object.keys(r)) keys.add(k);
+  return [...keys];
 }
 
 // A cell's text back to a JSON value: numbers stay numbers, empty means "no such key".
@@ -38,8 +48,26 @@ export class JsonTableEditor {
     this.el.hidden = !rows;
     if (!rows) return;
     this.rows = rows.map((r) => ({ ...r }));
-    this.columns = columnsOf(this.rows);
+    this.setColumns();
     this.render();
+  }
+
+  // The shown columns: the first MAX_COLUMNS keys of the shown rows; allColumns counts them all.
+  setColumns() {
+    const all = columnsOf(this.rows);
+    this.allColumns = all.length;
+    this.columns = all.slice(0, MAX_COLUMNS);
+  }
+
+  // What the table leaves out, in words, or null when it shows everything.
+  capMessage() {
+    const rows = this.rows.length > MAX_ROWS;
+    const cols = this.allColumns > MAX_COLUMNS;
+    if (!rows && !cols) return null;
+    const parts = [];
+    if (rows) parts.push(`the first ${MAX_ROWS} of ${this.rows.length} rows (the calculator takes at most ${MAX_ROWS})`);
+    if (cols) parts.push(`${MAX_COLUMNS} of ${this.allColumns} columns`);
+    return `This table shows ${parts.join(' and ')}. The JSON text below still holds all of them; edit it there.`;
   }
 
   emit() {
@@ -48,7 +76,7 @@ export class JsonTableEditor {
 
   render() {
     const head = h('tr', {}, this.columns.map((c) => h('th', { scope: 'col', text: c })), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden', text: 'Row tools' })));
-    const body = this.rows.map((row, i) =>
+    const body = this.rows.slice(0, MAX_ROWS).map((row, i) =>
       h('tr', { dataset: { row: String(i) } },
         this.columns.map((c) => {
           const cell = h('input', { type: 'text', value: row[c] ?? '', 'aria-label': `${c} of row ${i + 1}`, size: 8 });
@@ -64,9 +92,12 @@ export class JsonTableEditor {
           h('button', { type: 'button', title: 'Move up', 'aria-label': `Move row ${i + 1} up`, disabled: i === 0, text: '↑', onclick: () => this.move(i, -1) }),
           h('button', { type: 'button', title: 'Move down', 'aria-label': `Move row ${i + 1} down`, disabled: i === this.rows.length - 1, text: '↓', onclick: () => this.move(i, 1) }),
           h('button', { type: 'button', title: 'Remove', 'aria-label': `Remove row ${i + 1}`, text: '✕', onclick: () => this.remove(i) }))));
+    const cap = this.capMessage();
     this.el.replaceChildren(
+      ...(cap ? [h('p', { class: 'hint json-table-cap', role: 'note', text: cap })] : []),
       h('table', { class: 'mini editable' }, h('thead', {}, head), h('tbody', {}, body)),
-      h('button', { type: 'button', class: 'add-row', text: '+ Add a row', onclick: () => this.add() }));
+      // A row past the cap would be added out of sight, and the core refuses it anyway.
+      h('button', { type: 'button', class: 'add-row', text: '+ Add a row', disabled: this.rows.length >= MAX_ROWS, onclick: () => this.add() }));
   }
 
   move(i, by) {
@@ -88,7 +119,7 @@ export class JsonTableEditor {
     const row = last ? { ...last } : {};
     if ('name' in row || !last) row.name = `Stage ${this.rows.length + 1}`;
     this.rows.push(row);
-    this.columns = columnsOf(this.rows);
+    this.setColumns();
     this.render();
     this.emit();
   }

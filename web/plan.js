@@ -11,7 +11,7 @@ import { humanize, withCode } from './export.js';
 const COLUMNS = ['step_time', 'mfu', 'memory_per_gpu'];
 
 export class PlanCard {
-  // ctx: { api, fmt(v, unit, digits), registry, open(id) → EstimatorCard | null }
+  // ctx: { api, fmt(v, unit, digits), registry, open(id) → EstimatorCard | null, opened() after a row is in }
   constructor(ctx, meta) {
     this.ctx = ctx;
     this.meta = meta;
@@ -28,8 +28,16 @@ export class PlanCard {
     if (ctx.shared) this.follow(ctx.shared);
   }
 
+  // Every field as text, a switch as 'true' / 'false' (as inputText writes it), so a value
+  // is compared with the scenario's the same way whatever its kind.
   texts() {
-    return Object.fromEntries(Object.entries(this.fields).map(([k, f]) => [k, f.type === 'checkbox' ? f.checked : f.value]));
+    return Object.fromEntries(Object.entries(this.fields).map(([k, f]) => [k, f.type === 'checkbox' ? String(f.checked) : f.value]));
+  }
+
+  setText(name, text) {
+    const f = this.fields[name];
+    if (f.type === 'checkbox') f.checked = text === 'true';
+    else f.value = text;
   }
 
   // The scenario bar changed (app.js): every input still at the old scenario's value follows
@@ -40,8 +48,7 @@ export class PlanCard {
     const base = {};
     for (const spec of this.meta.inputs) {
       base[spec.name] = spec.name in fills ? inputText(this.ctx.api, fills[spec.name], spec) : this.example(spec);
-      const f = this.fields[spec.name];
-      if (now[spec.name] === this.base[spec.name] && f.type !== 'checkbox') f.value = base[spec.name];
+      if (now[spec.name] === this.base[spec.name]) this.setText(spec.name, base[spec.name]);
     }
     this.base = base;
     this.note.hidden = !Object.keys(fills).length;
@@ -49,7 +56,7 @@ export class PlanCard {
   }
 
   example(spec) {
-    return spec.kind === 'boolean' ? spec.example === true : spec.kind === 'number' ? inputText(this.ctx.api, spec.example, spec) : String(spec.example);
+    return inputText(this.ctx.api, spec.example, spec);
   }
 
   render() {
@@ -172,18 +179,53 @@ export class PlanCard {
     this.showResults(r, inputs);
   }
 
-  // A layout in words, by its inputs' labels: degrees other than 1, stages, choices, switches on.
+  // A layout's input as a short name: "TP" for "Tensor parallel (TP)", else its label.
+  shortLabel(spec, key) {
+    if (!spec) return humanize(key);
+    const abbr = spec.label.match(/\(([A-Z]{2,4})\)$/);
+    return abbr ? abbr[1] : spec.label;
+  }
+
+  // One layout value in words: "TP 4", "Recomputation: None", a switch by its label when on.
+  layoutPart(k, v) {
+    const spec = this.inSpec(k);
+    const label = this.shortLabel(spec, k);
+    if (typeof v === 'boolean') return v ? label : null;
+    if (typeof v === 'number') return `${label} ${v}`;
+    if (spec && spec.choices) return `${label}: ${(spec.choice_labels || [])[spec.choices.indexOf(v)] || v}`;
+    return `${label}: ${v}`;
+  }
+
+  // A layout in words, by its inputs' labels: every number (degrees and the microbatch), the
+  // choices, the switches that are on.
   layoutText(layout) {
-    const parts = [];
-    for (const [k, v] of Object.entries(layout)) {
-      const spec = this.inSpec(k);
-      const label = spec ? spec.label : humanize(k);
-      if (typeof v === 'boolean') { if (v) parts.push(label); }
-      else if (typeof v === 'number') { if (v !== 1 || (spec && spec.min === 0 && !spec.min_exclusive)) parts.push(`${label} ${v}`); }
-      else if (spec && spec.choices) parts.push(`${label}: ${(spec.choice_labels || [])[spec.choices.indexOf(v)] || v}`);
-      else parts.push(`${label}: ${v}`);
+    return Object.entries(layout).map(([k, v]) => this.layoutPart(k, v)).filter(Boolean).join(' · ') || '1 GPU';
+  }
+
+  // Rows whose results are the same and whose layouts differ only in choices (a rank order
+  // that keeps every group in the same place, a recomputation that changes nothing here)
+  // are one layout: the first of them, with the others counted under it.
+  group(rows) {
+    const same = (a, b) => Object.keys(a.outputs).every((k) => {
+      const x = a.outputs[k], y = b.outputs[k];
+      return typeof x === 'number' && typeof y === 'number' ? Math.abs(x - y) <= 1e-12 * Math.max(Math.abs(x), Math.abs(y)) : x === y;
+    });
+    const onlyChoices = (a, b) => Object.keys(a.layout).every((k) => a.layout[k] === b.layout[k] || !!(this.inSpec(k) || {}).choices);
+    const groups = [];
+    for (const row of rows) {
+      const g = groups.find((x) => same(x.row, row) && onlyChoices(x.row, row));
+      if (g) g.others.push(row);
+      else groups.push({ row, others: [] });
     }
-    return parts.join(' · ') || '1 GPU';
+    return groups;
+  }
+
+  // "and 2 more with the same results: Rank order (placement): TP, CP, PP, DP; …"
+  othersText(g) {
+    if (!g.others.length) return '';
+    const alts = g.others.map((o) => Object.keys(o.layout).filter((k) => o.layout[k] !== g.row.layout[k])
+      .map((k) => this.layoutPart(k, o.layout[k])).join(', '));
+    return `and ${g.others.length} more with the same results: ${alts.join('; ')}`;
   }
 
   // Why a layout wins: the share of its step spent computing, its largest overhead, and for
@@ -197,25 +239,37 @@ export class PlanCard {
     const pct = (v) => fmt(v / o.step_time, 'frac', 2);
     let text = `${this.outLabel(compute)} ${pct(o[compute])}`;
     const top = overheads.sort((a, b) => o[b] - o[a])[0];
-    if (top && o[top] > 0) text += `; largest overhead: ${this.outLabel(top)} ${pct(o[top])}`;
+    if (top && o[top] > 0) text += `; largest overhead: ${this.overheadLabel(top)} ${pct(o[top])}`;
     if (best && o.step_time > best.step_time) text += `; ${fmt(o.step_time / best.step_time - 1, 'frac', 2)} slower than the best`;
     return text;
+  }
+
+  // An overhead named like a setting of the layout ("Recomputation" beside "Recomputation:
+  // None") says what it is, from its help: a time, not the setting.
+  overheadLabel(name) {
+    const o = this.out(name);
+    if (!o.help || !this.meta.layout.some((i) => i.label === o.label)) return o.label;
+    const help = o.help.replace(/\.$/, '');
+    return `${o.label} (${help.charAt(0).toLowerCase()}${help.slice(1)})`;
   }
 
   showResults(r, inputs) {
     const { fmt } = this.ctx;
     const canOpen = !!this.est && typeof this.ctx.open === 'function';
     const best = r.best && r.best.outputs;
+    const groups = this.group(r.top);
+    const heads = ['#', ...COLUMNS.map((c) => this.outLabel(c)), 'Layout', 'Why it wins', ...(canOpen ? ['Derivation'] : [])];
+    // Below 480 px the rows are cards (style.css): each cell then shows its column's name.
+    const cell = (head, attrs, ...content) => h('td', attrs, h('span', { class: 'cell-label', text: head }), ...content);
     const table = h('table', { class: 'mini plan-table' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }),
-        COLUMNS.map((c) => h('th', { scope: 'col', text: this.outLabel(c) })), h('th', { scope: 'col', text: 'Layout' }), h('th', { scope: 'col', text: 'Why it wins' }),
-        canOpen ? h('th', { scope: 'col', text: 'Derivation' }) : null)),
-      h('tbody', {}, r.top.map((row, i) => h('tr', {},
-        h('td', { text: String(i + 1) }),
-        COLUMNS.map((c) => h('td', { dataset: { output: c, value: row.outputs[c] }, text: fmt(row.outputs[c], this.unitOf(c), 3) })),
-        h('td', { class: 'plan-layout', text: this.layoutText(row.layout) }),
-        h('td', { class: 'plan-why', text: this.why(row.outputs, best) }),
-        canOpen ? h('td', {}, h('button', { type: 'button', class: 'small', text: 'Open',
+      h('thead', {}, h('tr', {}, heads.map((t) => h('th', { scope: 'col', text: t })))),
+      h('tbody', {}, groups.map(({ row, others }, i) => h('tr', {},
+        h('td', { class: 'plan-rank', text: String(i + 1) }),
+        COLUMNS.map((c, j) => cell(heads[j + 1], { dataset: { output: c, value: row.outputs[c] } }, fmt(row.outputs[c], this.unitOf(c), 3))),
+        cell('Layout', { class: 'plan-layout' }, this.layoutText(row.layout),
+          others.length ? h('span', { class: 'plan-others', text: this.othersText({ row, others }) }) : null),
+        cell('Why it wins', { class: 'plan-why' }, this.why(row.outputs, best)),
+        canOpen ? h('td', { class: 'plan-open' }, h('button', { type: 'button', class: 'small', text: 'Open',
           'aria-label': `Open layout ${i + 1} in ${this.est.title}`, onclick: () => this.openRow(row, inputs) })) : null))));
     const rejected = Object.entries(r.rejected).sort((a, b) => b[1] - a[1]);
     this.results.replaceChildren(
@@ -244,8 +298,18 @@ export class PlanCard {
   }
 
   // The row's layout with the job's inputs in the ranking estimator's card, derivation open.
+  // Back from a row opened in the estimator's card (app.js): the results again, in view.
+  backHere() {
+    const head = this.results.querySelector('h4');
+    if (!head) return;
+    head.tabIndex = -1;
+    head.scrollIntoView({ block: 'start' });
+    head.focus({ preventScroll: true });
+  }
+
+  // It is a step in the history (app.js): Back comes back to these results.
   openRow(row, inputs) {
-    const card = this.ctx.open(this.est.id);
+    const card = this.ctx.open(this.est.id, { from: this });
     if (!card) return;
     const texts = {};
     for (const spec of this.est.inputs) {
@@ -256,5 +320,6 @@ export class PlanCard {
     card.changed();
     card.derivation.open = true;
     card.recompute();
+    if (this.ctx.opened) this.ctx.opened();
   }
 }

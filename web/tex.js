@@ -1,10 +1,12 @@
 // Derivation formulas as MathML, from the small TeX the core writes (core/base/derivation.cpp):
 // letters, numbers with {,} group separators, _ ^ { }, \frac, \sqrt, \overline, \text, \left…\right,
-// \cdot \times \approx \sum \min \max, ceilings, Greek letters, \, and \%. Browsers render
-// MathML Core natively, so no fonts or library ship: Temml did the same for 50 KB gzipped,
-// a sixth of the single file's 300 KB budget (SPEC §7). A command this file does not know is
-// reported, never guessed: the formula then shows as its TeX source (tests/js/tex.test.cjs
-// converts every formula the registry's examples and presets produce and finds none).
+// \cdot \times \approx \sum \min \max, ceilings, Greek letters, \, \% and \$ (a cost:
+// `\$ = H \cdot p`). Browsers render MathML Core natively, so no fonts or library ship: Temml
+// did the same for 50 KB gzipped, a sixth of the single file's 300 KB budget (SPEC §7). A
+// command this file does not know is reported, never guessed: the formula then shows as its
+// TeX source (tests/js/tex.test.cjs converts every formula the registry's examples, presets
+// and inputs moved off their examples produce, reads every command in core/'s sources, and
+// finds none).
 //
 // parse() returns a plain tree ([tag, attrs, ...children] or a string), so node tests can
 // check it; toMathML() builds it with DOM calls (no markup strings).
@@ -12,11 +14,18 @@
 const SYMBOLS = {
   cdot: ['mo', '·'], times: ['mo', '×'], approx: ['mo', '≈'], sum: ['mo', '∑'],
   lceil: ['mo', '⌈'], rceil: ['mo', '⌉'], lfloor: ['mo', '⌊'], rfloor: ['mo', '⌋'],
-  alpha: ['mi', 'α'], beta: ['mi', 'β'], gamma: ['mi', 'γ'], lambda: ['mi', 'λ'], rho: ['mi', 'ρ'],
-  sigma: ['mi', 'σ'],
-  Delta: ['mi', 'Δ', { mathvariant: 'normal' }], Psi: ['mi', 'Ψ', { mathvariant: 'normal' }],
+  // The Greek letters, all of them: the core adds one now and then (η, an efficiency, came
+  // after α β γ λ ρ σ), and an unknown one would show as raw TeX.
+  ...Object.fromEntries(Object.entries({
+    alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ', epsilon: 'ϵ', varepsilon: 'ε', zeta: 'ζ', eta: 'η', theta: 'θ',
+    iota: 'ι', kappa: 'κ', lambda: 'λ', mu: 'μ', nu: 'ν', xi: 'ξ', pi: 'π', rho: 'ρ', sigma: 'σ', tau: 'τ',
+    upsilon: 'υ', phi: 'ϕ', varphi: 'φ', chi: 'χ', psi: 'ψ', omega: 'ω',
+  }).map(([k, v]) => [k, ['mi', v]])),
+  ...Object.fromEntries(Object.entries({
+    Gamma: 'Γ', Delta: 'Δ', Theta: 'Θ', Lambda: 'Λ', Xi: 'Ξ', Pi: 'Π', Sigma: 'Σ', Phi: 'Φ', Psi: 'Ψ', Omega: 'Ω',
+  }).map(([k, v]) => [k, ['mi', v, { mathvariant: 'normal' }]])),
   min: ['mi', 'min'], max: ['mi', 'max'], log: ['mi', 'log'], ln: ['mi', 'ln'],
-  '%': ['mo', '%'], ',': ['mspace', null, { width: '0.1667em' }], ' ': ['mspace', null, { width: '0.25em' }],
+  '%': ['mo', '%'], $: ['mi', '$', { mathvariant: 'normal' }], ',': ['mspace', null, { width: '0.1667em' }], ' ': ['mspace', null, { width: '0.25em' }],
   '{': ['mo', '{'], '}': ['mo', '}'],
 };
 const FENCES = { '(': '(', ')': ')', '[': '[', ']': ']', '|': '|', '.': '', lceil: '⌈', rceil: '⌉', lfloor: '⌊', rfloor: '⌋', '{': '{', '}': '}' };

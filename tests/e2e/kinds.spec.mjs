@@ -77,7 +77,8 @@ test('embedded, a choice and an order report their scores to the host page', asy
     el.id = 'kind-element';
     document.body.append(el);
     // A new query, not only a new hash, so that the frame loads the other problem.
-    document.getElementById('napkin-frame').src = '../embed.html?kind#problem=order.decode_gpus&seed=0';
+    // The frame sends scores only to an origin it is given.
+    document.getElementById('napkin-frame').src = '../embed.html?kind#problem=order.decode_gpus&seed=0&origin=' + encodeURIComponent(location.origin);
   });
   const el = page.locator('#kind-element');
   await el.getByRole('radio', { name: 'Tree' }).check();

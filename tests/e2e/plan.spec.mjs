@@ -204,3 +204,126 @@ test('Open puts a row\'s layout into the whole-step card, whose step time matche
   expect(cardTime).toBeCloseTo(rowTime, 6);
   expect(problems).toEqual([]);
 });
+
+// Issue #30.4: every input of the Plan card that the scenario's model carries follows it —
+// switches and choices too (Llama's untied embeddings, SwiGLU) — and Open carries them into
+// the derivation.
+test('every Plan input the scenario carries follows it, switches included, and Open carries them', async ({ page }) => {
+  const plan = await openPlan(page, '/index.html');
+  // A model preset that sets a switch of the Plan card away from the card's example.
+  const pick = await page.evaluate(() => {
+    const reg = window.napkin.list();
+    for (const p of reg.presets.filter((x) => x.kind === 'model' && !x.estimators.length))
+      for (const i of reg.search.inputs)
+        if (i.kind === 'boolean' && Object.hasOwn(p.values, i.preset_key) && p.values[i.preset_key] !== i.example) return p.id;
+    return null;
+  });
+  expect(pick, 'a model preset that flips a switch of the Plan card').not.toBeNull();
+  await page.locator('.scenario-bar select').first().selectOption(pick);
+  const wrong = await plan.evaluate((form, id) => {
+    const reg = window.napkin.list();
+    const p = reg.presets.find((x) => x.id === id);
+    const out = [];
+    for (const i of reg.search.inputs) {
+      if (!Object.hasOwn(p.values, i.preset_key)) continue;
+      const f = form.querySelector(`[name="${i.name}"]`);
+      const want = p.values[i.preset_key];
+      const got = i.kind === 'boolean' ? f.checked : i.kind === 'number' ? window.napkin.parse(f.value, i.unit).value : f.value;
+      if (i.kind === 'number' ? Math.abs(got - want) > 1e-9 * Math.abs(want) : got !== want) out.push(`${i.label}: ${got} ≠ ${want}`);
+    }
+    return out;
+  }, pick);
+  expect(wrong).toEqual([]);
+  // Open the best layout: the whole-step card shows the same switches as the Plan card.
+  await plan.locator('[name="gpus"]').fill('512');
+  await plan.getByRole('button', { name: 'Search' }).click();
+  const first = plan.locator('.plan-table tbody tr').first();
+  await expect(first).toBeVisible({ timeout: 20000 });
+  await first.getByRole('button', { name: /^Open layout 1 in / }).click();
+  const card = page.locator('form[data-estimator="train.step"]');
+  await expect(card).toBeVisible();
+  const differ = await page.evaluate(() => {
+    const reg = window.napkin.list();
+    const planForm = document.querySelector('form[data-search]');
+    const cardForm = document.querySelector(`form[data-estimator="${reg.search.estimator}"]`);
+    const out = [];
+    for (const i of reg.search.inputs.filter((x) => x.kind === 'boolean')) {
+      const a = planForm.querySelector(`[name="${i.name}"]`), b = cardForm.querySelector(`[name="${i.name}"]`);
+      if (a && b && a.checked !== b.checked) out.push(i.label);
+    }
+    return out;
+  });
+  expect(differ).toEqual([]);
+});
+
+// Issue #30.9: what the results table says and how it behaves.
+async function searched(page, width = 1280) {
+  await page.setViewportSize({ width, height: 900 });
+  const plan = await openPlan(page, '/index.html');
+  await plan.locator('[name="gpus"]').fill('512');
+  await plan.getByRole('button', { name: 'Search' }).click();
+  await expect(plan.locator('.plan-table tbody tr').first()).toBeVisible({ timeout: 20000 });
+  return plan;
+}
+
+test('the Layout column names the microbatch, and layouts that differ only in rank order share one row', async ({ page }) => {
+  const plan = await searched(page);
+  const { micro, order, top } = await page.evaluate(async () => {
+    const reg = window.napkin.list();
+    const r = await window.napkin.search({ gpus: 512 });
+    const label = (n) => reg.search.layout.find((i) => i.name === n).label;
+    return { micro: label('microbatch'), order: label('placement'), top: r.top.length };
+  });
+  const cells = await plan.locator('.plan-table tbody td.plan-layout').allInnerTexts();
+  for (const c of cells) expect(c).toContain(micro.replace(/ \(.*\)$/, ''));
+  // Without the rank order, no two rows show the same layout.
+  const heads = cells.map((c) => c.split('\n')[0].split(' · ').filter((p) => !p.startsWith(order)).join(' · '));
+  expect(new Set(heads).size).toBe(heads.length);
+  // Every layout of the search's list is counted: a row, or one of a row's other orderings.
+  const more = cells.map((c) => Number((c.match(/and (\d+) more/) || [0, 0])[1]));
+  expect(cells.length + more.reduce((a, b) => a + b, 0)).toBe(top);
+  expect(more.some((n) => n > 0)).toBe(true);
+});
+
+test('Open adds a history entry: Back returns to the Plan results', async ({ page }) => {
+  await page.goto('/index.html#tab=start');
+  const plan = await searched(page);
+  await plan.locator('.plan-table tbody tr').first().getByRole('button', { name: /^Open layout 1 in / }).click();
+  const card = page.locator('form[data-estimator="train.step"]');
+  await expect(card.locator('details.derivation')).toHaveAttribute('open', '');
+  await page.goBack();
+  await expect(page).toHaveURL(/index\.html/);
+  await expect(plan.locator('.plan-table')).toBeInViewport();
+  await expect(plan.locator('.plan-table tbody tr')).not.toHaveCount(0);
+});
+
+test('the largest overhead never reads as the layout\'s own setting of the same name', async ({ page }) => {
+  // Llama 3 8B on 512 GPUs: attention's recomputation is the largest overhead of the best rows.
+  const plan = await openPlan(page, '/index.html');
+  await page.locator('.scenario-bar select').first().selectOption('llama3-8b');
+  await plan.locator('[name="gpus"]').fill('512');
+  await plan.getByRole('button', { name: 'Search' }).click();
+  await expect(plan.locator('.plan-table tbody tr').first()).toBeVisible({ timeout: 20000 });
+  let seen = 0;
+  const labels = await page.evaluate(() => window.napkin.list().search.layout.map((i) => i.label));
+  for (const why of await plan.locator('.plan-table tbody td.plan-why').allInnerTexts()) {
+    const m = why.match(/largest overhead: (.*?) [\d.]+\s*%/);
+    if (m) expect(labels, why).not.toContain(m[1]);
+    if (m) seen++;
+  }
+  expect(seen).toBeGreaterThan(0);
+});
+
+test('at 390 px the results are cards: the Layout reads across the width, not a word per line', async ({ page }) => {
+  const plan = await searched(page, 390);
+  const rows = plan.locator('.plan-table tbody tr');
+  const { cell, row } = await rows.first().evaluate((tr) => ({
+    cell: tr.querySelector('td.plan-layout').getBoundingClientRect().width, row: tr.getBoundingClientRect().width,
+  }));
+  expect(cell).toBeGreaterThan(250);
+  expect(row).toBeLessThanOrEqual(390);
+  // Each number keeps its name beside it once the header row is gone.
+  expect(await rows.first().locator('[data-output="step_time"]').innerText()).toMatch(/Step time/);
+  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(scroll).toBeLessThanOrEqual(client);
+});

@@ -68,6 +68,34 @@ for (const [label, viewport] of [['a 390 px phone', { width: 390, height: 844 }]
     const header = await page.locator('.top').evaluate((el) => getComputedStyle(el).position);
     if (viewport.height < 600) expect(header).toBe('static');
   });
+
+  // Issue #30.2: with every derivation (and every other disclosure) open the page still
+  // reflows (WCAG 1.4.10), and each step's title wraps onto more lines instead of being cut.
+  test(`every derivation open: no sideways scrolling and whole step titles at ${label}`, async ({ page }) => {
+    test.setTimeout(120000);
+    await page.setViewportSize(viewport);
+    await page.goto('/index.html');
+    await ready(page);
+    const ids = (await tabIds(page)).filter((id) => id !== 'start' && id !== 'practice');
+    for (const id of ids) {
+      await page.click(`[data-tab="${id}"]`);
+      await expect(page.locator(`#panel-${id} form.card`).first()).toBeVisible();
+      await page.waitForTimeout(300);
+      await page.$$eval(`#panel-${id} details`, (ds) => ds.forEach((d) => (d.open = true)));
+      await page.waitForTimeout(300);
+      expect(await page.locator(`#panel-${id} .step-title`).count(), id).toBeGreaterThan(0);
+      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      expect(scroll, `${id} at ${viewport.width} px, derivations open`).toBeLessThanOrEqual(client);
+      // A title is cut when its text is wider than its box, its box runs past the viewport,
+      // or it is drawn with an ellipsis.
+      const cut = await page.$$eval(`#panel-${id} .step-title`, (ts) => ts.filter((t) => {
+        const r = t.getBoundingClientRect();
+        return t.scrollWidth > t.clientWidth + 1 || r.right > document.documentElement.clientWidth + 0.5 || r.left < -0.5
+          || getComputedStyle(t).textOverflow === 'ellipsis';
+      }).map((t) => t.textContent.slice(0, 60)));
+      expect(cut, `${id}: step titles cut at ${viewport.width} px`).toEqual([]);
+    }
+  });
 }
 
 test.describe('axe-core', () => {
@@ -255,6 +283,21 @@ test('first-screen questions and the / finder open the right card', async ({ pag
   await page.keyboard.press('Enter');
   await expect(page.locator('#panel-inference')).toBeVisible();
   await expect(page.locator('form[data-estimator="infer.kv"]')).toBeInViewport();
+});
+
+// Issue #30.10: the words people type ("plan", "nccl", "vram") find something, and Enter on
+// "plan" brings the Plan card into view.
+test('the / finder knows plan, allreduce, nccl, vram and quantization', async ({ page }) => {
+  await page.goto('/index.html');
+  await ready(page);
+  for (const q of ['plan', 'allreduce', 'nccl', 'vram', 'quantization']) {
+    await page.locator('#find').fill(q);
+    await expect(page.locator('#find-list [role=option]').first(), q).toBeVisible();
+    await expect(page.locator('#find-list .find-none')).toHaveCount(0);
+  }
+  await page.locator('#find').fill('plan');
+  await page.locator('#find').press('Enter');
+  await expect(page.locator('form[data-search]')).toBeInViewport();
 });
 
 test('pin a result to compare, export a card and a chart, read the docs inside the page', async ({ page }) => {
