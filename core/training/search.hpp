@@ -27,9 +27,11 @@ struct SearchSpec {
   Cluster cluster;
   StepJob job;
   int gpus = 512;
-  double max_memory_fraction = 1.0;  // of HBM
-  int top = 10;                      // layouts kept in `top`
-  bool prune = true;                 // false: evaluate every layout (tests compare both)
+  // Of HBM: 90 %, the rest headroom for the caching allocator's fragmentation and the framework
+  // (as vLLM's gpu_memory_utilization keeps 10 %); 1 lets a layout fill the GPU.
+  double max_memory_fraction = 0.9;
+  int top = 10;       // layouts kept in `top`
+  bool prune = true;  // false: evaluate every layout (tests compare both)
   // Dimensions to search (false pins the default).
   bool search_cp = true, search_vpp = true, search_recompute = true, search_zero = true,
        search_sp = true, search_overlap = true, search_offload = true, search_placement = true;

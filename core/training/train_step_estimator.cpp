@@ -398,8 +398,11 @@ void register_train_step(Registry& r) {
                .help("Whether that memory fits in the GPU's memory."),
            out("compute_time", NAPKIN_FIELD(Out, compute_time), "Compute", unit::seconds)
                .help("Forward and backward passes of all microbatches on one GPU."),
-           out("recompute_time", NAPKIN_FIELD(Out, recompute_time), "Recomputation", unit::seconds)
-               .help("Forward work repeated in the backward pass."),
+           out("recompute_time", NAPKIN_FIELD(Out, recompute_time),
+               "Attention and activation recompute", unit::seconds)
+               .help("Forward work repeated in the backward pass: the recomputation chosen, and "
+                     "FlashAttention's backward recompute of the attention scores even with "
+                     "recomputation None."),
            out("elementwise_time", NAPKIN_FIELD(Out, elementwise_time), "Memory-bound kernels",
                unit::seconds)
                .help("Norms, residual adds, activation functions and stored-score softmax, at HBM "
