@@ -70,9 +70,30 @@ TEST_CASE("every estimator: random valid and corner inputs give finite outputs o
       RunResult r = registry().run(e.info.id, in, i % 4 == 0);  // derivations too, some runs
       if (r.ok) {
         ++ok;
-        for (const auto& [k, v] : r.outputs.members())
-          if (v.is_number() && !std::isfinite(v.as_number()))
-            FAIL_CHECK(e.info.id << "." << k << " not finite for " << in.dump());
+        // Every declared output is there (an optional one may be absent, never null) and of its
+        // declared kind: a NaN written as JSON null, or a number where a verdict belongs, fails
+        // here, not only a non-finite number (issue #30 item 23).
+        for (const OutputSpec& o : e.outputs) {
+          const Json* v = r.outputs.find(o.name);
+          if (!v) {
+            if (!o.optional) FAIL_CHECK(e.info.id << "." << o.name << " missing for " << in.dump());
+            continue;
+          }
+          const bool kind_ok = o.kind == OutputKind::Number    ? v->is_number()
+                               : o.kind == OutputKind::Boolean ? v->is_bool()
+                               : o.kind == OutputKind::Text    ? v->is_string()
+                                                               : v->is_array();
+          if (!kind_ok) FAIL_CHECK(e.info.id << "." << o.name << " is " << v->dump());
+          if (v->is_number() && !std::isfinite(v->as_number()))
+            FAIL_CHECK(e.info.id << "." << o.name << " not finite for " << in.dump());
+        }
+        // What the CLI and the page read is the dumped JSON: no null where a number was.
+        const std::string text = r.to_json(std::string(e.info.id)).dump();
+        Json back;
+        std::string why;
+        REQUIRE(Json::parse(text, back, why));
+        for (const auto& [k, v] : back.find("outputs")->members())
+          if (v.is_null()) FAIL_CHECK(e.info.id << "." << k << " dumps as null");
       } else if (r.error.message.empty()) {
         FAIL_CHECK(e.info.id << ": an error without a message for " << in.dump());
       }

@@ -302,8 +302,15 @@ export class EstimatorCard {
     this.resetButton.textContent = this.sharedKeys.length ? 'Reset to the scenario' : 'Reset to example';
     this.sharedNote.hidden = !this.sharedKeys.length;
     if (!this.sharedKeys.length) return this.sharedNote.replaceChildren();
+    // A model fills dozens of inputs: name a few, count the rest, list them all on request.
+    const FEW = 4;
+    const names = following.map(label);
+    const summary = names.length <= FEW ? names.join(', ')
+      : `${names.length} inputs (${names.slice(0, FEW).join(', ')} and ${names.length - FEW} more)`;
     const parts = [h('p', {}, h('strong', { text: `Follows the scenario (${this.shared.label})` }),
-      following.length ? `: ${following.map(label).join(', ')}.` : ': no input at the scenario’s value.')];
+      following.length ? `: ${summary}.` : ': no input at the scenario’s value.')];
+    if (names.length > FEW)
+      parts.push(h('details', { class: 'follows-all' }, h('summary', { text: 'Which inputs' }), h('p', { text: names.join(', ') + '.' })));
     if (own.length)
       parts.push(h('p', {}, `This card’s own value${own.length > 1 ? 's' : ''}: ${own.map(label).join(', ')}. `,
         h('button', { type: 'button', class: 'small', text: 'Use the scenario’s values', onclick: () => this.useShared() })));

@@ -24,9 +24,18 @@ export class ScenarioBar {
       const list = this.presets.filter((p) => p.kind === k.kind);
       if (!list.length) continue;
       const sid = `${id}-${k.kind}`;
+      // Presets the core puts in a group (vendor figures, worked examples' figures) are shown
+      // in sections of that name, in the order the core lists them.
+      const groups = [];
+      for (const p of list) {
+        const g = p.group || '';
+        let at = groups.find((x) => x.name === g);
+        if (!at) groups.push((at = { name: g, items: [] }));
+        at.items.push(h('option', { value: p.id, text: p.label }));
+      }
       const select = h('select', { id: sid, 'aria-describedby': sid + '-hint' },
         h('option', { value: '', text: 'Each card’s own' }),
-        list.map((p) => h('option', { value: p.id, text: p.label })));
+        groups.flatMap((g) => (g.name ? [h('optgroup', { label: g.name }, g.items)] : g.items)));
       select.addEventListener('change', () => this.changed());
       this.selects[k.kind] = select;
       row.append(h('div', { class: 'bar-field' },

@@ -16,16 +16,19 @@ inline std::string echo_text(std::string_view s, std::size_t max = 64) {
   static const char* hex = "0123456789abcdef";
   for (std::size_t i = 0; i < end; ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\t')
-      out += "\\t";
-    else if (c == '\r')
-      out += "\\r";
-    else if (c < 0x20 || c == 0x7f)
-      out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
-    else
+    if (c >= 0x20 && c != 0x7f) {
       out += static_cast<char>(c);
+      continue;
+    }
+    // A backslash and a letter (n, t, r) or x and two hex digits, pushed as characters.
+    out += '\\';
+    if (c == '\n' || c == '\t' || c == '\r') {
+      out += c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+    } else {
+      out += 'x';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
   }
   if (end < s.size()) out += "…";
   return out;

@@ -445,6 +445,7 @@ Json Preset::to_json() const {
   j.add("source", source);
   j.add("values", values);
   j.add("estimators", strings(estimators));
+  if (!group.empty()) j.add("group", group);
   return j;
 }
 

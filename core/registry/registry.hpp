@@ -463,6 +463,9 @@ struct Preset {
   std::string_view id, label, kind, source;  // kind: model | gpu | link | scenario
   Json values = Json::object();              // input name -> value (base units)
   std::vector<std::string_view> estimators;  // for scenarios: where it applies; empty = anywhere
+  // Where its figures come from, for a menu's sections ("Vendor figures", "Worked examples'
+  // figures"); empty = no section.
+  std::string_view group;
   Json to_json() const;
 };
 

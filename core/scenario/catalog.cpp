@@ -160,42 +160,49 @@ void register_catalog(Registry& r) {
 
   // Links, from the typed tiers (core/scenario/cluster.cpp): bandwidth per GPU in one direction
   // (what a ring step can push), latency per step. Then links only a worked example uses.
-  for (const Tier* t = tiers_begin(); t != tiers_end(); ++t)
-    r.add_preset(link(t->id, t->label, t->source, t->bandwidth, t->latency, t->in_switch_reduction,
-                      t->efficiency, t->switch_efficiency, t->launch));
-  r.add_preset(
+  for (const Tier* t = tiers_begin(); t != tiers_end(); ++t) {
+    Preset p = link(t->id, t->label, t->source, t->bandwidth, t->latency, t->in_switch_reduction,
+                    t->efficiency, t->switch_efficiency, t->launch);
+    p.group = "Vendor figures, at NCCL's measured rates";
+    r.add_preset(std::move(p));
+  }
+  // The worked examples' own link figures, kept as their statements give them: line rate.
+  auto add_worked = [&](Preset p) {
+    p.group = "Worked examples' figures (line rate)";
+    r.add_preset(std::move(p));
+  };
+  add_worked(
       link("eth10", "10 GbE: 1.25 GB/s, 50 µs",
            "IEEE 802.3 10 Gb/s = 1.25 GB/s per direction; 50 µs round trip from a worked example",
            1.25e9, 50e-6));
   // The seeds' own link numbers, kept as they wrote them so their examples reproduce
   // (docs/errata.md, Communication).
-  r.add_preset(link("seed001-nvlink", "NVLink as a worked example states it: 600 GB/s, 1 µs",
-                    "Worked example (600 GB/s, “NVLink 4.0 (H100)”; H100 "
-                    "is 450 GB/s per direction, 600 is A100's bidirectional total)",
-                    600e9, 1e-6));
-  r.add_preset(link("seed001-infiniband",
-                    "InfiniBand as a worked example states it: 400 GB/s, 2 µs",
-                    "Worked example (400 GB/s, “NDR”: NDR is 400 Gb/s "
-                    "= 50 GB/s per port)",
-                    400e9, 2e-6));
-  r.add_preset(link("seed001-ethernet", "Ethernet as a worked example states it: 100 GB/s, 10 µs",
-                    "Worked example (100 GB/s, “100GbE”: 100 Gb/s is "
-                    "12.5 GB/s)",
-                    100e9, 10e-6));
-  r.add_preset(link("seed002-nvlink", "NVLink (A100 total, 600 GB/s) — worked example's figure",
-                    "Worked example (“NVLink ~600 GB/s”, A100's bidirectional total); "
-                    "latency not given, 1 µs as the other worked example",
-                    600e9, 1e-6));
-  r.add_preset(link("seed002-infiniband", "InfiniBand 200 GB/s — worked example's figure",
-                    "Worked example (“InfiniBand ~200 GB/s”, the DP 3.5 s "
-                    "example); latency not given, 2 µs as the other worked example",
-                    200e9, 2e-6));
-  r.add_preset(link("seed003-nvlink", "NVLink hop, 3 µs — worked example's figure",
-                    "Worked example (“a 3 µs NVLink hop”; bandwidth not given: "
-                    "A100 NVLink 3, 300 GB/s)",
-                    300e9, 3e-6));
-  r.add_preset(link("seed003-10gbe", "10 GbE, 50 µs round trip — worked example's figure",
-                    "Worked example (“a 50 µs Ethernet round-trip”, 10 GbE)", 1.25e9, 50e-6));
+  add_worked(link("seed001-nvlink", "NVLink as a worked example states it: 600 GB/s, 1 µs",
+                  "Worked example (600 GB/s, “NVLink 4.0 (H100)”; H100 "
+                  "is 450 GB/s per direction, 600 is A100's bidirectional total)",
+                  600e9, 1e-6));
+  add_worked(link("seed001-infiniband", "InfiniBand as a worked example states it: 400 GB/s, 2 µs",
+                  "Worked example (400 GB/s, “NDR”: NDR is 400 Gb/s "
+                  "= 50 GB/s per port)",
+                  400e9, 2e-6));
+  add_worked(link("seed001-ethernet", "Ethernet as a worked example states it: 100 GB/s, 10 µs",
+                  "Worked example (100 GB/s, “100GbE”: 100 Gb/s is "
+                  "12.5 GB/s)",
+                  100e9, 10e-6));
+  add_worked(link("seed002-nvlink", "NVLink (A100 total, 600 GB/s) — worked example's figure",
+                  "Worked example (“NVLink ~600 GB/s”, A100's bidirectional total); "
+                  "latency not given, 1 µs as the other worked example",
+                  600e9, 1e-6));
+  add_worked(link("seed002-infiniband", "InfiniBand 200 GB/s — worked example's figure",
+                  "Worked example (“InfiniBand ~200 GB/s”, the DP 3.5 s "
+                  "example); latency not given, 2 µs as the other worked example",
+                  200e9, 2e-6));
+  add_worked(link("seed003-nvlink", "NVLink hop, 3 µs — worked example's figure",
+                  "Worked example (“a 3 µs NVLink hop”; bandwidth not given: "
+                  "A100 NVLink 3, 300 GB/s)",
+                  300e9, 3e-6));
+  add_worked(link("seed003-10gbe", "10 GbE, 50 µs round trip — worked example's figure",
+                  "Worked example (“a 50 µs Ethernet round-trip”, 10 GbE)", 1.25e9, 50e-6));
 }
 
 }  // namespace napkin

@@ -122,3 +122,30 @@ test.describe('at 390 px', () => {
     expect(serious).toEqual([]);
   });
 });
+
+// Issue #30 item 6: the link menu separates vendor figures from the worked examples' own (the
+// core declares each preset's group), and a card's "follows" note names a few inputs, not 40.
+test('the link menu groups its presets as the core declares, and the follows note stays short', async ({ page }) => {
+  await page.goto('/index.html#tab=comm');
+  await ready(page);
+  const groups = await page.evaluate(() => {
+    const presets = window.napkin.list().presets.filter((p) => p.kind === 'link');
+    return [...new Set(presets.map((p) => p.group).filter(Boolean))];
+  });
+  expect(groups.length).toBeGreaterThanOrEqual(2);
+  const labels = await bar(page).getByLabel('Network link').locator('optgroup').evaluateAll((gs) => gs.map((g) => g.label));
+  expect(labels).toEqual(groups);
+  // A worked example's figure sits in its own section, not beside the vendors'.
+  const worked = bar(page).getByLabel('Network link').locator('optgroup', { hasText: '600 GB/s' });
+  await expect(worked).toHaveAttribute('label', /Worked examples/);
+  // A model fills dozens of inputs of a serving card: the note counts them and lists them on request.
+  await page.goto('/index.html#tab=inference');
+  await ready(page);
+  await bar(page).getByLabel('Model').selectOption({ label: 'Llama 3 70B' });
+  const note = page.locator('form[data-estimator="serve.engine"] .shared-note');
+  await expect(note).toContainText(/Follows the scenario \(Llama 3 70B\): \d+ inputs \(/);
+  const first = await note.locator('p').first().innerText();
+  expect(first.split(',').length).toBeLessThanOrEqual(6);
+  await note.getByText('Which inputs').click();
+  await expect(note.locator('details p')).toContainText('Layers');
+});
