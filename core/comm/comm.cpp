@@ -5,6 +5,7 @@
 
 #include "base/units.hpp"
 #include "registry/areas.hpp"
+#include "scenario/accelerator_inputs.hpp"
 #include "scenario/collective.hpp"
 
 namespace napkin {
@@ -661,15 +662,8 @@ void register_comm(Registry& r) {
              .help("An in-switch (NVLS) all-reduce's algorithm bandwidth ÷ the link's speed "
                    "(nccl-tests: 61 % on H100); 1 = line rate")
              .range(0.01, 1),
-         num("launch_latency", NAPKIN_FIELD(In, launch_latency), "Launch latency per call",
-             unit::seconds)
-             .help("Fixed time of one collective call (NCCL's Simple protocol: 8.4 µs); 0 = the "
-                   "textbook α–β model, with no low-latency protocol either")
-             .range(0, 1),
-         num("inter_efficiency", NAPKIN_FIELD(In, inter_efficiency),
-             "Achieved share of the inter-node link", unit::fraction)
-             .help("Bus bandwidth NCCL reaches per NIC ÷ its speed (nccl-tests: 94 % on NDR)")
-             .range(0.01, 1)},
+         launch_latency_input(NAPKIN_FIELD(In, launch_latency)),
+         inter_efficiency_input(NAPKIN_FIELD(In, inter_efficiency))},
         {out("bytes_per_rank", NAPKIN_FIELD(Out, bytes_per_rank), "Bytes per rank (exact)",
              unit::bytes)
              .help("Bytes each rank sends, exactly, for this collective"),

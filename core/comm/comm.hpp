@@ -26,8 +26,8 @@ struct CollectiveIn {
   double inter_latency = 5e-6;
   // Achieved, not line rate (core/scenario/cluster.cpp cites them): NVLink 4's measured ring
   // share and NVLS share, NCCL's launch latency, and NDR's share; 1, 1, 0 for the textbook model.
-  double efficiency = 370.0 / 450, switch_efficiency = 480.0 / 1.75 / 450, launch_latency = 8.4e-6,
-         inter_efficiency = 0.94;
+  double efficiency = figures::nvlink4_ring_share, switch_efficiency = figures::nvlink4_nvls_share,
+         launch_latency = figures::nccl_launch, inter_efficiency = figures::nic_share;
 };
 struct CollectiveOut {
   double bytes_per_rank, bytes_per_rank_approx, total_bytes, steps, bandwidth_time, latency_time,

@@ -158,16 +158,8 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
           .help("Latency of one step of an all-reduce between the TP ranks")
           .range(0, 1)
           .group("cluster"),
-      num<In, double>("intra_efficiency", NAPKIN_FIELD(In, intra_efficiency),
-                      "Achieved share of the TP link", unit::fraction)
-          .help("Bus bandwidth NCCL reaches ÷ the link's speed (nccl-tests: 82 % on H100 NVLink)")
-          .range(0.01, 1)
-          .group("cluster"),
-      num<In, double>("launch_latency", NAPKIN_FIELD(In, launch_latency),
-                      "Launch latency per all-reduce", unit::seconds)
-          .help("Fixed time of one collective call (NCCL: 8.4 µs); 0 = the textbook model")
-          .range(0, 1)
-          .group("cluster"),
+      intra_efficiency_input(NAPKIN_FIELD(In, intra_efficiency)).group("cluster"),
+      launch_latency_input(NAPKIN_FIELD(In, launch_latency)).group("cluster"),
       flag<In>("tp_communication", NAPKIN_FIELD(In, tp_communication), "Count TP all-reduces")
           .help("Each layer's two all-reduces between TP ranks; off: the roofline alone, as the "
                 "Scaling Book's serving examples")

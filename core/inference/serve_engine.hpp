@@ -39,8 +39,8 @@ struct ServeEngineIn : SizedModelInputs {
   double compute_efficiency = 0.5, bandwidth_efficiency = 0.6;
   // The link between a replica's TP ranks (H100 NVLink 4 and what NCCL achieves on it,
   // core/scenario/cluster.cpp): each layer's two all-reduces of the step's activations.
-  double intra_bandwidth = 450e9, intra_latency = 3e-6, intra_efficiency = 370.0 / 450,
-         launch_latency = 8.4e-6;
+  double intra_bandwidth = 450e9, intra_latency = 3e-6,
+         intra_efficiency = figures::nvlink4_ring_share, launch_latency = figures::nccl_launch;
   bool tp_communication = true;  // false: the roofline alone, as the Scaling Book's examples
   // Load.
   double prompt_len = 2048, output_len = 256;

@@ -133,7 +133,8 @@ struct ParallelRecommendIn : ModelInputs {
   double intra_bandwidth = 450e9, intra_latency = 3e-6;
   double inter_bandwidth = 50e9, inter_latency = 5e-6;
   // What NCCL achieves (core/scenario/cluster.cpp): NVLink 4's 82 %, NDR's 94 %, 8.4 µs launch.
-  double intra_efficiency = 370.0 / 450, inter_efficiency = 0.94, launch_latency = 8.4e-6;
+  double intra_efficiency = figures::nvlink4_ring_share, inter_efficiency = figures::nic_share,
+         launch_latency = figures::nccl_launch;
 };
 struct ParallelRecommendOut {
   double tp, pp, dp, zero_stage;

@@ -526,19 +526,9 @@ void register_pipeline(Registry& r) {
                  unit::seconds)
                  .help("Latency of one step of a collective across nodes")
                  .range(0, 1),
-             num("intra_efficiency", NAPKIN_FIELD(In, intra_efficiency),
-                 "Achieved share of the intra-node link", unit::fraction)
-                 .help("Bus bandwidth NCCL reaches inside a node ÷ the link's speed (nccl-tests: "
-                       "82 % on H100 NVLink); 1 = line rate")
-                 .range(0.01, 1),
-             num("inter_efficiency", NAPKIN_FIELD(In, inter_efficiency),
-                 "Achieved share of the inter-node link", unit::fraction)
-                 .help("Bus bandwidth NCCL reaches per NIC ÷ its speed (nccl-tests: 94 %)")
-                 .range(0.01, 1),
-             num("launch_latency", NAPKIN_FIELD(In, launch_latency),
-                 "Launch latency per collective", unit::seconds)
-                 .help("Fixed time of one collective call (NCCL: 8.4 µs); 0 = the textbook model")
-                 .range(0, 1),
+             intra_efficiency_input(NAPKIN_FIELD(In, intra_efficiency)),
+             inter_efficiency_input(NAPKIN_FIELD(In, inter_efficiency)),
+             launch_latency_input(NAPKIN_FIELD(In, launch_latency)),
              num("fit_factor", NAPKIN_FIELD(In, fit_factor), "Fit factor (× BF16 weights)")
                  .help("Rule of thumb: training memory as a multiple of the BF16 weights")
                  .positive(1000)},

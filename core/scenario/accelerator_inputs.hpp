@@ -47,6 +47,35 @@ constexpr auto bandwidth_efficiency_input(Field field) {
       .positive(1);
 }
 
+// What NCCL achieves on a network tier (Tier's efficiency and launch, scenario/cluster.hpp):
+// the rows of every card that times collectives; the accelerator presets fill them by these
+// names (intra_efficiency, inter_efficiency, launch_latency) from the node's tiers.
+template <class Field>
+constexpr auto link_share_input(const char* name, Field field, const char* label,
+                                const char* help) {
+  return num(name, field, label, unit::fraction).help(help).range(0.01, 1);
+}
+template <class Field>
+constexpr auto intra_efficiency_input(Field field) {
+  return link_share_input("intra_efficiency", field, "Achieved share of the intra-node link",
+                          "Bus bandwidth NCCL reaches inside a node ÷ the link's speed "
+                          "(nccl-tests: 78 % on A100 NVLink, 82 % on H100); 1 = line rate");
+}
+template <class Field>
+constexpr auto inter_efficiency_input(Field field) {
+  return link_share_input("inter_efficiency", field, "Achieved share of the inter-node link",
+                          "Bus bandwidth NCCL reaches per NIC ÷ its speed (nccl-tests: 94 % on "
+                          "InfiniBand); 1 = line rate");
+}
+template <class Field>
+constexpr auto launch_latency_input(Field field) {
+  return num("launch_latency", field, "Launch latency per collective", unit::seconds)
+      .help(
+          "Fixed time of one collective call (NCCL's Simple protocol: 8.4 µs); 0 = the "
+          "textbook α–β model, with no low-latency protocol either")
+      .range(0, 1);
+}
+
 // Measured shares of peak that a training step's kernels are timed against (kernel_rates,
 // scenario/cluster.hpp); the accelerator presets fill both.
 template <class Field>

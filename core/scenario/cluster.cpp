@@ -91,25 +91,25 @@ const Gpu kGpus[] = {
 // of 448 GB/s on 8 MI300X at 8 GiB (RCCL tests); InfiniBand: 46–48 of 50 GB/s per NDR NIC
 // (nccl-tests issue #290, a maintainer's figures), 0.94 for every IB generation. Links without
 // a published figure take the nearest measured one's share, and say so.
-constexpr double kNcclLaunch = 8.4e-6;
+constexpr double kNcclLaunch = figures::nccl_launch;
 const Tier kTiers[] = {
     {"nvlink2", "NVLink 2 + NVSwitch (V100): 150 GB/s",
      "NVIDIA V100 datasheet: 300 GB/s total; achieved share as NVLink 3's (assumed)", 150e9, 3e-6,
-     false, 0.78, 1, kNcclLaunch},
+     false, figures::nvlink3_ring_share, 1, kNcclLaunch},
     {"ib-edr", "InfiniBand EDR 100 Gb/s: 12.5 GB/s",
      "NVIDIA ConnectX-5: 100 Gb/s per port; 94 % achieved as NDR's (assumed)", 12.5e9, 5e-6, false,
-     0.94, 1, kNcclLaunch},
+     figures::nic_share, 1, kNcclLaunch},
     {"nvlink3", "NVLink 3 + NVSwitch (A100): 300 GB/s",
      "NVIDIA A100 datasheet: 600 GB/s total; nccl-tests on 4 A100: 235 GB/s busbw (78 %)", 300e9,
-     3e-6, false, 235.0 / 300, 1, kNcclLaunch},
+     3e-6, false, figures::nvlink3_ring_share, 1, kNcclLaunch},
     {"nvlink4", "NVLink 4 + NVSwitch (H100): 450 GB/s, NVLS",
      "NVIDIA H100 datasheet: 900 GB/s total; third-generation NVSwitch reduces in the switch "
      "(NVLink SHARP). nccl-tests on 8 H100: ring 370 GB/s busbw (82 %), NVLS 480 GB/s busbw",
-     450e9, 3e-6, true, 370.0 / 450, 480.0 / 1.75 / 450, kNcclLaunch},
+     450e9, 3e-6, true, figures::nvlink4_ring_share, figures::nvlink4_nvls_share, kNcclLaunch},
     {"nvlink5", "NVLink 5 + NVSwitch (B200/GB200): 900 GB/s, NVLS",
      "NVIDIA HGX B200 / GB200 NVL72: 1.8 TB/s total per GPU; nccl-tests on 8 B200: 839 GB/s busbw "
      "(NVLS); ring share as NVLink 4's (assumed)",
-     900e9, 3e-6, true, 370.0 / 450, 839.0 / 1.75 / 900, kNcclLaunch},
+     900e9, 3e-6, true, figures::nvlink4_ring_share, 839.0 / 1.75 / 900, kNcclLaunch},
     {"xgmi", "AMD Infinity Fabric (MI300X): 448 GB/s",
      "AMD MI300X datasheet: 896 GB/s peak aggregate per GPU (7 links); RCCL tests on 8 MI300X: "
      "316 GB/s busbw (71 %)",
@@ -117,27 +117,27 @@ const Tier kTiers[] = {
     {"ici-v4", "TPU v4 ICI: 6 × 50 GB/s",
      "Jouppi et al. 2023 (TPU v4), §2: six 50 GB/s ICI links per chip; achieved share as NVLink "
      "4's (assumed)",
-     300e9, 2e-6, false, 370.0 / 450, 1, kNcclLaunch},
+     300e9, 2e-6, false, figures::nvlink4_ring_share, 1, kNcclLaunch},
     {"ib-hdr", "InfiniBand HDR 200 Gb/s: 25 GB/s",
      "NVIDIA ConnectX-6 / Quantum: 200 Gb/s per port; 94 % achieved as NDR's", 25e9, 5e-6, false,
-     0.94, 1, kNcclLaunch},
+     figures::nic_share, 1, kNcclLaunch},
     {"ib-ndr", "InfiniBand NDR 400 Gb/s: 50 GB/s",
      "NVIDIA ConnectX-7 / Quantum-2: 400 Gb/s per port, one per GPU; nccl-tests: 46–48 GB/s per "
      "NIC (94 %)",
-     50e9, 5e-6, false, 0.94, 1, kNcclLaunch},
+     50e9, 5e-6, false, figures::nic_share, 1, kNcclLaunch},
     {"ib-xdr", "InfiniBand XDR 800 Gb/s: 100 GB/s",
      "NVIDIA ConnectX-8 / Quantum-X800: 800 Gb/s per port; 94 % achieved as NDR's (assumed)", 100e9,
-     5e-6, false, 0.94, 1, kNcclLaunch},
+     5e-6, false, figures::nic_share, 1, kNcclLaunch},
     {"roce400", "RoCE 400 GbE: 50 GB/s",
      "IEEE 802.3 400 Gb/s Ethernet, one NIC per GPU; 94 % achieved as InfiniBand NDR's (assumed)",
-     50e9, 8e-6, false, 0.94, 1, kNcclLaunch},
+     50e9, 8e-6, false, figures::nic_share, 1, kNcclLaunch},
     {"pcie5", "PCIe Gen5 x16 (H100 PCIe): 64 GB/s",
      "PCI-SIG: 32 GT/s × 16 lanes ≈ 63 GB/s per direction; NCCL's PCI step latency 5.7 µs "
      "(NVIDIA/nccl src/graph/tuning.cc); achieved share as NVLink 3's (assumed)",
-     64e9, 5.7e-6, false, 0.78, 1, kNcclLaunch},
+     64e9, 5.7e-6, false, figures::nvlink3_ring_share, 1, kNcclLaunch},
     {"eth100", "100 GbE: 12.5 GB/s",
      "IEEE 802.3 100 Gb/s Ethernet; 94 % achieved as InfiniBand's (assumed)", 12.5e9, 10e-6, false,
-     0.94, 1, kNcclLaunch},
+     figures::nic_share, 1, kNcclLaunch},
 };
 
 const Tier& tier(std::string_view id) {

@@ -20,4 +20,16 @@ inline constexpr double a100_bf16 = 312e12;
 inline constexpr double a100_hbm_bandwidth = 2.039e12;
 inline constexpr double a100_memory = 80 * kGiB;
 
+// What NCCL achieves on the links those nodes ship with (cluster.cpp cites the measurements;
+// tests/validation holds them): the ring's bus bandwidth on large messages as a share of the
+// link (8 × H100 on NVLink 4: 370 of 450 GB/s; 4 × A100 on NVLink 3: 235 of 300; InfiniBand:
+// 46-48 of 50 GB/s per NDR NIC), NVLS's algorithm bandwidth on NVLink 4 (480 GB/s busbw on 8
+// GPUs = 274 GB/s, 61 % of 450), and the Simple protocol's launch latency (NVIDIA/nccl,
+// src/graph/tuning.cc: 8.4 µs).
+inline constexpr double nvlink4_ring_share = 370.0 / 450;
+inline constexpr double nvlink4_nvls_share = 480.0 / 1.75 / 450;
+inline constexpr double nvlink3_ring_share = 235.0 / 300;
+inline constexpr double nic_share = 0.94;
+inline constexpr double nccl_launch = 8.4e-6;
+
 }  // namespace napkin::figures

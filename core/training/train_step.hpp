@@ -79,7 +79,8 @@ struct TrainStepIn : ModelInputs {
          inter_latency = 5e-6;
   // What NCCL achieves on each tier (core/scenario/cluster.cpp): NVLink 3's 78 %, HDR's 94 %,
   // NCCL's 8.4 µs launch; 1, 1 and 0 give the line-rate α–β model.
-  double intra_efficiency = 235.0 / 300, inter_efficiency = 0.94, launch_latency = 8.4e-6;
+  double intra_efficiency = figures::nvlink3_ring_share, inter_efficiency = figures::nic_share,
+         launch_latency = figures::nccl_launch;
   // Layout.
   int tp = 8, pp = 8, vpp = 1, dp = 8, cp = 1, ep = 1, zero_stage = 0, microbatch = 1;
   std::string recompute = "full";

@@ -288,23 +288,9 @@ void register_train_step(Registry& r) {
                .range(0, 1)
                .group("cluster")
                .help("Latency of one step of a collective between nodes."),
-           num("intra_efficiency", NAPKIN_FIELD(In, intra_efficiency),
-               "Achieved share of the intra-node link", unit::fraction)
-               .range(0.01, 1)
-               .group("cluster")
-               .help("Bus bandwidth NCCL reaches inside a node ÷ the link's speed (nccl-tests: "
-                     "78 % on A100 NVLink, 82 % on H100); 1 = line rate."),
-           num("inter_efficiency", NAPKIN_FIELD(In, inter_efficiency),
-               "Achieved share of the inter-node link", unit::fraction)
-               .range(0.01, 1)
-               .group("cluster")
-               .help("Bus bandwidth NCCL reaches per NIC ÷ its speed (nccl-tests: 94 % on "
-                     "InfiniBand); 1 = line rate."),
-           num("launch_latency", NAPKIN_FIELD(In, launch_latency), "Launch latency per collective",
-               unit::seconds)
-               .range(0, 1)
-               .group("cluster")
-               .help("Fixed time of one collective call (NCCL: 8.4 µs); 0 = the textbook model."),
+           intra_efficiency_input(NAPKIN_FIELD(In, intra_efficiency)).group("cluster"),
+           inter_efficiency_input(NAPKIN_FIELD(In, inter_efficiency)).group("cluster"),
+           launch_latency_input(NAPKIN_FIELD(In, launch_latency)).group("cluster"),
            num("tp", NAPKIN_FIELD(In, tp), "Tensor parallel (TP)")
                .positive(1e5)
                .group("layout")
