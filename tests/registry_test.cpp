@@ -145,7 +145,8 @@ TEST_CASE("charts and presets refer to estimators and inputs that exist") {
     CAPTURE(p.id);
     CHECK_FALSE(p.source.empty());
     // The page groups presets by kind; any other kind would never be offered.
-    CHECK((p.kind == "model" || p.kind == "gpu" || p.kind == "link" || p.kind == "scenario"));
+    CHECK((p.kind == "model" || p.kind == "gpu" || p.kind == "link" || p.kind == "precision" ||
+           p.kind == "scenario"));
     // Every value must be one an estimator reads under that meaning (its declared meaning, or
     // its name when it declares none; a scenario preset sets names), or it is never applied.
     for (const auto& member : p.values.members()) {
@@ -304,7 +305,7 @@ TEST_CASE("the scenario bar's kinds and degrees are followed by the estimators")
   const Json* layout = sc->find("layout");
   REQUIRE(kinds != nullptr);
   REQUIRE(layout != nullptr);
-  CHECK(kinds->size() == 3);
+  CHECK(kinds->size() == 4);  // model, accelerator, link, precision (#30.6)
   for (const auto& k : kinds->items()) {
     CAPTURE(k.dump());
     CHECK_FALSE(k.find("help")->as_string().empty());

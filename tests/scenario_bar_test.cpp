@@ -50,3 +50,19 @@ TEST_CASE("the scenario bar's DP, sequence length and global batch reach the car
   CHECK(r.outputs.find("compute_bound")->as_bool() == false);
   CHECK(r.outputs.find("min_batch_tokens") == nullptr);
 }
+
+TEST_CASE("the scenario bar's precision fills a dtype or bytes per value alike (#30.6)") {
+  // FP8: serve.engine stores weights and cache in FP8, infer.latency reads 1 byte per weight
+  // and per cached value; INT4 (AWQ, groups of 128) 0.5 + 2/128 bytes per weight.
+  RunResult eng =
+      run("serve.engine", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"precision", "fp8"}});
+  REQUIRE(eng.ok);
+  CHECK(eng.inputs.find("weight_dtype")->as_string() == "fp8");
+  CHECK(eng.inputs.find("kv_dtype")->as_string() == "fp8");
+  RunResult lat =
+      run("infer.latency",
+          {{"model", "llama3-70b"}, {"precision", "int4"}, {"prompt_len", 100}, {"gen_len", 10}});
+  REQUIRE(lat.ok);
+  CHECK(lat.inputs.find("weight_bytes")->as_number() == doctest::Approx(0.5 + 2.0 / 128));
+  CHECK(lat.inputs.find("kv_bytes")->as_number() == 2);
+}

@@ -671,7 +671,7 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
   // The scenario (SPEC §8): `model=llama3-70b`, `gpu=h100`, `link=nvlink4` fill every input
   // whose meaning the preset carries; an input given by name overrides it.
   std::vector<const Preset*> scenario;
-  for (const char* kind : {"model", "gpu", "link"}) {
+  for (const char* kind : {"model", "gpu", "link", "precision"}) {
     const Json* v = inputs.is_object() ? inputs.find(kind) : nullptr;
     if (!v || est->input(kind)) continue;
     const Preset* found = nullptr;
@@ -705,7 +705,7 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
       next = static_cast<std::size_t>(s - est->inputs.data()) + 1;
       continue;
     }
-    if (!(name == "model" || name == "gpu" || name == "link")) {
+    if (!(name == "model" || name == "gpu" || name == "link" || name == "precision")) {
       std::string names;
       for (const auto& i : est->inputs) names += (names.empty() ? "" : ", ") + i.name;
       err.code = "unknown_input";

@@ -139,6 +139,9 @@ void register_catalog(Registry& r) {
       {"gpu", "Accelerator", "Peak FLOP/s, memory and bandwidth from its datasheet"});
   r.add_scenario_kind(
       {"link", "Network link", "Bandwidth per GPU and latency of one network tier"});
+  r.add_scenario_kind({"precision", "Precision",
+                       "How weights and the KV cache are stored: the cards that take a dtype or "
+                       "bytes per value follow"});
   r.add_scenario_input(
       degree("tp", "Tensor parallel (TP)", "GPUs that split each layer's matrices"));
   r.add_scenario_input(
@@ -152,6 +155,31 @@ void register_catalog(Registry& r) {
   r.add_scenario_input(degree("global_batch", "Global batch",
                               "Sequences per optimizer step, over all data-parallel replicas",
                               1e8));
+
+  // Precisions: the same choice under each name the cards use for it (a dtype, or bytes per
+  // value: weight_bytes, kv_bytes), so a serving card and a roofline card store alike. INT4 is
+  // weight-only with an FP16 scale per 128 weights (AWQ, GPTQ), as serve.engine counts it.
+  struct Precision {
+    const char *id, *label, *weights, *kv;
+    Dtype w, c;
+  };
+  static constexpr Precision kPrecisions[] = {
+      {"bf16", "BF16 weights and KV cache", "bf16", "bf16", Dtype::Bf16, Dtype::Bf16},
+      {"fp8", "FP8 weights and KV cache (W8A8)", "fp8", "fp8", Dtype::Fp8, Dtype::Fp8},
+      {"int8", "INT8 weights and KV cache (W8A8)", "int8", "int8", Dtype::Int8, Dtype::Int8},
+      {"int4", "INT4 weights (AWQ, groups of 128), BF16 KV cache", "int4", "bf16", Dtype::Int4,
+       Dtype::Bf16}};
+  for (const Precision& p : kPrecisions) {
+    Preset pr =
+        make(p.id, p.label, "precision",
+             "Bytes per value: BF16 2, FP8 and INT8 1, INT4 0.5 plus one FP16 scale per "
+             "128 weights (Lin et al. 2024, AWQ §3)",
+             {{"weight_dtype", Json(p.weights)},
+              {"kv_dtype", Json(p.kv)},
+              {"weight_bytes", quantized_bytes_per_param(p.w, p.w == Dtype::Int4 ? 128 : 0)},
+              {"kv_bytes", dtype_bytes(p.c)}});
+    r.add_preset(std::move(pr));
+  }
 
   // Models and accelerators: one typed description each, with its source (core/scenario/).
   for (const ModelPreset* p = model_presets_begin(); p != model_presets_end(); ++p)
