@@ -74,13 +74,18 @@ CollectiveCost make(double bytes_per_rank, double steps, const Tier& t, Algorith
     return make(bytes_per_rank, steps, t.bandwidth * t.switch_efficiency,
                 t.launch > 0 ? 2 * t.latency : t.latency, t.launch, a);
   }
-  const CollectiveCost simple =
-      make(bytes_per_rank, steps, t.bandwidth * t.efficiency, t.latency, t.launch, a);
-  if (t.launch <= 0) return simple;
-  CollectiveCost ll = make(bytes_per_rank, steps, t.bandwidth * t.efficiency * kLlBandwidthShare,
-                           t.latency * kLlStepShare, kLlLaunch, a);
-  ll.low_latency = true;
-  return ll.time < simple.time ? ll : simple;
+  const double rate = t.bandwidth * t.efficiency;
+  if (t.launch <= 0 || rate <= 0) return make(bytes_per_rank, steps, rate, t.latency, t.launch, a);
+  // The two protocols' times first (the layout search calls this millions of times), then
+  // one cost for the faster.
+  const double simple = t.launch + steps * t.latency + bytes_per_rank / rate;
+  const double ll =
+      kLlLaunch + steps * t.latency * kLlStepShare + bytes_per_rank / (rate * kLlBandwidthShare);
+  if (simple <= ll) return make(bytes_per_rank, steps, rate, t.latency, t.launch, a);
+  CollectiveCost c =
+      make(bytes_per_rank, steps, rate * kLlBandwidthShare, t.latency * kLlStepShare, kLlLaunch, a);
+  c.low_latency = true;
+  return c;
 }
 
 }  // namespace
@@ -97,32 +102,41 @@ CollectiveCost collective_time(Collective op, double bytes, int ranks, const Tie
   // the messages share the link: the same (N − 1)/N of the buffer, but one message latency, not
   // N − 1 in sequence. Checked against DeepEP's low-latency table (H800, CX7 400 Gb/s: 128
   // tokens × 7,168 × top-8, FP8 dispatch 194 µs and BF16 combine 360 µs at EP256).
-  const CollectiveCost direct = make(bytes * ring_factor(op, n), 1, tier, Algorithm::Direct);
-  if (algo == Algorithm::Direct) return op == Collective::AllToAll ? direct : ring;
+  if (algo == Algorithm::Direct || (algo == Algorithm::Auto && op == Collective::AllToAll))
+    return op == Collective::AllToAll ? make(bytes * ring_factor(op, n), 1, tier, Algorithm::Direct)
+                                      : ring;
   // Tree: reduce up and broadcast down two binary trees, each carrying half the buffer: each
   // rank sends the whole buffer once per phase, 2× in all, without ring's (N−1)/N discount (Sanders
   // et al. 2009; NCCL 2.4).
   const bool tree_ok = op == Collective::AllReduce || op == Collective::Broadcast;
-  // ⌈log2 N⌉ in integers: exact, and no libm call in the layout search's inner loop.
-  int log_n = 0;
-  while ((1LL << log_n) < ranks) ++log_n;
-  const CollectiveCost tree =
-      make(op == Collective::AllReduce ? 2 * bytes : bytes,
-           op == Collective::AllReduce ? 2.0 * log_n : log_n, tier, Algorithm::Tree);
   // In-switch: reductions and gathers are done by the switch; a rank sends its share once and
   // reads the result once (multicast), in a push and a pull step.
   const bool switch_ok =
       tier.in_switch_reduction && (op == Collective::AllReduce || op == Collective::AllGather ||
                                    op == Collective::ReduceScatter);
-  const CollectiveCost in_switch =
-      make(op == Collective::AllReduce ? bytes : bytes * (n - 1) / n, 2, tier, Algorithm::InSwitch);
-  if (algo == Algorithm::Tree) return tree_ok ? tree : ring;
-  if (algo == Algorithm::InSwitch) return switch_ok ? in_switch : ring;
-  // Auto: NCCL runs all-to-all as grouped point-to-point, the others by its tuner's choice.
-  if (op == Collective::AllToAll) return direct;
+  // Only the algorithms asked for, or that Auto compares, are costed (the search's inner loop).
+  auto tree = [&] {
+    // ⌈log2 N⌉ in integers: exact, and no libm call in the layout search's inner loop.
+    int log_n = 0;
+    while ((1LL << log_n) < ranks) ++log_n;
+    return make(op == Collective::AllReduce ? 2 * bytes : bytes,
+                op == Collective::AllReduce ? 2.0 * log_n : log_n, tier, Algorithm::Tree);
+  };
+  auto in_switch = [&] {
+    return make(op == Collective::AllReduce ? bytes : bytes * (n - 1) / n, 2, tier,
+                Algorithm::InSwitch);
+  };
+  if (algo == Algorithm::Tree) return tree_ok ? tree() : ring;
+  if (algo == Algorithm::InSwitch) return switch_ok ? in_switch() : ring;
   CollectiveCost best = ring;
-  if (tree_ok && tree.time < best.time) best = tree;
-  if (switch_ok && in_switch.time < best.time) best = in_switch;
+  if (tree_ok) {
+    const CollectiveCost t = tree();
+    if (t.time < best.time) best = t;
+  }
+  if (switch_ok) {
+    const CollectiveCost s = in_switch();
+    if (s.time < best.time) best = s;
+  }
   return best;
 }
 

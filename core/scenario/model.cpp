@@ -56,17 +56,6 @@ double norm_params(const Model& m) {
 
 }  // namespace
 
-double kv_heads_per_rank(const Model& m, int tp) {
-  if (m.attention == AttentionKind::Mla || tp <= 1) return m.kv_heads;
-  return std::max(1.0, static_cast<double>(m.kv_heads) / tp);
-}
-
-double replicated_kv_params_per_layer(const Model& m, int tp) {
-  if (m.attention == AttentionKind::Mla || tp <= m.kv_heads) return 0;
-  const double extra_heads = kv_heads_per_rank(m, tp) - static_cast<double>(m.kv_heads) / tp;
-  return extra_heads * 2.0 * m.head_dim * (m.d_model + (m.biases || m.qkv_bias ? 1 : 0));
-}
-
 ModelParams model_params(const Model& m) {
   ModelParams p;
   const double d = m.d_model;

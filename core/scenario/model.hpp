@@ -80,10 +80,19 @@ ModelParams model_params(const Model& m);
 // when TP exceeds them (Megatron-LM's num_query_groups < tp; vLLM's QKVParallelLinear), so
 // multi-query and GQA models run at TP above their KV heads, paying for the copies. MLA caches
 // one latent, which every rank keeps whole.
-double kv_heads_per_rank(const Model& m, int tp);
+// (Inline: the layout search's inner loop calls these for every layout, from its -O2 files.)
+inline double kv_heads_per_rank(const Model& m, int tp) {
+  if (m.attention == AttentionKind::Mla || tp <= 1) return m.kv_heads;
+  const double share = static_cast<double>(m.kv_heads) / tp;
+  return share > 1 ? share : 1;
+}
 // Weights per layer a rank holds beyond its 1/tp share because its KV heads are copies:
 // the K and V projections (and their biases) of (heads per rank − kv/tp) heads.
-double replicated_kv_params_per_layer(const Model& m, int tp);
+inline double replicated_kv_params_per_layer(const Model& m, int tp) {
+  if (m.attention == AttentionKind::Mla || tp <= m.kv_heads) return 0;
+  const double extra_heads = kv_heads_per_rank(m, tp) - static_cast<double>(m.kv_heads) / tp;
+  return extra_heads * 2.0 * m.head_dim * (m.d_model + (m.biases || m.qkv_bias ? 1 : 0));
+}
 
 // Forward FLOPs for one token at a given context (the tokens it attends to, before the causal
 // halving): 2 per active non-embedding weight plus the output head, and the attention score
