@@ -671,7 +671,9 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
   // The scenario (SPEC §8): `model=llama3-70b`, `gpu=h100`, `link=nvlink4` fill every input
   // whose meaning the preset carries; an input given by name overrides it.
   std::vector<const Preset*> scenario;
-  for (const char* kind : {"model", "gpu", "link", "precision"}) {
+  // The kinds are the scenario bar's, as the catalog declares them (one list, not two).
+  for (const ScenarioKind& sk : reg.scenario_kinds()) {
+    const std::string_view kind = sk.kind;
     const Json* v = inputs.is_object() ? inputs.find(kind) : nullptr;
     if (!v || est->input(kind)) continue;
     const Preset* found = nullptr;
@@ -683,11 +685,11 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
     }
     if (!found) {
       err.code = "invalid_value";
-      err.input = kind;
+      err.input = std::string(kind);
       err.value = *v;
       err.allowed = ids;
-      err.message = std::string(kind) + " = " + value_text(*v) + " is not a known " + kind +
-                    "; known: " + ids + " (napkin models, napkin hardware)";
+      err.message = std::string(kind) + " = " + value_text(*v) + " is not a known " +
+                    std::string(kind) + "; known: " + ids + " (napkin models, napkin hardware)";
       return false;
     }
     scenario.push_back(found);
@@ -705,7 +707,9 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
       next = static_cast<std::size_t>(s - est->inputs.data()) + 1;
       continue;
     }
-    if (!(name == "model" || name == "gpu" || name == "link" || name == "precision")) {
+    const bool scenario_kind = std::any_of(reg.scenario_kinds().begin(), reg.scenario_kinds().end(),
+                                           [&](const ScenarioKind& sk) { return sk.kind == name; });
+    if (!scenario_kind) {
       std::string names;
       for (const auto& i : est->inputs) names += (names.empty() ? "" : ", ") + i.name;
       err.code = "unknown_input";

@@ -503,6 +503,7 @@ class Registry {
   const std::vector<Preset>& presets() const { return presets_; }
   const std::vector<Question>& questions() const { return questions_; }
   const std::vector<InputSpec>& scenario_inputs() const { return scenario_inputs_; }
+  const std::vector<ScenarioKind>& scenario_kinds() const { return scenario_kinds_; }
   const Estimator* find(std::string_view id) const;
 
   // Validates (names, presence, parse with units, range, integer, choices) and runs.
