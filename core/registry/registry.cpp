@@ -707,8 +707,10 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
       next = static_cast<std::size_t>(s - est->inputs.data()) + 1;
       continue;
     }
+    // A named copy: clang 14 cannot capture a structured binding in a lambda (C++20 allows it).
+    const std::string& key = name;
     const bool scenario_kind = std::any_of(reg.scenario_kinds().begin(), reg.scenario_kinds().end(),
-                                           [&](const ScenarioKind& sk) { return sk.kind == name; });
+                                           [&](const ScenarioKind& sk) { return sk.kind == key; });
     if (!scenario_kind) {
       std::string names;
       for (const auto& i : est->inputs) names += (names.empty() ? "" : ", ") + i.name;
