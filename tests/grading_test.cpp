@@ -346,3 +346,113 @@ TEST_CASE("partial credit: a score, not only a verdict (#14 build: grading)") {
   REQUIRE(r.json.find("score"));
   CHECK(r.json.find("score")->as_number() == 0);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue #28 item 4: a careful student's reproductions, each on the reader or the grader alone
+// and, where a problem of the bank showed it, through check_reply as the page and CLI call it.
+namespace {
+// The check reply's verdict and mistake ("error" when the answer was refused).
+std::pair<std::string, std::string> check(const char* id, std::int64_t seed, const char* text) {
+  const Reply r = check_reply(id, seed, text);
+  if (!r.ok) return {"error", r.message};
+  const Json* m = r.json.find("mistake");
+  return {r.json.find("verdict")->as_string(), m && m->is_string() ? m->as_string() : ""};
+}
+}  // namespace
+
+TEST_CASE("a bare number is read in the unit the answer box shows (#28 grading)") {
+  // model.flops.forward asks in the output's own unit; the box reads "(GFLOP/tok)".
+  Expected e{349.1e9, answer_in::output()};
+  e.unit.unit = unit::flop_per_token;
+  CHECK(grade_text("349.1", e).verdict == "correct");
+  CHECK(grade_text("3.491e11", e).verdict == "correct");
+  CHECK(check("model.flops.forward", 0, "349.1").first == "correct");
+  CHECK(check("model.flops.step", 0, "1.047").first == "correct");      // "(TFLOP)"
+  CHECK(check("comm.tp_step.payload", 0, "8.192").first == "correct");  // "(kB)"
+  // A bare number far from both readings is still graded in the shown unit.
+  CHECK(grade_text("7", e).verdict == "wrong");
+}
+
+TEST_CASE("natural units a student writes are read (#28 grading)") {
+  struct Case {
+    const char* text;
+    AnswerUnit unit;
+    double base;
+  };
+  const AnswerUnit kb_per_token{unit::bytes_per_token, "kB", 1e3};
+  const AnswerUnit flop_per_token{unit::flop_per_token, "", 1};
+  for (const Case& c : {
+           Case{"327680 bytes", kb_per_token, 327680},
+           Case{"0.328 MB", kb_per_token, 328e3},
+           Case{"320 KiB", kb_per_token, 327680},
+           Case{"87.8 GFLOP", flop_per_token, 87.8e9},  // per token: the question says so
+           Case{"87.8 GFLOPs per token", flop_per_token, 87.8e9},
+           Case{"87.8 billion FLOPs", flop_per_token, 87.8e9},
+           Case{"512 GPUs", answer_in::count(unit::none, "replicas"), 512},
+           Case{"70bn", answer_in::billion_params(), 70e9},
+           Case{"70 bn", answer_in::billion_params(), 70e9},
+           Case{"1.5 billion", answer_in::billion_params(), 1.5e9},
+           Case{"3500bn", answer_in::billion_tokens(), 3.5e12},
+           Case{"1.5 billion", answer_in::billion_tokens(), 1.5e9},
+       }) {
+    const std::string text = c.text;
+    CAPTURE(text);
+    ParsedAnswer a = parse_answer(c.text, c.unit);
+    CAPTURE(a.error);
+    REQUIRE(a.ok);
+    CHECK(a.readings[0] == doctest::Approx(c.base).epsilon(1e-9));
+  }
+  CHECK(check("parallel.recommend.dp", 4, "512 GPUs").first == "correct");
+  CHECK(check("model.params.gpt3", 0, "174.6bn").first == "correct");
+}
+
+// The error for "174.6 bn" suggested "7e10"; the student then wrote 1.746e11 and was asked for
+// its unit. A number written with its exponent says its size: read in base units.
+TEST_CASE(
+    "a bare number that spells out its size in a large unit is read in base units (#28 grading)") {
+  CHECK(grade_text("1.746e11", {174.6e9, answer_in::billion_params()}).verdict == "correct");
+  CHECK(grade_text("3.5e12", {3.5e12, answer_in::billion_tokens()}).verdict == "correct");
+  CHECK(grade_text("3.675e24", {3.675e24, answer_in::zettaflop()}).verdict == "correct");
+  CHECK(grade_text("1.875e9", {1.875e9, answer_in::gb()}).verdict == "correct");
+  CHECK(check("model.params.gpt3", 0, "1.746e11").first == "correct");
+  CHECK(check("model.params.gpt3", 0, "174600000000").first == "correct");
+  CHECK(check("model.flops.forward", 0, "349100000000").first == "correct");
+  // Still asked in the box's unit first: 2.5e3 GB is 2.5 TB.
+  CHECK(grade_text("2.5e3", {2.5e12, answer_in::gb()}).verdict == "correct");
+  // Without an exponent the bare-number question stays (#14.5).
+  CHECK(grade_text("0.12", {0.120, answer_in::ms()}).verdict == "unit");
+}
+
+// "121,7 days" was read as 1,217 days. A comma before exactly three digits is a thousands
+// separator (the common English reading); a single comma before one, two or four and more
+// digits can only be a decimal comma and is read as one; anything else is refused.
+TEST_CASE("a decimal comma is read as one, never as a digit group (#28 grading)") {
+  struct Case {
+    const char* text;
+    AnswerUnit unit;
+    double base;
+  };
+  for (const Case& c :
+       {Case{"121,7 days", answer_in::days(), 121.7 * 86400},
+        Case{"121,7", answer_in::days(), 121.7 * 86400},
+        Case{"121,70 days", answer_in::days(), 121.7 * 86400},
+        Case{"0,5 GB", answer_in::gb(), 0.5e9},
+        Case{"1,217 days", answer_in::days(), 1217 * 86400.0},
+        Case{"1,495,726 GPU-hours", answer_in::count(unit::gpu_hours, "GPU-hours"), 1495726},
+        Case{"1,234.5 GB", answer_in::gb(), 1234.5e9}}) {
+    const std::string text = c.text;
+    CAPTURE(text);
+    ParsedAnswer a = parse_answer(c.text, c.unit);
+    CAPTURE(a.error);
+    REQUIRE(a.ok);
+    CHECK(a.readings[0] == doctest::Approx(c.base).epsilon(1e-12));
+  }
+  CHECK(check("train.time.days", 0, "121,7 days").first == "correct");
+  // Both marks, or groups that are not of three: ask which was meant.
+  for (const char* text : {"1.234,5 days", "1,23,456 days", "1,2,3"}) {
+    CAPTURE(text);
+    ParsedAnswer a = parse_answer(text, answer_in::days());
+    CHECK_FALSE(a.ok);
+    CHECK(a.error.find("decimal") != std::string::npos);
+  }
+}

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "base/number_text.hpp"
 #include "base/units.hpp"
@@ -111,6 +113,72 @@ std::string compact(std::string_view s) {
   return out;
 }
 
+// The commas of the leading number, read or refused before compact() drops them (#28: "121,7
+// days" was read as 1,217 days). A comma before exactly three digits, in groups of three, is a
+// thousands separator ("1,217", "1,495,726"), the common English reading. One comma before one,
+// two or four and more digits can only be a decimal comma ("121,7", "0,5", "3,14159") and is
+// read as a point. Anything else ("1.234,5", "1,23,456", "0,125") is refused with a question,
+// never guessed. Returns the text with the number's commas resolved, or sets `error`.
+std::string resolve_commas(const std::string& t, std::string& error) {
+  std::size_t b = t.size() && (t[0] == '-' || t[0] == '+') ? 1 : 0, e = b;
+  while (e < t.size() &&
+         (std::isdigit(static_cast<unsigned char>(t[e])) || t[e] == ',' || t[e] == '.'))
+    ++e;
+  const std::string num = t.substr(b, e - b);
+  const auto commas = std::count(num.begin(), num.end(), ',');
+  if (commas == 0) return t;
+  const std::size_t point = num.find('.'), first = num.find(',');
+  // Digit groups between the commas (and up to the point): "1", "495", "726".
+  std::vector<std::size_t> groups;
+  for (std::size_t at = 0;;) {
+    std::size_t next = num.find_first_of(",.", at);
+    groups.push_back((next == std::string::npos ? num.size() : next) - at);
+    if (next == std::string::npos || num[next] == '.') break;
+    at = next + 1;
+  }
+  const bool point_after = point == std::string::npos || point > num.rfind(',');
+  bool thousands = point_after && groups.size() == static_cast<std::size_t>(commas) + 1 &&
+                   groups[0] >= 1 && groups[0] <= 3 && num[0] != '0';
+  for (std::size_t i = 1; thousands && i < groups.size(); ++i) thousands = groups[i] == 3;
+  std::string out = t;
+  if (thousands) {
+    out.erase(std::remove(out.begin() + b, out.begin() + e, ','), out.begin() + e);
+    return out;
+  }
+  const bool decimal = commas == 1 && point == std::string::npos && groups[0] >= 1 &&
+                       groups.size() == 2 && groups[1] >= 1 && groups[1] != 3;
+  if (decimal) {
+    out[b + first] = '.';
+    return out;
+  }
+  error = "\"" + num + "\": is the comma a decimal comma or a thousands separator? Write the " +
+          "number with a decimal point and no separators (121.7, or 1217)";
+  return t;
+}
+
+// "70bn", "1.5 billion", "87.8 billion FLOPs": a magnitude word is part of the number, for
+// every unit (parse_value knows "billion" for counts only, and "bn" for none). `suffix` is
+// compacted text; returns the factor (1 when there is no such word) and drops the word.
+double take_magnitude_word(std::string& suffix) {
+  static constexpr std::pair<std::string_view, double> kWords[] = {
+      {"thousand", 1e3},  {"million", 1e6}, {"billion", 1e9},
+      {"trillion", 1e12}, {"mn", 1e6},      {"bn", 1e9}};
+  const std::string l = lower(suffix);
+  for (const auto& [w, f] : kWords)
+    if (l.starts_with(w)) {
+      suffix = suffix.substr(w.size());
+      return f;
+    }
+  return 1;
+}
+
+// A number's text that reads back to the same double (a folded magnitude word, "70bn").
+std::string exact_text(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 // A leading decimal number (sign, digits, point, exponent) and what follows it.
 bool split_number(const std::string& s, double& v, std::string& number, std::string& suffix) {
   std::size_t n = 0;
@@ -134,6 +202,10 @@ bool split_number(const std::string& s, double& v, std::string& number, std::str
 bool read_with_unit(const std::string& number, const std::string& suffix, const std::string& unit,
                     double& v) {
   ParsedNumber p = parse_value(number + suffix, unit);  // units.cpp reads words and prefixes
+  // A per-token quantity written without "/token" ("87.8 GFLOP", "0.328 MB" for bytes per
+  // token): the question says per token, so the numerator's unit reads it.
+  if (!p.ok && unit.ends_with("/tok"))
+    p = parse_value(number + suffix, unit.substr(0, unit.size() - 4));
   if (p.ok) v = p.value;
   return p.ok;
 }
@@ -164,7 +236,10 @@ std::string drop_qualifiers(const std::string& suffix, const AnswerUnit& u) {
       break;
     }
   // "44 H100s", "156 GPUs" for a count asked in GPUs or in devices: the noun says nothing more.
-  if ((u.unit == unit::gpus || is_accelerator_noun(compact(u.name))) && is_accelerator_noun(l))
+  // A plain count (replicas, instances: "512 GPUs" for a data-parallel degree) is named by its
+  // question; the number is what is graded (#28).
+  if ((u.unit == unit::gpus || u.unit == unit::none || is_accelerator_noun(compact(u.name))) &&
+      is_accelerator_noun(l))
     return "";
   return s;
 }
@@ -178,7 +253,9 @@ std::string base_unit_words(std::string_view u) {
   if (u == unit::flops) return "FLOP/s";
   if (u == unit::params) return "parameters";
   if (u == unit::tokens) return "tokens";
-  return "base units";
+  if (u == unit::flop_per_token) return "FLOPs per token";
+  if (u == unit::bytes_per_token) return "bytes per token";
+  return u.empty() ? "base units" : std::string(u);
 }
 
 bool is_byte_unit(std::string_view u) {
@@ -257,6 +334,9 @@ ParsedAnswer parse_answer_text(std::string_view raw, const AnswerUnit& u) {
     r.error = "\"" + std::string(raw) + "\" is not yes or no";
     return r;
   }
+  std::string comma_error;
+  t = resolve_commas(t, comma_error);
+  if (!comma_error.empty()) return r.error = comma_error, r;
   std::string s = compact(t);
   auto bare = [&](double v) {
     r.ok = true;
@@ -268,7 +348,13 @@ ParsedAnswer parse_answer_text(std::string_view raw, const AnswerUnit& u) {
   double v = 0;
   std::string number, suffix;
   if (!s.empty() && split_number(s, v, number, suffix)) {
+    r.exponent = number.find_first_of("eE") != std::string::npos;
     if (suffix.empty()) return bare(v);
+    if (const double f = take_magnitude_word(suffix); f != 1) {
+      v *= f;
+      number = exact_text(v);
+      if (suffix.empty()) return r.ok = true, r.readings = {v}, r;  // "70bn": base units
+    }
     // A fraction of two plain numbers: "3/19".
     if (suffix[0] == '/') {
       double d = 0;
@@ -440,27 +526,61 @@ Judgement judge(const std::vector<double>& readings, const Expected& e,
   return best;
 }
 
+namespace {
+// The unit the answer box shows ("Your answer (GFLOP/tok)"): the asked name, or for an answer
+// asked in the output's own unit, the scaled unit format_value writes for the key.
+struct Shown {
+  std::string name;
+  double scale = 1;
+};
+Shown shown_unit(double value, const AnswerUnit& u) {
+  if (!u.name.empty() || u.unit == kYesNo || !std::isfinite(value))
+    return {std::string(u.name.view()), u.scale};
+  // format_value's text after the number: "349.1 GFLOP/tok" → "GFLOP/tok", "3.5T tok" → "T tok".
+  const std::string text = format_value(value, u.unit);
+  std::size_t at = 0;
+  while (at < text.size() && (std::isdigit(static_cast<unsigned char>(text[at])) ||
+                              std::string_view("+-.,").find(text[at]) != std::string_view::npos))
+    ++at;
+  const std::string name = trim(text.substr(at));
+  const ParsedNumber one = parse_value("1 " + name, u.unit);  // the scale that name stands for
+  if (name.empty() || !one.ok || !(one.value > 0)) return {name, 1};
+  return {name, one.value};
+}
+}  // namespace
+
 Judgement grade(const ParsedAnswer& a, const Expected& e,
                 const std::vector<Alternative>& mistakes) {
-  if (!a.bare || a.readings.size() < 2) return judge(a.readings, e, mistakes, a.binary);
-  Judgement asked = judge({a.readings[0]}, e, mistakes, false);
-  const double ratio = std::fabs(e.unit.scale);
+  if (!a.bare) return judge(a.readings, e, mistakes, a.binary);
+  const Shown shown = shown_unit(e.value, e.unit);
+  std::vector<double> readings = a.readings;
+  // An answer asked in the output's own unit: a bare number is read in the unit its box shows
+  // first (#28: "349.1" for "Your answer (GFLOP/tok)" was read as 349.1 FLOP/tok).
+  if (e.unit.name.empty() && readings.size() == 1 && shown.scale != 1)
+    readings = {a.readings[0] * shown.scale, a.readings[0]};
+  if (readings.size() < 2) return judge(readings, e, mistakes, a.binary);
+  Judgement asked = judge({readings[0]}, e, mistakes, false);
+  const double ratio = std::fabs(shown.scale);
   const bool far_apart = ratio >= 999 || (ratio > 0 && ratio <= 1.001e-3);
-  if (!far_apart) return judge(a.readings, e, mistakes, false);
+  if (!far_apart) return judge(readings, e, mistakes, false);
   // The asked reading is plausible: that is what the student meant.
   if (asked.verdict != "wrong" || !asked.mistake.empty()) return asked;
-  Judgement other = judge({a.readings[1]}, e, mistakes, false);
+  Judgement other = judge({readings[1]}, e, mistakes, false);
+  // "1.746e11" or "174600000000" for 174.6 billion parameters: an exponent, or a number at
+  // least one asked unit's worth, spells out the size; nobody writes 1.746e11 billion. In a
+  // large unit, the base reading is what was meant (#28).
+  if (ratio >= 999 && (a.exponent || std::fabs(readings[1]) >= ratio)) return other;
   if (other.verdict != "wrong" || !other.mistake.empty()) {
     Judgement j;
     j.verdict = "unit";
-    j.given = a.readings[0];
+    j.given = readings[0];
     j.relative_error = asked.relative_error;
     // Neutral on purpose: which reading is near would tell the answer's size.
-    j.feedback = "needs its unit: a bare number could be in " + e.unit.name + " or in " +
+    j.feedback = "needs its unit: a bare number could be in " + shown.name + " or in " +
                  base_unit_words(e.unit.unit) +
                  ", 1000× or more apart; write it with its unit, "
                  "e.g. \"" +
-                 answer_text(1.5 * e.unit.scale, e.unit) + "\" or \"" +
+                 plain_number(1.5) + (shown.name == "%" ? "" : " ") + shown.name + "\" or \"" +
                  format_value(1.5, e.unit.unit) + "\"";
     return j;
   }

@@ -55,11 +55,14 @@ struct ParsedAnswer {
   std::string error;             // why it could not be read, with examples that work
   bool bare = false;             // no unit written: readings are the asked unit, then base units
   bool binary = false;           // a binary unit (GiB, MiB, ...) was written
+  bool exponent = false;         // written with an exponent (1.746e11): its size is spelled out
 };
 
 // Reads "214.7 GB", "2.147e11 bytes", "120ms", "0.12 s", "15.8%", "3/19", "80 GPUs", "70B",
-// "≈ 1.5 GB". A bare number is read in the asked unit first and in base units second (a
-// student who writes 0.12 for a time asked in ms means seconds).
+// "≈ 1.5 GB", "70bn", "121,7 days" (a decimal comma; "1,217" is a thousands separator, and
+// "1.234,5" is refused with a question). A bare number is read in the asked unit first and in
+// base units second (a student who writes 0.12 for a time asked in ms means seconds); for
+// answer_in::output(), grade() adds the unit the answer box shows.
 // Longer answers are refused unread (the page's answer box has the same maxlength).
 constexpr std::size_t kMaxAnswerLength = 200;
 ParsedAnswer parse_answer(std::string_view text, const AnswerUnit& u);
@@ -130,10 +133,13 @@ std::vector<Alternative> automatic_mistakes(const Expected& e);
 Judgement judge(const std::vector<double>& readings, const Expected& e,
                 const std::vector<Alternative>& mistakes, bool binary_written = false);
 
-// judge() for a parsed answer. A bare number is graded in the asked unit; when its other
-// reading (base units) is 1000× or more away and that reading is plausible (correct, close or a
-// known mistake) while the asked one is not, the verdict is "unit" and the feedback asks for
-// the unit instead of guessing ("0.12" or "0.04" for 41.8 ms).
+// judge() for a parsed answer. A bare number is graded in the unit the answer box shows (the
+// asked name, or for answer_in::output() the scaled unit format_value shows for the key:
+// "349.1" in GFLOP/tok); when its other reading (base units) is 1000× or more away and that
+// reading is plausible (correct, close or a known mistake) while the asked one is not, the
+// verdict is "unit" and the feedback asks for the unit instead of guessing ("0.12" or "0.04"
+// for 41.8 ms) — unless the unit is large and the number spells out its size ("1.746e11" or
+// "174600000000" for billion parameters): then it is read in base units.
 Judgement grade(const ParsedAnswer& a, const Expected& e, const std::vector<Alternative>& mistakes);
 
 }  // namespace napkin
