@@ -456,3 +456,68 @@ TEST_CASE("a decimal comma is read as one, never as a digit group (#28 grading)"
     CHECK(a.error.find("decimal") != std::string::npos);
   }
 }
+
+// A mistake that lies within the tolerance of the key (a hand-written Expected; the bank's
+// variant filter skips such variants): an answer nearer the mistake than the key is named.
+TEST_CASE("a named mistake is matched before the tolerance (#28 grading)") {
+  Expected e{1.0, answer_in::seconds()};
+  const std::vector<Alternative> m = {{"forgot_a_bit", "Add the bit.", 1.015}};
+  Judgement named = grade_text("1.015 s", e, m);
+  CHECK(named.mistake == "forgot_a_bit");
+  CHECK(named.verdict == "close");
+  CHECK(named.score == 0);
+  CHECK(named.feedback == "Add the bit.");
+  // Nearer the key: correct. 1.005 s is a three-figure rounding of 1.0 s.
+  CHECK(grade_text("1.005 s", e, m).verdict == "correct");
+  CHECK(grade_text("1 s", e, m).mistake.empty());
+  // A mistake within half the tolerance is not told apart from rounding the key.
+  CHECK(grade_text("1.004 s", e, {{"same", "x", 1.004}}).verdict == "correct");
+  // A count: only a mistake that rounds to another whole number is distinct.
+  Expected gpus{80, answer_in::gpus(), 0.02, 0.1, true, Bound::at_least};
+  CHECK(grade_text("80", gpus, {{"fraction", "x", 80.3}}).verdict == "correct");
+}
+
+TEST_CASE("one fewer than a minimum count is named, everywhere (#28 grading)") {
+  Expected e{80, answer_in::gpus(), 0.02, 0.1, true, Bound::at_least};
+  Judgement j = grade_text("79", e);
+  CHECK(j.verdict == "wrong");
+  CHECK(j.mistake == "rounded_down");
+  CHECK(j.feedback.find("One fewer than needed: round a minimum up") != std::string::npos);
+  CHECK(grade_text("78", e).mistake.empty());
+  // The maximum's mirror: one more than fits.
+  Expected fit{222, answer_in::count(unit::none, "sequences"), 0.02, 0.1, true, Bound::at_most};
+  CHECK(grade_text("223", fit).mistake == "rounded_up");
+  // The bank's minimum counts without a hand-written rounding mistake.
+  // The bank's bounded counts without a hand-written rounding mistake. (serve.llm_gpus.replica's
+  // one fewer is its own params_b_over_1e9 mistake, which is listed first and wins.)
+  using Verdict = std::pair<std::string, std::string>;
+  CHECK(check("serve.batching.gpus", 0, "79") == Verdict{"wrong", "rounded_down"});
+  CHECK(check("mem.fsdp.gpus", 0, "43") == Verdict{"wrong", "rounded_down"});
+  CHECK(check("pipe.bubble.min_microbatches", 0, "8") == Verdict{"wrong", "rounded_down"});
+  CHECK(check("serve.engine.max_batch", 0, "223") == Verdict{"wrong", "rounded_up"});
+}
+
+TEST_CASE("GB/GiB is named for every byte unit and prefix (#28 grading)") {
+  struct Case {
+    const char* text;
+    double key;
+    AnswerUnit unit;
+  };
+  for (const Case& c : {
+           Case{"327.68 KiB", 327680, {unit::bytes_per_token, "kB", 1e3}},  // kB/KiB: 2.4 %
+           Case{"8.192 KiB", 8192, {unit::bytes, "", 1}},
+           Case{"1.5 MiB", 1.5e6, {unit::bytes_per_token, "MB", 1e6}},
+           Case{"107 MiB", 107e6, answer_in::mb()},
+           Case{"1.5 GiB", 1.5e9, answer_in::gb()},
+           Case{"716.1 TiB", 716.1e12, answer_in::tb()},
+           Case{"226.3 GiB/s", 226.3e9, answer_in::gb_per_s()},
+       }) {
+    const std::string text = c.text;
+    CAPTURE(text);
+    Judgement j = grade_text(c.text, {c.key, c.unit});
+    CHECK(j.mistake == "gb_vs_gib");
+    CHECK(j.score == kScoreWrongUnit);
+  }
+  // The binary value of the key is correct, in any prefix.
+  CHECK(grade_text("320 KiB", {327680, {unit::bytes_per_token, "kB", 1e3}}).verdict == "correct");
+}

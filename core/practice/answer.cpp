@@ -258,8 +258,9 @@ std::string base_unit_words(std::string_view u) {
   return u.empty() ? "base units" : std::string(u);
 }
 
+// Every unit a GB/GiB mix-up can happen in: bytes, byte rates and bytes per token (#28).
 bool is_byte_unit(std::string_view u) {
-  return u == unit::bytes || u == unit::bytes_per_s;
+  return u == unit::bytes || u == unit::bytes_per_s || u == unit::bytes_per_token;
 }
 
 // A number to put before a unit name: no letter suffixes ("26.83K ZFLOP" would not read
@@ -405,13 +406,35 @@ double relative_error(double given, double expected) {
   return std::fabs(given - expected) / std::fabs(expected);
 }
 
+namespace {
+// A minimum count rounded down, a maximum rounded up: the one whole number that breaks the
+// question's constraint, named wherever a count has a bound (#28) rather than "off by more
+// than rounding". A problem's own mistake at the same value is listed first and wins.
+void add_rounding_mistake(const Expected& e, std::vector<Alternative>& out) {
+  if (!e.integer || !std::isfinite(e.value)) return;
+  if (e.bound == Bound::at_least)
+    out.push_back({"rounded_down",
+                   "One fewer than needed: round a minimum up (a fraction of one still needs a "
+                   "whole one, and one fewer breaks the constraint).",
+                   e.value - 1});
+  if (e.bound == Bound::at_most)
+    out.push_back({"rounded_up",
+                   "One more than fits: round a maximum down (a fraction of one does not fit, and "
+                   "one more breaks the constraint).",
+                   e.value + 1});
+}
+}  // namespace
+
 std::vector<Alternative> automatic_mistakes(const Expected& e) {
   std::vector<Alternative> out;
+  add_rounding_mistake(e, out);
   if (!is_byte_unit(e.unit.unit) || e.value == 0 || !std::isfinite(e.value)) return out;
   int k = static_cast<int>(std::floor(std::log10(std::fabs(e.value)) / 3));
   k = std::clamp(k, 1, 5);
   const double f = std::pow(1.024, k);
-  if (f - 1 <= 2 * e.tolerance) return out;
+  // A mix-up smaller than the tolerance is the problem's accepted rounding (comm.tp_step.payload
+  // takes "8 KB" for 8,192 bytes); kB/KiB (2.4 %) is named at the default 2 %.
+  if (f - 1 <= e.tolerance) return out;
   static const char* pairs[] = {"",           "kB and KiB", "MB and MiB",
                                 "GB and GiB", "TB and TiB", "PB and PiB"};
   static const char* exps[] = {"", "3", "6", "9", "12", "15"};
@@ -458,6 +481,18 @@ bool mistake_shadows_answer(double mistake, const Expected& e) {
   return relative_error(mistake, e.value) <= 2 * e.tolerance;
 }
 
+namespace {
+// A reading within tolerance of the key that equals a named mistake (#28): the mistake is named
+// when it is distinct from the key and the reading is nearer it. Distinct: a count that rounds
+// to another whole number; a value more than half the tolerance away, so a key rounded to three
+// figures (at most 0.5 % off) is never nearer the mistake.
+bool names_before_key(double r, double mistake, const Expected& e) {
+  const bool distinct = e.integer ? std::round(mistake) != std::round(e.value)
+                                  : relative_error(mistake, e.value) > e.tolerance / 2;
+  return distinct && std::fabs(r - mistake) < std::fabs(r - e.value);
+}
+}  // namespace
+
 Judgement judge(const std::vector<double>& readings, const Expected& e,
                 const std::vector<Alternative>& mistakes, bool binary_written) {
   std::vector<Alternative> alts = mistakes;
@@ -480,17 +515,17 @@ Judgement judge(const std::vector<double>& readings, const Expected& e,
     j.given = r;
     j.relative_error = relative_error(r, e.value);
     int rank = 0;
-    if (exact(r)) {
+    const Alternative* hit = nullptr;
+    for (const auto& a : alts)
+      if (matches(r, a) && (!hit || relative_error(r, a.value) < relative_error(r, hit->value)))
+        hit = &a;
+    if (exact(r) && !(hit && names_before_key(r, hit->value, e))) {
       rank = 3;
       j.verdict = "correct";
     } else {
-      const Alternative* hit = nullptr;
-      for (const auto& a : alts)
-        if (matches(r, a) && (!hit || relative_error(r, a.value) < relative_error(r, hit->value)))
-          hit = &a;
       if (hit) {
         rank = 2;
-        j.verdict = near(r) ? "close" : "wrong";
+        j.verdict = exact(r) || near(r) ? "close" : "wrong";
         j.mistake = hit->id;
         j.feedback = hit->feedback;
       } else if (near(r)) {

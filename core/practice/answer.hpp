@@ -122,11 +122,14 @@ bool is_close(double given, const Expected& e);
 // apart and is not drawn.
 bool mistake_shadows_answer(double mistake, const Expected& e);
 
-// Mistakes every problem gets for free: for byte answers, GB read as GiB and the reverse
-// ("gb_vs_gib"). Empty when the unit has no such confusion or it is within tolerance.
+// Mistakes every problem gets for free: for byte answers (B, B/s, B/tok), GB read as GiB and
+// the reverse ("gb_vs_gib", unless the ratio is within tolerance); for a count with a bound,
+// one fewer than a minimum ("rounded_down") or one more than a maximum ("rounded_up").
 std::vector<Alternative> automatic_mistakes(const Expected& e);
 
-// Correct beats a named mistake beats close beats wrong, over all readings of the answer.
+// Correct beats a named mistake beats close beats wrong, over all readings of the answer,
+// except that a reading within tolerance but nearer a mistake distinct from the key (more than
+// half the tolerance away; for a count, another whole number) is that mistake.
 // A matched mistake is reported with verdict "close" when it is within the close band.
 // GB/GiB confusion is named only when a binary unit was written (`binary_written`) or the
 // value is the other unit's exactly: "110 MB" for 107.4 MB is rounding, not MiB.
