@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "base/echo.hpp"
+#include "builtin_problems.hpp"
 #include "practice/problems.hpp"
 #include "registry/registry.hpp"
 #include "scenario/catalog_json.hpp"
@@ -19,6 +20,8 @@ const char* kUsage =
     "       napkin search name=value ...   (the layout search: train.step's job, gpus=N)\n"
     "       napkin hardware | models\n"
     "       napkin problems | problem ID --seed N | check ID --seed N --answer TEXT\n"
+    "       napkin lint FILE...   (check problem files; docs/authoring.md)\n"
+    "       --file FILE before a problem command: a course's problems join the built-in ones\n"
     "       napkin batch   (JSON lines {\"id\", \"inputs\"} on stdin, one result per line)\n";
 
 CliOutput usage_error(const std::string& why) {
@@ -139,6 +142,7 @@ CliOutput seed_error(const std::string& text) {
 }  // namespace
 
 std::string run_batch_line(const std::string& line) {
+  install_builtin_problems();
   Json req;
   std::string why;
   if (!Json::parse(line, req, why) || !req.is_object())
@@ -161,6 +165,7 @@ std::string run_batch_line(const std::string& line) {
 }
 
 CliOutput run_cli(const std::vector<std::string>& args) {
+  install_builtin_problems();
   CliOutput o;
   if (args.empty()) {  // a mistake: usage on stderr, nothing on stdout
     o.stderr_text = kUsage;

@@ -1,2 +1,11 @@
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+// The suite's main: the built-in problem files are loaded first, as the CLI loads them.
+#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
+
+#include "builtin_problems.hpp"
+
+int main(int argc, char** argv) {
+  napkin::install_builtin_problems();
+  doctest::Context context(argc, argv);
+  return context.run();
+}

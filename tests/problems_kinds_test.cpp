@@ -20,19 +20,14 @@ double option_value(const Problem& p, const Values& params, const Option& o) {
   REQUIRE(apply_option(o.set, q));
   const Estimator* est = registry().find(p.estimator);
   REQUIRE(est != nullptr);
-  Json inputs = Json::object();
-  if (p.inputs)
-    inputs = p.inputs(q);
-  else
-    for (const auto& [name, value] : q.items())
-      if (est->input(name)) inputs.set(name, value);
+  const Json inputs = inputs_for(p, *est, q);
   RunResult r = registry().run(p.estimator, inputs);
   REQUIRE(r.ok);
   Values out;
   for (const auto& [name, value] : r.outputs.members())
     if (value.is_number()) out.set(name, value.as_number());
   if (!o.output.empty()) return out[o.output];
-  return p.answer ? p.answer(q, out) : out[p.output];
+  return answer_for(p, q, out);
 }
 
 Json check(const char* id, int seed, const char* answer) {

@@ -406,98 +406,59 @@ TEST_CASE("judging: tolerance bands, integer answers, GB vs GiB everywhere") {
 // training estimators only to exercise it (integer GPU counts, ms, GB, elements vs bytes).
 TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declared mistakes") {
   ProblemBank bank;
-  bank.add({
-      .id = "test.gpus_for_deadline",
-      .area = "training",
-      .title = "GPUs to finish in time",
-      .source = "framework test",
-      .statement = "{params} parameters, {tokens} tokens, {days:raw} days at {mfu} MFU on "
-                   "{peak_flops} GPUs: how many GPUs?",
-      .params = {{"params", 70e9, {7e9, 70e9}},
-                 {"tokens", 2e12, {1e12, 2e12}},
-                 {"days", 30, {10, 30, 90}},
-                 {"gpus", 1},
-                 {"peak_flops", 990e12},
-                 {"mfu", 0.5}},
-      .estimator = "train.time",
-      .output = "total_flops",
-      .answer =
-          [](const Values& p, const Values& out) {
-            return std::ceil(out["total_flops"] / (p["peak_flops"] * p["mfu"] * p["days"] * 86400) -
-                             1e-9);
-          },
-      .unit = answer_in::gpus(),
-      .integer = true,
-      .hints = {"GPUs = C / (peak × MFU × seconds), rounded up."},
-      .mistakes = {{"not_rounded_up", "A fraction of a GPU does not exist: round up.",
-                    [](const Values& p, const Values& out) {
-                      return out["total_flops"] / (p["peak_flops"] * p["mfu"] * p["days"] * 86400);
-                    },
-                    0}},
-      .difficulty = 1,
-      .tags = "test",
-  });
-  bank.add({
-      .id = "test.step_ms",
-      .area = "training",
-      .title = "One step in ms",
-      .source = "framework test",
-      .statement = "One step of {tokens} tokens for {params} parameters on {gpus} GPUs.",
-      .params = {{"params", 7e9, {1e9, 7e9}},
-                 {"tokens", 4e6, {1e6, 4e6}},
-                 {"gpus", 1024, {256, 1024}},
-                 {"peak_flops", 990e12}},
-      .estimator = "train.time",
-      .output = "seconds",
-      .unit = answer_in::ms(),
-      .hints = {"6·N·D over the cluster's throughput."},
-      .mistakes = {times("forward_only", 1.0 / 3, "Add the backward pass.")},
-      .difficulty = 1,
-      .tags = "test",
-  });
-  bank.add({
-      .id = "test.weights_gb",
-      .area = "training",
-      .title = "BF16 weights of an MoE model",
-      .source = "framework test",
-      .statement = "{shared_params} shared, {num_experts} experts of {expert_params}, top-{top_k}.",
-      .params = {{"shared_params", 5e9, {5e9, 10e9}},
-                 {"num_experts", 8, {8, 16}},
-                 {"expert_params", 7e9, {7e9, 10e9}},
-                 {"top_k", 2}},
-      .estimator = "moe.params",
-      .output = "total_params",
-      .answer = [](const Values&, const Values& out) { return 2 * out["total_params"]; },
-      .unit = answer_in::gb(),
-      .hints = {"Every expert is in memory, 2 bytes each."},
-      .mistakes = {{"elements_not_bytes", "BF16 takes 2 bytes per parameter.",
-                    [](const Values&, const Values& out) { return out["total_params"]; }, 0},
-                   {"active_not_total", "Memory holds all experts.",
-                    [](const Values&, const Values& out) { return 2 * out["active_params"]; }, 0}},
-      .difficulty = 1,
-      .tags = "test",
-  });
-  bank.add({
-      .id = "test.undertrained",
-      .area = "training",
-      .title = "Undertrained?",
-      .source = "framework test",
-      .statement = "{params} parameters, {tokens} tokens: fewer than 20 tokens per parameter?",
-      .params = {{"params", 175e9, {7e9, 70e9, 175e9}}, {"tokens", 300e9, {300e9, 2e12, 15e12}}},
-      .estimator = "train.chinchilla",
-      .output = "tokens_per_param_actual",
-      .answer = [](const Values&,
-                   const Values& out) { return out["tokens_per_param_actual"] < 20 ? 1.0 : 0.0; },
-      .unit = answer_in::yes_no(),
-      .hints = {"Compare D/N with 20."},
-      .mistakes = {{"compared_the_other_way", "Below 20 tokens per parameter is undertrained.",
-                    [](const Values&, const Values& out) {
-                      return out["tokens_per_param_actual"] < 20 ? 0.0 : 1.0;
-                    },
-                    0}},
-      .difficulty = 1,
-      .tags = "test",
-  });
+  std::vector<std::string> errors;
+  load_problems(R"json({"napkin_problems": 1, "problems": [
+    {"id": "test.gpus_for_deadline", "area": "training", "title": "GPUs to finish in time",
+     "source": "framework test",
+     "statement": "{params} parameters, {tokens} tokens, {days:raw} days at {mfu} MFU on {peak_flops} GPUs: how many GPUs?",
+     "params": [{"name": "params", "fixed": 70e9, "choices": [7e9, 70e9]},
+                {"name": "tokens", "fixed": 2e12, "choices": [1e12, 2e12]},
+                {"name": "days", "fixed": 30, "choices": [10, 30, 90]},
+                {"name": "gpus", "fixed": 1}, {"name": "peak_flops", "fixed": 990e12},
+                {"name": "mfu", "fixed": 0.5}],
+     "estimator": "train.time", "output": "total_flops",
+     "answer": "ceil(out.total_flops / (peak_flops * mfu * days * 86400) - 1e-9)",
+     "unit": "GPUs", "integer": true,
+     "hints": ["GPUs = C / (peak × MFU × seconds), rounded up."],
+     "mistakes": [{"id": "not_rounded_up", "feedback": "A fraction of a GPU does not exist: round up.",
+                   "value": "out.total_flops / (peak_flops * mfu * days * 86400)"}],
+     "difficulty": 1, "tags": "test"},
+    {"id": "test.step_ms", "area": "training", "title": "One step in ms", "source": "framework test",
+     "statement": "One step of {tokens} tokens for {params} parameters on {gpus} GPUs.",
+     "params": [{"name": "params", "fixed": 7e9, "choices": [1e9, 7e9]},
+                {"name": "tokens", "fixed": 4e6, "choices": [1e6, 4e6]},
+                {"name": "gpus", "fixed": 1024, "choices": [256, 1024]},
+                {"name": "peak_flops", "fixed": 990e12}],
+     "estimator": "train.time", "output": "seconds", "unit": "ms",
+     "hints": ["6·N·D over the cluster's throughput."],
+     "mistakes": [{"id": "forward_only", "feedback": "Add the backward pass.", "times": 0.3333333333333333}],
+     "difficulty": 1, "tags": "test"},
+    {"id": "test.weights_gb", "area": "training", "title": "BF16 weights of an MoE model",
+     "source": "framework test",
+     "statement": "{shared_params} shared, {num_experts} experts of {expert_params}, top-{top_k}.",
+     "params": [{"name": "shared_params", "fixed": 5e9, "choices": [5e9, 10e9]},
+                {"name": "num_experts", "fixed": 8, "choices": [8, 16]},
+                {"name": "expert_params", "fixed": 7e9, "choices": [7e9, 10e9]},
+                {"name": "top_k", "fixed": 2}],
+     "estimator": "moe.params", "output": "total_params", "answer": "2 * out.total_params",
+     "unit": "GB", "hints": ["Every expert is in memory, 2 bytes each."],
+     "mistakes": [{"id": "elements_not_bytes", "feedback": "BF16 takes 2 bytes per parameter.",
+                   "value": "out.total_params"},
+                  {"id": "active_not_total", "feedback": "Memory holds all experts.",
+                   "value": "2 * out.active_params"}],
+     "difficulty": 1, "tags": "test"},
+    {"id": "test.undertrained", "area": "training", "title": "Undertrained?", "source": "framework test",
+     "statement": "{params} parameters, {tokens} tokens: fewer than 20 tokens per parameter?",
+     "params": [{"name": "params", "fixed": 175e9, "choices": [7e9, 70e9, 175e9]},
+                {"name": "tokens", "fixed": 300e9, "choices": [300e9, 2e12, 15e12]}],
+     "estimator": "train.chinchilla", "output": "tokens_per_param_actual",
+     "answer": "out.tokens_per_param_actual < 20 ? 1 : 0", "unit": "yes/no",
+     "hints": ["Compare D/N with 20."],
+     "mistakes": [{"id": "compared_the_other_way", "feedback": "Below 20 tokens per parameter is undertrained.",
+                   "value": "out.tokens_per_param_actual < 20 ? 0 : 1"}],
+     "difficulty": 1, "tags": "test"}]})json",
+                bank, errors);
+  for (const auto& e : errors) FAIL_CHECK(e);
   for (const auto& d : bank.defects()) FAIL_CHECK(d);
   REQUIRE(bank.problems().size() == 4);
   for (const auto& p : bank.problems()) check_problem(p);
@@ -532,28 +493,26 @@ TEST_CASE("the framework supports integer, ms, GB and yes/no answers with declar
   CHECK(check_text(u.value(), "no").mistake == "compared_the_other_way");
   CHECK_FALSE(parse_answer("maybe", answer_in::yes_no()).ok);
 
-  // A problem whose answer unit does not match its output (and no conversion) is a defect.
+  // A problem whose answer unit does not match its output (and no conversion) is refused,
+  // and each defect is named with the problem's id.
   ProblemBank broken;
-  broken.add({.id = "x",
-              .area = "serving",  // not one of the four areas
-              .title = "t",
-              .statement = "s",
-              .estimator = "train.time",
-              .output = "days",
-              .unit = answer_in::days(),
-              .hints = {"h"},
-              .difficulty = 2,
-              .tags = "t"});
-  CHECK(broken.defects().size() == 2);  // unknown area, unit mismatch
-  // No difficulty, no tags: two more.
-  broken.add({.id = "y",
-              .area = "training",
-              .title = "t",
-              .statement = "s",
-              .estimator = "train.time",
-              .output = "seconds",
-              .hints = {"h"}});
-  CHECK(broken.defects().size() == 4);
+  std::vector<std::string> why;
+  load_problems(R"json({"napkin_problems": 1, "problems": [
+    {"id": "x", "area": "serving", "title": "t", "statement": "s", "estimator": "train.time",
+     "output": "days", "unit": "days", "hints": ["h"], "difficulty": 2, "tags": "t"}]})json",
+                broken, why);
+  CHECK(why.size() == 2);  // unknown area, unit mismatch
+  CHECK(broken.problems().empty());
+  // No difficulty: named; a field the format does not have (a typo): named.
+  load_problems(R"json({"napkin_problems": 1, "problems": [
+    {"id": "y", "area": "training", "title": "t", "statement": "s", "estimator": "train.time",
+     "output": "seconds", "hints": ["h"], "tags": "t"},
+    {"id": "z", "area": "training", "title": "t", "statement": "s", "estimator": "train.time",
+     "output": "seconds", "hints": ["h"], "tags": "t", "difficulty": 1, "tolerence": 0.1}]})json",
+                broken, why);
+  REQUIRE(why.size() == 4);
+  CHECK(why[2] == "y: difficulty must be 1, 2 or 3");
+  CHECK(why[3] == "z, tolerence: unknown field (docs/authoring.md lists the fields)");
 }
 
 TEST_CASE("napkin problems / problem / check") {

@@ -40,14 +40,6 @@ Json Values::to_json() const {
   return j;
 }
 
-Mistake times(Literal id, double factor, Literal feedback) {
-  Mistake m;
-  m.id = id;
-  m.feedback = feedback;
-  m.factor = factor;
-  return m;
-}
-
 namespace {
 
 const char* const kAreas[] = {"training", "memory", "comm", "inference"};
@@ -135,8 +127,10 @@ std::string fill_statement(std::string_view tmpl, const Problem& p, const Values
       continue;
     }
     std::string u = param ? param->unit.c_str() : "";
-    const std::string shown =
-        (raw || shown_bare(u)) ? format_value(v[key], unit::none) : format_value(v[key], u);
+    const std::string shown = param && !param->preset.empty()
+                                  ? preset_label(param->preset.view(), v[key])
+                              : (raw || shown_bare(u)) ? format_value(v[key], unit::none)
+                                                       : format_value(v[key], u);
     fit_article(out, shown);
     out += shown;
     i = close;
@@ -164,12 +158,6 @@ Json error_json(const Error& e) {
 
 Reply fail(const Error& e) {
   return {false, error_json(e), e.message};
-}
-
-Json strings(const std::vector<Literal>& v) {
-  Json a = Json::array();
-  for (const auto& s : v) a.push(s);
-  return a;
 }
 
 Json tag_list(const Problem& p) {
@@ -204,7 +192,8 @@ Json answer_json(double value, const AnswerUnit& u) {
 }  // namespace
 
 // ----------------------------------------------------------------------------------------------
-void ProblemBank::add(Problem p) {
+bool ProblemBank::add(Problem p, bool keep_defective) {
+  const std::size_t before = defects_.size();
   auto defect = [&](const std::string& what) { defects_.push_back(p.id + ": " + what); };
   if (p.id.empty()) defect("empty id");
   if (find(p.id)) defect("duplicate id");
@@ -230,7 +219,7 @@ void ProblemBank::add(Problem p) {
       bool same = p.unit.unit == out->unit || (out->unit.empty() && p.unit.unit == unit::times) ||
                   (out->kind == OutputKind::Boolean && p.unit.unit == kYesNo);
       if (p.unit.unit == kYesNo) p.integer = true;
-      if (!same && !p.answer)
+      if (!same && !has_answer_fn(p))
         defect("answer unit \"" + p.unit.unit + "\" differs from " + p.output + "'s unit \"" +
                out->unit + "\": give an answer function that converts");
     }
@@ -243,18 +232,22 @@ void ProblemBank::add(Problem p) {
   for (std::size_t i = 0; i < p.mistakes.size(); ++i) {
     const Mistake& m = p.mistakes[i];
     if (m.id.empty() || m.feedback.empty()) defect("a mistake needs an id and feedback");
-    if (!m.value && m.factor == 0) defect("mistake " + m.id + " has no value and no factor");
+    if (!has_mistake_value(p, i) && m.factor == 0)
+      defect("mistake " + m.id + " has no value and no factor");
     if (m.id == "gb_vs_gib") defect("gb_vs_gib is automatic; do not declare it");
     for (std::size_t j = 0; j < i; ++j)
       if (p.mistakes[j].id == m.id) defect("duplicate mistake " + m.id);
   }
-  if ((p.kind == Kind::number) != p.options.empty() || p.options.size() == 1)
+  if ((p.kind == Kind::number) != p.options.empty() || p.options.size() == 1 ||
+      (p.kind == Kind::order && p.options.size() < 3))
     defect("a choice needs two options or more, an order three; a number none");
   for (const Option& o : p.options)
     if (o.label.empty() || o.why.empty() || (o.set.empty() && o.output.empty()))
       defect("an option needs a label, a why, and a set or an output");
   if (p.close == 0) p.close = std::max(3 * p.tolerance, 0.10);
-  problems_.push_back(std::move(p));
+  const bool clean = defects_.size() == before;
+  if (clean || keep_defective) problems_.push_back(std::move(p));
+  return clean;
 }
 
 const Problem* ProblemBank::find(std::string_view id) const {
@@ -263,19 +256,36 @@ const Problem* ProblemBank::find(std::string_view id) const {
   return nullptr;
 }
 
-const ProblemBank& problem_bank() {
-  static const ProblemBank bank = [] {
-    ProblemBank b;
-    register_training_problems(b);
-    register_memory_problems(b);
-    register_comm_problems(b);
-    register_inference_problems(b);
-    register_parallel_problems(b);
-    register_serving_problems(b);
-    register_kind_problems(b);
-    return b;
-  }();
+namespace {
+ProblemBank& the_bank() {
+  static ProblemBank bank;
   return bank;
+}
+}  // namespace
+
+const ProblemBank& problem_bank() {
+  return the_bank();
+}
+
+std::vector<std::string> load_into_bank(std::string_view json_text) {
+  std::vector<std::string> errors;
+  load_problems(json_text, the_bank(), errors);
+  return errors;
+}
+
+Reply load_reply(std::string_view json_text) {
+  const std::size_t before = the_bank().problems().size();
+  const std::vector<std::string> errors = load_into_bank(json_text);
+  Json ids = Json::array();
+  for (std::size_t i = before; i < the_bank().problems().size(); ++i)
+    ids.push(the_bank().problems()[i].id);
+  Json list = Json::array();
+  for (const std::string& e : errors) list.push(e);
+  Json j = Json::object();
+  j.set("loaded", static_cast<double>(ids.size()));
+  j.set("ids", std::move(ids));
+  j.set("errors", std::move(list));
+  return {true, std::move(j), ""};
 }
 
 Expected Variant::expected() const {
@@ -288,10 +298,10 @@ namespace {
 
 // The parts a problem's variants are drawn with: every problem of its group, in bank order
 // (the parts of a multi-part problem are one scenario), or the problem alone.
-std::vector<const Problem*> parts_of(const Problem& p) {
+std::vector<const Problem*> parts_of(const Problem& p, const ProblemBank& bank) {
   std::vector<const Problem*> parts;
   if (!p.group.empty())
-    for (const Problem& q : problem_bank().problems())
+    for (const Problem& q : bank.problems())
       if (q.group == p.group) parts.push_back(&q);
   if (std::find(parts.begin(), parts.end(), &p) == parts.end()) parts = {&p};
   return parts;
@@ -301,7 +311,7 @@ std::vector<const Problem*> parts_of(const Problem& p) {
 Values fixed_params(const Problem& p) {
   Values v;
   for (const auto& q : p.params) v.set(q.name, q.fixed);
-  if (p.derive) p.derive(v);
+  derive_params(p, v);
   return v;
 }
 
@@ -311,7 +321,7 @@ Values fixed_params(const Problem& p) {
 Values project(const Problem& p, const Values& draw) {
   Values v;
   for (const auto& q : p.params) v.set(q.name, q.choices.empty() ? q.fixed : draw[q.name]);
-  if (p.derive) p.derive(v);
+  derive_params(p, v);
   return v;
 }
 
@@ -385,8 +395,7 @@ class Draws {
   std::uint64_t at(std::uint64_t k) const { return (offset_ + k * stride_) % total_; }
 
   Values derived(Values v) const {
-    for (const Problem* p : parts_)
-      if (p->derive) p->derive(v);
+    for (const Problem* p : parts_) derive_params(*p, v);
     return v;
   }
 
@@ -405,7 +414,7 @@ class Draws {
 
   bool acceptable(const Values& v) const {
     for (const Problem* p : parts_)
-      if (p->valid && !p->valid(project(*p, v))) return false;
+      if (!params_valid(*p, project(*p, v))) return false;
     if (total_ == 1) return true;
     for (const Param* q : params_)
       if (v[q->name] != fixed_[q->name]) return true;
@@ -456,13 +465,7 @@ namespace {
 
 // The estimator's run for these parameters, its numeric outputs (booleans as 0/1) in `out`.
 RunResult run_for(const Problem& p, const Estimator& est, const Values& params, Values& out) {
-  Json inputs = Json::object();
-  if (p.inputs) {
-    inputs = p.inputs(params);
-  } else {
-    for (const auto& [name, value] : params.items())
-      if (est.input(name)) inputs.set(name, value);
-  }
+  const Json inputs = inputs_for(p, est, params);
   RunResult r = registry().run(p.estimator, inputs);
   for (const auto& [name, value] : r.outputs.members())
     if (value.is_number())
@@ -495,7 +498,7 @@ bool evaluate_options(const Problem& p, const Estimator& est, Variant& v, std::s
       if (!apply_option(o.set, q)) return why = "an option's set does not read", false;
       RunResult r = run_for(p, est, q, out);
       if (!r.ok) return why = r.error.message, false;
-      x = p.answer ? p.answer(q, out) : out[p.output];
+      x = answer_for(p, q, out);
     }
     if (!std::isfinite(x)) return why = "an option's value is not a finite number", false;
     v.option_values.push_back(x);
@@ -528,11 +531,12 @@ bool evaluate(const Problem& p, const Estimator& est, Values params, std::int64_
   if (!v.run.ok) return why = v.run.error.message, false;
   distinct = true;
   if (p.kind != Kind::number) return evaluate_options(p, est, v, why, distinct);
-  v.answer = p.answer ? p.answer(v.params, v.outputs) : v.outputs[p.output];
+  v.answer = answer_for(p, v.params, v.outputs);
   if (!std::isfinite(v.answer)) return why = "the answer is not a finite number", false;
-  for (const auto& m : p.mistakes) {
-    double alt = m.value ? m.value(v.params, v.outputs) : v.answer * m.factor;
-    v.mistakes.push_back({std::string(m.id), std::string(m.feedback), alt});
+  for (std::size_t i = 0; i < p.mistakes.size(); ++i) {
+    const Mistake& m = p.mistakes[i];
+    double alt = mistake_value(p, i, v.params, v.outputs, v.answer);
+    v.mistakes.push_back({std::string(m.id), fill_statement(m.feedback, p, v.params), alt});
     if (mistake_coincides(alt, v.answer, p)) distinct = false;
   }
   return true;
@@ -555,9 +559,9 @@ std::string statement_of(const Problem& p, const Values& params, std::int64_t se
 // shown, are new — not seed 0's and not an earlier draw's (a yes/no answer: its numbers). So
 // seeds 1, 2, 3... give different answers, none the worked example's, until the pool runs out;
 // then it repeats. Each part reads its own parameters out of the shared draw (project).
-static const std::vector<Values>& variant_pool(const Problem& p) {
+static const std::vector<Values>& variant_pool(const Problem& p, const ProblemBank& bank) {
   if (p.pool_built) return p.pool;
-  const std::vector<const Problem*> parts = parts_of(p);
+  const std::vector<const Problem*> parts = parts_of(p, bank);
   std::vector<const Estimator*> est;
   std::vector<std::string> source;  // each part's statement at seed 0
   for (const Problem* q : parts) {
@@ -602,11 +606,11 @@ static const std::vector<Values>& variant_pool(const Problem& p) {
   return p.pool;
 }
 
-std::size_t variant_count(const Problem& p) {
-  return variant_pool(p).size();
+std::size_t variant_count(const Problem& p, const ProblemBank* bank) {
+  return variant_pool(p, bank ? *bank : problem_bank()).size();
 }
 
-Result<Variant> make_variant(const Problem& p, std::int64_t seed) {
+Result<Variant> make_variant(const Problem& p, std::int64_t seed, const ProblemBank* bank) {
   if (seed < 0 || seed > kMaxSeed)
     return Error{"invalid_value", "seed",
                  "seed = " + std::to_string(seed) + ": must be an integer from 0 to 2147483647",
@@ -615,7 +619,7 @@ Result<Variant> make_variant(const Problem& p, std::int64_t seed) {
   if (!est) return unknown_problem(p.id);
   Values params = fixed_params(p);  // seed 0, and any seed of a problem with no variants
   if (seed > 0) {
-    const std::vector<Values>& pool = variant_pool(p);
+    const std::vector<Values>& pool = variant_pool(p, bank ? *bank : problem_bank());
     if (!pool.empty()) params = project(p, pool[static_cast<std::size_t>(seed - 1) % pool.size()]);
   }
   Variant v;
@@ -730,7 +734,7 @@ Json solution_steps(const Variant& v) {
   if (!v.problem->explain.empty()) {
     Json note = Json::object();
     note.add("title", "How the answer follows");
-    note.add("note", v.problem->explain);
+    note.add("note", fill_statement(v.problem->explain, *v.problem, v.params));
     out.push(std::move(note));
   }
   return out;
@@ -788,7 +792,9 @@ Reply problem_reply(std::string_view id, std::int64_t seed) {
   j.set("tolerance", p->tolerance);
   j.set("close", p->close);
   j.set("integer", p->integer);
-  j.set("hints", strings(p->hints));
+  Json hints = Json::array();  // templates too: a variant's hint quotes its own numbers
+  for (const Literal& h : p->hints) hints.push(fill_statement(h, *p, v.params));
+  j.set("hints", std::move(hints));
   j.set("mistakes", mistake_ids(*p));
   j.set("solution", solution_steps(v));
   j.set("warnings", v.run.warnings);

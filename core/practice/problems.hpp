@@ -1,90 +1,15 @@
 // The practice-problem bank: one source for the CLI, the wasm API, the page and the tests.
 //
-// ===================================== How to add a problem =====================================
-//
-// 1. Pick the area file: core/practice/problems_training.cpp, problems_memory.cpp,
-// problems_comm.cpp or
-//    problems_inference.cpp, and add to its `register_<area>_problems(ProblemBank& bank)`:
-//
-//      bank.add({
-//          .id = "serve.batching.gpus",          // unique; estimator-like, dotted
-//          .area = "inference",                  // training | memory | comm | inference
-//          .title = "GPUs for a batched ranking stage",
-//          .source = "the worked example, practice problem 2 (a)",
-//          .group = "seed000.p2",                // parts (a)(b) of one seed problem share it
-//          .statement = "Total load is {total_qps} QPS. The stage runs batches of {batch_size} "
-//                       "requests in {inference_time}. How many GPUs are needed?",
-//          .params = {{"total_qps", 50000, {10000, 20000, 30000, 50000}},
-//                     {"batch_size", 50, {10, 20, 25, 50, 100}},
-//                     {"inference_time", 0.08, {0.02, 0.04, 0.05, 0.08, 0.1}}},
-//          .estimator = "serve.batching",        // run through registry().run
-//          .output = "gpus_needed",              // the requested output
-//          .unit = answer_in::gpus(),            // how the answer is asked and read (answer.hpp)
-//          .integer = true,                      // a count: correct only when exact
-//          .hints = {"A GPU serves batch / inference_time QPS.", "Divide and round up."},
-//          .mistakes = {{"total_qps_for_collection", "You used the total QPS ...",
-//                        [](const Values& p, const Values& out) { return ...; }},
-//                       times("forgot_ring_2x", 0.5, "Ring all-reduce moves 2× the data ...")},
-//      });
-//
-//    Designated initializers must follow the declaration order of `Problem` below (the
-//    compiler says so otherwise); leave out what you do not need.
-//
-// 2. Parameters. Each has a name, its value for seed 0 (faithful to the seed text: the
-//    seed's worked example or practice problem, with `fixed_statement` if the seed's wording
-//    names a model), and `choices`: values that seeds ≥ 1 draw from (deterministically,
-//    splitmix64 on the problem id). Draw real models and chips from the scenario presets
-//    (practice/variant_presets.hpp): a parameter "gpu" with choices
-//    indices(accelerator_presets().size()) and `.derive = accelerator_of_preset` sets the
-//    peak, bandwidth and memory of one real accelerator together; preset_param_counts() gives
-//    real models' sizes. Give enough choices for 15 different answers: the bank's tests ask
-//    for them in seeds 1-20 (seeds never repeat seed 0's answer or the previous seed's), or
-//    declare `variety` when the space is smaller. The parts of a group (a multi-part problem)
-//    share one draw per seed: a parameter any part declares with choices is drawn once for all
-//    of them (so part (b) states part (a)'s model and numbers); a parameter a part declares
-//    without choices is that part's own constant (its ZeRO stage, its link). Their 15 answers
-//    are counted side by side, and `variety` is the group's. Values are base SI (bytes, seconds,
-//    FLOP/s, a fraction for percentages), like estimator inputs. A parameter whose name is an input
-//    of the estimator is passed to it; give `inputs` to build the inputs yourself, `derive` to
-//    compute parameters from others (e.g. tokens = 20 × params), `valid` to refuse a draw.
-//    The statement shows `{name}` with the parameter's unit (the estimator input's unit when
-//    `unit` is empty): "80 ms", "312 TFLOP/s", "50 %"; counts print bare ("70B", "512"), so
-//    write "{gpus} GPUs". `{name:raw}` prints any parameter bare. A value `derive` computes
-//    can be shown too; declare it in `params` (any fixed value) to give it a unit.
-//
-// 3. The answer is the estimator's `output` in base units, or `answer(p, out)` when the
-//    question asks for something derived from the outputs. `unit` says how it is asked:
-//    answer_in::days() (an output in seconds, asked in days), ms(), gb(), percent(), gpus(),
-//    billion_params(), zettaflop(), count("req/s", "QPS"), yes_no() (a boolean output), or
-//    output() (as format_value shows it). Its `unit.unit` must be the output's registry unit (the
-//    bank checks this). `tolerance` is relative (default 2%); `close` defaults to max(3 ×
-//    tolerance, 10%). `bound` names the side that breaks the question's constraint:
-//    Bound::at_least for "GPUs needed" (fewer do not fit), Bound::at_most for "sequences that
-//    fit"; that side is wrong, never close. A count with no bound is exact: only it is right.
-//
-// 4. Mistakes are what students actually do (the seeds' "Common mistakes" / "Red flags"):
-//    an id ("total_instead_of_active"), the feedback to show, and the value that wrong
-//    computation gives — a function of the parameters and the correct run's outputs, in the
-//    answer's base unit — or `times(id, factor, feedback)` for "the answer × factor" (a
-//    forgotten 2× is times(..., 0.5, ...)). GB vs GiB is automatic for byte answers.
-//    Random draws where a mistake would coincide with the answer are skipped.
-//
-// 5. Hints go from a nudge to the formula: at least two, and the first never the formula
-//    with the statement's numbers in it. The worked solution is the estimator's steps up to
-//    the one that gives the asked quantity (solution_steps); when the answer is not one of
-//    them, `explain` says in plain text how it follows.
-//
-// 6. `difficulty` (1 warm-up, 2 core, 3 challenge) and `tags` ("KV cache,decode": words
-//    from the list in docs/problems.md) are required; the Practice tab filters on both.
-//
-// 7. Nothing else to touch: tests/problems_test.cpp checks every problem of the bank for seeds
-//    0..5 (its own answer is correct, a wrong one is not, each mistake is recognised, the
-//    statement is filled in). Add a line to docs/problems.md's list if you like.
-// ================================================================================================
+// Problems are data: files in problems/ (the built-in bank) or a course's own, in the format
+// docs/authoring.md documents, read by problem_data.cpp. This file is the engine they run on:
+// drawing variants (seed 0: the source's numbers; seeds ≥ 1: round numbers and real presets),
+// running the estimator, evaluating the answer and the mistakes, and the replies of
+// `napkin problems | problem | check` and the wasm API.
 #pragma once
 
 #include <cstdint>
-#include <functional>
+#include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -92,6 +17,7 @@
 
 #include "base/literal.hpp"
 #include "practice/answer.hpp"
+#include "practice/problem_data.hpp"
 #include "registry/registry.hpp"
 
 namespace napkin {
@@ -115,21 +41,18 @@ struct Param {
   double fixed = 0;             // seed 0
   std::vector<double> choices;  // seeds ≥ 1 pick one; empty = always `fixed`
   Literal unit = "?";           // how the statement shows it; "?" = the estimator input's unit
+  // "model" or "gpu" (problem files): the values are indices into the catalog's presets (−1:
+  // none), read as NAME.FIELD in expressions and shown by the preset's name.
+  Literal preset;
 };
 
-// Plain function pointers (captureless lambdas convert): a std::function per mistake made up
-// a large part of the wasm.
-using ValueFn = double (*)(const Values& p, const Values& out);
-
+// What a wrong computation gives: an expression (ProblemData::mistake_values) or `factor`
+// times the right answer (a forgotten 2×: 0.5).
 struct Mistake {
   Literal id;
   Literal feedback;
-  ValueFn value = nullptr;  // what the wrong computation gives, base units
-  double factor = 0;        // instead of `value`: the correct answer × factor
+  double factor = 0;
 };
-
-// "The right answer times `factor`": a forgotten 2×, hours reported as days (× 24)...
-Mistake times(Literal id, double factor, Literal feedback);
 
 // Question kinds (issue #14): a number (or yes/no) typed in, one option chosen, or options put
 // in order.
@@ -167,18 +90,14 @@ struct Problem {
   Literal fixed_setup;
   Literal fixed_statement;
   std::vector<Param> params;
-  void (*derive)(Values&) = nullptr;          // optional: parameters from others
-  bool (*valid)(const Values&) = nullptr;     // optional: refuse a random draw
-  Literal estimator;                          // registry id
-  std::function<Json(const Values&)> inputs;  // optional: default = matching params
-  Literal output;                             // the requested output
-  ValueFn answer = nullptr;                   // optional: default = out[output]
-  AnswerUnit unit = answer_in::output();      // how it is asked (answer.hpp)
-  double tolerance = 0.02;                    // relative
-  double close = 0;                           // 0 = max(3 × tolerance, 10%)
-  bool integer = false;                       // counts that must be exact
-  Bound bound = Bound::none;                  // the side that breaks the question's constraint
-  std::vector<Literal> hints;                 // ordered, nudge first
+  Literal estimator;                      // registry id
+  Literal output;                         // the requested output
+  AnswerUnit unit = answer_in::output();  // how it is asked (answer.hpp)
+  double tolerance = 0.02;                // relative
+  double close = 0;                       // 0 = max(3 × tolerance, 10%)
+  bool integer = false;                   // counts that must be exact
+  Bound bound = Bound::none;              // the side that breaks the question's constraint
+  std::vector<Literal> hints;             // ordered, nudge first
   std::vector<Mistake> mistakes;
   // Plain text closing the worked solution when the asked quantity is not one of the
   // estimator's steps (an answer function corrects or converts it): how the answer follows.
@@ -198,38 +117,39 @@ struct Problem {
   Kind kind = Kind::number;
   bool highest = false;         // the key is the highest value (choice), or order from highest
   std::vector<Option> options;  // choice and order problems
+  // A problem read from a file (problem_data.hpp): its expressions, in place of the functions
+  // above, and the text its Literals point into.
+  std::shared_ptr<const ProblemData> data;
 };
 
 // The number of distinct variants seeds ≥ 1 cycle through (at most 200).
-std::size_t variant_count(const Problem& p);
+std::size_t variant_count(const Problem& p, const ProblemBank* bank = nullptr);
 
 class ProblemBank {
  public:
-  // Checks the declaration against the registry; problems with defects are still added so
-  // that tests can name them (see defects()).
-  void add(Problem p);
-  const std::vector<Problem>& problems() const { return problems_; }
+  // Checks the declaration against the registry. Problems with defects are added too when
+  // `keep_defective` (so that tests can name them: defects()); otherwise they are refused and
+  // false is returned.
+  bool add(Problem p, bool keep_defective = true);
+  // A deque: problems loaded later (a course's file) leave earlier ones where they are.
+  const std::deque<Problem>& problems() const { return problems_; }
   const Problem* find(std::string_view id) const;
   const std::vector<std::string>& defects() const { return defects_; }
 
  private:
-  std::vector<Problem> problems_;
+  std::deque<Problem> problems_;
   std::vector<std::string> defects_;
 };
 
-// Each area fills the bank from its own file; problem_bank() calls them in this order.
-void register_training_problems(ProblemBank& bank);   // problems_training.cpp
-void register_memory_problems(ProblemBank& bank);     // problems_memory.cpp
-void register_comm_problems(ProblemBank& bank);       // problems_comm.cpp
-void register_inference_problems(ProblemBank& bank);  // problems_inference.cpp
-// Problems written against the scenario presets (real models, GPUs and links), by topic.
-void register_parallel_problems(ProblemBank& bank);  // problems_parallel.cpp
-void register_serving_problems(ProblemBank& bank);   // problems_serving.cpp
-// Multiple-choice and ordering problems, their keys computed by the estimators.
-void register_kind_problems(ProblemBank& bank);  // problems_kinds.cpp
-
-// The bank with every area registered (built once, on first use).
+// The bank every reply reads: the built-in problem files (problems/*.json) once
+// install_builtin_problems() or the page's loadProblems has loaded them, and any course file
+// loaded after them.
 const ProblemBank& problem_bank();
+
+// Adds a problem file's problems to the bank: its errors (the file's, and each problem's
+// defects, naming the problem and the field), empty when every problem was added. A problem
+// with an error is left out; one whose id is already in the bank is refused.
+std::vector<std::string> load_into_bank(std::string_view json_text);
 
 // One instance of a problem: seed 0 is the seed text's numbers, other seeds random round ones.
 struct Variant {
@@ -250,7 +170,9 @@ struct Variant {
 
 constexpr std::int64_t kMaxSeed = 2147483647;  // what JS's `seed | 0` can carry
 
-Result<Variant> make_variant(const Problem& p, std::int64_t seed);
+// `bank` holds the problem's group (default: the built-in bank).
+Result<Variant> make_variant(const Problem& p, std::int64_t seed,
+                             const ProblemBank* bank = nullptr);
 
 // The JSON the CLI prints and the wasm API returns. Errors: {"error": {...}}, ok = false.
 struct Reply {
@@ -263,6 +185,9 @@ struct Reply {
 // to another problem's answer; then `explain` when the problem gives one.
 Json solution_steps(const Variant& v);
 
+// A problem file loaded into the bank: {"loaded": n, "ids": [...], "errors": [...]}, errors as
+// values (each names the problem and the field); ok even when some problems were refused.
+Reply load_reply(std::string_view json_text);
 Reply problems_reply();                                       // napkin problems
 Reply problem_reply(std::string_view id, std::int64_t seed);  // napkin problem
 Reply check_reply(std::string_view id, std::int64_t seed, std::string_view answer);  // check

@@ -5,11 +5,13 @@
 #include <string>
 #include <string_view>
 
+#include "builtin_problems.hpp"
 #include "practice/answer.hpp"
 #include "practice/problems.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace napkin;
+  install_builtin_problems();
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   static const AnswerUnit kUnits[] = {answer_in::days(),      answer_in::ms(),
                                       answer_in::gb(),        answer_in::percent(),
