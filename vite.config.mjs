@@ -113,6 +113,33 @@ async function singleFileWasm(jsText) {
   return loader + glue.replace(/<\/script/gi, '<\\/script');
 }
 
+// The built-in practice bank (problems/*.json, in name order, as the CLI and tests load it):
+// one file {"napkin_problems": 1, "problems": [...]}, loaded on first use (web/problem-bank.js).
+// Served pages fetch problems.json (and the embed script napkin-problems.json); the single
+// file carries it deflated by zopfli as an inert base64 blob, parsed by nobody until Practice
+// opens, so it does not weigh on the first screen.
+function problemBundle() {
+  const dir = path.resolve('problems');
+  const problems = [];
+  for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort())
+    problems.push(...JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).problems);
+  return JSON.stringify({ napkin_problems: 1, problems });
+}
+
+function napkinProblems(inline) {
+  return {
+    name: 'napkin-problems',
+    transformIndexHtml(html, ctx) {
+      if (!inline || !ctx.filename.endsWith('index.html')) return undefined;
+      const packed = deflated(Buffer.from(problemBundle())).toString('base64');
+      return [{ tag: 'script', attrs: { type: 'application/octet-stream', id: 'napkin-problems' }, children: packed, injectTo: 'body' }];
+    },
+    generateBundle() {
+      if (!inline) this.emitFile({ type: 'asset', fileName: 'problems.json', source: problemBundle() });
+    },
+  };
+}
+
 function napkinWasm(inline) {
   return {
     name: 'napkin-wasm',
@@ -150,8 +177,8 @@ export default defineConfig(({ mode }) => {
     base: './',
     publicDir: false,
     plugins: single
-      ? [napkinDocs(false), napkinWasm(true), viteSingleFile()]
-      : [napkinDocs(true), napkinWasm(false)],
+      ? [napkinDocs(false), napkinWasm(true), napkinProblems(true), viteSingleFile()]
+      : [napkinDocs(true), napkinWasm(false), napkinProblems(false)],
     build: {
       outDir: single ? 'build/single' : 'dist',
       emptyOutDir: true,

@@ -222,6 +222,16 @@
       w.postMessage(body);
     });
   };
+  // A problem file (docs/authoring.md), as JSON text or as the parsed object: its problems join
+  // the bank. {loaded, ids, errors}: errors name the problem and the field; nothing throws. The
+  // page and the embed load the built-in bank (problems.json) this way on first use.
+  var MAX_PROBLEM_FILE = 4000000;
+  M.loadProblems = guard(function (file) {
+    var t = typeof file === 'string' ? file : (file && typeof file === 'object' ? JSON.stringify(file) : null);
+    if (t === null) fail('file', 'file must be a problem file: JSON text or an object, not ' + typeof file);
+    if (t.length > MAX_PROBLEM_FILE) fail('file', 'the problem file is ' + t.length + ' characters long; at most ' + MAX_PROBLEM_FILE);
+    return json(withText([t], function (p, n) { return M._napkin_load_problems(p, n); }));
+  });
   M.problems = guard(function () { return json(M._napkin_problems()); });
   M.problem = guard(function (id, seed) {
     var s = seedOf(seed);

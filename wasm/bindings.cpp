@@ -224,6 +224,9 @@ EMSCRIPTEN_KEEPALIVE const char* napkin_search(const char* in, std::size_t in_le
                                                int with_progress) {
   return out(search_text(view(in, in_len), every, with_progress != 0));
 }
+EMSCRIPTEN_KEEPALIVE const char* napkin_load_problems(const char* text, std::size_t len) {
+  return out(napkin::load_reply(view(text, len)).json.dump());
+}
 EMSCRIPTEN_KEEPALIVE const char* napkin_problems() {
   return out(problems_json());
 }

@@ -14,6 +14,7 @@
 import { EstimatorCard } from './form.js';
 import { resizeCharts } from './chart.js';
 import { ProblemView } from './practice.js';
+import { builtinProblems, courseProblems } from './problem-bank.js';
 
 // Global HTML attributes (and this element's own): never read as a bare input name.
 const RESERVED = new Set([
@@ -48,7 +49,8 @@ function styleSheets(cssTexts) {
   return sheets;
 }
 
-export function defineElements(apiPromise, cssTexts) {
+// `problemsUrl`: where the built-in problem bank is fetched from (the embed script's sibling).
+export function defineElements(apiPromise, cssTexts, { problemsUrl } = {}) {
   class NapkinElement extends HTMLElement {
     connectedCallback() {
       if (this.shadowRoot) return;
@@ -58,11 +60,9 @@ export function defineElements(apiPromise, cssTexts) {
       box.className = 'napkin-embed';
       box.textContent = 'Loading…';
       root.append(box, document.createElement('slot'));
-      apiPromise.then((api) => {
-        box.textContent = '';
-        this.mount(api, box);
-        this.dispatchEvent(new CustomEvent('napkin-rendered', { bubbles: true }));
-      });
+      apiPromise
+        .then((api) => this.mount(api, box))
+        .then(() => this.dispatchEvent(new CustomEvent('napkin-rendered', { bubbles: true })));
     }
     fail(box, message) {
       const p = document.createElement('p');
@@ -74,6 +74,7 @@ export function defineElements(apiPromise, cssTexts) {
 
   class NapkinCalculator extends NapkinElement {
     mount(api, box) {
+      box.textContent = '';
       const reg = api.list();
       const id = this.getAttribute('estimator') || '';
       const est = reg.estimators.find((e) => e.id === id);
@@ -96,11 +97,26 @@ export function defineElements(apiPromise, cssTexts) {
     }
   }
 
+  // The problem comes from the built-in bank, from a course's file (src="week3.json"), or from
+  // JSON inside the element (<script type="application/json">…</script>): docs/authoring.md.
   class NapkinProblem extends NapkinElement {
     mount(api, box) {
-      const view = new ProblemView(api, this.getAttribute('problem') || '', Number(this.getAttribute('seed') || 0));
-      box.append(view.el);
-      this.view = view;
+      const inline = this.querySelector('script[type="application/json"]');
+      const src = this.getAttribute('src');
+      const load = src || inline
+        ? courseProblems(api, src ? { src } : { text: inline.textContent })
+        : builtinProblems(api, problemsUrl);
+      return load.then((file) => {
+        const id = this.getAttribute('problem') || (file.ids && file.ids.length === 1 ? file.ids[0] : '');
+        box.textContent = '';
+        if (api.problem(id, 0).error) {
+          const why = file.errors.length ? ': ' + file.errors.slice(0, 3).join('; ') : '';
+          return this.fail(box, `napkin-problem: no problem "${id}"${src ? ' in ' + src : ''}${why}`);
+        }
+        const view = new ProblemView(api, id, Number(this.getAttribute('seed') || 0));
+        box.append(view.el);
+        this.view = view;
+      });
     }
   }
 

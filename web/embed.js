@@ -4,9 +4,14 @@
 import pageCss from './style.css?inline';
 import { defineElements } from './elements.js';
 
+// The problem bank sits beside this script (napkin-problems.json) and loads when a
+// <napkin-problem> first needs it.
+const script = document.currentScript;
+const problemsUrl = new URL('napkin-problems.json', script && script.src ? script.src : document.baseURI).href;
+
 const api = createNapkin().then((m) => {
   window.napkin = m;
   document.dispatchEvent(new CustomEvent('napkin-ready', { detail: m }));
   return m;
 });
-defineElements(api, [pageCss]);
+defineElements(api, [pageCss], { problemsUrl });

@@ -2,7 +2,7 @@
 // JS API as window.napkin, build the page, then announce readiness for tests and host pages.
 import './style.css';
 import { createApp } from './app.js';
-import { buildPractice } from './practice.js';
+import { builtinProblems } from './problem-bank.js';
 import { searchWorker } from './search-worker.js';
 
 function fail(message) {
@@ -32,7 +32,25 @@ if (typeof createNapkin !== 'function') {
     .then((api) => {
       performance.mark('napkin-wasm-started');
       window.napkin = api;
-      const practice = { id: 'practice', title: 'Practice', build: (panel, state, save) => buildPractice(api, panel, state, save) };
+      // Practice loads on first use: its code and the problem bank are not the first screen's.
+      const practice = { id: 'practice', title: 'Practice', build: (panel, state, save) => {
+        const view = {};
+        const note = document.createElement('p');
+        note.className = 'loading';
+        note.textContent = 'Loading the practice problems…';
+        panel.append(note);
+        Promise.all([import('./practice.js'), builtinProblems(api)]).then(([m, bank]) => {
+          note.remove();
+          if (bank.errors.length && !bank.loaded) {
+            note.className = 'error-box';
+            note.textContent = 'The practice problems could not be loaded: ' + bank.errors[0];
+            panel.append(note);
+            return;
+          }
+          Object.assign(view, m.buildPractice(api, panel, state, save));
+        });
+        return view;
+      } };
       createApp(api, document.getElementById('app'), [practice]);
       document.dispatchEvent(new CustomEvent('napkin-ready', { detail: api }));
     })

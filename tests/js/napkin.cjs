@@ -1,4 +1,5 @@
 // Shared loader for the JS tests: the wasm module as built by `make wasm`, and the native CLI.
+const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
@@ -6,8 +7,15 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const createNapkin = require(path.join(ROOT, 'build/wasm/napkin.js'));
 let instance = null;
 
+// The module with the built-in problem files loaded, as the page loads them on first use.
 async function napkin() {
-  if (!instance) instance = await createNapkin();
+  if (!instance) {
+    instance = await createNapkin();
+    for (const f of fs.readdirSync(path.join(ROOT, 'problems')).filter((n) => n.endsWith('.json')).sort()) {
+      const r = instance.loadProblems(fs.readFileSync(path.join(ROOT, 'problems', f), 'utf8'));
+      if (r.errors.length) throw new Error(`problems/${f}: ${r.errors.join('; ')}`);
+    }
+  }
   return instance;
 }
 
