@@ -68,9 +68,10 @@ dist: wasm npm
 	$(call vite_build,--mode singlefile)
 	cp build/single/index.html dist/napkin.html
 	$(call vite_build,--mode embed)
-	cat build/wasm/napkin.js build/embed/napkin-embed.js > dist/napkin-embed.js
+	cat build/embed/napkin-glue.js build/embed/napkin-embed.js > dist/napkin-embed.js
+	cp build/embed/napkin.wasm dist/napkin.wasm
 	cp dist/problems.json dist/napkin-problems.json
-	mkdir -p dist/demo && cp docs/embed-demo.html dist/demo/index.html && cp docs/embed-demo.js dist/demo/demo.js && cp docs/embed-demo.css dist/demo/demo.css
+	mkdir -p dist/demo && cp docs/embed-demo.html dist/demo/index.html && cp docs/embed-demo.js dist/demo/demo.js && cp docs/embed-demo.css dist/demo/demo.css && cp docs/examples/week3.json dist/demo/week3.json
 	node web/add-csp.mjs dist/index.html dist/embed.html dist/napkin.html
 	echo "Built dist/index.html, dist/napkin.html (self-contained, opens from disk), dist/napkin-embed.js."
 

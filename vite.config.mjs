@@ -14,48 +14,69 @@ import { minify } from 'terser';
 const WASM_JS = path.resolve('build/wasm/napkin.js');
 
 // Each card's "Formula, sources and assumptions" comes from its section of docs/<area>.md
-// (a `## <estimator id>` heading), rendered to HTML here at build time with marked, so the
-// single file carries the docs and the page ships no markdown parser. Only the text of the
-// repository's own docs becomes markup. Links between docs pages become plain text (the page
-// has no docs/ folder beside it), and the worked examples are named as such.
-//
-// The single file (budget: 300 KB gzipped) leaves the rendered docs out: its cards build the
-// same panel from the registry's own doc strings (citation, every input's and output's help
-// and allowed range), which the wasm carries anyway.
-function napkinDocs(withDocs) {
-  const ID = 'virtual:napkin-docs';
+// (a `## <estimator id>` heading), rendered to HTML here at build time with marked, so the page
+// ships no markdown parser. Only the text of the repository's own docs becomes markup. Links
+// between docs pages become plain text (the page has no docs/ folder beside it), and the worked
+// examples are named as such. The result, {id: html}, loads when a card's docs first open
+// (lazyData below), in the single file as in the served page.
+async function renderedDocs() {
+  const { marked } = await import('marked');
+  const sections = {};
+  for (const file of fs.readdirSync('docs').filter((f) => f.endsWith('.md')).sort()) {
+    const text = fs.readFileSync(path.join('docs', file), 'utf8');
+    const parts = text.split(/^## /m).slice(1);
+    for (const part of parts) {
+      const nl = part.indexOf('\n');
+      const head = part.slice(0, nl).trim();
+      if (!/^[a-z]+\.[a-z_]+$/.test(head)) continue;
+      // The page carries what a reader of one card needs: question, formulas, sources,
+      // assumptions and limits. The study notes' cross-references, answer keys and test
+      // tables stay in docs/.
+      let body = part.slice(nl + 1).split(/\n\s*\n/)
+        .filter((p) => !/^\s*(\*\*)?(Seeds?\b|Answers|Charts|Tests?\b|Worked example|Published check|Problems?\b|The seed|Seed's)/i.test(p))
+        .filter((p) => !/^\s*\|/.test(p))
+        .join('\n\n')
+        .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+        .replace(/\(seeds? \d{3}[^)]*\)/gi, '')
+        .replace(/\bseeds? \d{3}(?:['’]s)?(?: §[\d.]+)*/gi, 'a worked example')
+        .replace(/\bthe seed['’]s\b/gi, "the worked example's")
+        .replace(/\bthe seeds['’]/gi, "the worked examples'")
+        .replace(/\bthe seed\b/gi, 'the worked example');
+      sections[head] = marked.parse(body, { gfm: true }).replace(/\n+/g, '\n');
+    }
+  }
+  return JSON.stringify(sections);
+}
+
+// The built-in practice bank (problems/*.json, in name order, as the CLI and tests load it):
+// one file {"napkin_problems": 1, "problems": [...]}.
+function problemBundle() {
+  const dir = path.resolve('problems');
+  const problems = [];
+  for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort())
+    problems.push(...JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).problems);
+  return JSON.stringify({ napkin_problems: 1, problems });
+}
+
+// Data loaded on first use (web/lazy-data.js), not part of the first screen: a served page
+// fetches NAME.json beside it; the single file carries the text deflated by zopfli as an inert
+// base64 blob, <script type="application/octet-stream" id="napkin-NAME">, that no one parses
+// until the page asks for it.
+function lazyData(inline, parts) {
   return {
-    name: 'napkin-docs',
-    resolveId: (id) => (id === ID ? '\0' + ID : null),
-    async load(id) {
-      if (id !== '\0' + ID) return null;
-      if (!withDocs) return 'export default {};';
-      const { marked } = await import('marked');
-      const sections = {};
-      for (const file of fs.readdirSync('docs').filter((f) => f.endsWith('.md')).sort()) {
-        const text = fs.readFileSync(path.join('docs', file), 'utf8');
-        const parts = text.split(/^## /m).slice(1);
-        for (const part of parts) {
-          const nl = part.indexOf('\n');
-          const head = part.slice(0, nl).trim();
-          if (!/^[a-z]+\.[a-z_]+$/.test(head)) continue;
-          // The page carries what a reader of one card needs: question, formulas, sources,
-          // assumptions and limits. The study notes' cross-references, answer keys and test
-          // tables stay in docs/ (and keep dist/napkin.html inside its 300 KB budget).
-          let body = part.slice(nl + 1).split(/\n\s*\n/)
-            .filter((p) => !/^\s*(\*\*)?(Seeds?\b|Answers|Charts|Tests?\b|Worked example|Published check|Problems?\b|The seed|Seed's)/i.test(p))
-            .filter((p) => !/^\s*\|/.test(p))
-            .join('\n\n')
-            .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-            .replace(/\(seeds? \d{3}[^)]*\)/gi, '')
-            .replace(/\bseeds? \d{3}(?:['’]s)?(?: §[\d.]+)*/gi, 'a worked example')
-            .replace(/\bthe seed['’]s\b/gi, "the worked example's")
-            .replace(/\bthe seeds['’]/gi, "the worked examples'")
-            .replace(/\bthe seed\b/gi, 'the worked example');
-          sections[head] = marked.parse(body, { gfm: true }).replace(/\n+/g, '\n');
-        }
+    name: 'napkin-lazy-data',
+    async transformIndexHtml(html, ctx) {
+      if (!inline || !ctx.filename.endsWith('index.html')) return undefined;
+      const tags = [];
+      for (const [name, make] of Object.entries(parts)) {
+        const packed = deflated(Buffer.from(await make())).toString('base64');
+        tags.push({ tag: 'script', attrs: { type: 'application/octet-stream', id: 'napkin-' + name }, children: packed, injectTo: 'body' });
       }
-      return 'export default ' + JSON.stringify(sections) + ';';
+      return tags;
+    },
+    async generateBundle() {
+      if (inline) return;
+      for (const [name, make] of Object.entries(parts)) this.emitFile({ type: 'asset', fileName: name + '.json', source: await make() });
     },
   };
 }
@@ -86,13 +107,19 @@ function deflated(bytes) {
   }
 }
 
-async function singleFileWasm(jsText) {
+// Emscripten's glue without its inlined copy of the wasm, and the wasm's bytes.
+async function wasmParts(jsText) {
   const m = jsText.match(DATA_URI);
   if (!m) throw new Error('napkin.js has no inlined wasm; build it with -sSINGLE_FILE=1');
-  const packed = deflated(Buffer.from(m[1], 'base64')).toString('base64');
   // Emscripten leaves its glue's local names long; terser (vite's minifier) shortens them:
   // 7.6 → 5.4 KB gzipped. Top-level names (createNapkin) stay.
   const glue = (await minify(jsText.replace(DATA_URI, 'wasmBinaryFile=""'), { compress: { passes: 2 }, mangle: true })).code;
+  return { glue, bytes: Buffer.from(m[1], 'base64') };
+}
+
+async function singleFileWasm(jsText) {
+  const { glue, bytes } = await wasmParts(jsText);
+  const packed = deflated(bytes).toString('base64');
   const loader =
     'var napkinWasmPacked="' + packed + '";\n' +
     // One promise, started as soon as this script is parsed (before the page's module runs):
@@ -111,33 +138,6 @@ async function singleFileWasm(jsText) {
     '.pipeThrough(new DecompressionStream("deflate-raw")),{headers:{"Content-Type":"application/wasm"}})):napkinWasmBytes().then(function(b){return WebAssembly.compile(b)})}\n' +
     'napkinWasmModule();\n';
   return loader + glue.replace(/<\/script/gi, '<\\/script');
-}
-
-// The built-in practice bank (problems/*.json, in name order, as the CLI and tests load it):
-// one file {"napkin_problems": 1, "problems": [...]}, loaded on first use (web/problem-bank.js).
-// Served pages fetch problems.json (and the embed script napkin-problems.json); the single
-// file carries it deflated by zopfli as an inert base64 blob, parsed by nobody until Practice
-// opens, so it does not weigh on the first screen.
-function problemBundle() {
-  const dir = path.resolve('problems');
-  const problems = [];
-  for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort())
-    problems.push(...JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).problems);
-  return JSON.stringify({ napkin_problems: 1, problems });
-}
-
-function napkinProblems(inline) {
-  return {
-    name: 'napkin-problems',
-    transformIndexHtml(html, ctx) {
-      if (!inline || !ctx.filename.endsWith('index.html')) return undefined;
-      const packed = deflated(Buffer.from(problemBundle())).toString('base64');
-      return [{ tag: 'script', attrs: { type: 'application/octet-stream', id: 'napkin-problems' }, children: packed, injectTo: 'body' }];
-    },
-    generateBundle() {
-      if (!inline) this.emitFile({ type: 'asset', fileName: 'problems.json', source: problemBundle() });
-    },
-  };
 }
 
 function napkinWasm(inline) {
@@ -160,10 +160,27 @@ function napkinWasm(inline) {
   };
 }
 
+// The embed script carries Emscripten's glue but not the wasm: it compiles napkin.wasm from
+// beside itself while the host page loads (a server's gzip gives the transfer the size of a
+// deflated copy), so the script a study site includes stays small.
+function embedWasm() {
+  return {
+    name: 'napkin-embed-wasm',
+    async generateBundle() {
+      const { glue, bytes } = await wasmParts(fs.readFileSync(WASM_JS, 'utf8'));
+      this.emitFile({ type: 'asset', fileName: 'napkin-glue.js', source: glue });
+      this.emitFile({ type: 'asset', fileName: 'napkin.wasm', source: bytes });
+    },
+  };
+}
+
+const LAZY = { problems: problemBundle, docs: renderedDocs };
+
 export default defineConfig(({ mode }) => {
   if (mode === 'embed')
-    // The embed script: custom elements in one classic script; the Makefile prepends the wasm.
+    // The embed script: custom elements in one classic script; the Makefile prepends the glue.
     return {
+      plugins: [embedWasm()],
       publicDir: false,
       build: {
         outDir: 'build/embed',
@@ -177,8 +194,8 @@ export default defineConfig(({ mode }) => {
     base: './',
     publicDir: false,
     plugins: single
-      ? [napkinDocs(false), napkinWasm(true), napkinProblems(true), viteSingleFile()]
-      : [napkinDocs(true), napkinWasm(false), napkinProblems(false)],
+      ? [napkinWasm(true), lazyData(true, LAZY), viteSingleFile()]
+      : [napkinWasm(false), lazyData(false, LAZY)],
     build: {
       outDir: single ? 'build/single' : 'dist',
       emptyOutDir: true,

@@ -145,7 +145,8 @@ TEST_CASE("napkin lint: a clean file, and each finding on a file that has it") {
 
 // What a new author's mistakes looked like before lint named them (each file silently loaded
 // and showed wrong numbers or the worked example at every seed).
-TEST_CASE("napkin lint names a derive that cannot be computed, a valid that never holds, and more") {
+TEST_CASE(
+    "napkin lint names a derive that cannot be computed, a valid that never holds, and more") {
   auto first_error = [](const std::string& text) {
     Reply r = lint_reply(text);
     const Json& errors = *r.json.find("errors");

@@ -7,10 +7,8 @@ import { readState, writeState, knownNames } from './state.js';
 import { EstimatorCard } from './form.js';
 import { resizeCharts } from './chart.js';
 import { buildStart } from './start.js';
-import { Finder } from './finder.js';
 import { ScenarioBar } from './scenario-bar.js';
-import { PlanCard } from './plan.js';
-import docs from 'virtual:napkin-docs';
+import { lazyText } from './lazy-data.js';
 
 import { AREA_TITLES } from './areas.js';
 
@@ -23,6 +21,7 @@ export function createApp(api, root, extraTabs = []) {
   for (const e of registry.estimators) if (!areas.includes(e.area)) areas.push(e.area);
   const cardsById = Object.create(null);
   let plan = null;
+  let planReady = null;  // the Plan card's code loading (a promise), once it is asked for
   const tabs = [
     { id: 'start', title: 'Start', build: (panel) => buildStart(api, registry, panel, { open: openEstimator, ask }) },
     ...areas.map((a) => ({ id: a, title: AREA_TITLES[a] || a, build: (panel) => buildArea(a, panel) })),
@@ -109,7 +108,7 @@ export function createApp(api, root, extraTabs = []) {
         initial: state.values[est.id],
         preset: state.presets[est.id],
         open: state.open[est.id],
-        docs: docs[est.id],
+        docs: () => lazyText('docs', './docs.json').then((t) => JSON.parse(t)[est.id]),
         onChange: (id, diff) => {
           if (Object.keys(diff).length) state.values[id] = diff;
           else delete state.values[id];
@@ -140,11 +139,13 @@ export function createApp(api, root, extraTabs = []) {
     // The layout search's card sits with the estimator it ranks layouts by (SPEC §9).
     const search = registry.search;
     const ranker = search && registry.estimators.find((e) => e.id === search.estimator);
+    // Its code loads after the first results (it is not the first screen's: SPEC §7).
     if (search && (ranker ? ranker.area : areas[0]) === area)
-      pending.push(() => {
+      pending.push(() => (planReady = import('./plan.js').then(({ PlanCard }) => {
         plan = new PlanCard({ api, fmt, registry, shared: sharedNow, open: openFromPlan, opened: () => saveState(true) }, search);
         panel.append(plan.el);
-      });
+        resizeCharts(visibleCharts());
+      })));
     if (pending.length && !pendingFrame)
       pendingFrame = requestAnimationFrame(() => setTimeout(flushCards, 0));
   }
@@ -292,11 +293,15 @@ export function createApp(api, root, extraTabs = []) {
     const ranker = registry.estimators.find((e) => e.id === registry.search.estimator);
     show(ranker ? ranker.area : areas[0], { push: true });
     flushCards();
-    if (!plan) return;
-    plan.el.querySelector('h3').focus({ preventScroll: true });
-    plan.el.scrollIntoView({ block: 'start' });
+    Promise.resolve(planReady).then(() => {
+      if (!plan) return;
+      plan.el.querySelector('h3').focus({ preventScroll: true });
+      plan.el.scrollIntoView({ block: 'start' });
+    });
   }
-  new Finder(registry, document.getElementById('finder'), (e) => (e.plan ? openPlan() : openEstimator(e.id)));
+  // The finder's code is not the first screen's: it loads right after (SPEC §7).
+  import('./finder.js').then(({ Finder }) =>
+    new Finder(registry, document.getElementById('finder'), (e) => (e.plan ? openPlan() : openEstimator(e.id))));
   addEventListener('resize', () => resizeCharts(visibleCharts()));
   performance.mark('napkin-page-built');
   show(state.tab);

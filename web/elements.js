@@ -62,6 +62,7 @@ export function defineElements(apiPromise, cssTexts, { problemsUrl } = {}) {
       root.append(box, document.createElement('slot'));
       apiPromise
         .then((api) => this.mount(api, box))
+        .catch((e) => this.fail(box, e && e.message ? e.message : String(e)))
         .then(() => this.dispatchEvent(new CustomEvent('napkin-rendered', { bubbles: true })));
     }
     fail(box, message) {

@@ -1,15 +1,27 @@
-// The embed script: one file (the wasm module is prepended at build time) that a study site
-// includes to get <napkin-calculator> and <napkin-problem>. It also publishes window.napkin and
-// fires napkin-ready on document, like the page.
+// The embed script that a study site includes to get <napkin-calculator> and <napkin-problem>
+// (Emscripten's glue is prepended at build time). It compiles napkin.wasm from beside itself,
+// and the problem bank (napkin-problems.json, beside it too) loads when a <napkin-problem> first
+// needs it. It also publishes window.napkin and fires napkin-ready on document, like the page.
 import pageCss from './style.css?inline';
 import { defineElements } from './elements.js';
 
-// The problem bank sits beside this script (napkin-problems.json) and loads when a
-// <napkin-problem> first needs it.
 const script = document.currentScript;
-const problemsUrl = new URL('napkin-problems.json', script && script.src ? script.src : document.baseURI).href;
+const beside = (name) => new URL(name, script && script.src ? script.src : document.baseURI).href;
+const problemsUrl = beside('napkin-problems.json');
+const wasmUrl = beside('napkin.wasm');
 
-const api = createNapkin().then((m) => {
+// compileStreaming compiles while the bytes arrive; a server that does not send
+// application/wasm makes it fail, and the bytes are compiled whole instead.
+const wasmModule = fetch(wasmUrl).then((r) => {
+  if (!r.ok) throw new Error(`${wasmUrl}: ${r.status} ${r.statusText}`);
+  return WebAssembly.compileStreaming
+    ? WebAssembly.compileStreaming(r.clone()).catch(() => r.arrayBuffer().then((b) => WebAssembly.compile(b)))
+    : r.arrayBuffer().then((b) => WebAssembly.compile(b));
+}).catch((e) => {
+  throw new Error(`napkin-embed.js could not load napkin.wasm from beside it (${e.message || e}); copy napkin.wasm and napkin-problems.json next to napkin-embed.js, and serve the page over http`);
+});
+
+const api = wasmModule.then((m) => createNapkin({ wasmModule: m })).then((m) => {
   window.napkin = m;
   document.dispatchEvent(new CustomEvent('napkin-ready', { detail: m }));
   return m;

@@ -53,7 +53,7 @@ let uid = 0;
 
 export class EstimatorCard {
   // ctx: { api, fmt(v, unit, digits), presets, charts, initial: {name: text}, onChange(id, changed),
-  //        preset (id to restore), open (derivation open), docs (HTML of its docs section), onState(id, {preset, open}) }
+  //        preset (id to restore), open (derivation open), docs (a promise of its docs section's HTML), onState(id, {preset, open}) }
   constructor(ctx, est) {
     this.ctx = ctx;
     this.est = est;
@@ -146,7 +146,9 @@ export class EstimatorCard {
     form.append(this.derivation);
     const docBody = h('div', { class: 'doc-body' });
     const docs = h('details', { class: 'docs', ontoggle: () => {
-      if (docs.open && !docBody.firstChild) docBody.append(...this.docNodes());
+      if (!docs.open || docBody.firstChild) return;
+      docBody.append(h('p', { class: 'loading', text: 'Loading…' }));
+      this.docNodes().then((nodes) => docBody.replaceChildren(...nodes));
     } }, h('summary', { text: 'Formula, sources and assumptions' }), docBody);
     form.append(docs);
     const move = (name, x) => {
@@ -160,12 +162,14 @@ export class EstimatorCard {
     return form;
   }
 
-  // The card's docs: its section of docs/*.md rendered at build time where the build carries
-  // it (see vite.config.mjs), otherwise the registry's own doc strings.
-  docNodes() {
+  // The card's docs: its section of docs/*.md rendered at build time (vite.config.mjs), loaded
+  // on first use by ctx.docs(); the registry's own doc strings where there is none (an embedded
+  // calculator, a failed load).
+  async docNodes() {
     const { est } = this;
-    if (this.ctx.docs) {
-      const parsed = new DOMParser().parseFromString(this.ctx.docs, 'text/html');
+    const html = this.ctx.docs ? await this.ctx.docs().catch(() => undefined) : undefined;
+    if (html) {
+      const parsed = new DOMParser().parseFromString(html, 'text/html');
       const nodes = [...parsed.body.childNodes];
       for (const n of nodes) if (n.querySelectorAll) for (const hd of n.querySelectorAll('h1,h2,h3,h4')) hd.replaceWith(h('p', { class: 'doc-head', text: hd.textContent }));
       return nodes;

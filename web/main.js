@@ -32,6 +32,9 @@ if (typeof createNapkin !== 'function') {
     .then((api) => {
       performance.mark('napkin-wasm-started');
       window.napkin = api;
+      // Loads the built-in problem bank, as the Practice tab does when it opens (for host pages
+      // and tests that use the problem API without opening Practice).
+      window.napkinLoadProblems = () => builtinProblems(api);
       // Practice loads on first use: its code and the problem bank are not the first screen's.
       const practice = { id: 'practice', title: 'Practice', build: (panel, state, save) => {
         const view = {};

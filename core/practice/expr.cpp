@@ -325,7 +325,8 @@ bool Expr::eval(const ExprScope& scope, double& value, std::string* why) const {
             scope.dotted ? scope.dotted(scope.ctx, op.name, op.arg, op.field, x, unknown)
                          : ExprScope::Lookup::unknown;
         if (found == ExprScope::Lookup::unknown)
-          return bad(unknown.empty() ? "unknown name \"" + op.name + "." + op.field + "\"" : unknown);
+          return bad(unknown.empty() ? "unknown name \"" + op.name + "." + op.field + "\""
+                                     : unknown);
         stack[n++] = {x, found == ExprScope::Lookup::absent};
         break;
       }

@@ -74,8 +74,9 @@ void lint_problem(const Problem& p, const ProblemBank& bank, Findings& f) {
   bool drawn = false;
   for (const Param& q : p.params) drawn = drawn || !q.choices.empty();
   if (drawn && variant_count(p, &bank) == 0)
-    f.error(p, "no random draw is kept: every one fails `valid` or repeats seed 0's numbers, so "
-               "every seed shows the worked example");
+    f.error(p,
+            "no random draw is kept: every one fails `valid` or repeats seed 0's numbers, so "
+            "every seed shows the worked example");
   if (p.kind != Kind::number && keys.size() < 2)
     f.warn(p, std::string("the ") + (p.kind == Kind::choice ? "choice" : "order") +
                   " has the same key in all " + std::to_string(kLintSeeds + 1) +

@@ -112,7 +112,8 @@ Lookup resolve_dotted(const void* ctx, std::string_view head, std::string_view a
     const ModelPreset* m = is_model ? find_model(arg) : nullptr;
     const Gpu* g = is_model ? nullptr : find_gpu(arg);
     if (is_model ? !m : !g) {
-      why = "no " + std::string(is_model ? "model" : "GPU") + " preset \"" + std::string(arg) + "\"";
+      why =
+          "no " + std::string(is_model ? "model" : "GPU") + " preset \"" + std::string(arg) + "\"";
       return Lookup::unknown;
     }
     return preset_field(m, g, is_model, field, x, why);
@@ -126,8 +127,9 @@ Lookup resolve_dotted(const void* ctx, std::string_view head, std::string_view a
     const ModelPreset* m = is_model ? model_at(i) : nullptr;
     const Gpu* g = is_model ? nullptr : gpu_at(i);
     if (is_model ? !m : !g) {
-      const Lookup named = preset_field(is_model ? model_presets_begin() : nullptr,
-                                        is_model ? nullptr : gpus_begin(), is_model, field, probe, why);
+      const Lookup named =
+          preset_field(is_model ? model_presets_begin() : nullptr,
+                       is_model ? nullptr : gpus_begin(), is_model, field, probe, why);
       return named == Lookup::unknown ? named : Lookup::absent;
     }
     return preset_field(m, g, is_model, field, x, why);

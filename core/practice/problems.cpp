@@ -221,7 +221,7 @@ bool ProblemBank::add(Problem p, bool keep_defective) {
       if (p.unit.unit == kYesNo) p.integer = true;
       if (!same && !has_answer_fn(p))
         defect("answer unit \"" + p.unit.unit + "\" differs from " + p.output + "'s unit \"" +
-               out->unit + "\": give an answer function that converts");
+               out->unit + "\": give an answer expression that converts, or the output's own unit");
     }
     for (auto& q : p.params)
       if (q.unit == "?") {

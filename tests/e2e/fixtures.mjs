@@ -17,6 +17,13 @@ export async function ready(page) {
   await page.waitForFunction(() => window.napkin && document.querySelector('[role=tabpanel]:not([hidden])'));
 }
 
+// The practice bank loads on first use (SPEC §7); tests that call the problem API load it the
+// way the Practice tab does.
+export async function bank(page) {
+  await page.waitForFunction(() => typeof window.napkinLoadProblems === 'function');
+  await page.evaluate(() => window.napkinLoadProblems());
+}
+
 export async function openTab(page, area) {
   await page.click(`[data-tab="${area}"]`);
 }

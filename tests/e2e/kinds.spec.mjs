@@ -2,13 +2,14 @@
 // a whole, both in the page and embedded (element and iframe, with their score); "predict, then
 // reveal" has its own spec (predict.spec.mjs). What a person sees, by role and by keyboard;
 // axe-core.
-import { test, expect, axe } from './fixtures.mjs';
+import { test, expect, axe, bank } from './fixtures.mjs';
 
 test.use({ bypassCSP: true });  // axe-core is added as a script tag
 
 test('a choice: options shown, nothing graded before an attempt, a wrong then a right choice', async ({ page, problems }) => {
   await page.goto('/index.html#tab=practice&problem=choice.node_boundary&seed=0');
   await page.waitForFunction(() => window.napkin);
+  await bank(page);
   const p = page.locator('article.problem[data-problem="choice.node_boundary"]');
   const group = p.getByRole('group', { name: 'Your answer' });
   await expect(group.getByRole('radio')).toHaveCount(3);
@@ -38,6 +39,7 @@ test('a choice: options shown, nothing graded before an attempt, a wrong then a 
 test('an order: items move by keyboard, one swap is half marks, the right order full', async ({ page, problems }) => {
   await page.goto('/index.html#tab=practice&problem=order.clusters&seed=0');
   await page.waitForFunction(() => window.napkin);
+  await bank(page);
   const p = page.locator('article.problem[data-problem="order.clusters"]');
   const list = p.getByRole('list', { name: 'Your order' });
   const items = list.locator('li span');

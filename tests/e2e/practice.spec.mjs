@@ -1,8 +1,9 @@
-import { test, expect } from './fixtures.mjs';
+import { test, expect, bank } from './fixtures.mjs';
 
 test('a student works a problem, gets it wrong, reads a hint, then gets it right', async ({ page, problems }) => {
   await page.goto('/index.html#tab=practice&problem=train.time.days&seed=0');
   await page.waitForFunction(() => window.napkin);
+  await bank(page);
   const problem = page.locator('article.problem[data-problem="train.time.days"]');
   await expect(problem.locator('.statement')).toContainText('512 A100s');
   // Issue #14.2: the source line quotes the original's answer, so it waits for an attempt;
@@ -18,10 +19,12 @@ test('a student works a problem, gets it wrong, reads a hint, then gets it right
   await expect(problem.locator('.problem-source')).toBeHidden();
   // A miss (close counts) joins the review queue at once.
   await expect(page.locator('.review-button')).toHaveText('Review what you missed (1 due)');
-  // Issue #14.5: a bare number that reads 86,400× apart as days or seconds is asked about.
-  await problem.locator('[name="answer"]').fill('10515000');
+  // Issue #28: a bare number no one would write in days (10 million) is read in seconds, the
+  // base unit, rather than asked about (#14.5 asked): 10,000,000 s is 115.7 days, a little low.
+  await problem.locator('[name="answer"]').fill('10000000');
   await problem.getByRole('button', { name: 'Check' }).click();
-  await expect(problem.locator('.verdict')).toContainText('needs its unit');
+  await expect(problem.locator('.verdict')).toHaveAttribute('data-verdict', 'close');
+  await expect(problem.locator('.verdict')).toContainText(/a little low/i);
   await problem.locator('[name="answer"]').fill('60 days');
   await problem.getByRole('button', { name: 'Check' }).click();
   const verdict = problem.locator('.verdict');
@@ -52,6 +55,7 @@ test('a student works a problem, gets it wrong, reads a hint, then gets it right
 test('a problem permalink restores problem and seed; new variants change the numbers', async ({ page }) => {
   await page.goto('/index.html#tab=practice&problem=train.chinchilla.tokens&seed=7');
   await page.waitForFunction(() => window.napkin);
+  await bank(page);
   const problem = page.locator('article.problem');
   await expect(problem).toHaveAttribute('data-seed', '7');
   const statement = await problem.locator('.statement').textContent();
@@ -85,9 +89,42 @@ test('a third-party page embeds problems and a calculator under a strict CSP', a
   expect(problems).toEqual([]);
 });
 
+// Issue #28: a course writes its own problems as a file (docs/authoring.md) or inside the page,
+// and the embed grades them like the built-in ones. Issue #26: the built-in bank is fetched only
+// when a problem needs it.
+test('a course\'s own problems embed from a file (src=) and from JSON in the page', async ({ page, problems }) => {
+  await page.goto('/demo/index.html');
+  const file = page.locator('#course-file');
+  await expect(file.locator('.statement')).toContainText('13B');
+  await file.locator('[name="answer"]').fill('21900');  // forgot MFU: the file's named mistake
+  await file.getByRole('button', { name: 'Check' }).click();
+  await expect(file.locator('.verdict')).toHaveAttribute('data-mistake', 'forgot_mfu');
+  const inline = page.locator('#course-inline');
+  await expect(inline.locator('.statement')).toContainText('32 layers and 8 key/value heads of width 128');
+  await inline.locator('[name="answer"]').fill('131.1');  // kB, the unit the box shows
+  await inline.getByRole('button', { name: 'Check' }).click();
+  await expect(inline.locator('.verdict')).toHaveAttribute('data-verdict', 'correct');
+  await inline.locator('[name="answer"]').fill('65.5 kB');
+  await inline.getByRole('button', { name: 'Check' }).click();
+  await expect(inline.locator('.verdict')).toHaveAttribute('data-mistake', 'forgot_k_and_v');
+  expect(problems).toEqual([]);
+});
+
+test('the first screen fetches neither the problem bank nor the docs; Practice fetches the bank', async ({ page }) => {
+  await page.goto('/index.html#tab=training');
+  await page.waitForFunction(() => window.napkin && document.querySelector('[data-output="days"]')?.textContent);
+  const fetched = () => page.evaluate(() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname));
+  expect((await fetched()).filter((p) => /problems\.json|docs\.json/.test(p))).toEqual([]);
+  await page.click('[data-tab="practice"]');
+  await expect(page.locator('.problem-list li').first()).toBeVisible();
+  expect(await fetched()).toContain('/problems.json');
+  expect((await fetched()).filter((p) => /docs\.json/.test(p))).toEqual([]);
+});
+
 test('a missed problem comes back for review as a new variant', async ({ page, problems }) => {
   await page.goto('/index.html#tab=practice&problem=train.chinchilla.tokens&seed=0');
   await page.waitForFunction(() => window.napkin);
+  await bank(page);
   const problem = page.locator('article.problem');
   await problem.locator('[name="answer"]').fill('1 token');
   await problem.getByRole('button', { name: 'Check' }).click();
@@ -103,6 +140,7 @@ test('a missed problem comes back for review as a new variant', async ({ page, p
 test('a problem link pasted into the open page opens that problem', async ({ page, problems }) => {
   await page.goto('/index.html#tab=practice&problem=train.chinchilla.tokens&seed=0');
   await page.waitForFunction(() => window.napkin);
+  await bank(page);
   await expect(page.locator('article.problem')).toHaveAttribute('data-problem', 'train.chinchilla.tokens');
   await page.evaluate(() => { location.hash = '#tab=practice&problem=train.time.days&seed=3'; });
   await expect(page.locator('article.problem')).toHaveAttribute('data-problem', 'train.time.days');
@@ -115,6 +153,7 @@ test('a problem link pasted into the open page opens that problem', async ({ pag
 test('the difficulty and topic filters change which problems are offered; parts sit together', async ({ page, problems }) => {
   await page.goto('/index.html#tab=practice&problem=train.time.days&seed=0');
   await page.waitForFunction(() => window.napkin);
+  await bank(page);
   const items = page.locator('.problem-list li[data-problem]');
   const titles = () => items.locator('button').allInnerTexts();
   const all = await titles();

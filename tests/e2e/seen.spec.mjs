@@ -3,7 +3,7 @@
 // on the page before that issue was fixed.
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { test, expect, ready } from './fixtures.mjs';
+import { test, expect, ready, bank as loadBank } from './fixtures.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
@@ -329,6 +329,7 @@ test('a practice problem shows no number near its answer before an attempt', asy
   test.setTimeout(120000);
   await page.goto('/index.html#tab=practice');
   await ready(page);
+  await loadBank(page);
   const bank = await page.evaluate(() => window.napkin.problems().problems.map((p) => p.id));
   expect(bank.length).toBeGreaterThan(40);
   const numbersIn = (text) => (String(text).replace(/(\d),(\d{3})/g, '$1$2').match(/\d*\.?\d+(e[-+]?\d+)?/gi) || []).map(Number);
@@ -366,14 +367,16 @@ test('a practice problem shows no number near its answer before an attempt', asy
   expect([...new Set(leaks)]).toEqual([]);
 });
 
-test('the single file carries each card\'s docs too (from the registry\'s doc strings)', async ({ page }) => {
+// The rendered docs used to be left out of the single file for its byte budget; now they are
+// an inert blob inflated when a card's docs first open, as the practice bank is.
+test('the single file carries each card\'s rendered docs, loaded when they first open', async ({ page }) => {
   await page.goto('file://' + path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../dist/napkin.html') + '#tab=training');
   await ready(page);
   const form = page.locator('form[data-estimator="train.time"]');
   await form.locator('details.docs > summary').click();
   await expect(form.locator('.doc-body')).toContainText('Kaplan');
-  await expect(form.locator('.doc-body')).toContainText('Price per GPU-hour');
-  await expect(form.locator('.doc-body code')).toHaveText(/^docs\/training\.md/);
+  await expect(form.locator('.doc-body')).toContainText('Assumptions');
+  await expect(form.locator('.doc-body')).not.toContainText('The full notes');  // not the fallback
 });
 
 test('focus moving up the page is never hidden under the sticky header (WCAG 2.4.11)', async ({ page }) => {
