@@ -111,10 +111,11 @@ test-asan: asan
 	ctest --preset asan
 	$(tier_done)
 
-# libFuzzer on the unit parser, the JSON reader, the answer reader and Registry::run, from the
+# libFuzzer on the unit parser, the JSON reader, the answer reader, Registry::run and problem
+# files (reader, expressions, variants), from the
 # seed corpora in tests/fuzz/corpus/ (findings are written to build/fuzz/). `make fuzz` runs
 # each harness FUZZ_SECONDS (default 600); `make test` runs a smoke of 4 s each.
-FUZZERS := fuzz_units fuzz_json fuzz_answer fuzz_run
+FUZZERS := fuzz_units fuzz_json fuzz_answer fuzz_run fuzz_problems
 FUZZ_SECONDS ?= 600
 
 define run_fuzzers

@@ -227,8 +227,11 @@
   // page and the embed load the built-in bank (problems.json) this way on first use.
   var MAX_PROBLEM_FILE = 4000000;
   M.loadProblems = guard(function (file) {
-    var t = typeof file === 'string' ? file : (file && typeof file === 'object' ? JSON.stringify(file) : null);
-    if (t === null) fail('file', 'file must be a problem file: JSON text or an object, not ' + typeof file);
+    var t = typeof file === 'string' ? file : null;
+    if (t === null && file && typeof file === 'object') {
+      try { t = JSON.stringify(file); } catch (e) { fail('file', 'the problem file does not convert to JSON: ' + safeText(e)); }
+    }
+    if (typeof t !== 'string') fail('file', 'file must be a problem file: JSON text or an object, not ' + typeof file);
     if (t.length > MAX_PROBLEM_FILE) fail('file', 'the problem file is ' + t.length + ' characters long; at most ' + MAX_PROBLEM_FILE);
     return json(withText([t], function (p, n) { return M._napkin_load_problems(p, n); }));
   });

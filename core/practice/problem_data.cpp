@@ -354,7 +354,7 @@ namespace {
 class Reader {
  public:
   Reader(const Json& j, std::vector<std::string>& errors) : j_(j), errors_(errors) {
-    data_ = std::make_shared<ProblemData>();
+    data_ = std::make_unique<ProblemData>();
     if (const Json* id = j.find("id"); id && id->is_string()) id_ = id->as_string();
   }
 
@@ -409,7 +409,7 @@ class Reader {
     read_hints(p);
     read_mistakes(p);
     read_kind(p);
-    p.data = data_;
+    p.data = std::move(data_);
     return ok_;
   }
 
@@ -555,7 +555,10 @@ class Reader {
   }
   std::vector<InputEntry> entries_of(const std::string& field, const Json& v) {
     std::vector<InputEntry> out;
-    if (!v.is_object()) return fail(field, "an object: input → value or \"=expression\""), out;
+    if (!v.is_object()) {
+      fail(field, "an object: input → value or \"=expression\"");
+      return out;
+    }
     for (const auto& [name, x] : v.members()) out.push_back(entry(field + "." + name, name, x));
     return out;
   }
@@ -565,10 +568,13 @@ class Reader {
     if (x.is_object() && x.has("if")) {
       const Json* t = x.find("then");
       const Json* o = x.find("else");
-      if (!t || !o) return fail(field, "an \"if\" needs \"then\" and \"else\""), e;
+      if (!t || !o) {
+        fail(field, "an \"if\" needs \"then\" and \"else\"");
+        return e;
+      }
       expr(field, *x.find("if"), e.condition);
-      e.then = std::make_shared<InputEntry>(entry(field, name, *t));
-      e.otherwise = std::make_shared<InputEntry>(entry(field, name, *o));
+      e.then = std::make_unique<InputEntry>(entry(field, name, *t));
+      e.otherwise = std::make_unique<InputEntry>(entry(field, name, *o));
     } else if (x.is_object() && x.has("json")) {
       e.as_json_text = true;
       e.literal = *x.find("json");
@@ -718,7 +724,7 @@ class Reader {
 
   const Json& j_;
   std::vector<std::string>& errors_;
-  std::shared_ptr<ProblemData> data_;
+  std::unique_ptr<ProblemData> data_;
   std::string id_;
   bool ok_ = true;
 };

@@ -26,7 +26,9 @@ struct InputEntry {
   Json literal;
   Expr expr;
   Expr condition;  // with `then`/`otherwise`: a choice between two entries
-  std::shared_ptr<InputEntry> then, otherwise;
+  // unique_ptr, not shared_ptr: the core is built without RTTI, and a shared_ptr's control
+  // block (a polymorphic type) trips UBSan's vptr check where code built with RTTI meets it.
+  std::unique_ptr<InputEntry> then, otherwise;
   // {"json": structure}: the structure with its "=…" texts evaluated, passed as JSON text (an
   // input that takes a list, like serve.pipeline's stages).
   std::vector<std::pair<std::string, Expr>> json_leaves;  // path → expression

@@ -117,9 +117,9 @@ struct Problem {
   Kind kind = Kind::number;
   bool highest = false;         // the key is the highest value (choice), or order from highest
   std::vector<Option> options;  // choice and order problems
-  // A problem read from a file (problem_data.hpp): its expressions, in place of the functions
-  // above, and the text its Literals point into.
-  std::shared_ptr<const ProblemData> data;
+  // A problem read from a file (problem_data.hpp): its expressions and the text its Literals
+  // point into (owned: a Problem moves, never copies).
+  std::unique_ptr<const ProblemData> data;
 };
 
 // The number of distinct variants seeds ≥ 1 cycle through (at most 200).

@@ -68,3 +68,33 @@ test('huge strings and two-faced getters leave the module working (#30.14, #30.1
   const p = api.parse('1'.repeat(500), 'B');
   assert.ok(!p.ok);
 });
+
+// A course page passes its own problem files (#28): whatever it passes, loadProblems answers
+// with a value, and a file's errors come back as a list, never as a throw.
+test('loadProblems: hostile files are error values, a file\'s defects are listed', async () => {
+  const api = await napkin();
+  const circular = {};
+  circular.self = circular;
+  for (const [i, bad] of [undefined, 42, Symbol('f'), circular, 'x'.repeat(4000001)].entries()) {
+    let r;
+    assert.doesNotThrow(() => { r = api.loadProblems(bad); }, `case ${i}`);
+    assert.ok(r && r.error && typeof r.error.message === 'string', `case ${i}: ${JSON.stringify(r)}`);
+  }
+  const notJson = api.loadProblems('{"napkin_problems": 1, "problems": [');
+  assert.equal(notJson.loaded, 0);
+  assert.match(notJson.errors[0], /^not JSON/);
+  // An id the bank already has is refused; an expression that does not read names its field.
+  const file = {
+    napkin_problems: 1,
+    problems: [
+      { id: 'train.chinchilla.tokens', area: 'training', title: 't', statement: 's', estimator: 'train.chinchilla', output: 'optimal_tokens', hints: ['h'], difficulty: 1, tags: 'x' },
+      { id: 'course.bad', area: 'training', title: 't', statement: 's', estimator: 'train.chinchilla', output: 'optimal_tokens', answer: 'out.optimal_tokens *', hints: ['h'], difficulty: 1, tags: 'x' },
+    ],
+  };
+  const r = api.loadProblems(file);
+  assert.equal(r.loaded, 0);
+  assert.deepEqual(r.errors, [
+    'train.chinchilla.tokens: duplicate id',
+    'course.bad, answer: the expression ends too early at character 21 of "out.optimal_tokens *"',
+  ]);
+});
