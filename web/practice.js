@@ -32,6 +32,10 @@ export class ProblemView {
     this.id = id;
     this.seed = seed | 0;
     this.hintsShown = 0;
+    // The worked solution opened before a correct answer (#28 item 5): that answer scores
+    // nothing, and the score event says so.
+    this.solutionSeen = false;
+    this.solvedHere = false;
     const p = this.api.problem(id, this.seed);
     this.el.dataset.problem = id;
     this.el.dataset.seed = String(this.seed);
@@ -143,7 +147,7 @@ export class ProblemView {
   }
 
   check() {
-    const r = this.api.check(this.id, this.seed, this.given());
+    let r = this.api.check(this.id, this.seed, this.given());
     this.verdict.replaceChildren();
     this.verdict.className = 'verdict';
     if (r.error) {
@@ -151,8 +155,13 @@ export class ProblemView {
       this.verdict.append(h('p', { text: r.error.message }));
       return r;
     }
+    const revealed = r.verdict === 'correct' && this.solutionSeen && !this.solvedHere;
+    if (revealed) r = { ...r, score: 0 };
+    else if (r.verdict === 'correct') this.solvedHere = true;
     this.verdict.classList.add(r.verdict);
     this.verdict.dataset.verdict = r.verdict;
+    if (revealed) this.verdict.dataset.solutionShown = 'true';
+    else delete this.verdict.dataset.solutionShown;
     if (r.mistake) this.verdict.dataset.mistake = r.mistake;
     else delete this.verdict.dataset.mistake;
     // "Close" says which way, never by how much: a relative error hands out the answer.
@@ -162,20 +171,24 @@ export class ProblemView {
     this.verdict.append(
       h('p', { class: 'verdict-head', text: VERDICT_TEXT[r.verdict] || r.verdict }),
       h('p', { text: feedback }),
-      h('p', { class: 'score', dataset: { score: r.score }, text: `Score: ${scoreWords(r.score)}${SCORE_WHY[this.p.kind === 'order' && r.verdict === 'close' ? 'order' : scoreKind(r)] || ''}` }));
+      h('p', { class: 'score', dataset: { score: r.score }, text: revealed
+        ? 'Score: no marks (solved with the worked solution shown)'
+        : `Score: ${scoreWords(r.score)}${SCORE_WHY[this.p.kind === 'order' && r.verdict === 'close' ? 'order' : scoreKind(r)] || ''}` }));
     if (r.verdict === 'correct') this.source.hidden = false;
     // A host page records progress from this event (it crosses the <napkin-problem> shadow
     // root; the iframe embed forwards it to its parent as a message).
     this.el.dispatchEvent(new CustomEvent('napkin-score', {
       bubbles: true,
       composed: true,
-      detail: { problem: this.id, seed: this.seed, verdict: r.verdict, score: r.score, mistake: r.mistake || null },
+      detail: { problem: this.id, seed: this.seed, verdict: r.verdict, score: r.score, mistake: r.mistake || null, solutionShown: revealed },
     }));
-    if (this.opts.onResult) this.opts.onResult(r.verdict, this.id);
+    // Solved with the solution shown is not solved: no streak, and it comes back for review.
+    if (this.opts.onResult) this.opts.onResult(revealed ? 'revealed' : r.verdict, this.id);
     return r;
   }
 
   showSolution() {
+    if (!this.solvedHere) this.solutionSeen = true;
     const items = this.p.solution.map((s, i) => {
       // The step in plain words as well as in math: its title and result as text.
       const li = h('li', { class: 'step' }, h('p', { class: 'step-title', text: `${i + 1}. ${s.title}${s.text ? ': ' + s.text : ''}` }));

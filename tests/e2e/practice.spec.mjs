@@ -121,6 +121,24 @@ test('the first screen fetches neither the problem bank nor the docs; Practice f
   expect((await fetched()).filter((p) => /docs\.json/.test(p))).toEqual([]);
 });
 
+// Issue #28 item 5: opening the worked solution and then typing its answer was full marks, and
+// the embed reported score 1 to the host page.
+test('a correct answer after the worked solution was opened scores nothing, and says so', async ({ page }) => {
+  await page.goto('/demo/index.html');
+  const first = page.locator('napkin-problem').nth(1);
+  await expect(first.locator('.statement')).toContainText('days');
+  const scores = [];
+  await page.exposeFunction('recordScore', (d) => scores.push(d));
+  await page.evaluate(() => document.addEventListener('napkin-score', (e) => window.recordScore(e.detail)));
+  await first.getByRole('button', { name: 'Show worked solution' }).click();
+  await first.locator('[name="answer"]').fill('121.7 days');
+  await first.getByRole('button', { name: 'Check' }).click();
+  await expect(first.locator('.verdict')).toHaveAttribute('data-verdict', 'correct');
+  await expect(first.locator('.score')).toHaveText('Score: no marks (solved with the worked solution shown)');
+  await expect.poll(() => scores.length).toBe(1);
+  expect(scores[0]).toMatchObject({ problem: 'train.time.days', verdict: 'correct', score: 0, solutionShown: true });
+});
+
 test('a missed problem comes back for review as a new variant', async ({ page, problems }) => {
   await page.goto('/index.html#tab=practice&problem=train.chinchilla.tokens&seed=0');
   await page.waitForFunction(() => window.napkin);
