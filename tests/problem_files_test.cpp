@@ -120,7 +120,7 @@ TEST_CASE("napkin lint: a clean file, and each finding on a file that has it") {
   CHECK(clean.json.find("errors")->size() == 0);
   CHECK(clean.json.find("warnings")->size() == 0);
 
-  // A placeholder with no parameter behind it.
+  // A {name} in the statement with no parameter of that name: lint names it once.
   std::string text = file_with("");
   text.replace(text.find("compute?"), 8, "compute at {mfu}?");
   Reply unfilled = lint_reply(text);

@@ -280,13 +280,6 @@ bool Expr::parse(std::string_view text, Expr& out, std::string& error) {
   return true;
 }
 
-std::vector<std::string> Expr::names() const {
-  std::vector<std::string> v;
-  for (const Op& op : ops_)
-    if (op.code == Code::param || op.code == Code::dotted) v.push_back(op.name);
-  return v;
-}
-
 const char* const Expr::kAbsent = "a preset it reads is none";
 
 bool Expr::eval(const ExprScope& scope, double& value, std::string* why) const {

@@ -52,8 +52,10 @@ class Expr {
   // How `why` begins when the value is absent (a preset that is none) rather than wrong.
   static const char* const kAbsent;
 
-  // Every plain name read (parameters), and every dotted head (out, presets, runs).
-  std::vector<std::string> names() const;
+  // The name when the whole expression is one plain name ("model"), else null.
+  const std::string* single_name() const {
+    return ops_.size() == 1 && ops_[0].code == Code::param ? &ops_[0].name : nullptr;
+  }
 
  private:
   enum class Code : std::uint8_t {

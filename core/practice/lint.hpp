@@ -8,11 +8,11 @@
 namespace napkin {
 
 // Loads the file into a bank of its own and checks each problem over seeds 0-50: the file reads
-// (every field, every expression), each variant builds, no placeholder is left unfilled, the
-// answer is not one of the givens as the statement shows them, no named mistake gives the key
-// at seed 0, a choice's or an order's key changes with the seed, and seeds 1-20 have the
-// declared variety of answers. {"problems": n, "errors": [...], "warnings": [...]}; `ok` is false
-// when there is an error.
+// (every field, every expression), each variant builds, every {name} in the statement names a
+// parameter, the answer is not one of the givens as the statement shows them, no named mistake
+// gives the key at seed 0, a choice's or an order's key changes with the seed, and seeds 1-20 have
+// the declared variety of answers. {"problems": n, "errors": [...], "warnings": [...]}; `ok` is
+// false when there is an error.
 Reply lint_reply(std::string_view json_text);
 
 }  // namespace napkin

@@ -187,10 +187,10 @@ Json entry_value(const InputEntry& e, const Problem& p, const Values& params) {
     return doc.dump();
   }
   if (e.expr.empty()) return e.literal;
-  const std::vector<std::string> names = e.expr.names();
-  if (names.size() == 1 && e.expr.text().find_first_not_of(" ") == e.expr.text().find(names[0]))
-    if (const Param* q = param_named(p, names[0]); q && !q->preset.empty()) {
-      const double i = params[names[0]];
+  // "=model" alone passes the preset's id; any other expression passes its number.
+  if (const std::string* only = e.expr.single_name())
+    if (const Param* q = param_named(p, *only); q && !q->preset.empty()) {
+      const double i = params[*only];
       if (q->preset == "model") {
         const ModelPreset* m = model_at(i);
         return m ? Json(std::string(m->id)) : Json();
