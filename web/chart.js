@@ -202,6 +202,10 @@ export class Chart {
   }
 
   update(inputs, outputs) {
+    // An axis that ends at an input's value (the GPUs generating run to the GPUs there are).
+    const base = this.baseSpec || (this.baseSpec = this.spec);
+    const top = base.x_max_input ? inputs[base.x_max_input] : undefined;
+    this.spec = typeof top === 'number' && top > base.x_min ? { ...base, x_max: top } : base;
     const { spec } = this;
     if (this.slider && typeof inputs[spec.x] === 'number' && document.activeElement !== this.slider)
       this.slider.value = String(xToSlider(spec, inputs[spec.x]));

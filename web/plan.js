@@ -285,7 +285,7 @@ export class PlanCard {
     const xs = points.map((p) => p.outputs[x]);
     const spec = { id: 'pareto', title: `${this.outLabel(y)} against ${this.outLabel(x)}: the fastest layout at each memory`,
       x, x_label: this.outLabel(x), y_label: this.outLabel(y), y_unit: this.unitOf(y), x_min: 0, x_max: Math.max(...xs) * 1.05,
-      log_x: false, log_y: false, kind: 'line', y: [y], series: [], markers: [], mark_current: false, hline_input: '' };
+      log_x: false, log_y: false, kind: 'line', y: [y], series: [], markers: [], mark_current: false, hline_input: '', x_max_input: '' };
     const est = { inputs: [{ name: x, label: this.outLabel(x), unit: this.unitOf(x) }], outputs: this.meta.outputs };
     const chart = new Chart(this.ctx.api, spec, est, this.ctx.fmt);
     const box = h('div', { class: 'charts' }, chart.el);

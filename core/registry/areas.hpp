@@ -24,6 +24,7 @@ void register_serve_prefix_cache(Registry& r);   // inference/serve_prefix_cache
 void register_serve_disaggregated(Registry& r);  // inference/serve_disaggregated.cpp
 void register_serve_moe(Registry& r);            // inference/serve_moe.cpp
 void register_rl(Registry& r);                   // inference/rl.cpp
+void register_rl_step(Registry& r);              // inference/rl_step_estimator.cpp
 
 // The one registration list (registrations.cpp).
 void register_all(Registry& r);

@@ -24,6 +24,7 @@ void register_all(Registry& r) {
   register_serve_disaggregated(r);
   register_serve_moe(r);
   register_rl(r);
+  register_rl_step(r);
 }
 
 }  // namespace napkin

@@ -434,6 +434,7 @@ Json ChartSpec::to_json() const {
   j.set("markers", std::move(ms));
   j.set("mark_current", mark_current);
   j.set("hline_input", hline_input);
+  j.set("x_max_input", x_max_input);
   return j;
 }
 

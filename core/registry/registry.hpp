@@ -447,6 +447,7 @@ struct ChartSpec {
   std::vector<ChartMarker> markers;  // labelled points computed at these x
   bool mark_current = true;          // a dot at the user's current x
   Literal hline_input;               // an input drawn as a horizontal line (e.g. GPU memory)
+  Literal x_max_input;               // an input whose value, when above x_min, ends the x axis
   Json to_json() const;
 };
 

@@ -231,6 +231,94 @@ def run(est, inputs, output):
         return "ERR: no output " + output, None
     return v, d.get("warnings", [])
 
+# ---------------------------------------------------------------- RL post-training steps (rl.step)
+# NeMo-RL's performance tables: GRPO on OpenMathInstruct-2 with a math verifier, step time =
+# generation + policy log-probs + training + refit (mean of 5 steps). Prompt length is not given;
+# tokens/s x GPUs x step / samples exceeds 'G-Average Seq len' by 100-130 tokens, so 120 is used,
+# and the longest response is the T-Max Sequence Length minus it.
+NEMO5 = "NVIDIA-NeMo/RL docs/about/performance-summary.md (v0.5 tables, commit 108bffdab)"
+NEMO6 = "NVIDIA-NeMo/RL docs/about/performance-summary.md (v0.6 tables, commit 69c7ca117/66059ab4d)"
+Q32 = "n_layers=64 d_model=5120 n_heads=64 n_kv_heads=8 head_dim=128 d_ff=25600 vocab=151936"
+Q30 = ("n_layers=48 d_model=2048 n_heads=32 n_kv_heads=4 head_dim=128 d_ff=6144 experts=128 top_k=8 "
+       "expert_d_ff=768 vocab=151936")
+Q235 = ("n_layers=94 d_model=4096 n_heads=64 n_kv_heads=4 head_dim=128 d_ff=12288 experts=128 top_k=8 "
+        "expert_d_ff=1536 vocab=151936")
+def nemo(id, src, model, gpu, n, place, prompts, g, mean, tmax, gtp, ttp, tpp, tep, mb, step, extra=""):
+    inputs = (f"{model} gpu={gpu} total_gpus={n} placement={place} prompts={prompts} group_size={g} "
+              f"prompt_len=120 response_len_mean={mean} response_len_max={tmax - 120} gen_tp={gtp} "
+              f"train_tp={ttp} train_pp={tpp} train_ep={tep} minibatches={mb} gpu_memory_utilization=0.6 "
+              f"{extra}").strip()
+    setup = (f"GRPO, math verifier, reference KL; {prompts} prompts x {g}; mean response {mean}, T-Max "
+             f"{tmax}; generation TP {gtp}; training TP {ttp} PP {tpp} EP {tep}; {place}; vLLM "
+             "gpu_memory_utilization 0.6 (grpo_math_1B.yaml, which the recipes inherit)")
+    add(id, "rl.step", inputs, "step_time", step, 0.25, src + f": step time {step} s", setup)
+L8 = "model=llama3-8b"
+nemo("rl-nemo-llama8b-h100-sync-16", NEMO5, L8, "h100", 16, "colocated", 64, 32, 1019, 4096, 1, 1, 1, 1, 4, 92.8)
+nemo("rl-nemo-llama8b-h100-1off-16", NEMO5, L8, "h100", 16, "async", 64, 32, 1123, 4096, 1, 1, 1, 1, 4, 64.8, "generation_gpus=8")
+nemo("rl-nemo-llama8b-h100fp8-1off-16", NEMO5, L8, "h100", 16, "async", 64, 32, 1128, 4096, 1, 1, 1, 1, 4, 53.0, "generation_gpus=8 gen_dtype=fp8")
+nemo("rl-nemo-llama8b-gb200-sync-8", NEMO5, L8, "gb200", 8, "colocated", 64, 32, 1066, 4096, 1, 1, 1, 1, 4, 91.0)
+nemo("rl-nemo-llama8b-gb200-1off-8", NEMO5, L8, "gb200", 8, "async", 64, 32, 1107, 4096, 1, 1, 1, 1, 4, 71.1, "generation_gpus=4")
+nemo("rl-nemo-q32-h100-sync-32", NEMO5, Q32, "h100", 32, "colocated", 64, 32, 3251, 4096, 4, 4, 4, 1, 4, 376, "zero_stage=1")
+nemo("rl-nemo-q32-h100-1off-64", NEMO5, Q32, "h100", 64, "async", 64, 32, 3252, 4096, 4, 4, 4, 1, 4, 200, "generation_gpus=32 zero_stage=1")
+nemo("rl-nemo-q32-gb200-sync-16", NEMO5, Q32, "gb200", 16, "colocated", 64, 32, 3253, 4096, 1, 2, 1, 1, 4, 381, "zero_stage=1")
+nemo("rl-nemo-q32-gb200-1off-32", NEMO5, Q32, "gb200", 32, "async", 64, 32, 3258, 4096, 1, 2, 1, 1, 4, 210, "generation_gpus=16 zero_stage=1")
+nemo("rl-nemo-q30a3-h100-sync-32", NEMO6, Q30, "h100", 32, "colocated", 64, 32, 3203, 4096, 2, 1, 1, 8, 4, 192, "zero_stage=1")
+nemo("rl-nemo-q30a3-h100-1off-32", NEMO6, Q30, "h100", 32, "async", 64, 32, 3201, 4096, 2, 1, 2, 8, 4, 152, "generation_gpus=16 zero_stage=1")
+nemo("rl-nemo-q30a3-h100-8off-192", NEMO6, Q30, "h100", 192, "async", 64, 32, 3206, 4096, 2, 1, 1, 8, 4, 34.5, "generation_gpus=64 staleness=8 zero_stage=1")
+nemo("rl-nemo-q30a3-gb200-sync-16", NEMO6, Q30, "gb200", 16, "colocated", 64, 32, 3199, 4096, 1, 1, 1, 16, 4, 221, "zero_stage=1")
+nemo("rl-nemo-q30a3-gb200-1off-16", NEMO6, Q30, "gb200", 16, "async", 64, 32, 3197, 4096, 1, 1, 1, 8, 4, 301, "generation_gpus=8 zero_stage=1")
+nemo("rl-nemo-q235-h100-sync-128", NEMO6, Q235, "h100", 128, "colocated", 16, 32, 5698, 8192, 16, 2, 8, 16, 1, 395, "zero_stage=1")
+nemo("rl-nemo-q235-h100-sync-256", NEMO6, Q235, "h100", 256, "colocated", 16, 32, 5713, 8192, 16, 2, 8, 16, 1, 312, "zero_stage=1")
+nemo("rl-nemo-q235-gb200-sync-64", NEMO6, Q235, "gb200", 64, "colocated", 16, 32, 5709, 8192, 8, 2, 4, 16, 1, 286, "zero_stage=1")
+nemo("rl-nemo-q235-gb200-sync-128", NEMO6, Q235, "gb200", 128, "colocated", 16, 32, 5693, 8192, 8, 2, 4, 16, 1, 345, "zero_stage=1")
+nemo("rl-nemo-q235-gb200-1off-128", NEMO6, Q235, "gb200", 128, "async", 16, 32, 5705, 8192, 8, 4, 4, 16, 1, 278, "generation_gpus=64 zero_stage=1")
+DS3 = "model=deepseek-v3"
+nemo("rl-nemo-dsv3-h100-sync-256", NEMO6, DS3, "h100", 256, "colocated", 32, 16, 701, 1536, 32, 1, 16, 16, 1, 134, "zero_stage=1")
+nemo("rl-nemo-dsv3-h100-sync-512", NEMO6, DS3, "h100", 512, "colocated", 32, 16, 697, 1536, 32, 1, 16, 16, 1, 111, "zero_stage=1")
+nemo("rl-nemo-dsv3-h100-1off-512", NEMO6, DS3, "h100", 512, "async", 32, 16, 710, 1536, 32, 1, 16, 16, 1, 64.1, "generation_gpus=256 zero_stage=1")
+nemo("rl-nemo-dsv3-gb200-sync-128", NEMO6, DS3, "gb200", 128, "colocated", 32, 16, 711, 1536, 32, 1, 8, 16, 1, 108, "zero_stage=1")
+nemo("rl-nemo-dsv3-gb200-sync-256", NEMO6, DS3, "gb200", 256, "colocated", 32, 16, 700, 1536, 32, 1, 8, 16, 1, 98.7, "zero_stage=1")
+nemo("rl-nemo-dsv3-gb200-1off-256", NEMO6, DS3, "gb200", 256, "async", 32, 16, 708, 1536, 16, 1, 8, 16, 1, 61.7, "generation_gpus=128 zero_stage=1")
+
+# DeepSpeed-Chat's step 3 (PPO) with its Hybrid Engine: 1,024 query-answer pairs of 256 + 256
+# tokens per step, OPT actors with an OPT-350M reward model and critic.
+DSC = "deepspeedai/DeepSpeed blogs/deepspeed-chat/README.md Tables 1-2 (Step 3 RLHF time / 128.8 steps)"
+def opt(layers, d, heads):
+    return (f"n_layers={layers} d_model={d} n_heads={heads} d_ff={4 * d} ffn=mlp vocab=50272 "
+            "tied_embeddings=true biases=true positions=2048")
+def dschat(id, model, n, gtp, step, extra=""):
+    inputs = (f"{model} gpu=a100 total_gpus={n} placement=colocated algorithm=ppo prompts=1024 group_size=1 "
+              f"prompt_len=256 response_len_mean=256 response_len_max=256 gen_tp={gtp} reward=model "
+              f"reward_model_params=350e6 critic_params=350e6 minibatches=1 zero_stage=3 {extra}").strip()
+    add(id, "rl.step", inputs, "step_time", step, 0.25, DSC + f": {step} s per step (derived)",
+        "PPO, actor + OPT-350M critic, reward and reference; colocated (Hybrid Engine); A100 80 GB")
+dschat("rl-dschat-opt13b-8", opt(40, 5120, 40), 8, 1, 251.5)
+dschat("rl-dschat-opt30b-8", opt(48, 7168, 56), 8, 2, 503.1)
+dschat("rl-dschat-opt66b-8", opt(64, 9216, 72), 8, 4, 1408.6, "optimizer_offload=true")
+dschat("rl-dschat-opt13b-64", opt(40, 5120, 40), 64, 1, 34.9)
+dschat("rl-dschat-opt66b-64", opt(64, 9216, 72), 64, 4, 209.6)
+dschat("rl-dschat-opt175b-64", opt(96, 12288, 96), 64, 8, 559.0)
+
+# Weight transfer alone: a trainer's weights broadcast to the generation engine over NCCL.
+VWS = "volcengine/verl docs/advance/fully_async.md (checkpoint-engine ablation table, 'without' column: NCCL)"
+add("rl-sync-verl-qwen7b-4to4", "rl.step",
+    "model=qwen2.5-7b gpu=h100 total_gpus=8 generation_gpus=4 placement=async gen_tp=1 train_tp=1 zero_stage=3",
+    "weight_sync_time", 0.12, 0.5, VWS + ": Qwen2.5-Math-7B 4 -> 4 ranks, 0.12 s",
+    "Megatron trainer -> rollout on H20 (H100 preset's links); NCCL broadcast")
+add("rl-sync-verl-qwen30b-16to16", "rl.step",
+    Q30 + " gpu=h100 total_gpus=32 generation_gpus=16 placement=async gen_tp=2 train_tp=1 train_ep=8 zero_stage=1",
+    "weight_sync_time", 15.76, 0.5, VWS + ": Qwen3-30B-A3B 16 -> 16 ranks, 15.76 s",
+    "Megatron trainer -> rollout on H20 (H100 preset's links); NCCL broadcast")
+add("rl-sync-verl-qwen235b-64to64", "rl.step",
+    Q235 + " gpu=h100 total_gpus=128 generation_gpus=64 placement=async gen_tp=8 train_tp=4 train_pp=4 train_ep=16 zero_stage=1",
+    "weight_sync_time", 58.57, 0.5, VWS + ": Qwen3-235B-A22B 64 -> 64 ranks, 58.57 s",
+    "Megatron trainer -> rollout on H20 (H100 preset's links); NCCL broadcast")
+add("rl-sync-nemo-dsv3-nccl", "rl.step",
+    "model=deepseek-v3 gpu=h100 total_gpus=288 generation_gpus=32 placement=async gen_tp=32 train_tp=1 train_pp=16 train_ep=16 zero_stage=1",
+    "weight_sync_time", 14.21, 0.5,
+    "NVIDIA-NeMo/RL docs/guides/checkpoint-engine-refit.md (DeepSeek-V3 benchmark): 14.21 s over NCCL",
+    "32 policy nodes (TP1/PP16/EP16) -> 4 vLLM nodes (TP32)")
+
 out = []
 for r in rows:
     v, w = run(r["estimator"], r["inputs"], r["output"])

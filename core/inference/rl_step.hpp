@@ -1,0 +1,77 @@
+// rl.step: one step of RL post-training (GRPO or PPO) as NeMo-RL, veRL and OpenRLHF run it —
+// rollout generation on a serving engine (serve_engine), the reward, the log-probability
+// passes, the training update (train_step) and the weight transfer to the engine — in three
+// placements: colocated (every GPU generates, then every GPU trains), disaggregated (separate
+// GPU sets, one phase after another) and asynchronous (generation of step t + 1 overlaps the
+// training of step t). Sources above each formula in rl_step.cpp and in docs/rl.md.
+#pragma once
+
+#include <string>
+
+#include "registry/registry.hpp"
+#include "scenario/cluster.hpp"
+#include "scenario/gpu_figures.hpp"
+#include "scenario/model_inputs.hpp"
+
+namespace napkin {
+
+// The policy is the shared model (SizedModelInputs). Defaults: Llama 3.1 8B, GRPO on 16 H100s,
+// NeMo-RL's performance recipe (64 prompts × 32 responses, prompt + response within 4,096
+// tokens; docs/about/performance-summary.md, v0.5).
+struct RlStepIn : SizedModelInputs {
+  RlStepIn() {
+    layers = 32, heads = 32, kv_heads = 8, d_model = 4096, head_dim = 128, d_ff = 14336;
+    vocab = 128256;
+  }
+  std::string placement = "colocated";  // colocated | disaggregated | async
+  std::string algorithm = "grpo";       // grpo | ppo (a critic the policy's size)
+  // The batch.
+  double prompts = 64, group_size = 32;
+  double prompt_len = 128, response_len_mean = 1024, response_len_max = 3968;
+  double minibatches = 4;       // optimizer steps per RL step (NeMo-RL: 2,048 samples, T-GBS 512)
+  double epochs = 1;            // passes over the samples (PPO's epochs)
+  bool reference_model = true;  // a KL penalty against the initial policy
+  bool recompute_logprobs = true;   // the policy's own log-probs before the update
+  std::string reward = "verifier";  // verifier | model
+  double reward_model_params = 0;   // 0 = the policy's size
+  double critic_params = 0;         // PPO: 0 = the policy's size
+  double verifier_time = 0;         // CPU seconds per step the checkers add
+  double staleness = 1;             // async: steps generation may run ahead
+  // GPUs.
+  double total_gpus = 16, generation_gpus = 0;  // 0 = half (disaggregated, async)
+  int gpus_per_node = 8;
+  double peak_flops = figures::h100_bf16, peak_fp8 = figures::h100_fp8;
+  double mem_bandwidth = figures::h100_hbm_bandwidth, gpu_memory = figures::h100_memory;
+  double matmul_fraction = kH100MatmulFraction;
+  double intra_bandwidth = 450e9, intra_latency = 3e-6, inter_bandwidth = 50e9,
+         inter_latency = 5e-6, intra_efficiency = figures::nvlink4_ring_share,
+         inter_efficiency = figures::nic_share, launch_latency = figures::nccl_launch;
+  double host_bandwidth = 50e9;  // GPU ↔ CPU (PCIe Gen5 x16: 64 GB/s)
+  // Generation engine (vLLM).
+  int gen_tp = 1;
+  std::string gen_dtype = "bf16";
+  double gpu_memory_utilization = 0;  // 0 = 0.6 colocated (NeMo-RL's), else vLLM's 0.9
+  double compute_efficiency = 0.5, bandwidth_efficiency = 0.6;
+  // Trainer.
+  int train_tp = 1, train_pp = 1, train_ep = 1, zero_stage = 3;
+  std::string recompute = "full";
+  bool optimizer_offload = false;
+  double train_efficiency = 0;       // 0 = train.step's default
+  double weight_sync_bandwidth = 0;  // 0 = from the links
+};
+
+struct RlStepOut {
+  double step_time, generation_time, logprob_time, reward_time, train_time, weight_sync_time,
+      samples_per_second, tokens_per_second, memory_per_gpu;
+  bool fits;
+  double speedup_vs_sync, best_sync_step_time;
+  double generation_gpus, training_gpus, replicas, sequences_per_replica, concurrent_sequences,
+      decode_steps, tail_time, generation_utilization, training_utilization, offload_time,
+      best_generation_gpus, best_split_step_time;
+};
+
+Result<RlStepOut> rl_step(const RlStepIn& in, Derivation& d);
+
+void register_rl_step(Registry& r);
+
+}  // namespace napkin
