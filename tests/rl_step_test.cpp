@@ -123,7 +123,7 @@ TEST_CASE("rl.step: memory that does not fit says so and what would help") {
   REQUIRE(r.warnings.size() >= 1);
   bool named = false;
   for (const Json& w : r.warnings.items())
-    if (w.is_string() && w.as_string().find("zero_stage") != std::string::npos) named = true;
+    if (w.is_string() && w.as_string().find("ZeRO stage") != std::string::npos) named = true;
   CHECK(named);
 }
 

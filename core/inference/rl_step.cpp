@@ -461,9 +461,9 @@ Result<Phases> evaluate(const RlStepIn& in, const SizedModel& sized, Placement p
     d.warn(std::string(train_worse ? "Training" : "Generation") + " needs " +
            format_value(o.memory_per_gpu, unit::bytes) + " per GPU, more than its " +
            format_value(in.gpu_memory, unit::bytes) + ": " +
-           (train_worse ? "raise train_tp, train_pp or zero_stage, recompute activations or "
-                          "offload the optimizer (optimizer_offload)"
-                        : "lower gpu_memory_utilization (the engine's share)") +
+           (train_worse ? "raise the trainer's TP, PP or ZeRO stage, recompute activations or "
+                          "keep the optimizer in host memory"
+                        : "lower the engine's share of GPU memory") +
            (coloc ? ", or give generation its own GPUs (placement disaggregated or async)" : "") +
            ".");
   }
@@ -529,7 +529,7 @@ Result<RlStepOut> rl_step(const RlStepIn& in, Derivation& d) {
              gen_gpus, unit::gpus);
     }
   } else if (in.generation_gpus > 0 && in.generation_gpus != in.total_gpus) {
-    d.warn("generation_gpus (" + whole(in.generation_gpus) +
+    d.warn("GPUs generating (" + whole(in.generation_gpus) +
            ") is not used when colocated: every GPU generates, then every GPU trains.");
   }
   Result<Phases> ph = evaluate(in, sized.value(), p, gen_gpus, d);

@@ -25,7 +25,7 @@ void register_rl_step(Registry& r) {
                        "GPUs, one phase after the other|Asynchronous: generation runs ahead of "
                        "training")
                .help("Colocated is veRL's and NeMo-RL's default; asynchronous generates the next "
-                     "batch with weights up to `staleness` steps old")
+                     "batch with weights up to k steps old (staleness)")
                .group("job"),
            choice("algorithm", NAPKIN_FIELD(In, algorithm), "Algorithm", "grpo|ppo")
                .labels("GRPO (no critic)|PPO (a critic the policy's size)")
@@ -172,7 +172,7 @@ void register_rl_step(Registry& r) {
                .group("layout"),
            num("gpu_memory_utilization", NAPKIN_FIELD(In, gpu_memory_utilization),
                "Engine's share of GPU memory (0 = usual)", unit::fraction)
-               .help("vLLM's gpu_memory_utilization: weights, activations and KV cache; 0 takes "
+               .help("vLLM's GPU memory utilisation setting: weights, activations and KV cache; 0 takes "
                      "0.6 when colocated (NeMo-RL's) and vLLM's 0.9 on GPUs of its own")
                .range(0, 1)
                .group("layout"),
