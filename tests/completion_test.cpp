@@ -19,7 +19,9 @@ bool has_note(const RunResult& r, const char* text) {
 
 TEST_CASE("a typed active parameter count is charged, dense shape or not (#27.5)") {
   // Mixtral 8x7B as counts only: 46.7B weights, 12.9B active (Jiang et al. 2024, §2).
-  RunResult r = run("infer.latency", {{"params", 46.7e9},
+  RunResult r = run("infer.latency", {{"compute_efficiency", 1},
+                                      {"bandwidth_efficiency", 1},
+                                      {"params", 46.7e9},
                                       {"active_params", 12.9e9},
                                       {"n_layers", 32},
                                       {"d_model", 4096},
@@ -30,7 +32,10 @@ TEST_CASE("a typed active parameter count is charged, dense shape or not (#27.5)
   // Prefill FLOPs per token: 2 × 12.9B plus attention, not 2 × 46.7B.
   CHECK(out(r, "prefill_flops") / 1000 < 2 * 13.5e9);
   // DeepSeek-V3 as 671B with 37B active: decode's FLOPs are 2 × 37B per token.
-  RunResult d = run("infer.decode", {{"params", 671e9}, {"active_params", 37e9}});
+  RunResult d = run("infer.decode", {{"compute_efficiency", 1},
+                                     {"bandwidth_efficiency", 1},
+                                     {"params", 671e9},
+                                     {"active_params", 37e9}});
   REQUIRE(d.ok);
   CHECK(out(d, "compute_time") == doctest::Approx(2 * 37e9 / 989.4e12).epsilon(1e-6));
 }
@@ -54,7 +59,9 @@ TEST_CASE("KV heads not given follow the query heads given (#27.5)") {
   CHECK(out(gqa, "bytes_per_token") == 2.0 * 32 * 8 * 128 * 2);
   // GPT-2 medium typed by shape (Radford et al. 2019: 24 layers, d 1024, 16 heads): multi-head,
   // and its heads 1024 / 16 = 64 wide, not the default model's 128 (nor its 8 KV heads).
-  RunResult gpt = run("infer.latency", {{"params", 355e6},
+  RunResult gpt = run("infer.latency", {{"compute_efficiency", 1},
+                                        {"bandwidth_efficiency", 1},
+                                        {"params", 355e6},
                                         {"n_layers", 24},
                                         {"d_model", 1024},
                                         {"n_heads", 16},
@@ -64,8 +71,11 @@ TEST_CASE("KV heads not given follow the query heads given (#27.5)") {
   CHECK(out(gpt, "kv_bytes_per_token") == 2.0 * 24 * 16 * 64 * 2);
   CHECK(has_note(gpt, "head_dim from the shape given"));
   // A model preset gives its own KV heads: nothing follows.
-  RunResult preset =
-      run("infer.latency", {{"model", "llama3-70b"}, {"prompt_len", 100}, {"gen_len", 10}});
+  RunResult preset = run("infer.latency", {{"compute_efficiency", 1},
+                                           {"bandwidth_efficiency", 1},
+                                           {"model", "llama3-70b"},
+                                           {"prompt_len", 100},
+                                           {"gen_len", 10}});
   CHECK(out(preset, "kv_bytes_per_token") == 2.0 * 80 * 8 * 128 * 2);
 }
 

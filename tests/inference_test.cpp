@@ -13,7 +13,10 @@ namespace {
 // (64 heads of 8192 / 64, each its own KV head), over the shared model inputs.
 RunResult seed_model(test::Inputs more) {
   Json j = Json::object();
+  // The worked example runs at the peaks (compute and bandwidth efficiencies 1: the ideal).
   for (const auto& [k, v] : test::Inputs{{"params", 70e9},
+                                         {"compute_efficiency", 1},
+                                         {"bandwidth_efficiency", 1},
                                          {"n_layers", 80},
                                          {"d_model", 8192},
                                          {"n_heads", 64},
@@ -45,7 +48,11 @@ TEST_CASE("infer.latency: a short prefill is bound by reading the weights (the d
   // token (Kaplan et al. 2020 Table 1): 2 per weight a token multiplies (the default Llama 3
   // shape's 69,503,033,344 of its 70,553,706,496, the input embedding being a lookup, scaled to
   // the given 70e9) plus causal attention 2·(2000/2)·64·(128 + 128)·80.
-  auto longp = run("infer.latency", {{"params", 70e9}, {"prompt_len", 2000}, {"gen_len", 50}});
+  auto longp = run("infer.latency", {{"compute_efficiency", 1},
+                                     {"bandwidth_efficiency", 1},
+                                     {"params", 70e9},
+                                     {"prompt_len", 2000},
+                                     {"gen_len", 50}});
   const double w = 2 * 69503033344.0 * 70e9 / 70553706496.0;
   const double f = w + 2 * 1000.0 * 64 * 256 * 80;
   CHECK(out(longp, "prefill_time") ==
@@ -59,7 +66,11 @@ TEST_CASE("infer.latency: a short prefill is bound by reading the weights (the d
 // = 139.006 + 10.737 = 149.743 GFLOP per token, 1.2267 PFLOP for the prompt; 2N alone (the
 // worked example's model) misses 7 % (2 · 70.55B · 8,192 = 1.1559 PFLOP).
 TEST_CASE("infer.latency: Llama 3 70B prefill of 8,192 tokens is 2N plus causal attention") {
-  auto r = run("infer.latency", {{"model", "llama3-70b"}, {"prompt_len", 8192}, {"gen_len", 1}});
+  auto r = run("infer.latency", {{"compute_efficiency", 1},
+                                 {"bandwidth_efficiency", 1},
+                                 {"model", "llama3-70b"},
+                                 {"prompt_len", 8192},
+                                 {"gen_len", 1}});
   REQUIRE(r.ok);
   const double per_token = 2 * 69503033344.0 + 2 * 4096.0 * 64 * 256 * 80;
   CHECK(per_token == 149743484928.0);
@@ -140,8 +151,12 @@ TEST_CASE("infer.latency: GQA shrinks the cache to the KV heads (LLaMA-2-70B: 8 
           {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_heads", 64}, {"n_kv_heads", 6}})
           .input == "n_kv_heads");
   // 0 KV heads is multi-head attention: one KV head per query head, 2·80·64·128·2 B.
-  auto mha = run("infer.latency",
-                 {{"params", 70e9}, {"prompt_len", 1}, {"gen_len", 1}, {"n_kv_heads", 0}});
+  auto mha = run("infer.latency", {{"compute_efficiency", 1},
+                                   {"bandwidth_efficiency", 1},
+                                   {"params", 70e9},
+                                   {"prompt_len", 1},
+                                   {"gen_len", 1},
+                                   {"n_kv_heads", 0}});
   REQUIRE(mha.ok);
   CHECK(out(mha, "kv_bytes_per_token") == 2621440);
   CHECK(error_of(
@@ -161,7 +176,9 @@ TEST_CASE("infer.latency: the roofline decode model counts the cache and the bat
   CHECK(out(one, "prefill_time") > out(seed, "prefill_time"));  // 41.8 ms vs the FLOPs' 14.1
   // A huge batch turns decode compute-bound: 4096 · 2 · 70e9 / 989.4e12 = 0.580 s per step is
   // more than the 0.042 s weight read, and the cache (4096 · 100 · 2.6 MB = 1.07 TB) more still.
-  auto big = run("infer.latency", {{"params", 70e9},
+  auto big = run("infer.latency", {{"compute_efficiency", 1},
+                                   {"bandwidth_efficiency", 1},
+                                   {"params", 70e9},
                                    {"prompt_len", 1},
                                    {"gen_len", 10},
                                    {"batch", 4096},
@@ -176,7 +193,9 @@ TEST_CASE("infer.latency: the roofline decode model counts the cache and the bat
   CHECK(out(big, "decode_time_per_token") ==
         doctest::Approx(4096 * (w + 2 * 5.5 * 64 * 256 * 80) / figures::h100_bf16).epsilon(1e-12));
   // Compute at first, memory once the cache has grown past the crossover.
-  auto mixed = run("infer.latency", {{"params", 70e9},
+  auto mixed = run("infer.latency", {{"compute_efficiency", 1},
+                                     {"bandwidth_efficiency", 1},
+                                     {"params", 70e9},
                                      {"prompt_len", 1},
                                      {"gen_len", 4000},
                                      {"batch", 512},
@@ -258,7 +277,8 @@ TEST_CASE("infer.kv: DeepSeek-V2 Table 1 — MLA equals GQA with 2.25 groups, MH
 
 TEST_CASE("infer.decode: roofline of one decode step") {
   // Defaults: LLaMA-2-70B, batch 1, 4096 context, one H100.
-  auto r = run("infer.decode", {{"params", 70e9}});
+  auto r = run("infer.decode",
+               {{"compute_efficiency", 1}, {"bandwidth_efficiency", 1}, {"params", 70e9}});
   REQUIRE(r.ok);
   CHECK(out(r, "weight_time") == doctest::Approx(140e9 / 3.35e12).epsilon(1e-12));
   CHECK(out(r, "kv_time") == doctest::Approx(4096 * 327680 / 3.35e12).epsilon(1e-12));
@@ -268,19 +288,34 @@ TEST_CASE("infer.decode: roofline of one decode step") {
   // Crossover B* = t_W / (2N/F − S·m/BW): at S = 0 it is the ridge point, F/BW·(b_w/2)
   // = 989.4e12 / 3.35e12 = 295.3 sequences (Pope et al. 2022 §3: decode is memory-bound below
   // a batch of about the FLOP/byte ratio).
-  auto ridge = run("infer.decode", {{"params", 70e9}, {"context", 0}});
+  auto ridge = run(
+      "infer.decode",
+      {{"compute_efficiency", 1}, {"bandwidth_efficiency", 1}, {"params", 70e9}, {"context", 0}});
   CHECK(out(ridge, "crossover_batch") == doctest::Approx(989.4 / 3.35).epsilon(1e-12));
-  auto at = run("infer.decode", {{"params", 70e9}, {"context", 0}, {"batch", 296}});
+  auto at = run("infer.decode", {{"compute_efficiency", 1},
+                                 {"bandwidth_efficiency", 1},
+                                 {"params", 70e9},
+                                 {"context", 0},
+                                 {"batch", 296}});
   CHECK(at.outputs.find("bound")->as_string() == "compute");
-  auto below = run("infer.decode", {{"params", 70e9}, {"context", 0}, {"batch", 295}});
+  auto below = run("infer.decode", {{"compute_efficiency", 1},
+                                    {"bandwidth_efficiency", 1},
+                                    {"params", 70e9},
+                                    {"context", 0},
+                                    {"batch", 295}});
   CHECK(below.outputs.find("bound")->as_string() == "memory");
   // Eight chips: eight times the bandwidth and FLOPs, an eighth of the memory per chip.
-  auto tp8 = run("infer.decode", {{"params", 70e9}, {"chips", 8}});
+  auto tp8 =
+      run("infer.decode",
+          {{"compute_efficiency", 1}, {"bandwidth_efficiency", 1}, {"params", 70e9}, {"chips", 8}});
   CHECK(out(tp8, "step_time") == doctest::Approx(out(r, "step_time") / 8).epsilon(1e-12));
   CHECK(out(tp8, "memory_per_chip") == doctest::Approx((140e9 + 4096 * 327680.0) / 8));
   // Long context with MHA: the cache read per sequence outweighs its FLOPs, no crossover.
-  auto mha =
-      run("infer.decode", {{"params", 70e9}, {"kv_bytes_per_token", 2621440}, {"context", 32768}});
+  auto mha = run("infer.decode", {{"compute_efficiency", 1},
+                                  {"bandwidth_efficiency", 1},
+                                  {"params", 70e9},
+                                  {"kv_bytes_per_token", 2621440},
+                                  {"context", 32768}});
   CHECK(mha.outputs.find("crossover_batch") == nullptr);  // absent: never, not a batch of 0
 }
 
@@ -293,29 +328,47 @@ TEST_CASE("infer.decode: roofline of one decode step") {
 TEST_CASE("infer.decode: an MoE step reads the active weights and the experts the batch touches") {
   const double total = 46702792704, active = 12879925248;
   const double expert = (total - active) / 6;  // one routed expert, summed over the 32 layers
-  auto one = run("infer.decode", {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"context", 0}});
+  auto one = run("infer.decode", {{"compute_efficiency", 1},
+                                  {"bandwidth_efficiency", 1},
+                                  {"model", "mixtral-8x7b"},
+                                  {"gpu", "h100"},
+                                  {"context", 0}});
   REQUIRE(one.ok);
   CHECK(out(one, "weights_read") == doctest::Approx(2 * active).epsilon(1e-9));
   CHECK(out(one, "step_time") == doctest::Approx(2 * active / 3.35e12).epsilon(1e-9));
   CHECK(out(one, "step_time") == doctest::Approx(0.00769).epsilon(1e-3));
   CHECK(out(one, "experts_touched") == doctest::Approx(2).epsilon(1e-9));
-  auto two = run("infer.decode",
-                 {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"context", 0}, {"batch", 2}});
+  auto two = run("infer.decode", {{"compute_efficiency", 1},
+                                  {"bandwidth_efficiency", 1},
+                                  {"model", "mixtral-8x7b"},
+                                  {"gpu", "h100"},
+                                  {"context", 0},
+                                  {"batch", 2}});
   CHECK(out(two, "experts_touched") == doctest::Approx(3.5).epsilon(1e-12));
   CHECK(out(two, "weights_read") == doctest::Approx(2 * (active + 1.5 * expert)).epsilon(1e-9));
   CHECK(out(two, "compute_time") == doctest::Approx(2 * 2 * active / 989.4e12).epsilon(1e-12));
-  auto many = run("infer.decode",
-                  {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"context", 0}, {"batch", 64}});
+  auto many = run("infer.decode", {{"compute_efficiency", 1},
+                                   {"bandwidth_efficiency", 1},
+                                   {"model", "mixtral-8x7b"},
+                                   {"gpu", "h100"},
+                                   {"context", 0},
+                                   {"batch", 64}});
   CHECK(out(many, "weights_read") == doctest::Approx(2 * total).epsilon(1e-6));
   // A dense model is unchanged, and reports no experts.
-  auto dense = run("infer.decode", {{"params", 70e9}, {"context", 0}});
+  auto dense = run(
+      "infer.decode",
+      {{"compute_efficiency", 1}, {"bandwidth_efficiency", 1}, {"params", 70e9}, {"context", 0}});
   CHECK(out(dense, "weights_read") == 140e9);
   CHECK(dense.outputs.find("experts_touched") == nullptr);
   // An MoE's active count is within the total; experts without it are counted as dense, said.
   CHECK(error_of("infer.decode",
                  {{"params", 46.7e9}, {"experts", 8}, {"top_k", 2}, {"active_params", 50e9}})
             .input == "active_params");
-  auto bare = run("infer.decode", {{"params", 46.7e9}, {"experts", 8}, {"top_k", 2}});
+  auto bare = run("infer.decode", {{"compute_efficiency", 1},
+                                   {"bandwidth_efficiency", 1},
+                                   {"params", 46.7e9},
+                                   {"experts", 8},
+                                   {"top_k", 2}});
   REQUIRE(bare.ok);
   CHECK(out(bare, "weights_read") == doctest::Approx(2 * 46.7e9));
   CHECK(bare.warnings.size() == 1);
@@ -329,8 +382,12 @@ TEST_CASE("infer.decode: an MoE step reads the active weights and the experts th
 // 12.88B per token (2.6 ms); each batch-1 decode step reads the active 25.76 GB and the cache.
 TEST_CASE("infer.latency: an MoE computes with its active parameters") {
   const double total = 46702792704, active = 12879925248;
-  auto r = run("infer.latency",
-               {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"prompt_len", 100}, {"gen_len", 50}});
+  auto r = run("infer.latency", {{"compute_efficiency", 1},
+                                 {"bandwidth_efficiency", 1},
+                                 {"model", "mixtral-8x7b"},
+                                 {"gpu", "h100"},
+                                 {"prompt_len", 100},
+                                 {"gen_len", 50}});
   REQUIRE(r.ok);
   CHECK(out(r, "active_params") == active);
   // 2 per active weight less the input embedding, plus causal attention 2·50·32·256·32.
@@ -342,4 +399,28 @@ TEST_CASE("infer.latency: an MoE computes with its active parameters") {
   CHECK(out(r, "kv_bytes_per_token") == 131072);
   CHECK(out(r, "decode_time") ==
         doctest::Approx(50 * (2 * active + 124.5 * 131072) / 3.35e12).epsilon(1e-9));
+}
+
+// Issue #27: infer.latency ran at 100 % of the peaks while serve.engine ran at its achieved
+// shares, so one decode differed 1.7× between the cards. Both now read serve.engine's shares
+// (50 % of the FLOP/s, 60 % of the bandwidth; docs/serving.md): Llama 3 8B, one request on one
+// H100, gives one time per output token on either card.
+TEST_CASE("infer.latency and serve.engine time one decode alike at their defaults") {
+  auto lat = run("infer.latency", {{"model", "llama3-8b"},
+                                   {"gpu", "h100"},
+                                   {"prompt_len", 100},
+                                   {"gen_len", 50},
+                                   {"batch", 1}});
+  auto eng = run("serve.engine", {{"model", "llama3-8b"},
+                                  {"gpu", "h100"},
+                                  {"tp", 1},
+                                  {"batch", 1},
+                                  {"prompt_len", 100},
+                                  {"output_len", 50}});
+  REQUIRE(lat.ok);
+  REQUIRE(eng.ok);
+  CHECK(out(lat, "decode_time_per_token") == doctest::Approx(out(eng, "tpot")).epsilon(0.02));
+  // 16.06 GB of weights at 60 % of 3.35 TB/s: about 8 ms, not the ideal 4.8 ms.
+  CHECK(out(lat, "decode_time_per_token") ==
+        doctest::Approx(16.06e9 / (0.6 * 3.35e12)).epsilon(0.02));
 }

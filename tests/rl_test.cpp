@@ -11,7 +11,9 @@ namespace {
 // The worked example's model: generation and scoring on one GPU, compute-only prefill and
 // weight-only decode.
 RunResult seed(double batch) {
-  return run("rl.throughput", {{"params", 70e9},
+  return run("rl.throughput", {{"compute_efficiency", 1},
+                               {"bandwidth_efficiency", 1},
+                               {"params", 70e9},
                                {"batch", batch},
                                {"prompt_len", 100},
                                {"gen_len", 50},
@@ -63,7 +65,11 @@ TEST_CASE("rl.throughput: seed 001 — 70B, batch 512, 256 GPUs: 11,434 ms sync 
 // 512 · 100 · 138.03e9 / (2 · 989.4e12) = 3.57 s (compute-bound), decode by the roofline step by
 // step (Pope et al. 2022 §3). H100 figures: its datasheet.
 TEST_CASE("rl.throughput: scoring on every GPU, generation on a replica that holds the model") {
-  auto r = run("rl.throughput", {{"params", 70e9}, {"batch", 512}, {"total_gpus", 256}});
+  auto r = run("rl.throughput", {{"compute_efficiency", 1},
+                                 {"bandwidth_efficiency", 1},
+                                 {"params", 70e9},
+                                 {"batch", 512},
+                                 {"total_gpus", 256}});
   REQUIRE(r.ok);
   CHECK(r.warnings.size() == 0);
   CHECK(out(r, "generation_memory") == doctest::Approx(140e9 + 512 * 150 * 327680.0));
@@ -74,7 +80,9 @@ TEST_CASE("rl.throughput: scoring on every GPU, generation on a replica that hol
   CHECK(out(r, "score_time") == doctest::Approx(score_flops / (256 * peak)).epsilon(1e-12));
   CHECK(out(r, "score_time_async") == doctest::Approx(score_flops / (128 * peak)).epsilon(1e-12));
   // The generation equals infer.latency on 2 GPUs' rates.
-  auto g = run("infer.latency", {{"params", 70e9},
+  auto g = run("infer.latency", {{"compute_efficiency", 1},
+                                 {"bandwidth_efficiency", 1},
+                                 {"params", 70e9},
                                  {"prompt_len", 100},
                                  {"gen_len", 50},
                                  {"batch", 512},
@@ -94,8 +102,12 @@ TEST_CASE("rl.throughput: scoring on every GPU, generation on a replica that hol
             {{"params", 70e9}, {"batch", 512}, {"total_gpus", 256}, {"generation_replicas", 128}})
             .input == "generation_replicas");
   // Too small a replica, given by hand, is warned about by name.
-  auto one = run("rl.throughput",
-                 {{"params", 70e9}, {"batch", 512}, {"total_gpus", 256}, {"gpus_per_replica", 1}});
+  auto one = run("rl.throughput", {{"compute_efficiency", 1},
+                                   {"bandwidth_efficiency", 1},
+                                   {"params", 70e9},
+                                   {"batch", 512},
+                                   {"total_gpus", 256},
+                                   {"gpus_per_replica", 1}});
   REQUIRE(one.ok);
   REQUIRE(one.warnings.size() == 1);
   CHECK(one.warnings[0].as_string().find("gpus_per_replica") != std::string::npos);
@@ -119,7 +131,9 @@ TEST_CASE("rl.throughput: seed 001's batch sweep (128, 256, 512, 1024) — async
 
 TEST_CASE("rl.throughput: generation replicas and the GPU split") {
   // Eight replicas: 64 sequences each, prefill 8× shorter, decode unchanged (weight-bound).
-  auto r = run("rl.throughput", {{"params", 70e9},
+  auto r = run("rl.throughput", {{"compute_efficiency", 1},
+                                 {"bandwidth_efficiency", 1},
+                                 {"params", 70e9},
                                  {"batch", 512},
                                  {"total_gpus", 256},
                                  {"generation_replicas", 8},
@@ -131,9 +145,12 @@ TEST_CASE("rl.throughput: generation replicas and the GPU split") {
         doctest::Approx(64 * 100 * 2 * 70e9 / figures::h100_bf16 + 50 * 140e9 / 3.35e12)
             .epsilon(1e-12));
   // A different split: 3/4 of the GPUs training.
-  auto q =
-      run("rl.throughput",
-          {{"params", 70e9}, {"batch", 512}, {"total_gpus", 256}, {"async_train_fraction", 0.75}});
+  auto q = run("rl.throughput", {{"compute_efficiency", 1},
+                                 {"bandwidth_efficiency", 1},
+                                 {"params", 70e9},
+                                 {"batch", 512},
+                                 {"total_gpus", 256},
+                                 {"async_train_fraction", 0.75}});
   CHECK(out(q, "train_gpus_async") == 192);
   CHECK(error_of("rl.throughput",
                  {{"params", 70e9}, {"batch", 8}, {"total_gpus", 256}, {"generation_replicas", 16}})
@@ -150,8 +167,12 @@ TEST_CASE("rl.throughput: generation replicas and the GPU split") {
 // Mixtral 8x7B, 12.88B of 46.70B active, less its 32,000 × 4,096 input embedding, and
 // 2·75·32·256·32 over 150 tokens.
 TEST_CASE("rl.throughput: an MoE policy trains and generates with its active parameters") {
-  auto r = run("rl.throughput",
-               {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"batch", 512}, {"total_gpus", 256}});
+  auto r = run("rl.throughput", {{"compute_efficiency", 1},
+                                 {"bandwidth_efficiency", 1},
+                                 {"model", "mixtral-8x7b"},
+                                 {"gpu", "h100"},
+                                 {"batch", 512},
+                                 {"total_gpus", 256}});
   REQUIRE(r.ok);
   const double active = 12879925248;
   const double f = 2 * (active - 32000.0 * 4096) + 2 * 75.0 * 32 * 256 * 32;
@@ -166,7 +187,11 @@ TEST_CASE("rl.throughput: an MoE policy trains and generates with its active par
 // (1,280 GB), so TP 4 × PP 7 = 28 GPUs (7 divides 28 layers), not the 32 of the smallest
 // power of two.
 TEST_CASE("rl.throughput: the generation replica is a shape that can be built") {
-  auto r = run("rl.throughput", {{"model", "qwen2.5-7b"}, {"batch", 200000}, {"total_gpus", 256}});
+  auto r = run("rl.throughput", {{"compute_efficiency", 1},
+                                 {"bandwidth_efficiency", 1},
+                                 {"model", "qwen2.5-7b"},
+                                 {"batch", 200000},
+                                 {"total_gpus", 256}});
   REQUIRE(r.ok);
   CHECK(out(r, "generation_memory") == doctest::Approx(2 * 7615616512.0 + 200000 * 150 * 57344.0));
   CHECK(out(r, "gpus_per_replica") == 28);

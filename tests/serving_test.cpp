@@ -296,7 +296,9 @@ TEST_CASE("serve.llm_gpus: seed 001's serving table (low / medium / high load)")
   for (Row row : {Row{1000, 0.01, 10, 22, 22}, Row{5000, 0.02, 100, 211, 214},
                   Row{10000, 0.05, 500, 1052, 1070}}) {
     CAPTURE(row.users);
-    auto r = run("serve.llm_gpus", {{"params", 70e9},
+    auto r = run("serve.llm_gpus", {{"compute_efficiency", 1},
+                                    {"bandwidth_efficiency", 1},
+                                    {"params", 70e9},
                                     {"n_kv_heads", 0},  // the worked example's MHA cache
                                     {"users", row.users},
                                     {"rps_per_user", row.rps},
@@ -317,8 +319,12 @@ TEST_CASE("serve.llm_gpus: seed 001's serving table (low / medium / high load)")
 // 2·80·8192·2 B), 50 steps at a mean context of 124.5. T_1 = 1.0681 s, half the worked
 // example's single-GPU 2.1037 s.
 TEST_CASE("serve.llm_gpus: latency on the whole TP × PP replica, not one GPU") {
-  auto r = run("serve.llm_gpus",
-               {{"params", 70e9}, {"n_kv_heads", 0}, {"users", 10000}, {"rps_per_user", 0.05}});
+  auto r = run("serve.llm_gpus", {{"compute_efficiency", 1},
+                                  {"bandwidth_efficiency", 1},
+                                  {"params", 70e9},
+                                  {"n_kv_heads", 0},
+                                  {"users", 10000},
+                                  {"rps_per_user", 0.05}});
   REQUIRE(r.ok);
   CHECK(out(r, "tp") == 2);
   CHECK(out(r, "pp") == 1);
@@ -328,15 +334,23 @@ TEST_CASE("serve.llm_gpus: latency on the whole TP × PP replica, not one GPU") 
   CHECK(out(r, "requests_per_gpu") == doctest::Approx(1 / (2 * t1)).epsilon(1e-12));
   CHECK(out(r, "replicas") == 535);  // ⌈500 · 1.0681⌉
   // A total rate given directly replaces users × rate.
-  auto q = run("serve.llm_gpus", {{"params", 70e9}, {"n_kv_heads", 0}, {"total_qps", 500}});
+  auto q = run("serve.llm_gpus", {{"compute_efficiency", 1},
+                                  {"bandwidth_efficiency", 1},
+                                  {"params", 70e9},
+                                  {"n_kv_heads", 0},
+                                  {"total_qps", 500}});
   REQUIRE(q.ok);
   CHECK(out(q, "total_rps") == 500);
   CHECK(out(q, "gpus_needed") == out(r, "gpus_needed"));
   // A shape that can be built: 405B in BF16 (810 GB + cache) on 80 GiB GPUs is not 10 GPUs
   // (the memory ceiling) but TP 8 × PP 2 = 16, PP dividing Llama 3.1 405B's 126 layers
   // (Grattafiori et al. 2024, Table 3).
-  auto big = run("serve.llm_gpus",
-                 {{"params", 405e9}, {"total_qps", 1}, {"n_layers", 126}, {"d_model", 16384}});
+  auto big = run("serve.llm_gpus", {{"compute_efficiency", 1},
+                                    {"bandwidth_efficiency", 1},
+                                    {"params", 405e9},
+                                    {"total_qps", 1},
+                                    {"n_layers", 126},
+                                    {"d_model", 16384}});
   REQUIRE(big.ok);
   CHECK(out(big, "min_gpus_memory") == 10);
   CHECK(out(big, "tp") == 8);
@@ -344,8 +358,11 @@ TEST_CASE("serve.llm_gpus: latency on the whole TP × PP replica, not one GPU") 
   CHECK(out(big, "gpus_per_replica") == 16);
   // A given replica splits into TP × PP: 24 = TP 8 × PP 3, and 3 stages do not divide 80
   // layers — said, as serve.engine says it (engines split them as evenly as they can).
-  auto uneven =
-      run("serve.llm_gpus", {{"params", 70e9}, {"total_qps", 1}, {"gpus_per_replica", 24}});
+  auto uneven = run("serve.llm_gpus", {{"compute_efficiency", 1},
+                                       {"bandwidth_efficiency", 1},
+                                       {"params", 70e9},
+                                       {"total_qps", 1},
+                                       {"gpus_per_replica", 24}});
   REQUIRE(uneven.ok);
   CHECK(out(uneven, "tp") == 8);
   CHECK(out(uneven, "pp") == 3);
@@ -353,14 +370,20 @@ TEST_CASE("serve.llm_gpus: latency on the whole TP × PP replica, not one GPU") 
   for (std::size_t i = 0; i < uneven.warnings.size(); ++i)
     said = said || uneven.warnings[i].as_string().find("80 layers") != std::string::npos;
   CHECK(said);
-  auto six = run("serve.llm_gpus", {{"params", 70e9}, {"total_qps", 1}, {"gpus_per_replica", 20}});
+  auto six = run("serve.llm_gpus", {{"compute_efficiency", 1},
+                                    {"bandwidth_efficiency", 1},
+                                    {"params", 70e9},
+                                    {"total_qps", 1},
+                                    {"gpus_per_replica", 20}});
   CHECK(out(six, "tp") == 4);
   CHECK(out(six, "pp") == 5);
 }
 
 TEST_CASE("serve.llm_gpus: the weight-memory bug — 140 GB, not 140 bytes") {
   // The worked example's GPU: 990 TFLOP/s and 80 GB in decimal bytes.
-  auto r = run("serve.llm_gpus", {{"params", 70e9},
+  auto r = run("serve.llm_gpus", {{"compute_efficiency", 1},
+                                  {"bandwidth_efficiency", 1},
+                                  {"params", 70e9},
                                   {"n_kv_heads", 0},
                                   {"users", 10000},
                                   {"rps_per_user", 0.05},
@@ -381,7 +404,9 @@ TEST_CASE("serve.llm_gpus: the weight-memory bug — 140 GB, not 140 bytes") {
   CHECK(r.warnings.size() == 1);  // one request alone exceeds the 1 s target
   // A model that fits: LLaMA-2-7B needs one GPU of 80 GiB (85.9 GB), and the memory limit is
   // 71.9 GB of cache.
-  auto small = run("serve.llm_gpus", {{"params", 7e9},
+  auto small = run("serve.llm_gpus", {{"compute_efficiency", 1},
+                                      {"bandwidth_efficiency", 1},
+                                      {"params", 7e9},
                                       {"n_kv_heads", 0},
                                       {"head_dim", 0},
                                       {"users", 100},
@@ -419,7 +444,9 @@ TEST_CASE("serving: a trickle of load still needs one GPU, and nothing divides b
 // TP 4 at most, so 405B in BF16 (810 GB + cache) on 80 GB GPUs is TP 4 × PP 3 (3 divides the
 // 126 layers), not TP 8 × PP 2.
 TEST_CASE("serve.llm_gpus: TP divides the heads, PP the layers") {
-  auto r = run("serve.llm_gpus", {{"params", 405e9},
+  auto r = run("serve.llm_gpus", {{"compute_efficiency", 1},
+                                  {"bandwidth_efficiency", 1},
+                                  {"params", 405e9},
                                   {"total_qps", 1},
                                   {"n_layers", 126},
                                   {"d_model", 12288},
@@ -431,10 +458,17 @@ TEST_CASE("serve.llm_gpus: TP divides the heads, PP the layers") {
   // With a model's shape the cache is its own (Llama 3 70B: GQA, 327,680 B per token, Grattafiori
   // et al. 2024, Table 3), and an MoE decodes with its active weights (Mixtral: 2 · 12.88 GB
   // per step at batch 1 on TP 2, half of it per GPU).
-  auto llama = run("serve.llm_gpus", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"total_qps", 1}});
+  auto llama = run("serve.llm_gpus", {{"compute_efficiency", 1},
+                                      {"bandwidth_efficiency", 1},
+                                      {"model", "llama3-70b"},
+                                      {"gpu", "h100"},
+                                      {"total_qps", 1}});
   CHECK(out(llama, "kv_per_request") == 150 * 327680.0);
-  auto mixtral =
-      run("serve.llm_gpus", {{"model", "mixtral-8x7b"}, {"gpu", "h100"}, {"total_qps", 1}});
+  auto mixtral = run("serve.llm_gpus", {{"compute_efficiency", 1},
+                                        {"bandwidth_efficiency", 1},
+                                        {"model", "mixtral-8x7b"},
+                                        {"gpu", "h100"},
+                                        {"total_qps", 1}});
   REQUIRE(mixtral.ok);
   CHECK(out(mixtral, "tp") == 2);
   const double active = 12879925248, total = 46702792704;
@@ -448,7 +482,9 @@ TEST_CASE("serve.llm_gpus: TP divides the heads, PP the layers") {
 // allow TP 4 but not TP 8 (12 is neither divisible by 8 nor a divisor of it), so 405B in BF16
 // (810 GB) on 80 GB GPUs is TP 4 × PP 3 (3 divides 126 layers), not TP 8 × PP 2.
 TEST_CASE("serve.llm_gpus: TP splits the KV heads as engines do") {
-  auto r = run("serve.llm_gpus", {{"params", 405e9},
+  auto r = run("serve.llm_gpus", {{"compute_efficiency", 1},
+                                  {"bandwidth_efficiency", 1},
+                                  {"params", 405e9},
                                   {"total_qps", 1},
                                   {"n_layers", 126},
                                   {"d_model", 12288},
@@ -458,7 +494,9 @@ TEST_CASE("serve.llm_gpus: TP splits the KV heads as engines do") {
   CHECK(out(r, "tp") == 4);
   CHECK(out(r, "pp") == 3);
   // A replica given by hand splits into the same shapes: 8 GPUs = TP 4 × PP 2.
-  auto given = run("serve.llm_gpus", {{"params", 405e9},
+  auto given = run("serve.llm_gpus", {{"compute_efficiency", 1},
+                                      {"bandwidth_efficiency", 1},
+                                      {"params", 405e9},
                                       {"total_qps", 1},
                                       {"n_layers", 126},
                                       {"d_model", 12288},

@@ -88,13 +88,27 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
           {"p", "p", p, unit::tokens},
           {"F", roofline ? "F_{\\text{fwd}}" : "2 N", f_prefill, unit::flop_per_token}},
          o.prefill_flops, unit::flop);
-  const double prefill_compute = o.prefill_flops / in.peak_flops;
+  // Achieved, not peak, rates (the serving engines' shares, docs/serving.md: NVIDIA NIM's
+  // Llama 3.3 70B rows); 1 and 1 give the roofline's ideal, as the worked examples use.
+  const double F = in.peak_flops * in.compute_efficiency;
+  const double BW = in.mem_bandwidth * in.bandwidth_efficiency;
+  if (in.compute_efficiency < 1 || in.bandwidth_efficiency < 1) {
+    d.step("Achieved matmul rate", "F", "$e \\cdot $P",
+           {{"e", "e_C", in.compute_efficiency, unit::fraction},
+            {"P", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
+           F, unit::flops);
+    d.step("Achieved memory bandwidth", "BW", "$e \\cdot $P",
+           {{"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
+            {"P", "BW_{\\text{peak}}", in.mem_bandwidth, unit::bytes_per_s}},
+           BW, unit::bytes_per_s);
+  }
+  const double prefill_compute = o.prefill_flops / F;
   o.weights_memory = n * in.weight_bytes;
   // What a step reads (core/scenario/model.cpp): every weight of a dense model; for an MoE,
   // the shared weights and the experts the step's tokens touch.
   const double prefill_read = params_read_per_step(n, na, experts, top_k, b * p) * in.weight_bytes;
   const double decode_read = params_read_per_step(n, na, experts, top_k, b) * in.weight_bytes;
-  const double weight_read = decode_read / in.mem_bandwidth;
+  const double weight_read = decode_read / BW;
   if (moe) {
     d.step("Weights a decode step reads (shared + the experts the batch touches)", "W_r",
            "$A + ($E (1 - (1 - \\frac{$k}{$E})^{$b}) - $k) \\cdot \\frac{$N - $A}{$E - $k}",
@@ -111,20 +125,19 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
     d.step("Weight bytes (read once by the prefill and by every decode step)", "W", "$N \\cdot $w",
            {{"N", "N", n, unit::params}, {"w", "b_w", in.weight_bytes, unit::bytes}},
            o.weights_memory, unit::bytes);
-    o.prefill_time = std::max(prefill_compute, prefill_read / in.mem_bandwidth);
+    o.prefill_time = std::max(prefill_compute, prefill_read / BW);
     d.step("Prefill time (compute or one read of the weights, whichever is longer)",
            "T_{\\text{prefill}}", "\\max\\left(\\frac{$C}{$F},\\ \\frac{$W}{$B}\\right)",
            {{"C", "C_{\\text{prefill}}", o.prefill_flops, unit::flop},
-            {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops},
+            {"F", "F", F, unit::flops},
             {"W", moe ? "W_{\\text{prefill}}" : "W", prefill_read, unit::bytes},
-            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+            {"B", "BW", BW, unit::bytes_per_s}},
            o.prefill_time, unit::seconds);
   } else {
     o.prefill_time = prefill_compute;
     d.step("Prefill time (compute-bound, as the worked example)", "T_{\\text{prefill}}",
            "\\frac{$C}{$F}",
-           {{"C", "C_{\\text{prefill}}", o.prefill_flops, unit::flop},
-            {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
+           {{"C", "C_{\\text{prefill}}", o.prefill_flops, unit::flop}, {"F", "F", F, unit::flops}},
            o.prefill_time, unit::seconds);
     d.step("Weight bytes read per decode step", "W", "$N \\cdot $w",
            {{"N", "N", n, unit::params}, {"w", "b_w", in.weight_bytes, unit::bytes}},
@@ -134,8 +147,7 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
     o.decode_time_per_token = weight_read;
     d.step("Decode time per token (memory-bound: read the weights once)", "t_{\\text{tok}}",
            "\\frac{$W}{$B}",
-           {{"W", moe ? "W_r" : "W", decode_read, unit::bytes},
-            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+           {{"W", moe ? "W_r" : "W", decode_read, unit::bytes}, {"B", "BW", BW, unit::bytes_per_s}},
            o.decode_time_per_token, unit::seconds);
     o.decode_time = g * o.decode_time_per_token;
     o.decode_bound = "memory";
@@ -145,19 +157,19 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
            "count them.");
   } else {
     // Step t reads W plus the cache of b sequences holding p + t tokens each.
-    const double a = (decode_read + b * p * o.kv_bytes_per_token) / in.mem_bandwidth;
-    const double c = b * o.kv_bytes_per_token / in.mem_bandwidth;
+    const double a = (decode_read + b * p * o.kv_bytes_per_token) / BW;
+    const double c = b * o.kv_bytes_per_token / BW;
     // Compute time of step t: b tokens at context p + t. Linear in t, with one kink where the
     // context passes a sliding window (windowed layers stop growing): two linear pieces.
     auto compute = [&](double t) {
-      return b * forward_flops_per_token(sized.value(), p + t, false) / in.peak_flops;
+      return b * forward_flops_per_token(sized.value(), p + t, false) / F;
     };
     const double f_dec = forward_flops_step(sized.value(), p, false, d);
-    const double k = b * f_dec / in.peak_flops;
+    const double k = b * f_dec / F;
     d.step("First decode step, compute time", "t_{\\text{comp}}", "\\frac{$b \\cdot $f}{$F}",
            {{"b", "b", b},
             {"f", "F_{\\text{dec}}", f_dec, unit::flop_per_token},
-            {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
+            {"F", "F", F, unit::flops}},
            k, unit::seconds);
     o.decode_time = 0;
     double t0 = 0;
@@ -173,9 +185,9 @@ Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
            {{"g", "g", g},
             {"b", "b", b},
             {"m", "m_{kv}", o.kv_bytes_per_token, unit::bytes_per_token},
-            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s},
+            {"B", "BW", BW, unit::bytes_per_s},
             {"p", "p", p, unit::tokens},
-            {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
+            {"F", "F", F, unit::flops}},
            o.decode_time, unit::seconds);
     o.decode_time_per_token = o.decode_time / g;
     d.step("Average time per decode step", "t_{\\text{tok}}", "\\frac{$T}{$g}",
@@ -320,7 +332,20 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
   const double na = active.value();
   const bool moe = is_moe(in);
   InferDecodeOut o{};
-  const double bw = in.chips * in.mem_bandwidth, f = in.chips * in.peak_flops;
+  // Achieved, not peak, rates (serve.engine's shares, docs/serving.md); 1 and 1: the ideal.
+  const double F = in.peak_flops * in.compute_efficiency;
+  const double BW = in.mem_bandwidth * in.bandwidth_efficiency;
+  if (in.compute_efficiency < 1 || in.bandwidth_efficiency < 1) {
+    d.step("Achieved matmul rate per chip", "F", "$e \\cdot $P",
+           {{"e", "e_C", in.compute_efficiency, unit::fraction},
+            {"P", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
+           F, unit::flops);
+    d.step("Achieved memory bandwidth per chip", "BW", "$e \\cdot $P",
+           {{"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
+            {"P", "BW_{\\text{peak}}", in.mem_bandwidth, unit::bytes_per_s}},
+           BW, unit::bytes_per_s);
+  }
+  const double bw = in.chips * BW, f = in.chips * F;
   const double w = in.params * in.weight_bytes;
   auto read_bytes = [&](double batch) {
     return params_read_per_step(in.params, na, in.experts, in.top_k, batch) * in.weight_bytes;
@@ -349,14 +374,14 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
     d.step("Weight read time", "t_W", "\\frac{$W}{$c \\cdot $B}",
            {{"W", "W_r", o.weights_read, unit::bytes},
             {"c", "n_{\\text{chips}}", in.chips},
-            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+            {"B", "BW", BW, unit::bytes_per_s}},
            o.weight_time, unit::seconds);
   else
     d.step("Weight read time", "t_W", "\\frac{$N \\cdot $w}{$c \\cdot $B}",
            {{"N", "N", in.params, unit::params},
             {"w", "b_w", in.weight_bytes, unit::bytes},
             {"c", "n_{\\text{chips}}", in.chips},
-            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+            {"B", "BW", BW, unit::bytes_per_s}},
            o.weight_time, unit::seconds);
   const double kv = in.batch * in.context * in.kv_bytes_per_token;
   o.kv_time = kv / bw;
@@ -365,7 +390,7 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
           {"S", "S", in.context, unit::tokens},
           {"m", "m_{kv}", in.kv_bytes_per_token, unit::bytes_per_token},
           {"c", "n_{\\text{chips}}", in.chips},
-          {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+          {"B", "BW", BW, unit::bytes_per_s}},
          o.kv_time, unit::seconds);
   o.memory_time = o.weight_time + o.kv_time;
   o.compute_time = 2 * na * in.batch / f;
@@ -374,7 +399,7 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
          {{"N", moe ? "N_a" : "N", na, unit::params},
           {"b", "B", in.batch},
           {"c", "n_{\\text{chips}}", in.chips},
-          {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops}},
+          {"F", "F", F, unit::flops}},
          o.compute_time, unit::seconds);
   o.step_time = std::max(o.memory_time, o.compute_time);
   d.step("Step time", "t_{\\text{step}}", "\\max($W + $K,\\ $C)",
@@ -414,10 +439,10 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
            {{"W", "t_W", w / bw, unit::seconds},
             {"N", "N", in.params, unit::params},
             {"c", "n_{\\text{chips}}", in.chips},
-            {"F", "F_{\\text{peak}}", in.peak_flops, unit::flops},
+            {"F", "F", F, unit::flops},
             {"S", "S", in.context, unit::tokens},
             {"m", "m_{kv}", in.kv_bytes_per_token, unit::bytes_per_token},
-            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+            {"B", "BW", BW, unit::bytes_per_s}},
            o.crossover_batch, unit::none);
   else if (!std::isnan(o.crossover_batch))
     d.step("Batch where compute catches up with memory (the experts read grow with the batch)",
@@ -466,6 +491,8 @@ void register_inference(Registry& r) {
                  .integer(),
              peak_flops_input(NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s"),
              hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "Memory bandwidth", kMaxBw),
+             compute_efficiency_input(NAPKIN_FIELD(In, compute_efficiency)),
+             bandwidth_efficiency_input(NAPKIN_FIELD(In, bandwidth_efficiency)),
              num("weight_bytes", NAPKIN_FIELD(In, weight_bytes), "Bytes per weight", unit::bytes)
                  .help("2 for BF16 weights, 1 for FP8")
                  .positive(8),
@@ -623,7 +650,9 @@ void register_inference(Registry& r) {
                   .positive(kMaxBw),
               num("peak_flops", NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s per chip", unit::flops)
                   .help("Peak FLOP/s of one chip")
-                  .positive(kMaxPeak)};
+                  .positive(kMaxPeak),
+              compute_efficiency_input(NAPKIN_FIELD(In, compute_efficiency)),
+              bandwidth_efficiency_input(NAPKIN_FIELD(In, bandwidth_efficiency))};
           for (auto& x : moe_count_inputs<In>()) ins.push_back(std::move(x));
           return ins;
         }(),

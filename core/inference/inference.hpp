@@ -22,6 +22,9 @@ struct InferLatencyIn : SizedModelInputs {
   double batch = 1;
   double peak_flops = figures::h100_bf16;
   double mem_bandwidth = figures::h100_hbm_bandwidth;
+  // Shares of peak an engine's kernels reach (serve.engine's defaults); 1 and 1: the ideal.
+  double compute_efficiency = figures::serving_compute_share;
+  double bandwidth_efficiency = figures::serving_bandwidth_share;
   double weight_bytes = 2;
   double kv_bytes = 2;
   std::string decode_model = "roofline";     // roofline | weights (seed 001's model)
@@ -62,6 +65,8 @@ struct InferDecodeIn : MoeCounts {
   double chips = 1;
   double mem_bandwidth = figures::h100_hbm_bandwidth;
   double peak_flops = figures::h100_bf16;
+  double compute_efficiency = figures::serving_compute_share;
+  double bandwidth_efficiency = figures::serving_bandwidth_share;
 };
 struct InferDecodeOut {
   double step_time, tokens_per_second, weight_time, kv_time, compute_time, memory_time,

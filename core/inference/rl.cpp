@@ -53,6 +53,8 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
   g.batch = o.sequences_per_replica;
   g.peak_flops = in.peak_flops;
   g.mem_bandwidth = in.mem_bandwidth;
+  g.compute_efficiency = in.compute_efficiency;
+  g.bandwidth_efficiency = in.bandwidth_efficiency;
   g.weight_bytes = in.weight_bytes;
   g.decode_model = in.decode_model;
   Derivation quiet(false);
@@ -147,13 +149,16 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
   const double score_flops = in.batch * seq * f_reward;
   // The reward model's prefill over G GPUs: its FLOPs split G ways, or one read of its weights
   // per GPU, whichever is longer (the prefill roofline, Pope et al. 2022 §3).
-  const double reward_read = reward_params * in.weight_bytes / in.mem_bandwidth;
+  // Scoring at the same achieved rates as generation (1 and 1: the worked example's peak).
+  const double f_score = in.peak_flops * in.compute_efficiency;
+  const double bw_score = in.mem_bandwidth * in.bandwidth_efficiency;
+  const double reward_read = reward_params * in.weight_bytes / bw_score;
   auto score_time_on = [&](double gpus) {
-    return std::max(score_flops / (gpus * in.peak_flops), reward_read);
+    return std::max(score_flops / (gpus * f_score), reward_read);
   };
   const bool one_gpu = in.score_on == "one_gpu";
   o.score_gpus = one_gpu ? 1 : in.total_gpus;
-  o.score_time = one_gpu ? score_flops / in.peak_flops : score_time_on(in.total_gpus);
+  o.score_time = one_gpu ? score_flops / f_score : score_time_on(in.total_gpus);
   o.score_time_async = one_gpu ? o.score_time : score_time_on(gen_gpus_async);
   if (one_gpu)
     d.step(
@@ -164,7 +169,7 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
          {"p", "p", in.prompt_len, unit::tokens},
          {"g", "g", in.gen_len, unit::tokens},
          {"f", "F_{\\text{RM}}", f_reward, unit::flop_per_token},
-         {"F", "F", in.peak_flops, unit::flops}},
+         {"F", "F", f_score, unit::flops}},
         o.score_time, unit::seconds);
   else {
     // Synchronous on every GPU, asynchronous on those not training.
@@ -181,9 +186,9 @@ Result<RlThroughputOut> rl_throughput(const RlThroughputIn& in, Derivation& d) {
               {"f", "F_{\\text{RM}}", f_reward, unit::flop_per_token},
               {"R", "N_{\\text{RM}}", reward_params, unit::params},
               {"G", sync ? "G" : "G_{\\text{gen}}", sync ? in.total_gpus : gen_gpus_async},
-              {"F", "F", in.peak_flops, unit::flops},
+              {"F", "F", f_score, unit::flops},
               {"w", "b_w", in.weight_bytes, unit::bytes},
-              {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+              {"B", "BW", bw_score, unit::bytes_per_s}},
              sync ? o.score_time : o.score_time_async, unit::seconds);
   }
 
@@ -290,6 +295,8 @@ void register_rl(Registry& r) {
                .required(),
            peak_flops_input(NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s per GPU"),
            hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "Memory bandwidth", 1e15),
+           compute_efficiency_input(NAPKIN_FIELD(In, compute_efficiency)),
+           bandwidth_efficiency_input(NAPKIN_FIELD(In, bandwidth_efficiency)),
            num("mfu", NAPKIN_FIELD(In, mfu), "Training MFU", unit::fraction)
                .help("Share of peak the training step reaches")
                .positive(1),

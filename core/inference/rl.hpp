@@ -18,6 +18,9 @@ struct RlThroughputIn : SizedModelInputs {
   double total_gpus = 256;
   double peak_flops = figures::h100_bf16;
   double mem_bandwidth = figures::h100_hbm_bandwidth;
+  // Generation's and scoring's shares of peak (serve.engine's); 1 and 1: the worked example's.
+  double compute_efficiency = figures::serving_compute_share;
+  double bandwidth_efficiency = figures::serving_bandwidth_share;
   double mfu = 0.5;
   double reward_model_fraction = 0.1;
   double async_train_fraction = 0.5;

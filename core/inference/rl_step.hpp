@@ -51,7 +51,8 @@ struct RlStepIn : SizedModelInputs {
   int gen_tp = 1;
   std::string gen_dtype = "bf16";
   double gpu_memory_utilization = 0;  // 0 = 0.6 colocated (NeMo-RL's), else vLLM's 0.9
-  double compute_efficiency = 0.5, bandwidth_efficiency = 0.6;
+  double compute_efficiency = figures::serving_compute_share,
+         bandwidth_efficiency = figures::serving_bandwidth_share;
   // Trainer.
   int train_tp = 1, train_pp = 1, train_ep = 1, zero_stage = 3;
   std::string recompute = "full";

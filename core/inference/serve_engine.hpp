@@ -36,7 +36,8 @@ struct ServeEngineIn : SizedModelInputs {
   double block_size = 16;           // tokens per paged KV block (vLLM's default)
   bool chunked_prefill = true;
   double chunk_tokens = 2048;  // prefill tokens mixed into one step
-  double compute_efficiency = 0.5, bandwidth_efficiency = 0.6;
+  double compute_efficiency = figures::serving_compute_share,
+         bandwidth_efficiency = figures::serving_bandwidth_share;
   // The link between a replica's TP ranks (H100 NVLink 4 and what NCCL achieves on it,
   // core/scenario/cluster.cpp): each layer's two all-reduces of the step's activations.
   double intra_bandwidth = 450e9, intra_latency = 3e-6,

@@ -145,6 +145,7 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
   li.weight_bytes = in.weight_bytes;
   li.kv_bytes = in.kv_bytes;
   li.decode_model = "weights";
+  li.compute_efficiency = li.bandwidth_efficiency = 1;  // the worked example's ideal rates
   Derivation quiet(false);
   // The worked example's single request: compute-only prefill, weight-only decode, one GPU.
   Result<InferLatencyOut> seed = infer_latency(li, quiet);
@@ -208,6 +209,8 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
                      d);  // what infer.latency prices a prompt at
   li.peak_flops = o.tp * in.peak_flops;
   li.mem_bandwidth = o.tp * in.mem_bandwidth;
+  li.compute_efficiency = in.compute_efficiency;
+  li.bandwidth_efficiency = in.bandwidth_efficiency;
   Result<InferLatencyOut> single = infer_latency(li, quiet);
   if (!single.ok()) return single.error();
   o.single_request_latency = single->total_time;
@@ -467,6 +470,8 @@ void register_serving(Registry& r) {
              gpu_memory_input(NAPKIN_FIELD(In, gpu_memory)),
              peak_flops_input(NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s"),
              hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "Memory bandwidth", 1e15),
+             compute_efficiency_input(NAPKIN_FIELD(In, compute_efficiency)),
+             bandwidth_efficiency_input(NAPKIN_FIELD(In, bandwidth_efficiency)),
              num("weight_bytes", NAPKIN_FIELD(In, weight_bytes), "Bytes per weight", unit::bytes)
                  .help("2 for BF16 weights, 1 for FP8")
                  .positive(8),

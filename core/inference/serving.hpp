@@ -21,6 +21,10 @@ struct ServeLlmIn : SizedModelInputs {
   double gpu_memory = figures::h100_memory;
   double peak_flops = figures::h100_bf16;
   double mem_bandwidth = figures::h100_hbm_bandwidth;
+  // Shares of peak the replica's kernels reach (serve.engine's); the worked example's outputs
+  // (…_seed) keep its ideal rates.
+  double compute_efficiency = figures::serving_compute_share;
+  double bandwidth_efficiency = figures::serving_bandwidth_share;
   double weight_bytes = 2;
   double kv_bytes = 2;
   double gpus_per_replica = 0;  // 0 = the smallest TP × PP shape that holds weights + 1 request

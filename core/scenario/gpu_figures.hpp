@@ -31,5 +31,9 @@ inline constexpr double nvlink4_nvls_share = 480.0 / 1.75 / 450;
 inline constexpr double nvlink3_ring_share = 235.0 / 300;
 inline constexpr double nic_share = 0.94;
 inline constexpr double nccl_launch = 8.4e-6;
+// Shares of peak a serving engine's kernels reach, set by NVIDIA NIM 1.8.0's Llama 3.3 70B FP8
+// rows on H100s (docs/serving.md, serve.engine): matmuls 50 % of peak, HBM reads 60 %.
+inline constexpr double serving_compute_share = 0.5;
+inline constexpr double serving_bandwidth_share = 0.6;
 
 }  // namespace napkin::figures
