@@ -400,36 +400,25 @@ Result<Phases> evaluate(const RlStepIn& in, const SizedModel& sized, Placement p
     // The engine stops to load new weights; the trainer never waits for it.
     ph.gen_branch += o.weight_sync_time;
     o.step_time = std::max(ph.gen_branch, ph.train_branch);
-    d.step("Step, asynchronous: generating the next batch overlaps training on this one",
-           "T_{\\text{step}}", "\\max($G + $R + $W,\\ $L + $T)",
-           {{"G", "T_{\\text{gen}}", o.generation_time, unit::seconds},
-            {"R", "T_{\\text{reward}}", o.reward_time, unit::seconds},
-            {"W", "T_{\\text{sync}}", o.weight_sync_time, unit::seconds},
-            {"L", "T_{\\text{logp}}", o.logprob_time, unit::seconds},
-            {"T", "T_{\\text{train}}", o.train_time, unit::seconds}},
-           o.step_time, unit::seconds);
   } else {
     o.step_time = ph.gen_branch + ph.train_branch + o.weight_sync_time + offload;
-    if (coloc)
-      d.step("Step, colocated: every GPU generates, then every GPU trains", "T_{\\text{step}}",
-             "$G + $R + $L + $T + $W + $O",
-             {{"G", "T_{\\text{gen}}", o.generation_time, unit::seconds},
-              {"R", "T_{\\text{reward}}", o.reward_time, unit::seconds},
-              {"L", "T_{\\text{logp}}", o.logprob_time, unit::seconds},
-              {"T", "T_{\\text{train}}", o.train_time, unit::seconds},
-              {"W", "T_{\\text{sync}}", o.weight_sync_time, unit::seconds},
-              {"O", "T_{\\text{offload}}", offload, unit::seconds}},
-             o.step_time, unit::seconds);
-    else
-      d.step("Step, disaggregated: each GPU set waits for the other", "T_{\\text{step}}",
-             "$G + $R + $L + $T + $W",
-             {{"G", "T_{\\text{gen}}", o.generation_time, unit::seconds},
-              {"R", "T_{\\text{reward}}", o.reward_time, unit::seconds},
-              {"L", "T_{\\text{logp}}", o.logprob_time, unit::seconds},
-              {"T", "T_{\\text{train}}", o.train_time, unit::seconds},
-              {"W", "T_{\\text{sync}}", o.weight_sync_time, unit::seconds}},
-             o.step_time, unit::seconds);
   }
+  // One step, three sums: each GPU set waits for the other unless generation runs ahead.
+  d.step(p == Placement::Async ? "Step, asynchronous: generating the next batch overlaps training "
+                                 "on this one"
+         : coloc               ? "Step, colocated: every GPU generates, then every GPU trains"
+                               : "Step, disaggregated: each GPU set waits for the other",
+         "T_{\\text{step}}",
+         p == Placement::Async ? "\\max($G + $R + $W,\\ $L + $T)"
+         : coloc               ? "$G + $R + $L + $T + $W + $O"
+                               : "$G + $R + $L + $T + $W",
+         {{"G", "T_{\\text{gen}}", o.generation_time, unit::seconds},
+          {"R", "T_{\\text{reward}}", o.reward_time, unit::seconds},
+          {"L", "T_{\\text{logp}}", o.logprob_time, unit::seconds},
+          {"T", "T_{\\text{train}}", o.train_time, unit::seconds},
+          {"W", "T_{\\text{sync}}", o.weight_sync_time, unit::seconds},
+          {"O", "T_{\\text{offload}}", offload, unit::seconds}},
+         o.step_time, unit::seconds);
   o.samples_per_second = samples / o.step_time;
   // Tokens trained on (prompt + response), as NeMo-RL's performance tables count them.
   o.tokens_per_second = samples * seq / o.step_time;

@@ -172,7 +172,8 @@ void register_rl_step(Registry& r) {
                .group("layout"),
            num("gpu_memory_utilization", NAPKIN_FIELD(In, gpu_memory_utilization),
                "Engine's share of GPU memory (0 = usual)", unit::fraction)
-               .help("vLLM's GPU memory utilisation setting: weights, activations and KV cache; 0 takes "
+               .help("vLLM's GPU memory utilisation setting: weights, activations and KV cache; 0 "
+                     "takes "
                      "0.6 when colocated (NeMo-RL's) and vLLM's 0.9 on GPUs of its own")
                .range(0, 1)
                .group("layout"),

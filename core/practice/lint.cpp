@@ -66,7 +66,10 @@ void lint_problem(const Problem& p, const ProblemBank& bank, Findings& f) {
                          answer_text(m.value, p.unit) + "): it cannot be told apart");
     if (p.kind != Kind::number) {
       std::string k;
-      for (std::size_t i : v.key) k += std::to_string(i) + ",";
+      // The key as the student sees it: the shown positions.
+      for (std::size_t i : v.key)
+        for (std::size_t at = 0; at < v.shown.size(); ++at)
+          if (v.shown[at] == i) k += std::to_string(at) + ",";
       keys.insert(k);
     }
     if (seed >= 1 && seed <= 20) answers.insert(answer_text(v.answer, p.unit) + v.statement);

@@ -486,6 +486,30 @@ std::vector<std::size_t> ranked(const std::vector<double>& x, bool highest) {
   return r;
 }
 
+// The order a variant shows n options in: the author's at seed 0; after it a Fisher–Yates
+// shuffle driven by the seed (splitmix64, so native and wasm agree).
+std::vector<std::size_t> shown_options(std::size_t n, std::int64_t seed) {
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::uint64_t x = static_cast<std::uint64_t>(seed) * 0x9E3779B97F4A7C15ULL;
+  for (std::size_t i = n; seed != 0 && i > 1; --i) {
+    x += 0x9E3779B97F4A7C15ULL;
+    std::uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    std::swap(order[i - 1], order[z % i]);
+  }
+  return order;
+}
+
+// Where the option with index i (into problem->options) is shown, from 0.
+std::size_t shown_at(const Variant& v, std::size_t i) {
+  for (std::size_t k = 0; k < v.shown.size(); ++k)
+    if (v.shown[k] == i) return k;
+  return i;
+}
+
 // A choice or order problem's options: each one's value, and the key. False when an option
 // cannot be run; `distinct` false when the key is not clear: the best two (an order: any two
 // neighbours) within 10 % of each other, or an order the options are already shown in.
@@ -514,8 +538,20 @@ bool evaluate_options(const Problem& p, const Estimator& est, Variant& v, std::s
   }
   if (p.kind == Kind::order && shown_order) distinct = false;
   if (p.kind == Kind::choice) v.key.resize(1);
-  v.answer = static_cast<double>(v.key[0]) + 1;
+  v.answer = static_cast<double>(v.key[0]) + 1;  // in the author's order until shown (show())
   return true;
+}
+
+// The order a variant shows its options in (Variant::shown), and its answer in that order. An
+// order the shuffle happens to show already sorted has its first two options swapped.
+void show(Variant& v) {
+  const Problem& p = *v.problem;
+  if (p.kind == Kind::number) return;
+  v.shown = shown_options(p.options.size(), v.seed);
+  if (p.kind == Kind::order && v.key.size() >= 2 &&
+      std::equal(v.key.begin(), v.key.end(), v.shown.begin()))
+    std::swap(v.shown[0], v.shown[1]);
+  v.answer = static_cast<double>(shown_at(v, v.key[0])) + 1;
 }
 
 // One variant from its parameters: the estimator's run, the answer, the mistakes. False (with
@@ -628,6 +664,7 @@ Result<Variant> make_variant(const Problem& p, std::int64_t seed, const ProblemB
   if (!evaluate(p, *est, std::move(params), seed, v, why, distinct))
     return Error{"internal", "", "problem " + p.id + " cannot be built: " + why, Json(p.id), ""};
   v.statement = statement_of(p, v.params, seed);
+  show(v);
   return v;
 }
 
@@ -656,7 +693,7 @@ Json kind_answer(const Variant& v) {
   Json a = Json::object(), order = Json::array();
   std::string text;
   for (std::size_t i : v.key) {
-    order.push(static_cast<double>(i));
+    order.push(static_cast<double>(shown_at(v, i)));
     text += (text.empty() ? "" : " → ") + option_label(v, i);
   }
   a.set("value", v.answer);
@@ -679,7 +716,8 @@ Reply check_kind(const Variant& v, std::string_view answer) {
     for (; i < answer.size() && answer[i] >= '0' && answer[i] <= '9' && k <= n; ++i)
       k = k * 10 + static_cast<std::size_t>(answer[i] - '0');
     ok = ok && k >= 1 && k <= n && !seen[k - 1];
-    if (ok) seen[k - 1] = true, given.push_back(k - 1);
+    // The student numbers the options as shown; the key is in the author's indices.
+    if (ok) seen[k - 1] = true, given.push_back(v.shown.size() == n ? v.shown[k - 1] : k - 1);
   }
   if (!ok || given.size() != v.key.size()) {
     const std::string want = p.kind == Kind::choice
@@ -785,7 +823,8 @@ Reply problem_reply(std::string_view id, std::int64_t seed) {
   if (p->kind != Kind::number) {
     j.set("kind", p->kind == Kind::choice ? "choice" : "order");
     Json options = Json::array();
-    for (std::size_t i = 0; i < p->options.size(); ++i) options.push(option_label(v, i));
+    for (std::size_t i = 0; i < p->options.size(); ++i)
+      options.push(option_label(v, v.shown.size() == p->options.size() ? v.shown[i] : i));
     j.set("options", std::move(options));
   }
   j.set("answer", p->kind == Kind::number ? answer_json(v.answer, p->unit) : kind_answer(v));

@@ -165,6 +165,10 @@ struct Variant {
   // options in order), as indices into problem->options.
   std::vector<double> option_values;
   std::vector<std::size_t> key;
+  // The options in the order this variant shows them, as indices into problem->options: the
+  // author's order at seed 0, shuffled by the seed after it, so that the letter of the key
+  // changes between variants and a student cannot learn it instead of the reason.
+  std::vector<std::size_t> shown;
   Expected expected() const;
 };
 
