@@ -3,6 +3,7 @@
 // the options' numbers in order.
 #include <algorithm>
 #include <numeric>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -157,4 +158,30 @@ TEST_CASE("apply_option reads layouts, scalings and presets, and refuses what it
   for (const char* bad : {"gpu=h999", "model=gpt-9", "tp", "=4", "tp=four", "tp=4 pp"})
     CHECK_FALSE(apply_option(bad, p));
   CHECK(apply_option("", p));  // no change
+}
+
+// Issue #28 item 6: a choice whose key is always "2" teaches the letter, not the reason. Each
+// variant shows its options in its own order (the author's at seed 0), so over 21 seeds the
+// key's number changes, and the number the student reads is the one graded.
+TEST_CASE("choice and order: the key's shown number changes between variants and is graded") {
+  for (const Problem& p : problem_bank().problems()) {
+    if (p.kind == Kind::number) continue;
+    CAPTURE(std::string(p.id));
+    std::set<std::string> keys;
+    for (int seed = 0; seed <= 20; ++seed) {
+      Result<Variant> v = make_variant(p, seed);
+      REQUIRE(v.ok());
+      std::string shown_key;
+      for (std::size_t i : v.value().key)
+        for (std::size_t at = 0; at < v.value().shown.size(); ++at)
+          if (v.value().shown[at] == i) shown_key += std::to_string(at + 1) + ",";
+      keys.insert(shown_key);
+      if (seed <= 3) {
+        const Reply r = check_reply(p.id, seed, shown_key);
+        REQUIRE(r.ok);
+        CHECK(r.json.find("verdict")->as_string() == "correct");
+      }
+    }
+    CHECK(keys.size() >= 2);
+  }
 }
