@@ -19,19 +19,6 @@ struct Findings {
 };
 
 // An answer equal to a parameter the statement shows ({name}) is read off it, not computed.
-bool answer_is_a_given(const Variant& v) {
-  const Problem& p = *v.problem;
-  if (p.kind != Kind::number || p.unit.unit == kYesNo || v.answer == 0) return false;
-  const bool fixed = v.seed == 0 && !p.fixed_statement.empty();
-  const std::string shown = fixed ? p.fixed_setup + p.fixed_statement : p.setup + p.statement;
-  for (const auto& item : v.params.items())
-    if (relative_error(item.second, v.answer) < 1e-9 &&
-        (shown.find("{" + item.first + "}") != std::string::npos ||
-         shown.find("{" + item.first + ":raw}") != std::string::npos))
-      return true;
-  return false;
-}
-
 void lint_problem(const Problem& p, const ProblemBank& bank, Findings& f) {
   std::set<std::string> keys, answers, reported;
   bool given_reported = false;

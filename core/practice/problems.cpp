@@ -589,6 +589,21 @@ std::string statement_of(const Problem& p, const Values& params, std::int64_t se
 
 }  // namespace
 
+// True when a number problem's answer is one of the numbers its statement gives (a draw the
+// pool leaves out; lint reports it at seed 0, which an author chooses).
+bool answer_is_a_given(const Variant& v) {
+  const Problem& p = *v.problem;
+  if (p.kind != Kind::number || p.unit.unit == kYesNo || v.answer == 0) return false;
+  const bool fixed = v.seed == 0 && !p.fixed_statement.empty();
+  const std::string shown = fixed ? p.fixed_setup + p.fixed_statement : p.setup + p.statement;
+  for (const auto& item : v.params.items())
+    if (relative_error(item.second, v.answer) < 1e-9 &&
+        (shown.find("{" + item.first + "}") != std::string::npos ||
+         shown.find("{" + item.first + ":raw}") != std::string::npos))
+      return true;
+  return false;
+}
+
 // Seeds ≥ 1 index a pool built once per group (or lone problem): draws in the fixed
 // pseudo-random order of Draws, each kept only when, for every part, every mistake is
 // distinguishable from its answer and its statement is not the source's, and the answers, as
@@ -619,7 +634,8 @@ static const std::vector<Values>& variant_pool(const Problem& p, const ProblemBa
       const Problem& q = *parts[i];
       const Values params = seed == 0 ? fixed_params(q) : project(q, draw);
       ok = evaluate(q, *est[i], params, seed, v, why, distinct) && (seed == 0 || distinct) &&
-           (seed == 0 || statement_of(q, params, seed) != source[i]);
+           (seed == 0 || statement_of(q, params, seed) != source[i]) &&
+           (seed == 0 || !answer_is_a_given(v));
       k += answer_text(v.answer, q.unit) +
            (q.unit.unit == kYesNo || q.kind != Kind::number ? v.params.to_json().dump() : "") + "|";
     }

@@ -174,6 +174,10 @@ struct Variant {
 
 constexpr std::int64_t kMaxSeed = 2147483647;  // what JS's `seed | 0` can carry
 
+// A number problem whose answer is one of the numbers its statement gives: shown before an
+// attempt. The variant pools leave such draws out; lint reports seed 0's.
+bool answer_is_a_given(const Variant& v);
+
 // `bank` holds the problem's group (default: the built-in bank).
 Result<Variant> make_variant(const Problem& p, std::int64_t seed,
                              const ProblemBank* bank = nullptr);
