@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "base/counts.hpp"
@@ -58,16 +59,20 @@ struct Rollout {
 // the rollout). Continuous batching (Yu et al. 2022, Orca) keeps the KV cache full while
 // requests wait: a replica with more sequences than its cache holds runs n/b waves of mean
 // length before the last, which may be a longest one.
-Result<Rollout> rollout(const RlStepIn& in, const SizedModel& sized, double gen_gpus, Placement p,
-                        Derivation& d) {
-  Rollout r;
-  const double samples = in.prompts * in.group_size;
-  r.replicas = floor_count(gen_gpus / in.gen_tp);
-  if (r.replicas < 1)
-    return Error::inconsistent("gen_tp", in.gen_tp,
-                               "is more than the " + whole(gen_gpus) + " GPUs that generate");
-  r.per_replica = ceil_count(samples / r.replicas);
+// serve.engine at the replica's settings. Its step with a full cache and its step at batch 1 do
+// not depend on how many GPUs generate, so they are run once per engine share (colocated or
+// not) and reused by every split the search tries.
+struct Engine {
   ServeEngineIn g;
+  ServeEngineOut full, one;
+};
+struct Engines {
+  std::optional<Engine> shared, own;  // the engine colocated with the trainer, or on its own GPUs
+};
+
+Result<Engine> engine_for(const RlStepIn& in, Placement p, Derivation& d) {
+  Engine e;
+  ServeEngineIn& g = e.g;
   static_cast<SizedModelInputs&>(g) = in;
   g.peak_flops = in.peak_flops;
   g.peak_fp8 = g.peak_int8 = in.peak_fp8;
@@ -96,19 +101,47 @@ Result<Rollout> rollout(const RlStepIn& in, const SizedModel& sized, double gen_
   Derivation quiet(false);
   Result<ServeEngineOut> full = serve_engine(g, quiet);
   if (!full.ok()) return renamed(full.error());
+  e.full = full.value();
+  g.batch = 1;
+  Result<ServeEngineOut> one = serve_engine(g, quiet);
+  if (!one.ok()) return renamed(one.error());
+  e.one = one.value();
+  return e;
+}
+
+Result<const Engine*> engine_of(Engines& cache, const RlStepIn& in, Placement p, Derivation& d) {
+  std::optional<Engine>& slot = p == Placement::Colocated ? cache.shared : cache.own;
+  if (!slot) {
+    Result<Engine> e = engine_for(in, p, d);
+    if (!e.ok()) return e.error();
+    slot = e.value();
+  }
+  return &*slot;
+}
+
+Result<Rollout> rollout(const RlStepIn& in, const SizedModel& sized, const Engine& e,
+                        double gen_gpus, Placement p, Derivation& d) {
+  Rollout r;
+  const double samples = in.prompts * in.group_size;
+  r.replicas = floor_count(gen_gpus / in.gen_tp);
+  if (r.replicas < 1)
+    return Error::inconsistent("gen_tp", in.gen_tp,
+                               "is more than the " + whole(gen_gpus) + " GPUs that generate");
+  r.per_replica = ceil_count(samples / r.replicas);
+  const ServeEngineOut* full = &e.full;
   r.kv_tokens = full->kv_capacity_tokens;
   const double b = std::min(r.per_replica, full->max_batch);
   r.concurrent = b;
-  double t_b = full->decode_step;
-  if (b < full->max_batch) {
+  double t_b = b <= 1 ? e.one.decode_step : full->decode_step;
+  if (b > 1 && b < full->max_batch) {
+    ServeEngineIn g = e.g;
     g.batch = b;
+    Derivation quiet(false);
     Result<ServeEngineOut> at_b = serve_engine(g, quiet);
     if (!at_b.ok()) return renamed(at_b.error());
     t_b = at_b->decode_step;
   }
-  g.batch = 1;
-  Result<ServeEngineOut> one = serve_engine(g, quiet);
-  if (!one.ok()) return renamed(one.error());
+  const ServeEngineOut* one = &e.one;
   r.per_seq = b > 1 ? std::max(0.0, (t_b - one->decode_step) / (b - 1)) : 0;
   r.fixed = one->decode_step - r.per_seq;
   d.step("Decode step of a replica as fixed + per-sequence cost (serve.engine at 1 and at B)",
@@ -258,8 +291,8 @@ struct Phases {
 };
 
 // The step in one placement with `gen_gpus` generating (all of them when colocated).
-Result<Phases> evaluate(const RlStepIn& in, const SizedModel& sized, Placement p, double gen_gpus,
-                        Derivation& d) {
+Result<Phases> evaluate(const RlStepIn& in, const SizedModel& sized, Engines& engines, Placement p,
+                        double gen_gpus, Derivation& d) {
   Phases ph;
   RlStepOut& o = ph.o;
   const bool coloc = p == Placement::Colocated;
@@ -274,7 +307,9 @@ Result<Phases> evaluate(const RlStepIn& in, const SizedModel& sized, Placement p
   const double samples = in.prompts * in.group_size;
   const double seq = in.prompt_len + in.response_len_mean;
 
-  Result<Rollout> ro = rollout(in, sized, gen_gpus, p, d);
+  Result<const Engine*> eng = engine_of(engines, in, p, d);
+  if (!eng.ok()) return eng.error();
+  Result<Rollout> ro = rollout(in, sized, *eng.value(), gen_gpus, p, d);
   if (!ro.ok()) return ro.error();
   const Rollout& r = ro.value();
   o.replicas = r.replicas;
@@ -475,11 +510,12 @@ std::vector<double> split_candidates(const RlStepIn& in) {
   return some;
 }
 
-double best_split(const RlStepIn& in, const SizedModel& sized, Placement p, double* gpus) {
+double best_split(const RlStepIn& in, const SizedModel& sized, Engines& engines, Placement p,
+                  double* gpus) {
   double best = not_given;
   Derivation quiet(false);
   for (double g : split_candidates(in)) {
-    Result<Phases> ph = evaluate(in, sized, p, g, quiet);
+    Result<Phases> ph = evaluate(in, sized, engines, p, g, quiet);
     if (!ph.ok() || !ph->o.fits) continue;
     if (std::isnan(best) || ph->o.step_time < best) {
       best = ph->o.step_time;
@@ -521,14 +557,15 @@ Result<RlStepOut> rl_step(const RlStepIn& in, Derivation& d) {
     d.warn("GPUs generating (" + whole(in.generation_gpus) +
            ") is not used when colocated: every GPU generates, then every GPU trains.");
   }
-  Result<Phases> ph = evaluate(in, sized.value(), p, gen_gpus, d);
+  Engines engines;
+  Result<Phases> ph = evaluate(in, sized.value(), engines, p, gen_gpus, d);
   if (!ph.ok()) return ph.error();
   RlStepOut o = ph->o;
   o.speedup_vs_sync = o.best_sync_step_time = not_given;
   o.best_generation_gpus = o.best_split_step_time = not_given;
   if (p != Placement::Colocated) {
     double g = 0;
-    o.best_split_step_time = best_split(in, sized.value(), p, &g);
+    o.best_split_step_time = best_split(in, sized.value(), engines, p, &g);
     if (!std::isnan(o.best_split_step_time)) {
       o.best_generation_gpus = g;
       d.note("The best split of these GPUs",
@@ -541,10 +578,11 @@ Result<RlStepOut> rl_step(const RlStepIn& in, Derivation& d) {
     // Against the best synchronous layout on the same GPUs: colocated, or disaggregated at
     // its own best split.
     Derivation quiet(false);
-    Result<Phases> co = evaluate(in, sized.value(), Placement::Colocated, in.total_gpus, quiet);
+    Result<Phases> co =
+        evaluate(in, sized.value(), engines, Placement::Colocated, in.total_gpus, quiet);
     double best = co.ok() && co->o.fits ? co->o.step_time : not_given;
     const char* which = "colocated";
-    const double dis = best_split(in, sized.value(), Placement::Disaggregated, nullptr);
+    const double dis = best_split(in, sized.value(), engines, Placement::Disaggregated, nullptr);
     if (!std::isnan(dis) && (std::isnan(best) || dis < best)) best = dis, which = "disaggregated";
     if (!std::isnan(best)) {
       o.best_sync_step_time = best;
