@@ -295,7 +295,7 @@ void register_rl_step(Registry& r) {
                .y_unit = unit::seconds,
                .x_min = 1,
                .x_max = 16,
-               .points = 16,
+               .points = 9,
                .integer_x = true,
                .y = {"step_time"},
                .series = {{"Asynchronous", object_of({{"placement", "async"}})},
