@@ -33,8 +33,19 @@ export function chartXs(spec) {
   return xs;
 }
 
-// Lines (or stacked bars) of a chart for the given inputs, as plain arrays.
+// Lines (or stacked bars) of a chart for the given inputs, as plain arrays. A chart with no x
+// input draws one bar per series (a category: the series' label), each from one run.
 export function chartData(api, spec, inputs) {
+  if (!spec.x) {
+    const xs = spec.series.map((_, i) => i);
+    const lines = spec.y.map((y) => ({ group: '', output: y, values: [] }));
+    for (const g of spec.series) {
+      const res = api.run(spec.estimator, { ...inputs, ...g.overrides });
+      if (res.error) return { error: res.error.message, xs, lines: [] };
+      for (const l of lines) l.values.push(typeof res.outputs[l.output] === 'number' ? res.outputs[l.output] : null);
+    }
+    return { xs, lines };
+  }
   const xs = chartXs(spec);
   // The user's own x is one of the points, so the line passes through their result and the
   // legend can show it exactly.
@@ -116,10 +127,15 @@ export class Chart {
       this.dataTable);
   }
 
+  // An x value as text: a number in the x input's unit, or a category's label.
+  xText(v, digits) {
+    return this.spec.x ? this.fmt(v, this.xUnit, digits) : this.spec.series[v]?.label ?? '';
+  }
+
   columns() {
     if (!this.data) return null;
     const head = [this.spec.x_label, ...this.data.lines.map((l) => labelFor(l, this.spec, this.outputLabels))];
-    const rows = this.data.xs.map((x, i) => [x, ...this.data.lines.map((l) => l.values[i])]);
+    const rows = this.data.xs.map((x, i) => [this.spec.x ? x : this.xText(x), ...this.data.lines.map((l) => l.values[i])]);
     return { head, rows };
   }
 
@@ -127,7 +143,7 @@ export class Chart {
     if (!this.dataTable.open) return;
     const c = this.columns();
     if (!c) return this.tableBox.replaceChildren();
-    const fx = (v) => (v === null || v === undefined ? '—' : this.fmt(v, this.xUnit, 4));
+    const fx = (v) => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : this.fmt(v, this.xUnit, 4));
     const fy = (v) => (v === null || v === undefined ? '—' : this.fmt(v, this.spec.y_unit, 4));
     this.tableBox.replaceChildren(h('table', { class: 'mini' },
       h('thead', {}, h('tr', {}, c.head.map((t) => h('th', { scope: 'col', text: t })))),
@@ -366,7 +382,7 @@ export class Chart {
     ctx.fillRect(0, 0, g.W, g.H);
     ctx.font = '11px system-ui, sans-serif';
     ctx.lineWidth = 1;
-    const fmtX = (v) => fmt(v, this.xUnit, 3), fmtY = (v) => fmt(v, spec.y_unit, 3);
+    const fmtX = (v) => this.xText(v, 3), fmtY = (v) => fmt(v, spec.y_unit, 3);
     const left = g.L, right = g.W - g.R, top = g.T, bottom = g.H - g.B;
     // Grid and tick labels.
     ctx.strokeStyle = t.grid;

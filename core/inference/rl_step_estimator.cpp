@@ -318,6 +318,26 @@ void register_rl_step(Registry& r) {
        .y = {"generation_time", "reward_time", "logprob_time", "train_time", "weight_sync_time"},
        .series = {{"Disaggregated", object_of({{"placement", "disaggregated"}})}},
        .x_max_input = "total_gpus"});
+
+  // The phases of each placement at the user's inputs, one bar each (a chart with no x input).
+  // Asynchronous phases overlap: its step is the longer of generation and training.
+  r.add_chart(
+      {.id = "rl-step-by-placement",
+       .title = "Time in each phase, by placement (asynchronous phases overlap)",
+       .estimator = "rl.step",
+       .x = "",
+       .x_label = "Placement",
+       .y_label = "Time per step",
+       .y_unit = unit::seconds,
+       .x_min = 0,
+       .x_max = 2,
+       .points = 3,
+       .kind = "bar",
+       .y = {"generation_time", "reward_time", "logprob_time", "train_time", "weight_sync_time"},
+       .series = {{"Colocated", object_of({{"placement", "colocated"}})},
+                  {"Disaggregated", object_of({{"placement", "disaggregated"}})},
+                  {"Async", object_of({{"placement", "async"}})}},
+       .mark_current = false});
 }
 
 }  // namespace napkin

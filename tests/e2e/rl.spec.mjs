@@ -23,6 +23,15 @@ test('rl.step: colocated by default, async on request, phases as stacked bars', 
   await bars.locator('summary').click();
   await expect(bars.locator('table.mini')).toContainText('Generation');
   await expect(form.locator('figure[data-chart="rl-step-vs-generation-gpus"] canvas')).toBeVisible();
+  // One stacked bar of phases per placement, its categories named in the data table.
+  const byPlacement = form.locator('figure[data-chart="rl-step-by-placement"]');
+  await expect(byPlacement.locator('canvas')).toBeVisible();
+  await byPlacement.locator('summary').click();
+  const rows = byPlacement.locator('table.mini tbody tr');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0).locator('td').first()).toHaveText('Colocated');
+  await expect(rows.nth(2).locator('td').first()).toHaveText('Async');
+  await expect(rows.nth(2).locator('td').nth(1)).toHaveText(/\d/);
   // A verifier costs what the user says.
   await form.locator('input[name="verifier_time"]').fill('7 s');
   await expect(form.locator('[data-output="reward_time"]')).toHaveText('7 s');
