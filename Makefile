@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export NODE_PATH := /usr/share/nodejs
 
 APT_PACKAGES := cmake g++ make emscripten doctest-dev libfmt-dev chromium clang-format nodejs npm \
-                clang libclang-rt-14-dev zopfli
+                clang libclang-rt-14-dev zopfli binaryen
 PORT ?= 8080
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -69,7 +69,7 @@ dist: wasm npm
 	cp build/single/index.html dist/napkin.html
 	$(call vite_build,--mode embed)
 	cat build/embed/napkin-glue.js build/embed/napkin-embed.js > dist/napkin-embed.js
-	cp build/embed/napkin.wasm dist/napkin.wasm
+	cp build/embed/napkin.wasm build/embed/napkin-deferred.wasm dist/
 	cp dist/problems.json dist/napkin-problems.json
 	mkdir -p dist/demo && cp docs/embed-demo.html dist/demo/index.html && cp docs/embed-demo.js dist/demo/demo.js && cp docs/embed-demo.css dist/demo/demo.css && cp docs/examples/week3.json dist/demo/week3.json
 	node web/add-csp.mjs dist/index.html dist/embed.html dist/napkin.html

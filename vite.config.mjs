@@ -1,4 +1,4 @@
-// Two builds of one page (SPEC §1): `dist/index.html` with external scripts (works under a
+// Two builds of one page (README): `dist/index.html` with external scripts (works under a
 // strict CSP: script-src 'self' 'wasm-unsafe-eval'), and `dist/napkin.html`, one self-contained
 // file that opens from disk. The wasm module is a classic script (MODULARIZE, wasm inlined),
 // so it is added as a script tag rather than bundled: bundlers trip over its node branch.
@@ -10,6 +10,7 @@ import os from 'node:os';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { minify } from 'terser';
+import { splitWasm } from './wasm/split.mjs';
 
 const WASM_JS = path.resolve('build/wasm/napkin.js');
 
@@ -62,13 +63,15 @@ function problemBundle() {
 // fetches NAME.json beside it; the single file carries the text deflated by zopfli as an inert
 // base64 blob, <script type="application/octet-stream" id="napkin-NAME">, that no one parses
 // until the page asks for it.
+// Each part is {file, make}: `make` gives its text or bytes, `file` the name a served page
+// fetches.
 function lazyData(inline, parts) {
   return {
     name: 'napkin-lazy-data',
     async transformIndexHtml(html, ctx) {
       if (!inline || !ctx.filename.endsWith('index.html')) return undefined;
       const tags = [];
-      for (const [name, make] of Object.entries(parts)) {
+      for (const [name, { make }] of Object.entries(parts)) {
         const packed = deflated(Buffer.from(await make())).toString('base64');
         tags.push({ tag: 'script', attrs: { type: 'application/octet-stream', id: 'napkin-' + name }, children: packed, injectTo: 'body' });
       }
@@ -76,7 +79,7 @@ function lazyData(inline, parts) {
     },
     async generateBundle() {
       if (inline) return;
-      for (const [name, make] of Object.entries(parts)) this.emitFile({ type: 'asset', fileName: name + '.json', source: await make() });
+      for (const { file, make } of Object.values(parts)) this.emitFile({ type: 'asset', fileName: file, source: await make() });
     },
   };
 }
@@ -117,9 +120,17 @@ async function wasmParts(jsText) {
   return { glue, bytes: Buffer.from(m[1], 'base64') };
 }
 
-async function singleFileWasm(jsText) {
+// The page's module, split (wasm/split.mjs): the primary part in napkin-wasm.js, which the
+// first screen waits for, and the deferred part (practice and search code), loaded on first use
+// as lazy data. The embed uses the same two parts, as napkin.wasm and napkin-deferred.wasm.
+async function splitParts(jsText) {
   const { glue, bytes } = await wasmParts(jsText);
-  const packed = deflated(bytes).toString('base64');
+  return { glue, ...splitWasm(bytes, jsText) };
+}
+
+async function singleFileWasm(jsText) {
+  const { glue, primary } = await splitParts(jsText);
+  const packed = deflated(primary).toString('base64');
   const loader =
     'var napkinWasmPacked="' + packed + '";\n' +
     // One promise, started as soon as this script is parsed (before the page's module runs):
@@ -167,14 +178,19 @@ function embedWasm() {
   return {
     name: 'napkin-embed-wasm',
     async generateBundle() {
-      const { glue, bytes } = await wasmParts(fs.readFileSync(WASM_JS, 'utf8'));
+      const { glue, primary, deferred } = await splitParts(fs.readFileSync(WASM_JS, 'utf8'));
       this.emitFile({ type: 'asset', fileName: 'napkin-glue.js', source: glue });
-      this.emitFile({ type: 'asset', fileName: 'napkin.wasm', source: bytes });
+      this.emitFile({ type: 'asset', fileName: 'napkin.wasm', source: primary });
+      this.emitFile({ type: 'asset', fileName: 'napkin-deferred.wasm', source: deferred });
     },
   };
 }
 
-const LAZY = { problems: problemBundle, docs: renderedDocs };
+const LAZY = {
+  problems: { file: 'problems.json', make: problemBundle },
+  docs: { file: 'docs.json', make: renderedDocs },
+  'wasm-deferred': { file: 'napkin-deferred.wasm', make: async () => (await splitParts(fs.readFileSync(WASM_JS, 'utf8'))).deferred },
+};
 
 export default defineConfig(({ mode }) => {
   if (mode === 'embed')

@@ -1,4 +1,4 @@
-// The JS API of SPEC §3 over the module's C exports (bindings.cpp): plain objects in, plain
+// The JS API (README, "Using it") over the module's C exports (bindings.cpp): plain objects in, plain
 // objects out. Appended to the module (--post-js), so `Module` is the instance createNapkin
 // resolves to, and HEAPU8 / HEAPF64 are its memory views (replaced when memory grows, so
 // read them after each allocation). The exports exist once the wasm is instantiated, so each
@@ -175,7 +175,7 @@
     return json(withText([text(t, 'text'), unit === undefined ? '' : text(unit, 'unit')], M._napkin_parse));
   });
   // search(inputs, {onProgress, signal}) → a Promise that always resolves: the search JSON of
-  // SPEC §9 or {error}. In a page that passed createNapkin a `searchWorker` (a function that
+  // docs/training.md (search) or {error}. In a page that passed createNapkin a `searchWorker` (a function that
   // returns a Worker running this module, see web/search-worker.js) it runs there, so the page
   // never freezes, and aborting the signal ends the worker; elsewhere it runs in this thread.
   // onProgress({done, total}) follows every block of about `every` layouts.
@@ -191,6 +191,9 @@
     return signal && signal.aborted ? cancelled : r;
   });
   M.search = function (inputs, opts) {
+    return M.loadDeferred().then(function (loaded) { return loaded.error ? loaded : searchNow(inputs, opts); });
+  };
+  var searchNow = function (inputs, opts) {
     return new Promise(function (resolve) {
       var o = opts && typeof opts === 'object' ? opts : {};
       var onProgress = typeof o.onProgress === 'function' ? o.onProgress : null;
@@ -219,14 +222,31 @@
         if (e && e.preventDefault) e.preventDefault();
         finish({ error: { code: 'internal', input: null, message: 'the search worker failed: ' + safeText(e) } }, false);
       };
-      w.postMessage(body);
+      // The worker runs the same split module: it gets the deferred part already compiled.
+      w.postMessage({ inputs: body, deferred: M.deferredModule || null });
+    });
+  };
+  // In the page and the embed the module is split (wasm/split.mjs): the code only practice and
+  // the search use loads on first use. loadDeferred() → a Promise that always resolves: {ok:
+  // true} once that code is in (at once where the module is whole, as in node), or {error}.
+  // The problem methods below answer an error value until it has resolved.
+  M.loadDeferred = function () {
+    if (!M.needsDeferred) return Promise.resolve({ ok: true });
+    return M.attachDeferred().then(function () { return { ok: true }; }, function (e) {
+      return { error: { code: 'not_loaded', input: null, message: 'the practice and search code could not be loaded: ' + safeText(e) } };
+    });
+  };
+  var deferred = function (fn) {
+    return guard(function () {
+      if (M.needsDeferred) return { error: { code: 'not_loaded', input: null, message: 'the practice code has not loaded yet: wait for napkin.loadDeferred() first' } };
+      return fn.apply(null, arguments);
     });
   };
   // A problem file (docs/authoring.md), as JSON text or as the parsed object: its problems join
   // the bank. {loaded, ids, errors}: errors name the problem and the field; nothing throws. The
   // page and the embed load the built-in bank (problems.json) this way on first use.
   var MAX_PROBLEM_FILE = 4000000;
-  M.loadProblems = guard(function (file) {
+  M.loadProblems = deferred(function (file) {
     var t = typeof file === 'string' ? file : null;
     if (t === null && file && typeof file === 'object') {
       try { t = JSON.stringify(file); } catch (e) { fail('file', 'the problem file does not convert to JSON: ' + safeText(e)); }
@@ -235,12 +255,12 @@
     if (t.length > MAX_PROBLEM_FILE) fail('file', 'the problem file is ' + t.length + ' characters long; at most ' + MAX_PROBLEM_FILE);
     return json(withText([t], function (p, n) { return M._napkin_load_problems(p, n); }));
   });
-  M.problems = guard(function () { return json(M._napkin_problems()); });
-  M.problem = guard(function (id, seed) {
+  M.problems = deferred(function () { return json(M._napkin_problems()); });
+  M.problem = deferred(function (id, seed) {
     var s = seedOf(seed);
     return json(withText([text(id, 'id')], function (p, n) { return M._napkin_problem(p, n, s); }));
   });
-  M.check = guard(function (id, seed, answer) {
+  M.check = deferred(function (id, seed, answer) {
     var s = seedOf(seed);
     return json(withText([text(id, 'id'), text(answer, 'answer')], function (p, n, a, m) {
       return M._napkin_check(p, n, s, a, m);

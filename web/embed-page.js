@@ -13,6 +13,7 @@
 // only to a declared `origin=`, never to '*' (issue #30.17).
 import pageCss from './style.css?inline';
 import { defineElements } from './elements.js';
+import { deferredWasm } from './lazy-data.js';
 
 const CALCULATOR_ATTRIBUTES = ['charts', 'units'];
 const MAX_VALUE = 200;  // an input's text; longer values are dropped, not echoed
@@ -26,7 +27,7 @@ try {
 // napkin-wasm.js carries the wasm deflated and compiles it as it loads (vite.config.mjs).
 /* global napkinWasmModule */
 const api = Promise.resolve(typeof napkinWasmModule === 'function' ? napkinWasmModule() : null)
-  .then((w) => createNapkin(w ? { wasmModule: w } : {}))
+  .then((w) => createNapkin(w ? { wasmModule: w, deferredWasm: deferredWasm() } : {}))
   .then((m) => {
     window.napkin = m;
     document.dispatchEvent(new CustomEvent('napkin-ready', { detail: m }));

@@ -1,9 +1,10 @@
 // The embed script that a study site includes to get <napkin-calculator> and <napkin-problem>
-// (Emscripten's glue is prepended at build time). It compiles napkin.wasm from beside itself,
-// and the problem bank (napkin-problems.json, beside it too) loads when a <napkin-problem> first
-// needs it. It also publishes window.napkin and fires napkin-ready on document, like the page.
+// (Emscripten's glue is prepended at build time). It compiles napkin.wasm from beside itself;
+// the practice code (napkin-deferred.wasm) and the problem bank (napkin-problems.json), beside it
+// too, load when a <napkin-problem> first needs them. It also publishes window.napkin and fires napkin-ready on document, like the page.
 import pageCss from './style.css?inline';
 import { defineElements } from './elements.js';
+import { deferredWasm } from './lazy-data.js';
 
 const script = document.currentScript;
 const beside = (name) => new URL(name, script && script.src ? script.src : document.baseURI).href;
@@ -18,10 +19,11 @@ const wasmModule = fetch(wasmUrl).then((r) => {
     ? WebAssembly.compileStreaming(r.clone()).catch(() => r.arrayBuffer().then((b) => WebAssembly.compile(b)))
     : r.arrayBuffer().then((b) => WebAssembly.compile(b));
 }).catch((e) => {
-  throw new Error(`napkin-embed.js could not load napkin.wasm from beside it (${e.message || e}); copy napkin.wasm and napkin-problems.json next to napkin-embed.js, and serve the page over http`);
+  throw new Error(`napkin-embed.js could not load napkin.wasm from beside it (${e.message || e}); copy napkin.wasm, napkin-deferred.wasm and napkin-problems.json next to napkin-embed.js, and serve the page over http`);
 });
 
-const api = wasmModule.then((m) => createNapkin({ wasmModule: m })).then((m) => {
+// The practice code (wasm/split.mjs) loads when a <napkin-problem> first needs it.
+const api = wasmModule.then((m) => createNapkin({ wasmModule: m, deferredWasm: deferredWasm(beside('napkin-deferred.wasm')) })).then((m) => {
   window.napkin = m;
   document.dispatchEvent(new CustomEvent('napkin-ready', { detail: m }));
   return m;

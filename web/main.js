@@ -4,6 +4,7 @@ import './style.css';
 import { createApp } from './app.js';
 import { builtinProblems } from './problem-bank.js';
 import { searchWorker } from './search-worker.js';
+import { deferredWasm } from './lazy-data.js';
 
 function fail(message) {
   const box = document.getElementById('app');
@@ -24,7 +25,9 @@ if (typeof createNapkin !== 'function') {
   Promise.resolve(typeof napkinWasmModule === 'function' ? napkinWasmModule() : null)
     .then((module) => {
       performance.mark('napkin-wasm-inflated');
-      const options = module ? { wasmModule: module } : {};
+      // The practice and search code is a second, deferred part of the module (wasm/split.mjs),
+      // loaded when Practice or the Plan search first needs it.
+      const options = module ? { wasmModule: module, deferredWasm: deferredWasm() } : {};
       // The layout search runs in a Web Worker made from the same script (web/search-worker.js).
       options.searchWorker = searchWorker(document.getElementById('napkin-wasm'));
       return createNapkin(options);

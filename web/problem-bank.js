@@ -9,9 +9,13 @@ const loads = new Map();  // what has been asked for, by URL or text: one load e
 
 // Loads one problem file into the module, once. Resolves to {loaded, ids, errors}; a file that
 // cannot be fetched resolves to {errors: [why]}, never rejects.
+// The module's practice code loads first where it is a deferred part (wasm/split.mjs).
 function loadOnce(api, key, text) {
   if (!loads.has(key))
-    loads.set(key, text().then((t) => api.loadProblems(t)).catch((e) => ({ loaded: 0, ids: [], errors: [String(e && e.message ? e.message : e)] })));
+    loads.set(key, Promise.all([api.loadDeferred(), text()]).then(([code, t]) => {
+      if (code.error) throw new Error(code.error.message);
+      return api.loadProblems(t);
+    }).catch((e) => ({ loaded: 0, ids: [], errors: [String(e && e.message ? e.message : e)] })));
   return loads.get(key);
 }
 

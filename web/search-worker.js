@@ -1,15 +1,21 @@
-// The layout search's Web Worker (SPEC §9), built from the page's own copy of the wasm module,
+// The layout search's Web Worker (docs/training.md, Plan card), built from the page's own copy of the wasm module,
 // so no second copy ships and it starts from file:// too: a blob: worker holding the module's
 // inline script (the single file) or importing its URL (dist/index.html), then `shim` below.
 // The page passes `searchWorker` to createNapkin; the module's search() posts the inputs here.
 /* global createNapkin, napkinWasmModule */
+// Each message is {inputs, deferred}: the search's inputs as JSON text, and the module's
+// deferred part (wasm/split.mjs), already compiled by the page, which holds the search's code.
 function shim() {
-  var ready = Promise.resolve(typeof napkinWasmModule === 'function' ? napkinWasmModule() : null).then(function (m) {
-    return createNapkin(m ? { wasmModule: m } : {});
-  });
+  var ready = null;
   onmessage = function (e) {
+    var d = e.data;
+    if (!ready) ready = Promise.resolve(typeof napkinWasmModule === 'function' ? napkinWasmModule() : null).then(function (m) {
+      var o = m ? { wasmModule: m } : {};
+      if (d.deferred) o.deferredWasm = function () { return d.deferred; };
+      return createNapkin(o);
+    });
     ready.then(function (api) {
-      return api.search(JSON.parse(e.data), { onProgress: function (p) { postMessage({ progress: p }); } });
+      return api.search(JSON.parse(d.inputs), { onProgress: function (p) { postMessage({ progress: p }); } });
     }).then(function (r) { postMessage({ result: r }); });
   };
 }

@@ -1,0 +1,105 @@
+// The page's module in two parts (wasm/split.mjs): the primary part that the first screen waits
+// for, and the deferred part with the practice and search code. The two together must answer
+// exactly as the whole module does, and the primary part alone must answer every calculator
+// call, never reaching a function that has not loaded yet.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const zlib = require('node:zlib');
+const { napkin, ROOT } = require('./napkin.cjs');
+
+const createNapkin = require(path.join(ROOT, 'build/wasm/napkin.js'));
+
+// The primary part as dist/napkin-wasm.js carries it (deflated, base64), and the deferred part
+// as a served page and the embed fetch it.
+function parts() {
+  const loader = fs.readFileSync(path.join(ROOT, 'dist/napkin-wasm.js'), 'utf8');
+  const packed = /napkinWasmPacked="([^"]+)"/.exec(loader)[1];
+  return {
+    primary: zlib.inflateRawSync(Buffer.from(packed, 'base64')),
+    deferred: fs.readFileSync(path.join(ROOT, 'dist/napkin-deferred.wasm')),
+  };
+}
+
+async function splitModule() {
+  const { primary, deferred } = parts();
+  let asked = 0;
+  const api = await createNapkin({ wasmBinary: primary, deferredWasm: () => { asked++; return WebAssembly.compile(deferred); } });
+  return { api, asked: () => asked };
+}
+
+test('the primary part alone answers every estimator, sweep and preset list as the whole module does', async () => {
+  const whole = await napkin();
+  const { api, asked } = await splitModule();
+  assert.equal(api.needsDeferred, true, 'the page module is split');
+  assert.deepEqual(api.list(), whole.list());
+  assert.deepEqual(api.hardware(), whole.hardware());
+  assert.deepEqual(api.models(), whole.models());
+  for (const e of whole.list().estimators) {
+    const inputs = Object.fromEntries(e.inputs.map((i) => [i.name, i.example]));
+    assert.deepEqual(api.run(e.id, inputs), whole.run(e.id, inputs), e.id);
+    // An error path too: the first numeric input out of its range.
+    const num = e.inputs.find((i) => i.kind === 'number');
+    if (num) assert.deepEqual(api.run(e.id, { ...inputs, [num.name]: -1e300 }), whole.run(e.id, { ...inputs, [num.name]: -1e300 }), e.id);
+  }
+  assert.deepEqual(api.sweep('train.time', {}, 'gpus', [8, 64, 512]), whole.sweep('train.time', {}, 'gpus', [8, 64, 512]));
+  assert.equal(api.format(3.2e12, 'B'), whole.format(3.2e12, 'B'));
+  assert.deepEqual(api.parse('80 GB', 'B'), whole.parse('80 GB', 'B'));
+  assert.equal(asked(), 0, 'nothing above loads the deferred part');
+});
+
+test('before the deferred part loads, the practice calls answer an error value; after, they match the whole module', async () => {
+  const whole = await napkin();
+  const { api, asked } = await splitModule();
+  const bank = fs.readFileSync(path.join(ROOT, 'dist/problems.json'), 'utf8');
+  for (const r of [api.problems(), api.problem('infer.kv.bytes', 0), api.check('infer.kv.bytes', 0, '1'), api.loadProblems(bank)])
+    assert.equal(r.error.code, 'not_loaded');
+  assert.deepEqual(await api.loadDeferred(), { ok: true });
+  assert.deepEqual(await api.loadDeferred(), { ok: true });
+  assert.equal(asked(), 1, 'loaded once');
+  assert.equal(api.needsDeferred, false);
+  assert.equal(api.loadProblems(bank).loaded, whole.problems().problems.length);
+  const ids = whole.problems().problems.map((p) => p.id);
+  for (const id of ids.filter((_, i) => i % 7 === 0)) {
+    assert.deepEqual(api.problem(id, 5), whole.problem(id, 5), id);
+    assert.deepEqual(api.check(id, 5, '42'), whole.check(id, 5, '42'), id);
+  }
+  const job = { gpus: 64, global_batch: 256 };
+  const [a, b] = [await api.search(job), await whole.search(job)];
+  assert.deepEqual({ ...a, seconds: 0, configs_per_second: 0 }, { ...b, seconds: 0, configs_per_second: 0 });
+});
+
+test('search loads the deferred part itself, and a failed load is an error value that a later call retries', async () => {
+  const { primary, deferred } = parts();
+  let fail = true;
+  const api = await createNapkin({ wasmBinary: primary, deferredWasm: () => (fail ? Promise.reject(new Error('offline')) : WebAssembly.compile(deferred)) });
+  const job = { gpus: 64, global_batch: 256 };
+  const r = await api.search(job);
+  assert.equal(r.error.code, 'not_loaded');
+  assert.match(r.error.message, /offline/);
+  fail = false;
+  const s = await api.search(job);
+  assert.ok(!s.error && s.best, JSON.stringify(s).slice(0, 200));
+});
+
+test('the split chooser keeps every function an indirect call may reach in the primary part', async () => {
+  const { deferredFunctions } = await import(path.join(ROOT, 'wasm/split.mjs'));
+  const glue = 'Module["_napkin_run"]=Module["asm"]["s"];' +
+    ['napkin_search', 'napkin_load_problems', 'napkin_problems', 'napkin_problem', 'napkin_check'].map((n, i) => `Module["_${n}"]=Module["asm"]["${'yzABC'[i]}"];`).join('');
+  const wat = (runBody) => [
+    ' (elem (i32.const 1) $t1 $t2)',
+    ' (export "s" (func $run))', ' (export "y" (func $search))', ' (export "z" (func $load))',
+    ' (export "A" (func $load))', ' (export "B" (func $load))', ' (export "C" (func $load))',
+    ' (func $run', runBody, ' )',
+    ' (func $shared', '  (nop)', ' )',
+    ' (func $search', '  (call $shared)', '  (call $only_search)', ' )',
+    ' (func $only_search', '  (call $t2)', ' )',
+    ' (func $load', '  (call $t1)', ' )',
+    ' (func $t1', '  (nop)', ' )', ' (func $t2', '  (nop)', ' )',
+  ].join('\n');
+  // run calls shared directly and nothing through the table: the table's functions go too.
+  assert.deepEqual(deferredFunctions(wat('  (call $shared)'), glue).sort(), ['$load', '$only_search', '$search', '$t1', '$t2']);
+  // run makes an indirect call: t1 and t2 may be its targets and stay.
+  assert.deepEqual(deferredFunctions(wat('  (call $shared)\n  (call_indirect (type $0) (i32.const 1))'), glue).sort(), ['$load', '$only_search', '$search']);
+});
