@@ -1,8 +1,9 @@
 // The wasm module's exports: plain C functions over the registry. No Embind: its C++ and JS
-// runtime were 8.4 KB of the gzipped page (SPEC §7: 301.4 → 293.0 KB without it) for a dozen
-// text-in, text-out calls. Text arguments arrive as UTF-8 the JS side wrote into wasm memory
-// (napkin_alloc), with their lengths; each result is left as bytes in one buffer (the returned
-// pointer, napkin_out_len() long) that api.js decodes and turns into plain objects.
+// runtime were 8.4 KB of the gzipped page (301.4 → 293.0 KB without it, against the old 300 KB
+// whole-page budget) for a dozen text-in, text-out calls. Text arguments arrive as UTF-8 the JS
+// side wrote into wasm memory (napkin_alloc), with their lengths; each result is left as bytes in
+// one buffer (the returned pointer, napkin_out_len() long) that api.js decodes and turns into plain
+// objects.
 #include <emscripten/em_js.h>
 #include <emscripten/emscripten.h>
 
@@ -117,8 +118,8 @@ std::string parse_value(std::string_view text, std::string_view unit) {
   return j.dump();
 }
 
-// The layout search (SPEC §9): the same JSON as `napkin search` (core's search_run checks each
-// input against its declaration: units, range, whole number, the same errors as `run`).
+// The layout search (docs/training.md, search): the same JSON as `napkin search` (core's search_run
+// checks each input against its declaration: units, range, whole number, the same errors as `run`).
 // `progress(done, total)` is called after each block of layouts at least `every` layouts apart; the
 // page's worker posts it on.
 // The caller's progress function (api.js sets Module.searchProgress); false cancels.

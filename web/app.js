@@ -86,7 +86,7 @@ export function createApp(api, root, extraTabs = []) {
 
   // A tab builds its first card at once (at 1280 × 800 it fills the screen below the scenario
   // bar) and the rest just after the first paint, so that its
-  // first results show sooner (SPEC §7: ≤ 200 ms after navigation); whatever needs a card that
+  // first results show sooner (docs/architecture.md, Budgets); whatever needs a card that
   // is not built yet (opening it, a permalink) builds the rest first (flushCards).
   const FIRST_CARDS = 1;
   const pending = [];
@@ -136,10 +136,10 @@ export function createApp(api, root, extraTabs = []) {
       if (i < FIRST_CARDS) buildCard(est, panel);
       else pending.push(() => buildCard(est, panel));
     });
-    // The layout search's card sits with the estimator it ranks layouts by (SPEC §9).
+    // The layout search's card sits with the estimator it ranks layouts by (docs/training.md, Plan card).
     const search = registry.search;
     const ranker = search && registry.estimators.find((e) => e.id === search.estimator);
-    // Its code loads after the first results (it is not the first screen's: SPEC §7).
+    // Its code loads after the first results (it is not the first screen's: docs/architecture.md, Budgets).
     if (search && (ranker ? ranker.area : areas[0]) === area)
       pending.push(() => (planReady = import('./plan.js').then(({ PlanCard }) => {
         plan = new PlanCard({ api, fmt, registry, shared: sharedNow, open: openFromPlan, opened: () => saveState(true) }, search);
@@ -299,7 +299,7 @@ export function createApp(api, root, extraTabs = []) {
       plan.el.scrollIntoView({ block: 'start' });
     });
   }
-  // The finder's code is not the first screen's: it loads right after (SPEC §7).
+  // The finder's code is not the first screen's: it loads right after (docs/architecture.md, Budgets).
   import('./finder.js').then(({ Finder }) =>
     new Finder(registry, document.getElementById('finder'), (e) => (e.plan ? openPlan() : openEstimator(e.id))));
   addEventListener('resize', () => resizeCharts(visibleCharts()));

@@ -1,4 +1,4 @@
-// The Plan card (SPEC §9): describe a training job, search every layout of it in a Web Worker
+// The Plan card (docs/training.md): describe a training job, search every layout of it in a Web Worker
 // (api.search), and show the best layouts, why they win, what was rejected and the Pareto front
 // of step time against memory per GPU. Its inputs, labels and help come from the core (the
 // registry's `search` entry); each layout opens in the estimator the search ranks with.
@@ -7,7 +7,7 @@ import { Chart } from './chart.js';
 import { inputText, presetsFor, presetFills } from './form.js';
 import { humanize, withCode } from './export.js';
 
-// Output names of SPEC §9 (the search's contract): the table's columns and the chart's axes.
+// Output names of the search's JSON (docs/training.md, search): the table's columns and the chart's axes.
 const COLUMNS = ['step_time', 'mfu', 'memory_per_gpu'];
 
 export class PlanCard {

@@ -1,4 +1,4 @@
-// The scenario bar (SPEC §8): one model, one accelerator, one network link and the layout's
+// The scenario bar (docs/architecture.md, The scenario): one model, one accelerator, one network link and the layout's
 // degrees, chosen once and followed by every card that has an input of that meaning. What it
 // offers comes from the registry (`scenario.kinds`, `scenario.layout`, the presets of each
 // kind); nothing here knows an estimator or an input by name.

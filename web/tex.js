@@ -2,7 +2,7 @@
 // letters, numbers with {,} group separators, _ ^ { }, \frac, \sqrt, \overline, \text, \left…\right,
 // \cdot \times \approx \sum \min \max, ceilings, Greek letters, \, \% and \$ (a cost:
 // `\$ = H \cdot p`). Browsers render MathML Core natively, so no fonts or library ship: Temml
-// did the same for 50 KB gzipped, a sixth of the single file's 300 KB budget (SPEC §7). A
+// did the same for 50 KB gzipped, a sixth of the single file's old 300 KB budget. A
 // command this file does not know is reported, never guessed: the formula then shows as its
 // TeX source (tests/js/tex.test.cjs converts every formula the registry's examples, presets
 // and inputs moved off their examples produce, reads every command in core/'s sources, and

@@ -288,7 +288,7 @@ Result<CollectiveOut> comm_collective(const CollectiveIn& in, Derivation& d) {
   return o;
 }
 
-// Per-step communication of the four parallelisms (seed 000 §1, seed 002 §3–4 and §11).
+// Per-step communication of the four parallelisms (docs/communication.md, comm.parallelism).
 // DP: one all-reduce of the gradients, 2P(N−1)/N per rank (ring; nccl-tests factor).
 // FSDP / ZeRO-3: all-gather in forward, all-gather + reduce-scatter in backward, 3P(N−1)/N
 //   (Rajbhandari et al. 2020, ZeRO, §7.2.2: "3Ψ", 1.5× DP).
@@ -499,8 +499,8 @@ Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d) 
   return o;
 }
 
-// Seed 001 `analyze_fsdp_communication`: each collective costs one latency plus its bytes over
-// the bandwidth. ZeRO-0/1: all-reduce of BF16 gradients counted as 2P; ZeRO-2: one
+// The study notes' `analyze_fsdp_communication`: each collective costs one latency plus its bytes
+// over the bandwidth. ZeRO-0/1: all-reduce of BF16 gradients counted as 2P; ZeRO-2: one
 // reduce-scatter, P(N−1)/N; ZeRO-3: all-gather + reduce-scatter of each layer's parameters.
 // The ZeRO paper's volumes (Rajbhandari et al. 2020, §7.2.1–7.2.2): stages 1 and 2 move 2Ψ like
 // DP (reduce-scatter of gradients + all-gather of updated parameters), stage 3 moves 3Ψ

@@ -16,7 +16,7 @@ struct CollectiveIn {
   double bytes = 1e9;               // P: the full tensor (all-gather: the gathered result)
   double ranks = 4;                 // N
   double bandwidth = 450e9;         // per-rank link, one direction (H100 NVLink 4)
-  double latency = 3e-6;            // per step (seed 003's NVLink hop)
+  double latency = 3e-6;            // per step (the worked example's NVLink hop)
   bool in_switch_reduction = true;  // third-generation NVSwitch: NVLink SHARP (NVLS)
   std::string algorithm = "auto";
   // Two tiers: ranks beyond gpus_per_node sit in other nodes, reached over the inter link
@@ -37,7 +37,7 @@ struct CollectiveOut {
 Result<CollectiveOut> comm_collective(const CollectiveIn& in, Derivation& d);
 
 // ---------------------------------------------------------------------------------------
-// Defaults: seed 000 problem 1 (13B, d 5120, 40 layers, B 32, S 4096, TP 8, DP 64) in real
+// Defaults: the worked example (13B, d 5120, 40 layers, B 32, S 4096, TP 8, DP 64) in real
 // bytes (BF16 gradients and activations).
 struct ParallelismIn {
   double params = 13e9;
@@ -66,7 +66,7 @@ struct ParallelismOut {
 Result<ParallelismOut> comm_parallelism(const ParallelismIn& in, Derivation& d);
 
 // ---------------------------------------------------------------------------------------
-// Defaults: seed 001's comparison (70B, 80 layers, dp 64, InfiniBand 400 GB/s, 2 µs).
+// Defaults: the worked example's comparison (70B, 80 layers, dp 64, InfiniBand 400 GB/s, 2 µs).
 struct ZeroIn {
   double params = 70e9;
   double n_layers = 80;
@@ -83,8 +83,8 @@ struct ZeroOut {
 Result<ZeroOut> comm_zero(const ZeroIn& in, Derivation& d);
 
 // ---------------------------------------------------------------------------------------
-// Defaults: seed 003's fatal case — an 8B model (hidden 4096, 32 layers) decoding one token
-// with TP=2 over 10 GbE (1.25 GB/s, 50 µs), against the 8 ms decode step.
+// Defaults: the worked example's fatal case — an 8B model (hidden 4096, 32 layers) decoding one
+// token with TP=2 over 10 GbE (1.25 GB/s, 50 µs), against the 8 ms decode step.
 struct TpStepIn {
   double hidden = 4096;
   double dtype_bytes = 2;

@@ -1,5 +1,5 @@
-// The TP bill (seed 003), the expert-parallel all-to-all bill, the roofline, and the charts
-// and worked-example scenarios of the communication area.
+// The TP bill (docs/communication.md, comm.tp_step), the expert-parallel all-to-all bill, the
+// roofline, and the charts and worked-example scenarios of the communication area.
 #include <algorithm>
 #include <cmath>
 
@@ -11,7 +11,7 @@
 
 namespace napkin {
 
-// Seed 003 "Background": payload = batch_tokens × hidden × dtype_bytes, all-reduced
+// The study notes' TP model: payload = batch_tokens × hidden × dtype_bytes, all-reduced
 // allreduces_per_layer × layers times per step (Megatron: after the attention out-projection
 // and the MLP down-projection, Shoeybi et al. 2019 §3). Each all-reduce is timed by the shared
 // collective_time (core/scenario/collective.cpp): a ring moves 2(N−1)/N × payload per rank
@@ -91,7 +91,7 @@ Result<TpStepOut> comm_tp_step(const TpStepIn& in, Derivation& d) {
   }
   double hidden = 0;
   if (in.overlap_model == "fraction") {
-    // Seed 003 "Going further": an overlap fraction of the communication hides under compute
+    // An overlap fraction of the communication hides under compute
     // (never more than the compute there is to hide under).
     hidden = std::min(in.overlap * o.comm_time, o.compute_time);
     if (in.overlap > 0)
@@ -152,7 +152,7 @@ Result<TpStepOut> comm_tp_step(const TpStepIn& in, Derivation& d) {
   return o;
 }
 
-// Expert parallelism (seed 003 "Going further"; Lepikhin et al. 2021, GShard §2.2): each token
+// Expert parallelism (Lepikhin et al. 2021, GShard §2.2): each token
 // is dispatched to top_k experts and combined back, two all-to-alls per MoE layer. With
 // uniform routing over ep ranks, (ep−1)/ep of the dispatched rows leave the rank
 // (nccl-tests PERFORMANCE.md, AlltoAll factor (n−1)/n); pairwise exchange takes ep−1 steps.
@@ -200,7 +200,7 @@ Result<EpAlltoallOut> comm_ep_alltoall(const EpAlltoallIn& in, Derivation& d) {
   return o;
 }
 
-// Roofline (Williams, Waterman & Patterson 2009, CACM 52(4), eq. 1; seed 002 §2):
+// Roofline (Williams, Waterman & Patterson 2009, CACM 52(4), eq. 1):
 // attainable = min(peak, bandwidth × intensity); the ridge is peak / bandwidth.
 Result<RooflineOut> hw_roofline(const RooflineIn& in, Derivation& d) {
   RooflineOut o{};
@@ -486,7 +486,7 @@ void register_comm_tp(Registry& r) {
         &hw_roofline));
   }
 
-  // Charts (SPEC §4).
+  // Charts (docs/architecture.md, The registry).
   // The lines' links come from the typed tiers (core/scenario/cluster.cpp), not literals.
   const auto tier_link = [](const char* id) {
     const Tier* t = find_tier(id);
@@ -524,7 +524,7 @@ void register_comm_tp(Registry& r) {
                           {"100 GbE (12.5 GB/s, 10 µs)", one_tier(eth100)},
                           {"10 GbE (1.25 GB/s, 50 µs)", one_tier(eth10)}}});
   // TP comm share vs batch for an 8B model on H100s, compute from the roofline so it grows
-  // with the batch (seed 003 "Going further").
+  // with the batch.
   auto tp_series = [](Json link) {
     link.set("compute_time", 0);
     link.set("params", 8e9);

@@ -41,15 +41,14 @@ double sum_of_max_linear(double a, double c, double k, double e, double g) {
 
 }  // namespace
 
-// Seed 001 §9 ("calculate_inference_latency"): prefill = b·p·2N / F (compute-bound), decode =
-// N·2 bytes / BW per token (weight reads only), KV cache 2·L·d·2 bytes per token (MHA; here
-// the shared model's cache, which GQA, MQA and MLA shrink).
-// The roofline option follows Pope et al. 2022 §2 (Efficiently Scaling Transformer
-// Inference): a decode step reads the weights once and every sequence's cache, and costs
-// max(bytes / BW, b·F_dec / F). Its FLOPs are the shared forward FLOPs (Kaplan et al. 2020
-// Table 1: 2N plus attention): the prefill's with causal attention over the p prompt tokens,
-// a decode step's at context p + t with no halving (the new token attends to every cached
-// one). The worked example's model keeps 2N per token.
+// The study notes' `calculate_inference_latency` (docs/inference.md): prefill = b·p·2N / F
+// (compute-bound), decode = N·2 bytes / BW per token (weight reads only), KV cache 2·L·d·2 bytes
+// per token (MHA; here the shared model's cache, which GQA, MQA and MLA shrink). The roofline
+// option follows Pope et al. 2022 §2 (Efficiently Scaling Transformer Inference): a decode step
+// reads the weights once and every sequence's cache, and costs max(bytes / BW, b·F_dec / F). Its
+// FLOPs are the shared forward FLOPs (Kaplan et al. 2020 Table 1: 2N plus attention): the prefill's
+// with causal attention over the p prompt tokens, a decode step's at context p + t with no halving
+// (the new token attends to every cached one). The worked example's model keeps 2N per token.
 Result<InferLatencyOut> infer_latency(const InferLatencyIn& in, Derivation& d) {
   // The model, its counts and its KV cache from the shared scenario (core/scenario/): a model
   // preset gives the same numbers here as on every other card.

@@ -1,6 +1,6 @@
-// LLM inference: end-to-end latency (seed 001), KV-cache size (MHA/GQA/MQA/MLA) and the
-// roofline of one decode step. Sources are cited above each formula in inference.cpp and in
-// docs/inference.md.
+// LLM inference: end-to-end latency (the study notes' model; docs/inference.md), KV-cache size
+// (MHA/GQA/MQA/MLA) and the roofline of one decode step. Sources are cited above each formula in
+// inference.cpp and in docs/inference.md.
 #pragma once
 
 #include <optional>
@@ -27,7 +27,7 @@ struct InferLatencyIn : SizedModelInputs {
   double bandwidth_efficiency = figures::serving_bandwidth_share;
   double weight_bytes = 2;
   double kv_bytes = 2;
-  std::string decode_model = "roofline";     // roofline | weights (seed 001's model)
+  std::string decode_model = "roofline";     // roofline | weights (the worked example's model)
   double gpu_memory = figures::h100_memory;  // only for the "does it fit" warning
 };
 struct InferLatencyOut {

@@ -1,5 +1,6 @@
 // Charts and presets for the inference, serving and RL estimators. Model presets carry the
-// input names these estimators use; scenario presets are the seeds' worked examples.
+// input names these estimators use; scenario presets are the study notes' worked examples
+// (docs/errata.md).
 #include <initializer_list>
 #include <utility>
 
@@ -11,7 +12,7 @@ namespace napkin {
 
 namespace {
 
-// Seed 000 §3's progressive ranking at 30k QPS and its problem 3 (50k QPS, 200 ms budget).
+// The worked example's progressive ranking at 30k QPS and its problem (50k QPS, 200 ms budget).
 constexpr const char* kRankingStages =
     R"([{"name": "Candidate generation", "latency": 0.02}, )"
     R"({"name": "Light ranking", "batch": 50, "inference": 0.05}, )"
@@ -105,7 +106,7 @@ void add_charts(Registry& r) {
                   {"DeepSeek-V3, MLA (512 + 64)",
                    object_of({{"n_layers", 61}, {"latent_dim", 512}, {"rope_dim", 64}})}},
        .mark_current = false});
-  // Seed 000 §4 mistake 4: at a fixed inference time per batch, a bigger batch needs fewer
+  // The notes' mistake 4: at a fixed inference time per batch, a bigger batch needs fewer
   // GPUs but waits longer to fill.
   r.add_chart({.id = "batching-latency-vs-batch",
                .title = "Dynamic batching: latency vs batch size (fixed inference time)",
@@ -133,7 +134,7 @@ void add_charts(Registry& r) {
                .log_y = true,
                .integer_x = true,
                .y = {"gpus_needed"}});
-  // Seed 001 §10's figure: sync vs async throughput at batch 128..1024, and the speedup.
+  // The worked example's figure: sync vs async throughput at batch 128..1024, and the speedup.
   r.add_chart({.id = "rl-throughput-vs-batch",
                .title = "RL throughput vs batch: synchronous vs asynchronous",
                .estimator = "rl.throughput",

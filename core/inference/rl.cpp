@@ -11,7 +11,7 @@
 
 namespace napkin {
 
-// Seed 001 §10 ("estimate_rl_throughput"), as SPEC §4 states it, with two corrections an
+// The study notes' RL model ("estimate_rl_throughput"; docs/rl.md), with two corrections an
 // inference engineer would make (docs/errata.md keeps the worked example's model as options):
 //   generate = infer.latency of the replica's sequences on a replica of k GPUs that holds the
 //              policy's weights and cache (ideal tensor parallelism: k× the FLOP/s and the

@@ -1,4 +1,5 @@
-// RL (RLHF/PPO) iteration time and throughput, synchronous vs asynchronous (seed 001 §10).
+// RL (RLHF/PPO) iteration time and throughput, synchronous vs asynchronous (the study notes' model;
+// docs/rl.md, docs/errata.md).
 #pragma once
 
 #include <string>

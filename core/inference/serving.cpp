@@ -17,7 +17,7 @@ std::string count_text(double v) {
   return format_value(v, unit::none);
 }
 
-// Seed 000 §2 and §5 ("QPS and Latency"), one GPU queue after load balancing.
+// The study notes' "QPS and Latency" model, one GPU queue after load balancing.
 struct Batching {
   double qps_per_gpu, gpus_needed, gpus_used, per_gpu_qps, collection_time, avg_wait, avg_latency,
       cold_start_latency, utilization, avg_wait_half_window;
@@ -44,7 +44,7 @@ Result<Batching> batching(double batch, double inference, double total_qps, doub
                                "too few for total_qps: at least " + count_text(b.gpus_needed) +
                                    " are needed, otherwise the queues grow without bound");
   b.gpus_used = gpus > 0 ? gpus : b.gpus_needed;
-  // Collection time uses the arrival rate at ONE GPU (seed 000, mistake 2).
+  // Collection time uses the arrival rate at ONE GPU (the study notes' mistake 2; docs/serving.md).
   b.per_gpu_qps = total_qps / b.gpus_used;
   d.step(who + "Arrival rate per GPU", "q", "\\frac{$Q}{$G}",
          {{"Q", "Q_{\\text{total}}", total_qps, unit::requests_per_s}, {"G", "G", b.gpus_used}},
@@ -111,7 +111,7 @@ bool stage_number(const Json& v, const char* unit_name, double& out, std::string
 
 }  // namespace
 
-// Seed 001 §9 ("estimate_serving_gpus"): each replica serves one request at a time
+// The study notes' `estimate_serving_gpus`: each replica serves one request at a time
 // (single-stream throughput = 1 / the latency of one request); concurrency is limited by the
 // memory left for KV cache and by target latency ÷ single-request latency. Corrected here
 // (docs/errata.md): weights take N·2 bytes (the worked example divides by 1e9 a second time);
@@ -159,7 +159,7 @@ Result<ServeLlmOut> serve_llm_gpus(const ServeLlmIn& in, Derivation& d) {
   d.step("Weight memory", "W", "$N \\cdot $w",
          {{"N", "N", params, unit::params}, {"w", "b_w", in.weight_bytes, unit::bytes}},
          o.weight_memory, unit::bytes);
-  // The seed's `params_b * 2 / 1e9` GB, i.e. N·2 / 1e9 bytes (140 B for a 70B model).
+  // The notes' `params_b * 2 / 1e9` GB, i.e. N·2 / 1e9 bytes (140 B for a 70B model).
   o.weight_memory_seed = o.weight_memory / 1e9;
   const double need = o.weight_memory + o.kv_per_request;
   o.min_gpus_memory = std::max(1.0, ceil_count(need / in.gpu_memory));
@@ -306,7 +306,7 @@ Result<ServeBatchingOut> serve_batching(const ServeBatchingIn& in, Derivation& d
   return o;
 }
 
-// Seed 000 §3 ("Progressive Ranking Architecture"): stages run one after another, so
+// The study notes' "Progressive Ranking Architecture": stages run one after another, so
 // latencies add; each batched stage is sized like serve.batching at the full request rate.
 Result<ServePipelineOut> serve_pipeline(const ServePipelineIn& in, Derivation& d) {
   Json parsed;

@@ -1,5 +1,5 @@
-// Serving capacity: seed 001's LLM GPU estimate (weight-memory bug fixed), seed 000's dynamic
-// batching (QPS vs latency) and multi-stage ranking pipelines. Sources in serving.cpp and
+// Serving capacity: the study notes' LLM GPU estimate (weight-memory bug fixed: docs/errata.md),
+// dynamic batching (QPS vs latency) and multi-stage ranking pipelines. Sources in serving.cpp and
 // docs/serving.md.
 #pragma once
 
@@ -44,8 +44,8 @@ struct ServeBatchingIn {
   double inference_time = 0.08;
   double total_qps = 50000;
   double gpus = 0;                  // 0 = as many as needed
-  double latency_budget = 0.2;      // 0 = none; default: seed 000 problem 3's 200 ms
-  std::string wait_model = "fill";  // fill: (b − 1)/(2q); half_window: seed 000's b/(2q)
+  double latency_budget = 0.2;      // 0 = none; default: the worked example's 200 ms
+  std::string wait_model = "fill";  // fill: (b − 1)/(2q); half_window: the worked example's b/(2q)
 };
 struct ServeBatchingOut {
   double qps_per_gpu, gpus_needed, gpus_used, per_gpu_qps, collection_time, avg_wait, avg_latency,

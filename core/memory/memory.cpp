@@ -9,14 +9,14 @@
 
 namespace napkin {
 
-// Seed 001 §6 (`calculate_memory_per_gpu`) and Rajbhandari et al. 2020 (ZeRO) §3, §5.1–5.3 and
-// Figure 1: mixed-precision Adam keeps 2Ψ of BF16 weights, 2Ψ of BF16 gradients and KΨ of
-// optimizer state with K = 12 (fp32 master copy, momentum, variance): 16Ψ in all. TP and PP
-// split every model state by tp·pp; ZeRO-1 (P_os) further shards the optimizer states over dp,
+// The study notes' `calculate_memory_per_gpu` (docs/memory.md) and Rajbhandari et al. 2020 (ZeRO)
+// §3, §5.1–5.3 and Figure 1: mixed-precision Adam keeps 2Ψ of BF16 weights, 2Ψ of BF16 gradients
+// and KΨ of optimizer state with K = 12 (fp32 master copy, momentum, variance): 16Ψ in all. TP and
+// PP split every model state by tp·pp; ZeRO-1 (P_os) further shards the optimizer states over dp,
 // ZeRO-2 (P_os+g) also the gradients, ZeRO-3 (P_os+g+p) also the weights. Activations by
 // default are Korthikanti et al. 2022's per-layer count (Table 2, generalised to GQA and gated
 // FFNs) for the microbatch, sequence and recomputation, times the layers and microbatches in
-// flight on the busiest stage (the shared training_memory); the seed's rule of thumb,
+// flight on the busiest stage (the shared training_memory); the notes' rule of thumb,
 // 10 × (params/(tp·pp)) × weight bytes (3 × with checkpointing), stays an option.
 Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d) {
   MemTrainingOut o{};
@@ -265,11 +265,11 @@ Result<MemActivationsOut> mem_activations(const MemActivationsIn& in, Derivation
   return o;
 }
 
-// Seed 004 (a)/(b). Model states: master weights + accumulated gradients + two Adam moments,
-// all fp32 (4 + 4 + 8 bytes per parameter). Activations of the FFN-only model: each block
-// keeps the inputs of its two linears, b·s·(d + d_ff) values. FSDP shards the model states
-// and a fraction f of the activations over N devices; the rest is replicated:
-// M(N) = (states + f·A)/N + (1 − f)·A.
+// The XXL worked example, parts (a) and (b) (docs/memory.md). Model states: master weights +
+// accumulated gradients + two Adam moments, all fp32 (4 + 4 + 8 bytes per parameter). Activations
+// of the FFN-only model: each block keeps the inputs of its two linears, b·s·(d + d_ff) values.
+// FSDP shards the model states and a fraction f of the activations over N devices; the rest is
+// replicated: M(N) = (states + f·A)/N + (1 − f)·A.
 Result<MemFsdpOut> mem_fsdp(const MemFsdpIn& in, Derivation& d) {
   MemFsdpOut o{};
   const double per_param = in.master_bytes + in.grad_bytes + in.optimizer_bytes;

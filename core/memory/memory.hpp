@@ -1,6 +1,6 @@
 // Memory, sharding and pipelines: per-GPU training memory under TP/PP/DP/ZeRO, activation
-// memory (Korthikanti et al. 2022), FSDP sizing and mixed FSDP + TP scaling (seed 004),
-// the seed's parallelism rule of thumb, and pipeline bubbles (Narayanan et al. 2021).
+// memory (Korthikanti et al. 2022), FSDP sizing and mixed FSDP + TP scaling (docs/memory.md),
+// the study notes' parallelism rule of thumb, and pipeline bubbles (Narayanan et al. 2021).
 // Sources are cited above each formula in memory.cpp / pipeline.cpp and in docs/memory.md.
 #pragma once
 
@@ -14,8 +14,8 @@
 
 namespace napkin {
 
-// mem.training — seed 001 §6 `calculate_memory_per_gpu`, generalised to any bytes per
-// parameter (ZeRO paper, Rajbhandari et al. 2020 §3 and Figure 1), with activations from
+// mem.training — the study notes' `calculate_memory_per_gpu` (docs/memory.md), generalised to any
+// bytes per parameter (ZeRO paper, Rajbhandari et al. 2020 §3 and Figure 1), with activations from
 // Korthikanti et al. 2022 through the shared training_memory (core/scenario/). The model shape
 // (default Llama 3 70B) sets the activations and, with params = 0, the parameter count.
 struct MemTrainingIn : ModelInputs {
@@ -67,9 +67,10 @@ struct MemActivationsOut {
 };
 Result<MemActivationsOut> mem_activations(const MemActivationsIn& in, Derivation& d);
 
-// mem.fsdp — seed 004 (a) and (b): the FFN-only XXL model sharded over N_FSDP devices.
+// mem.fsdp — the XXL worked example, parts (a) and (b) (docs/memory.md): the FFN-only XXL model
+// sharded over N_FSDP devices.
 struct MemFsdpIn {
-  double params = 219848638464;  // 126 × 2 × 16384 × 53248 (seed 004)
+  double params = 219848638464;  // 126 × 2 × 16384 × 53248 (the XXL worked example)
   double master_bytes = 4;
   double grad_bytes = 4;
   double optimizer_bytes = 8;
@@ -83,7 +84,8 @@ struct MemFsdpIn {
   double n_fsdp = 1;
   double device_memory = 95.0 * 1073741824;  // TPU v5p: 95 GiB of HBM
   double reference_gpu_memory = figures::h100_memory;
-  double backward_grad_bytes = 2;  // the seed's reading of (a): BF16 gradients in backward
+  double backward_grad_bytes =
+      2;  // the worked example's reading of (a): BF16 gradients in backward
 };
 struct MemFsdpOut {
   double model_states, activations, per_device;
@@ -116,7 +118,8 @@ struct ScaleFsdpTpOut {
 Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d);
 
 // parallel.recommend — the fastest layout that fits, from the typed layout search over
-// train.step (SPEC §9) on a small space; or seed 001 §8 `recommend_parallelism`'s rule of thumb.
+// train.step (docs/training.md) on a small space; or the study notes' `recommend_parallelism` rule
+// of thumb (docs/memory.md).
 struct ParallelRecommendIn : ModelInputs {
   double params =
       0;  // the rule of thumb's model size; 0 = the shape's (the search reads the shape)

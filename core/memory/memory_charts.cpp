@@ -16,7 +16,7 @@ Preset scenario(std::string_view id, std::string_view label, std::string_view so
   return napkin::scenario(id, label, source, std::move(estimators), f);
 }
 
-// Seed 001 §6: the notebook's LLaMA-2-70B configurations.
+// The study notes' notebook's LLaMA-2-70B configurations.
 Preset notebook_row(const char* id, const char* label, int tp, int dp, int zero, bool gc) {
   return scenario(id, label, "Worked example (its 70B table)",
                   {{"params", 70e9},
@@ -112,7 +112,8 @@ void register_memory_charts(Registry& r) {
                .log_y = true,
                .y = {"compute_time", "fsdp_comm_time", "tp_comm_time"}});
 
-  // Seed 004's XXL model: FFN-only blocks (attention, embeddings and output layer omitted).
+  // The XXL worked example's model: FFN-only blocks (attention, embeddings and output layer
+  // omitted).
   r.add_preset(scenario("seed004-xxl", "XXL model, 4D parallelism (worked example)",
                         "Worked example: width 16,384, FFN width 53,248, 126 FFN-only blocks; TPU "
                         "v5p (95 GB, C = 4.6e14 FLOP/s, W_ici = 1.8e11 B/s), X = 16, Y = 4",

@@ -1,5 +1,6 @@
-// Scaling and pipelines: mixed FSDP + TP compute-bound batch (seed 004 (c)), the seed's
-// parallelism rule of thumb, and pipeline bubbles. Declarations in memory.hpp.
+// Scaling and pipelines: mixed FSDP + TP compute-bound batch (the XXL worked example, part (c);
+// docs/memory.md), the notes' parallelism rule of thumb, and pipeline bubbles. Declarations in
+// memory.hpp.
 #include <algorithm>
 #include <cmath>
 
@@ -134,7 +135,7 @@ Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
           {"MY", "M_Y", MY}},
          o.tp_comm_time, unit::seconds);
   o.compute_bound = o.compute_time >= o.fsdp_comm_time + o.tp_comm_time;
-  // docs/errata.md, seed 004 (c): shown where a student reproduces that problem.
+  // docs/errata.md, the XXL worked example (c): shown where a student reproduces that problem.
   d.note("Where a worked example went wrong",
          "The worked example counts 3.488e12·b·s FLOPs per block, 1000× too many (2·2·D·F = "
          "3.488e9 per "
@@ -146,9 +147,9 @@ Result<ScaleFsdpTpOut> scale_fsdp_tp(const ScaleFsdpTpIn& in, Derivation& d) {
   return o;
 }
 
-// Seed 001 §8 `recommend_parallelism`: a model "needs model parallelism" when 2 bytes ×
-// params × 20 exceeds one GPU; then TP fills a node, PP is 2 above 50B and min(4, nodes/2)
-// above 100B, DP takes the rest, with ZeRO-2 and checkpointing (ZeRO-1 on a single node).
+// The study notes' `recommend_parallelism` (docs/memory.md): a model "needs model parallelism" when
+// 2 bytes × params × 20 exceeds one GPU; then TP fills a node, PP is 2 above 50B and min(4,
+// nodes/2) above 100B, DP takes the rest, with ZeRO-2 and checkpointing (ZeRO-1 on a single node).
 namespace {
 
 Result<ParallelRecommendOut> recommend_rule(const ParallelRecommendIn& in, double params,
@@ -333,7 +334,7 @@ Result<ParallelRecommendOut> parallel_recommend(const ParallelRecommendIn& in, D
 // (N−1)/(M+N−1) of the step; Narayanan's "bubble time fraction" divides by the ideal time
 // instead, (N−1)/M. The interleaved schedule with v chunks per device divides the bubble by
 // v (§2.2.2). Each microbatch crosses N−1 boundaries forward and backward: 2M(N−1) p2p ops
-// (seed 002), 2M(vN−1) with v chunks per device.
+// (docs/memory.md, pipe.bubble), 2M(vN−1) with v chunks per device.
 Result<PipeBubbleOut> pipe_bubble(const PipeBubbleIn& in, Derivation& d) {
   PipeBubbleOut o{};
   const double N = in.stages, M = in.microbatches, v = in.interleave;

@@ -669,8 +669,8 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
     err.message = "inputs must be an object of name → value";
     return false;
   }
-  // The scenario (SPEC §8): `model=llama3-70b`, `gpu=h100`, `link=nvlink4` fill every input
-  // whose meaning the preset carries; an input given by name overrides it.
+  // The scenario (docs/architecture.md): `model=llama3-70b`, `gpu=h100`, `link=nvlink4` fill every
+  // input whose meaning the preset carries; an input given by name overrides it.
   std::vector<const Preset*> scenario;
   // The kinds are the scenario bar's, as the catalog declares them (one list, not two).
   for (const ScenarioKind& sk : reg.scenario_kinds()) {

@@ -470,9 +470,9 @@ struct Preset {
   Json to_json() const;
 };
 
-// The page's scenario bar (SPEC §8): the preset kinds every card can follow (model,
-// accelerator, link), and the layout degrees it sets by name. Cards fill the inputs whose
-// declared meaning (`preset_key`) matches, as they do for a preset.
+// The page's scenario bar (docs/architecture.md, The scenario): the preset kinds every card can
+// follow (model, accelerator, link), and the layout degrees it sets by name. Cards fill the inputs
+// whose declared meaning (`preset_key`) matches, as they do for a preset.
 struct ScenarioKind {
   std::string_view kind, label, help;  // literals
   Json to_json() const;
@@ -482,7 +482,7 @@ struct ScenarioKind {
 using Fields = std::initializer_list<std::pair<const char*, Json>>;
 Json object_of(Fields f);
 
-// A named set of inputs for the given estimators: a seed's worked example, a paper's setup.
+// A named set of inputs for the given estimators: a worked example, a paper's setup.
 Preset scenario(std::string_view id, std::string_view label, std::string_view source,
                 std::vector<std::string_view> estimators, Fields f);
 inline Preset scenario(std::string_view id, std::string_view label, std::string_view source,

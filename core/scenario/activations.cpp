@@ -1,4 +1,4 @@
-// Activation bytes per layer (SPEC §8): Korthikanti et al. 2022, "Reducing Activation
+// Activation bytes per layer: Korthikanti et al. 2022, "Reducing Activation
 // Recomputation in Large Transformer Models", §4 and Table 2, generalized from the GPT block
 // (MHA, 4h MLP) to GQA and any FFN width, term by term.
 #include <algorithm>

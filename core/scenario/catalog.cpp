@@ -133,7 +133,7 @@ void register_catalog(Registry& r) {
   r.add_question({"How many tokens for a compute-optimal model?", "train.chinchilla", {}});
 
   // The scenario bar: one model, one accelerator, one link and the layout's degrees, which
-  // every card follows where it has an input of that meaning (SPEC §8).
+  // every card follows where it has an input of that meaning (docs/architecture.md, The scenario).
   r.add_scenario_kind({"model", "Model", "A released model's shape, from its published config"});
   r.add_scenario_kind(
       {"gpu", "Accelerator", "Peak FLOP/s, memory and bandwidth from its datasheet"});

@@ -1,6 +1,6 @@
-// The cluster of SPEC §8: an accelerator and the two network tiers it sits on, typed, with
-// named presets from vendor sheets. Estimators read peak FLOP/s, HBM and link figures from
-// here; no file retypes them as literals.
+// The cluster (docs/architecture.md, The scenario): an accelerator and the two network tiers it
+// sits on, typed, with named presets from vendor sheets. Estimators read peak FLOP/s, HBM and link
+// figures from here; no file retypes them as literals.
 #pragma once
 
 #include <string_view>

@@ -1,5 +1,5 @@
-// Collective times over one network tier (SPEC §8). Bytes each rank moves follow NCCL's
-// bus-bandwidth factors (nccl-tests doc/PERFORMANCE.md: all-reduce 2·(N−1)/N, all-gather,
+// Collective times over one network tier (docs/communication.md). Bytes each rank moves follow
+// NCCL's bus-bandwidth factors (nccl-tests doc/PERFORMANCE.md: all-reduce 2·(N−1)/N, all-gather,
 // reduce-scatter and all-to-all (N−1)/N, broadcast and point-to-point 1); latency counts the
 // algorithm's dependent steps: ring 2·(N−1) for all-reduce, N−1 for the others; NCCL's double
 // binary tree 2·⌈log2 N⌉ steps at about the whole buffer per rank; in-switch reduction (NVLink

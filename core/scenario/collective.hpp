@@ -1,5 +1,6 @@
-// One function for the time of a collective, over the tier a parallelism lives on (SPEC §8):
-// ring, tree, hierarchical (intra-node then inter-node) and in-switch reduction (NVLS/SHARP).
+// One function for the time of a collective, over the tier a parallelism lives on
+// (docs/architecture.md, The scenario): ring, tree, hierarchical (intra-node then inter-node) and
+// in-switch reduction (NVLS/SHARP).
 #pragma once
 
 #include "scenario/cluster.hpp"

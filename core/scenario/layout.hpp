@@ -1,4 +1,5 @@
-// The layout of SPEC §8: how a training (or serving) job is split over the cluster.
+// The layout (docs/architecture.md, The scenario): how a training (or serving) job is split over
+// the cluster.
 #pragma once
 
 #include "scenario/cluster.hpp"

@@ -1,6 +1,7 @@
-// The model of SPEC §8: one typed description of a transformer's architecture, and the one
-// function for each quantity derived from it. Every estimator that needs parameters, FLOPs per
-// token, weight bytes or KV bytes per token calls these; none recomputes them.
+// The model (docs/architecture.md, The scenario): one typed description of a transformer's
+// architecture, and the one function for each quantity derived from it. Every estimator that needs
+// parameters, FLOPs per token, weight bytes or KV bytes per token calls these; none recomputes
+// them.
 #pragma once
 
 #include <string_view>

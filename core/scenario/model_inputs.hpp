@@ -1,8 +1,8 @@
-// The model-shape inputs, declared once (SPEC §8): every estimator that takes a model's shape
-// derives its input struct from ModelInputs, adds the shape inputs to its declaration with
-// with_model_inputs<In>(declare<In, Out>(…), at), and builds the one typed Model with to_model().
-// Labels, help, ranges, preset meanings and groups live in model_inputs.cpp only; a model preset
-// (catalog.cpp) fills every one of them.
+// The model-shape inputs, declared once (docs/architecture.md, The scenario): every estimator that
+// takes a model's shape derives its input struct from ModelInputs, adds the shape inputs to its
+// declaration with with_model_inputs<In>(declare<In, Out>(…), at), and builds the one typed Model
+// with to_model(). Labels, help, ranges, preset meanings and groups live in model_inputs.cpp only;
+// a model preset (catalog.cpp) fills every one of them.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // A serving replica's shape, TP × PP, and which shapes can be built: the one rule that
-// serve.engine, serve.llm_gpus and rl.throughput share (SPEC §8).
+// serve.engine, serve.llm_gpus and rl.throughput share (docs/architecture.md, The scenario).
 #pragma once
 
 #include <optional>

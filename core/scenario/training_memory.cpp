@@ -1,6 +1,6 @@
-// Training memory per GPU (SPEC §8, §9); activations per layer are in activations.cpp. States:
-// Rajbhandari et al. 2020, "ZeRO", §5 and Figure 1 (2Ψ weights, 2Ψ gradients, KΨ optimizer state, K
-// = 12).
+// Training memory per GPU (docs/memory.md, docs/training.md); activations per layer are in
+// activations.cpp. States: Rajbhandari et al. 2020, "ZeRO", §5 and Figure 1 (2Ψ weights, 2Ψ
+// gradients, KΨ optimizer state, K = 12).
 #include "training_memory.hpp"
 
 #include <algorithm>

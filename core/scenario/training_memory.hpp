@@ -1,5 +1,5 @@
-// Memory per GPU for training (SPEC §8, §9): one function used by mem.training, train.step and
-// the layout search.
+// Memory per GPU for training (docs/memory.md, docs/training.md): one function used by
+// mem.training, train.step and the layout search.
 #pragma once
 
 #include "scenario/layout.hpp"

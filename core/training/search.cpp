@@ -1,6 +1,6 @@
-// The layout search (SPEC §9). Every combination of the dimension lists counts once: a layout
-// is either evaluated by train_step() or rejected with the first reason that applies, in the
-// order of `Reject`.
+// The layout search (docs/training.md, search). Every combination of the dimension lists counts
+// once: a layout is either evaluated by train_step() or rejected with the first reason that
+// applies, in the order of `Reject`.
 //
 // Pruning, and why it cannot change the answer: ZeRO stages run 3, 2, 1, 0. Memory per GPU is
 // weights + gradients + optimizer state + activations; a higher stage shards a superset of what

@@ -1,6 +1,6 @@
-// The layout search of SPEC §9: every layout of a training job on a GPU count, ranked by the
-// same train_step() the train.step card runs. A typed loop: no JSON, allocation or derivation
-// per layout; the JSON is built once at the end.
+// The layout search (docs/training.md, search): every layout of a training job on a GPU count,
+// ranked by the same train_step() the train.step card runs. A typed loop: no JSON, allocation or
+// derivation per layout; the JSON is built once at the end.
 #pragma once
 
 #include <array>
@@ -65,8 +65,8 @@ SearchResult search_layouts(const SearchSpec& spec, SearchProgress progress = nu
 
 namespace napkin {
 class Json;
-// The search's JSON (SPEC §9): evaluated, valid, rejected {reason: count}, seconds,
-// configs_per_second, best, top, pareto; each layout with its train.step outputs.
+// The search's JSON (docs/training.md, search): evaluated, valid, rejected {reason: count},
+// seconds, configs_per_second, best, top, pareto; each layout with its train.step outputs.
 Json search_json(const SearchSpec& spec, const SearchResult& r);
 }  // namespace napkin
 

@@ -1,6 +1,6 @@
-// What the layout search takes (SPEC §9), declared once for the JS API and the page's Plan
-// card: train.step's model, cluster and job inputs that the search reads (their labels, help
-// and ranges as train.step declares them), then the search's own constraints and dimensions;
+// What the layout search takes (docs/training.md, search), declared once for the JS API and the
+// page's Plan card: train.step's model, cluster and job inputs that the search reads (their labels,
+// help and ranges as train.step declares them), then the search's own constraints and dimensions;
 // and the one parse of them that the CLI and the wasm API share.
 #include "training/search_inputs.hpp"
 

@@ -1,4 +1,4 @@
-// The layout search's inputs (SPEC §9), for the JS API and the page's Plan card.
+// The layout search's inputs (docs/training.md, search), for the JS API and the page's Plan card.
 #pragma once
 
 #include <vector>

@@ -1,4 +1,4 @@
-// The search result as JSON, built once after the typed loop (SPEC §9).
+// The search result as JSON, built once after the typed loop (docs/training.md, search).
 #include <algorithm>
 
 #include "base/json.hpp"

@@ -1,6 +1,6 @@
-// One optimizer step (SPEC §9): Narayanan et al. 2021 ("Efficient Large-Scale Language Model
-// Training on GPU Clusters Using Megatron-LM") §3 for the pipeline bubble (p−1)/v of a
-// microbatch's time per stage and §3.2 for the TP and PP volumes; Korthikanti et al. 2022 for
+// One optimizer step (docs/training.md, train.step): Narayanan et al. 2021 ("Efficient Large-Scale
+// Language Model Training on GPU Clusters Using Megatron-LM") §3 for the pipeline bubble (p−1)/v of
+// a microbatch's time per stage and §3.2 for the TP and PP volumes; Korthikanti et al. 2022 for
 // recomputation; collectives and memory from the shared scenario functions.
 #include "training/train_step.hpp"
 

@@ -1,5 +1,6 @@
-// One optimizer step of training (SPEC §9), typed: the function train.step's estimator and the
-// layout search both call, so the search ranks layouts by exactly the numbers the card shows.
+// One optimizer step of training (docs/training.md, train.step), typed: the function train.step's
+// estimator and the layout search both call, so the search ranks layouts by exactly the numbers the
+// card shows.
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
-// The train.step estimator (SPEC §9): one optimizer step of a model on a cluster in a layout,
-// declared over TrainStepIn so that the scenario bar's model and accelerator presets fill its
-// inputs by meaning, and the layout search reads the same declaration (search_inputs.cpp).
+// The train.step estimator (docs/training.md, train.step): one optimizer step of a model on a
+// cluster in a layout, declared over TrainStepIn so that the scenario bar's model and accelerator
+// presets fill its inputs by meaning, and the layout search reads the same declaration
+// (search_inputs.cpp).
 #include "base/units.hpp"
 #include "registry/registry.hpp"
 #include "scenario/accelerator_inputs.hpp"

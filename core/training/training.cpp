@@ -358,8 +358,8 @@ Result<ModelFlopsOut> model_flops(const ModelFlopsIn& in, Derivation& d) {
   return o;
 }
 
-// Seed 001 §3: total = shared + E·expert, active = shared + k·expert; Chinchilla tokens
-// are counted on active parameters (compute per token follows the active set).
+// The study notes' MoE count: total = shared + E·expert, active = shared + k·expert; Chinchilla
+// tokens are counted on active parameters (compute per token follows the active set).
 Result<MoeParamsOut> moe_params(const MoeParamsIn& in, Derivation& d) {
   if (in.top_k > in.num_experts)
     return Error::inconsistent(
@@ -698,7 +698,8 @@ void register_training(Registry& r) {
         &moe_params));
   }
 
-  // Charts for this area (SPEC §4): every one is a sweep of a registered estimator.
+  // Charts for this area (docs/architecture.md, The registry): every one is a sweep of a registered
+  // estimator.
   r.add_chart({.id = "chinchilla-tokens",
                .title = "Compute-optimal tokens vs parameters",
                .estimator = "train.chinchilla",
