@@ -14,6 +14,7 @@ void register_pipeline(Registry& r);             // memory/pipeline.cpp
 void register_memory_charts(Registry& r);        // memory/memory_charts.cpp
 void register_comm(Registry& r);                 // comm/comm.cpp
 void register_comm_tp(Registry& r);              // comm/comm_tp.cpp
+void register_gemm(Registry& r);                 // comm/gemm_estimator.cpp
 void register_inference(Registry& r);            // inference/inference.cpp
 void register_inference_extras(Registry& r);     // inference/inference_presets.cpp
 void register_serving(Registry& r);              // inference/serving.cpp

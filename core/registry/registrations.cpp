@@ -14,6 +14,7 @@ void register_all(Registry& r) {
   register_memory_charts(r);
   register_comm(r);
   register_comm_tp(r);
+  register_gemm(r);
   register_inference(r);
   register_inference_extras(r);
   register_serving(r);

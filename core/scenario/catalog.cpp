@@ -72,6 +72,7 @@ Preset accelerator_preset(const Gpu& g) {
             {"mem_bandwidth", g.hbm_bandwidth},
             {"matmul_fraction", g.matmul_fraction > 0 ? g.matmul_fraction : kA100MatmulFraction},
             {"attention_fraction", g.attention_fraction},
+            {"sms", g.sms},
             {"gpu_memory", g.hbm_bytes},
             {"device_memory", g.hbm_bytes}});
   // The node it usually ships in (find_cluster): node size and both network tiers, so a

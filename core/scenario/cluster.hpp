@@ -27,6 +27,9 @@ struct Gpu {
   // Measured shares of the BF16 peak (cluster.cpp cites them): the best large GEMM
   // (matmul_fraction) and FlashAttention-2 (attention_fraction); 0 where none is published.
   double matmul_fraction = 0, attention_fraction = 0;
+  // Streaming multiprocessors (NVIDIA) or compute units (AMD) the GEMM tiles spread over
+  // (core/scenario/gemm.hpp); 0 where the chip has none or none is modelled (TPUs).
+  double sms = 0;
 };
 // Peak for the dtype the math runs in (Fp16 → the BF16 figure; Int4 → Int8 where no Int4 path).
 double peak_flops(const Gpu& g, Dtype math);

@@ -114,6 +114,44 @@ for gid, gpu, m, n, k, tf, note in [("a100", "a100", 1024, 10240, 5120, 271.2, "
     add(f"gemm-mamf-{gid}", "hw.roofline", f"gpu={gpu} flops={flops} bytes={byts}", "time", flops / (tf * 1e12),
         0.10, MAMF + f": {tf} TFLOPS at best shape {m}x{n}x{k}", f"best-of-sweep shape, BF16 in/out, {note}; expected = 2MNK / MAMF")
 
+# ---------------------------------------------------------------- GEMM by shape (hw.gemm)
+# Kernel timings at shapes other than the calibration (the catalog's best-GEMM share, MAMF above,
+# and for FP8 MAMF's H100 FP8 figure, 1402.6 of 1978.9 TFLOPS). expected = 2·G·M·N·K / TFLOPS.
+def gemm(id, gpu, m, n, k, tf, source, setup, groups=1, extra=""):
+    add(id, "hw.gemm", f"gpu={gpu} m={m} n={n} k={k} groups={groups}{extra}", "time",
+        2 * groups * m * n * k / (tf * 1e12), 0.25, source, setup)
+
+SQ = "zzc0721/torch-performance-test-data issue #79 (H100 80GB HBM3, torch 2.7): square torch.mm"
+for n, tf in [(2048, 676.59), (4096, 788.72)]:
+    gemm(f"gemm-square-h100-{n}", "h100", n, n, n, tf, SQ + f" {n}^3: {tf} TFLOPS",
+         "BF16, 30 iterations timed with time.time() (1024^3 is launch-bound there and left out)")
+VH = "vllm-project/vllm PR #49363 (H100 benchmarks for gemma-4-31B), benchmarks/kernels/bench_fp8_gemm.py, torch-bf16 (cuBLAS) column"
+for m, n, tf in [(16, 12288, 46.54), (64, 12288, 182.59), (128, 12288, 352.56), (64, 43008, 187.99), (128, 43008, 364.75), (256, 43008, 593.26)]:
+    gemm(f"gemm-vllm-h100-m{m}-n{n}", "h100", m, n, 5376, tf, VH + f": M={m} N={n} K=5376 {tf} TFLOPS",
+         "BF16 decode/prefill-size GEMMs; the card's 0.85 HBM share comes from this PR's M=1 rows (2.87-3.07 TB/s)")
+VB = "vllm-project/vllm PR #20071 (SM100 FP8 GEMM optimizations), Llama-3.1-8B N=28672 K=4096, bf16 column"
+for m, tf in [(1, 5.808), (16, 83.89), (64, 327.39), (128, 628.63), (256, 1053.58)]:
+    gemm(f"gemm-vllm-b200-m{m}", "b200", m, 28672, 4096, tf, VB + f": M={m} {tf} TFLOPS",
+         "BF16 cuBLAS on SM100 (B200 assumed); HBM share 0.85 is H100's (B200's measured share is lower, about 0.73)")
+DG = "deepseek-ai/DeepGEMM README.md, Performance (commit 327ec92, H800 SXM5, NVCC 12.8)"
+FP8 = " peak_flops=1978.9TFLOP/s in_bytes=1 matmul_fraction=0.7088"
+for m, n, k, tf in [(64, 2112, 7168, 206), (64, 24576, 1536, 289), (64, 7168, 16384, 336), (64, 4096, 7168, 287),
+                    (128, 2112, 7168, 352), (128, 24576, 1536, 535), (128, 7168, 16384, 645), (128, 4096, 7168, 533),
+                    (4096, 2112, 7168, 1127), (4096, 24576, 1536, 1212), (4096, 32768, 512, 775), (4096, 4096, 7168, 1410),
+                    (4096, 7168, 2048, 1168)]:
+    gemm(f"gemm-deepgemm-{m}x{n}x{k}", "h100", m, n, k, tf, DG + f", normal GEMMs: {m}x{n}x{k} {tf} TFLOPS",
+         "FP8 with 1x128/128x128 block scaling, BF16 out; H800 = H100 compute; best-GEMM share = MAMF's H100 FP8 (1402.6 TFLOPS)",
+         extra=FP8)
+for g, m, n, k, tf, kind in [(4, 8192, 4096, 7168, 1346, "contiguous"), (4, 8192, 7168, 2048, 1214, "contiguous"),
+                             (8, 4096, 4096, 7168, 1346, "contiguous"), (8, 4096, 7168, 2048, 1214, "contiguous"),
+                             (1, 1024, 4096, 7168, 1233, "masked"), (1, 1024, 7168, 2048, 925, "masked"),
+                             (2, 512, 4096, 7168, 1040, "masked"), (2, 512, 7168, 2048, 916, "masked"),
+                             (4, 256, 4096, 7168, 932, "masked"), (4, 256, 7168, 2048, 815, "masked")]:
+    gemm(f"gemm-deepgemm-grouped-{kind}-{g}x{m}x{n}x{k}", "h100", m, n, k, tf,
+         DG + f", grouped GEMMs ({kind} layout): {g} groups x {m} tokens, N={n} K={k}: {tf} TFLOPS",
+         "MoE experts: FP8 block-scaled grouped GEMM; H800 = H100 compute; masked = decode with CUDA graphs",
+         groups=g, extra=FP8)
+
 # ---------------------------------------------------------------- inference: gpt-fast
 GF = "pytorch-labs/gpt-fast README.md"
 GFS = "8x A100-80GB power-limited to 330 W, batch 1, 5-token prompt, torch.compile, 200 new tokens; int8/int4 are weight-only (int4 group 32)"

@@ -1,0 +1,76 @@
+// One GEMM's achieved time from its shape (gemm.hpp says what the model is and where its
+// constants come from).
+#include "scenario/gemm.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace napkin {
+
+namespace {
+
+// Output tiles a cuBLAS-like library chooses between, rows × columns, with the share of the
+// largest tile's rate each reaches: smaller tiles reuse each loaded operand less. The library
+// picks the smaller tiles when the large ones would leave SMs idle (NVIDIA's guide, §3.2).
+struct Tile {
+  double m, n, efficiency;
+};
+constexpr Tile kTiles[] = {{128, 256, 1.0}, {128, 128, 0.95}, {64, 128, 0.85}, {64, 64, 0.70}};
+
+struct Waves {
+  double cost = 0;  // seconds at a per-SM rate of 1 FLOP/s: divide by the real rate
+  double tiles = 0, waves = 0;
+  Tile tile{};
+};
+
+// The fastest tile for the shape: whole waves of tiles over the SMs, each tile costing its
+// multiply-adds over K + K0.
+Waves best_waves(const GemmShape& s, double sms) {
+  Waves best;
+  for (const Tile& t : kTiles) {
+    const double tiles = s.groups * std::ceil(s.m / t.m) * std::ceil(s.n / t.n);
+    const double waves = std::ceil(tiles / sms);
+    const double cost = waves * 2 * t.m * t.n * (s.k + kGemmTileK0) / t.efficiency;
+    if (best.waves == 0 || cost < best.cost) best = {cost, tiles, waves, t};
+  }
+  return best;
+}
+
+}  // namespace
+
+GemmTime gemm_time(const GemmShape& s, const GemmMachine& g) {
+  GemmTime r;
+  r.flops = 2 * s.groups * s.m * s.n * s.k;
+  r.bytes = s.groups * ((s.m * s.k + s.n * s.k) * s.in_bytes + s.m * s.n * s.out_bytes);
+  r.memory = r.bytes / (g.bandwidth * g.bandwidth_efficiency);
+  // The reference: a large square GEMM runs at the measured best share of the peak.
+  const double R = kGemmReference;
+  const double t_ref = 2 * R * R * R / (g.best_fraction * g.peak);
+  if (g.sms > 0) {
+    // The per-SM rate that makes the reference's waves take t_ref (less the fixed cost).
+    const GemmShape ref{R, R, R, 1, s.in_bytes, s.out_bytes};
+    const Waves wr = best_waves(ref, g.sms);
+    const double per_sm = wr.cost / (t_ref - g.launch);
+    r.ref_time = t_ref;
+    r.ref_waves = wr.waves;
+    r.ref_tile_m = wr.tile.m;
+    r.ref_tile_n = wr.tile.n;
+    r.ref_tile_efficiency = wr.tile.efficiency;
+    const Waves w = best_waves(s, g.sms);
+    r.compute = w.cost / per_sm;
+    r.tiles = w.tiles;
+    r.waves = w.waves;
+    r.tile_m = w.tile.m;
+    r.tile_n = w.tile.n;
+    r.tile_efficiency = w.tile.efficiency;
+    r.sm_rate = per_sm;
+  } else {
+    // No SM count: the best share of the peak, less the per-tile cost of a short K.
+    const double k_share = (s.k / (s.k + kGemmTileK0)) / (R / (R + kGemmTileK0));
+    r.compute = r.flops / (g.best_fraction * g.peak * k_share);
+  }
+  r.time = std::max(r.compute, r.memory) + g.launch;
+  return r;
+}
+
+}  // namespace napkin
