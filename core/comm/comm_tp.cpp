@@ -178,8 +178,11 @@ Result<EpAlltoallOut> comm_ep_alltoall(const EpAlltoallIn& in, Derivation& d) {
          {{"L", "L_{moe}", in.moe_layers}}, o.alltoalls, unit::none);
   o.step_bytes_per_rank = o.alltoalls * o.bytes_per_rank;
   o.latency_time = o.alltoalls * one.latency_time;
-  d.step("Latency: N−1 pairwise steps each", "T_{\\alpha}", "$a ($N - 1) \\cdot $l",
-         {{"a", "a", o.alltoalls}, {"N", "N_{ep}", n}, {"l", "\\alpha", in.latency, unit::seconds}},
+  // One latency per all-to-all, not N − 1: every rank posts its sends to all peers at once
+  // (grouped point-to-point, as NCCL's all-to-all and DeepEP issue them; collective.cpp).
+  d.step("Latency: one step per all-to-all (all the pairwise sends go out at once)", "T_{\\alpha}",
+         "$a \\cdot $l",
+         {{"a", "a", o.alltoalls}, {"l", "t_{\\alpha}", one.latency_time, unit::seconds}},
          o.latency_time, unit::seconds);
   o.bandwidth_time = o.alltoalls * one.bandwidth_time;
   d.step("Bandwidth term", "T_{\\beta}", "\\frac{$a \\cdot $V}{$B}",

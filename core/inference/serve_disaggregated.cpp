@@ -127,7 +127,8 @@ Result<ServeDisaggregatedOut> serve_disaggregated(const ServeDisaggregatedIn& in
     const double a = lambda / n * s_d;
     return wait_quantile(lo, a, mgc_mean_wait(lo, a, s_d, 0), 0.9);
   };
-  double n_d = std::max(1.0, ceil_count(lambda * s_d / (lo * in.max_utilization)));
+  const double n_util = std::max(1.0, ceil_count(lambda * s_d / (lo * in.max_utilization)));
+  double n_d = n_util;
   auto slow = [&](double n) { return in.ttft_target > 0 && slot_wait(n) > 0.1 * in.ttft_target; };
   if (slow(n_d)) {  // waits shrink as instances are added: double, then bisect
     double hi_d = n_d * 2;
@@ -139,14 +140,22 @@ Result<ServeDisaggregatedOut> serve_disaggregated(const ServeDisaggregatedIn& in
     n_d = hi_d;
   }
   o.decode_instances = n_d;
-  d.step("Decode instances (slots ≤ the limit busy; p90 slot wait ≤ a tenth of the TTFT target)",
-         "n_d", "\\left\\lceil \\frac{$l \\cdot ($O - 1) \\cdot $t}{$b \\cdot $u} \\right\\rceil",
+  d.step("Decode instances that keep the slots at most the limit busy", "n_{\\rho}",
+         "\\left\\lceil \\frac{$l \\cdot ($O - 1) \\cdot $t}{$b \\cdot $u} \\right\\rceil",
          {{"l", "\\lambda", lambda, unit::requests_per_s},
           {"O", "O", in.output_len, unit::tokens},
           {"t", "t_s", o.tpot, unit::seconds},
           {"b", "B", lo},
           {"u", "\\rho_{\\max}", in.max_utilization, unit::fraction}},
-         n_d, unit::none);
+         n_util, unit::none);
+  // The wait condition can ask for more: say by how much, with the waits on both sides.
+  if (n_d > n_util)
+    d.note("Decode instances, raised for the wait",
+           "At " + format_value(n_d - 1, "") + " instances the p90 wait for a decode slot is " +
+               format_value(slot_wait(n_d - 1), "s") + ", more than a tenth of the " +
+               format_value(in.ttft_target, "s") + " TTFT target; at " + format_value(n_d, "") +
+               " it is " + format_value(slot_wait(n_d), "s") + ": " + format_value(n_d, "") +
+               " decode instances.");
 
   // Prefill instances: the fewest at or under the utilisation limit whose p90 TTFT (queue,
   // prefill, transfer, decode-slot wait) meets the target; TTFT falls as instances are added.
