@@ -37,7 +37,7 @@ Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d) {
   }
   const double params = in.params > 0 ? in.params : model_params(m).total;
   if (in.params <= 0)
-    d.step("Parameters of the model shape", "\\Psi", "\\Psi", {}, params, unit::params);
+    parameter_count_step(d, model_params(m), "\\Psi");
   else if (in.activations == "korthikanti") {
     const double shape = model_params(m).total;
     if (std::fabs(shape - params) > 0.1 * params)

@@ -305,7 +305,8 @@ Result<ParallelRecommendOut> recommend_search(const ParallelRecommendIn& in, con
           {"o", "M_o", t.memory.optimizer, unit::bytes},
           {"a", "M_a", t.memory.activations, unit::bytes}},
          o.memory_per_gpu, unit::bytes);
-  d.step("Its step time", "T", "T", {}, o.step_time, unit::seconds);
+  d.note("Its step time", "train.step gives " + format_value(o.step_time, unit::seconds) +
+                              " for that layout; its card shows the step's derivation.");
   return o;
 }
 

@@ -328,6 +328,18 @@ void insert_sized_model_inputs(Estimator& e, std::size_t at, const void* default
                         fields.end());
 }
 
+void parameter_count_step(Derivation& d, const ModelParams& p, const char* symbol) {
+  d.step(
+      "Parameters of the model shape: embeddings and head, attention, feed-forward (every "
+      "expert), norms",
+      symbol, "$E + $A + $F + $R",
+      {{"E", "P_{\\text{emb}}", p.embedding, unit::params},
+       {"A", "P_{\\text{attn}}", p.attention, unit::params},
+       {"F", "P_{\\text{ffn}}", p.ffn_total, unit::params},
+       {"R", "P_{\\text{norm}}", p.norms, unit::params}},
+      p.total, unit::params);
+}
+
 Result<SizedModel> to_sized_model(const SizedModelInputs& in, Derivation& d) {
   Result<Model> built = to_model(in);
   if (!built.ok()) return built.error();
@@ -335,7 +347,7 @@ Result<SizedModel> to_sized_model(const SizedModelInputs& in, Derivation& d) {
   const ModelParams p = model_params(s.model);
   s.shape_active = p.active;
   s.total = in.params > 0 ? in.params : p.total;
-  if (in.params <= 0) d.step("Parameters of the model shape", "N", "N", {}, s.total, unit::params);
+  if (in.params <= 0) parameter_count_step(d, p, "N");
   if (s.model.experts == 0) {
     // Dense: every weight acts on every token. An active count typed below the total (a
     // mixture of experts whose routing the shape does not describe: Mixtral as 46.7B with

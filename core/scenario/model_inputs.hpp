@@ -99,6 +99,11 @@ struct SizedModel {
 };
 Result<SizedModel> to_sized_model(const SizedModelInputs& in, Derivation& d);
 
+// The derivation step of a model's parameter count from its shape, as the sum of its parts
+// (embeddings and output head, attention, feed-forward with every expert, norms), under the
+// estimator's own symbol for it (N, \Psi).
+void parameter_count_step(Derivation& d, const ModelParams& p, const char* symbol);
+
 // Forward FLOPs per token of a sized model at a context: model.hpp's forward_flops_per_token on
 // the shape, its weight term scaled by the given active count ÷ the shape's when one is given.
 double forward_flops_per_token(const SizedModel& s, double context, bool causal);
