@@ -57,9 +57,14 @@ export function chartData(api, spec, inputs) {
   const lines = [];
   // Lines for fixed alternatives (other GPUs, other settings) also get one for the user's own
   // inputs, so the point marked "your inputs" always sits on a line.
+  // A series whose overrides the user's inputs already hold (the placement they chose, among
+  // lines for every placement) is their line, named so, rather than drawn twice.
   const groups = spec.series.length ? [...spec.series] : [{ label: '', overrides: {} }];
-  if (spec.series.length && spec.kind !== 'bar' && !spec.series.some((g) => !Object.keys(g.overrides).length))
-    groups.unshift({ label: 'Your inputs', overrides: {} });
+  if (spec.series.length && spec.kind !== 'bar' && !spec.series.some((g) => !Object.keys(g.overrides).length)) {
+    const at = spec.series.findIndex((g) => Object.entries(g.overrides).every(([k, v]) => inputs[k] === v));
+    if (at >= 0) groups[at] = { ...groups[at], label: `Your inputs: ${groups[at].label}` };
+    else groups.unshift({ label: 'Your inputs', overrides: {} });
+  }
   for (const g of groups) {
     const res = api.sweep(spec.estimator, { ...inputs, ...g.overrides }, spec.x, xs);
     if (res.error) return { error: res.error.message, xs, lines: [] };
