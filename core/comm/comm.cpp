@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "base/units.hpp"
-#include "registry/areas.hpp"
+#include "root/areas.hpp"
 #include "scenario/accelerator_inputs.hpp"
 #include "scenario/collective.hpp"
 

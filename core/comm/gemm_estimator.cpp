@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "base/units.hpp"
-#include "registry/areas.hpp"
 #include "registry/registry.hpp"
+#include "root/areas.hpp"
 #include "scenario/accelerator_inputs.hpp"
 #include "scenario/cluster.hpp"
 #include "scenario/gemm.hpp"

@@ -9,7 +9,7 @@
 #include "inference/moe_counts.hpp"
 #include "inference/rl.hpp"
 #include "inference/serving.hpp"
-#include "registry/areas.hpp"
+#include "root/areas.hpp"
 #include "scenario/accelerator_inputs.hpp"
 #include "scenario/model.hpp"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "base/units.hpp"
-#include "registry/areas.hpp"
+#include "root/areas.hpp"
 #include "scenario/training_memory.hpp"
 
 namespace napkin {

@@ -5,7 +5,6 @@
 
 #include "base/echo.hpp"
 #include "base/units.hpp"
-#include "registry/areas.hpp"
 
 namespace napkin {
 
@@ -944,15 +943,6 @@ Json Registry::hardware_json() const {
   j.set("accelerators", std::move(gpus));
   j.set("links", std::move(links));
   return j;
-}
-
-const Registry& registry() {
-  static const Registry reg = [] {
-    Registry r;
-    register_all(r);
-    return r;
-  }();
-  return reg;
 }
 
 }  // namespace napkin

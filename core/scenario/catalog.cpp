@@ -4,8 +4,8 @@
 #include <initializer_list>
 #include <utility>
 
-#include "registry/areas.hpp"
 #include "registry/registry.hpp"
+#include "root/areas.hpp"
 #include "scenario/cluster.hpp"
 #include "scenario/model.hpp"
 #include "scenario/model_inputs.hpp"

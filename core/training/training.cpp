@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "base/units.hpp"
-#include "registry/areas.hpp"
+#include "root/areas.hpp"
 #include "scenario/accelerator_inputs.hpp"
 #include "scenario/gpu_figures.hpp"
 

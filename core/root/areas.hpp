@@ -1,12 +1,13 @@
-// Each area of the catalog registers its estimators, charts and presets here.
+// Each area's registration function, declared once: the areas define them (each file registers
+// its own estimators, charts and presets), and the composition root, root/registrations.cpp,
+// calls them. Only declarations: nothing here knows an area's types.
 #pragma once
 
 namespace napkin {
 
 class Registry;
 
-// Each file registers its own estimators, charts and presets; registrations.cpp calls them
-// all, in the order the page shows them. No area calls another's.
+// registrations.cpp calls them all, in the order the page shows them. No area calls another's.
 void register_catalog(Registry& r);              // scenario/catalog.cpp: models, GPUs, links
 void register_training(Registry& r);             // training/training.cpp
 void register_memory(Registry& r);               // memory/memory.cpp
@@ -27,7 +28,7 @@ void register_serve_moe(Registry& r);            // inference/serve_moe.cpp
 void register_rl(Registry& r);                   // inference/rl.cpp
 void register_rl_step(Registry& r);              // inference/rl_step_estimator.cpp
 
-// The one registration list (registrations.cpp).
+// The one registration list (root/registrations.cpp).
 void register_all(Registry& r);
 
 }  // namespace napkin

@@ -1,6 +1,9 @@
-// The one registration list: every area's estimators, charts and presets, in the order the
-// page shows them. Adding an estimator file means adding its line here, and nowhere else.
-#include "registry/areas.hpp"
+// The composition root: the one code that knows every area. register_all is the one
+// registration list (every area's estimators, charts and presets, in the order the page shows
+// them), and registry() the registry it fills. Adding an estimator file means adding its line
+// here, and nowhere else; core/registry/ knows no area.
+#include "registry/registry.hpp"
+#include "root/areas.hpp"
 #include "training/train_step.hpp"
 
 namespace napkin {
@@ -26,6 +29,15 @@ void register_all(Registry& r) {
   register_serve_moe(r);
   register_rl(r);
   register_rl_step(r);
+}
+
+const Registry& registry() {
+  static const Registry reg = [] {
+    Registry r;
+    register_all(r);
+    return r;
+  }();
+  return reg;
 }
 
 }  // namespace napkin
