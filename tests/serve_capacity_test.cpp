@@ -197,26 +197,44 @@ TEST_CASE("serve.capacity: one replica's full-load rate matches NIM's concurrenc
   CHECK(out(r, "qps_per_replica") == doctest::Approx(814.37 / 500).epsilon(0.10));
 }
 
+// At the engine's fixed rates (matmul efficiency 0.5, no memory-bound kernels between the
+// matmuls), the numbers this test of the queueing logic was built on.
 TEST_CASE("serve.capacity: fixed replicas give the latency; too few are an error") {
-  auto fixed = run("serve.capacity",
-                   {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"replicas", 20}});
+  auto fixed = run("serve.capacity", {{"model", "llama3-70b"},
+                                      {"gpu", "h100"},
+                                      {"tp", 4},
+                                      {"compute_efficiency", 0.5},
+                                      {"elementwise_kernels", false},
+                                      {"replicas", 20}});
   REQUIRE(fixed.ok);
   CHECK(out(fixed, "replicas") == 20);
   CHECK(out(fixed, "meets_targets") == 1);
   // More replicas never lengthen the p90 TTFT at the same load.
-  auto more = run("serve.capacity",
-                  {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"replicas", 40}});
+  auto more = run("serve.capacity", {{"model", "llama3-70b"},
+                                     {"gpu", "h100"},
+                                     {"tp", 4},
+                                     {"compute_efficiency", 0.5},
+                                     {"elementwise_kernels", false},
+                                     {"replicas", 40}});
   CHECK(out(more, "ttft_p90") <= out(fixed, "ttft_p90"));
   // Close to saturation (16 replicas serve ~52 QPS with every slot busy) the queue shows.
-  auto busy =
-      run("serve.capacity",
-          {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"replicas", 16}, {"qps", 50}});
+  auto busy = run("serve.capacity", {{"model", "llama3-70b"},
+                                     {"gpu", "h100"},
+                                     {"tp", 4},
+                                     {"compute_efficiency", 0.5},
+                                     {"elementwise_kernels", false},
+                                     {"replicas", 16},
+                                     {"qps", 50}});
   REQUIRE(busy.ok);
   CHECK(out(busy, "meets_targets") == 0);
   CHECK(busy.warnings.size() == 1);
   CHECK(out(busy, "wait_p90") > 0);
-  Error e = error_of("serve.capacity",
-                     {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"replicas", 4}});
+  Error e = error_of("serve.capacity", {{"model", "llama3-70b"},
+                                        {"gpu", "h100"},
+                                        {"tp", 4},
+                                        {"compute_efficiency", 0.5},
+                                        {"elementwise_kernels", false},
+                                        {"replicas", 4}});
   CHECK(e.input == "replicas");
   CHECK(e.message.find("too few") != std::string::npos);
 }
@@ -329,10 +347,14 @@ TEST_CASE("queueing: the p90 of wait + prefill is the sum's, not the sum of p90s
 // serve.capacity combines the wait and the prefill as one sum: with prompts that vary and a
 // queue that waits (4 replicas at 12 QPS), the p90 TTFT is below the p90 wait plus a p90
 // prompt's prefill (adding the two p90s assumes the longest prompts also wait longest).
+// At the engine's fixed rates (matmul efficiency 0.5, no memory-bound kernels between the
+// matmuls), the numbers this test of the queueing logic was built on.
 TEST_CASE("serve.capacity: p90 TTFT of the sum, below the sum of the p90s") {
   auto r = run("serve.capacity", {{"model", "llama3-70b"},
                                   {"gpu", "h100"},
                                   {"tp", 4},
+                                  {"compute_efficiency", 0.5},
+                                  {"elementwise_kernels", false},
                                   {"qps", 12},
                                   {"replicas", 4},
                                   {"prompt_len_p90", 4096}});
@@ -340,6 +362,8 @@ TEST_CASE("serve.capacity: p90 TTFT of the sum, below the sum of the p90s") {
   auto e90 = run("serve.engine", {{"model", "llama3-70b"},
                                   {"gpu", "h100"},
                                   {"tp", 4},
+                                  {"compute_efficiency", 0.5},
+                                  {"elementwise_kernels", false},
                                   {"prompt_len", 4096},
                                   {"batch", out(r, "batch")}});
   REQUIRE(e90.ok);
@@ -375,10 +399,14 @@ TEST_CASE("serve.capacity: with half the requests hitting the prefix, p90 TTFT i
 // batch 125, where λ · S(B) / B first drops under 0.95 (S from serve.engine, by Little's law),
 // until the prefills of larger batches push the p90 TTFT past the target. A geometric grid of
 // 17 batches up to the largest feasible one stepped over that band and answered 2 replicas.
+// At the engine's fixed rates (matmul efficiency 0.5, no memory-bound kernels between the
+// matmuls), the numbers this test of the queueing logic was built on.
 TEST_CASE("serve.capacity: the fewest replicas over every batch (a narrow band of batches)") {
   auto r = run("serve.capacity", {{"model", "llama3-70b"},
                                   {"gpu", "h100"},
                                   {"tp", 4},
+                                  {"compute_efficiency", 0.5},
+                                  {"elementwise_kernels", false},
                                   {"qps", 16},
                                   {"prompt_len", 512},
                                   {"output_len", 128},
@@ -393,6 +421,8 @@ TEST_CASE("serve.capacity: the fewest replicas over every batch (a narrow band o
     return run("serve.engine", {{"model", "llama3-70b"},
                                 {"gpu", "h100"},
                                 {"tp", 4},
+                                {"compute_efficiency", 0.5},
+                                {"elementwise_kernels", false},
                                 {"prompt_len", 512},
                                 {"output_len", 128},
                                 {"batch", b}});

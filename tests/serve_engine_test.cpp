@@ -28,7 +28,8 @@ TEST_CASE("serve.engine: the Scaling Book's LLaMA 3 70B decode step on 8 TPU v5e
                                 {"batch", 32},
                                 {"compute_efficiency", 1},
                                 {"bandwidth_efficiency", 1},
-                                {"tp_communication", false}});
+                                {"tp_communication", false},
+                                {"elementwise_kernels", false}});
   REQUIRE(r.ok);
   CHECK(out(r, "decode_step") == doctest::Approx(0.017).epsilon(0.05));
   CHECK(32 / out(r, "decode_step") == doctest::Approx(1882).epsilon(0.05));
@@ -169,9 +170,35 @@ TEST_CASE("serve.engine: the roofline per decode step and the crossover batch") 
   CHECK(out(one, "decode_step") == doctest::Approx(t_w + t_kv + t_tp));
   CHECK(out(one, "tpot") == doctest::Approx(out(one, "decode_step")));  // no other prompts
   CHECK(one.outputs.find("bound")->as_string() == "memory");
-  // Crossover: B·2N/(G·ηF) = t_W ⇒ B* ≈ ηF/(ηBW) · b_w/2 · (1 + attention) ≈ 0.5·989.4 /
-  // (0.6·3.35) ≈ 246, a little less with the attention FLOPs.
-  CHECK(out(one, "crossover_batch") == doctest::Approx(0.5 * 989.4 / (0.6 * 3.35)).epsilon(0.05));
+  // Crossover at a given matmul efficiency η: B·2N/(G·ηF) = t_W ⇒ B* ≈ ηF/(ηBW) · b_w/2 ·
+  // (1 + attention) ≈ 0.5·989.4 / (0.6·3.35) ≈ 246, a little less with the attention FLOPs.
+  auto half = run("serve.engine", {{"model", "llama3-70b"},
+                                   {"gpu", "h100"},
+                                   {"tp", 4},
+                                   {"batch", 1},
+                                   {"compute_efficiency", 0.5}});
+  REQUIRE(half.ok);
+  CHECK(out(half, "crossover_batch") == doctest::Approx(0.5 * 989.4 / (0.6 * 3.35)).epsilon(0.05));
+  // By the GEMMs' shapes (the default), the step turns compute-bound where the bound flips.
+  const double x = out(one, "crossover_batch");
+  CHECK(x > 100);
+  CHECK(x < 400);
+  auto below = run("serve.engine", {{"model", "llama3-70b"},
+                                    {"gpu", "h100"},
+                                    {"tp", 4},
+                                    {"prompt_len", 128},
+                                    {"output_len", 128},
+                                    {"batch", std::floor(x * 0.95)}});
+  auto above = run("serve.engine", {{"model", "llama3-70b"},
+                                    {"gpu", "h100"},
+                                    {"tp", 4},
+                                    {"prompt_len", 128},
+                                    {"output_len", 128},
+                                    {"batch", std::ceil(x * 1.05)}});
+  REQUIRE(below.ok);
+  REQUIRE(above.ok);
+  CHECK(below.outputs.find("bound")->as_string() == "memory");
+  CHECK(above.outputs.find("bound")->as_string() == "compute");
   auto big = run("serve.engine", {{"model", "llama3-70b"},
                                   {"gpu", "h100"},
                                   {"tp", 4},

@@ -186,12 +186,7 @@ void register_gemm(Registry& r) {
            .positive(8),
        peak_flops_input(NAPKIN_FIELD(In, peak_flops), "Peak FLOP/s of the operand type"),
        hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "Memory bandwidth", 1e14),
-       num("sms", NAPKIN_FIELD(In, sms), "Streaming multiprocessors (SMs, CUs)")
-           .help("The SMs the tiles are spread over (H100 SXM 132, A100 108, B200 148, MI300X "
-                 "304 CUs); 0 skips the wave model")
-           .range(0, 10000)
-           .integer(),
-       matmul_fraction_input(NAPKIN_FIELD(In, matmul_fraction)),
+       sms_input(NAPKIN_FIELD(In, sms)), matmul_fraction_input(NAPKIN_FIELD(In, matmul_fraction)),
        num("bandwidth_efficiency", NAPKIN_FIELD(In, bandwidth_efficiency),
            "Achieved share of HBM bandwidth", unit::fraction)
            .help(

@@ -84,6 +84,9 @@ Result<Engine> engine_for(const RlStepIn& in, Placement p, Derivation& d) {
   g.memory_utilization = engine_share(in, p);
   g.compute_efficiency = in.compute_efficiency;
   g.bandwidth_efficiency = in.bandwidth_efficiency;
+  g.sms = in.sms;
+  g.matmul_fraction = in.matmul_fraction;
+  g.matmul_fraction_fp8 = in.matmul_fraction_fp8;
   // An engine wider than a node all-reduces through the NICs: a ring over its TP ranks runs
   // at the slowest link's rate and latency.
   const bool wide = in.gen_tp > in.gpus_per_node;
@@ -154,7 +157,9 @@ Result<Rollout> rollout(const RlStepIn& in, const SizedModel& sized, const Engin
   const double prompts_here = ceil_count(r.per_replica / in.group_size);
   const double f_prompt = forward_flops_per_token(sized, in.prompt_len, true);
   const double peak = in.gen_dtype == "fp8" && in.peak_fp8 > 0 ? in.peak_fp8 : in.peak_flops;
-  r.prefill = prompts_here * in.prompt_len * f_prompt / (in.gen_tp * peak * in.compute_efficiency);
+  const double prefill_tokens = prompts_here * in.prompt_len;
+  const double e_prefill = engine_matmul_share(e.g, sized.model, prefill_tokens);
+  r.prefill = prefill_tokens * f_prompt / (in.gen_tp * peak * e_prefill);
   d.step("Prefill of a replica's prompts (each once: its G responses share it)",
          "T_{\\text{prefill}}", "\\frac{$n \\cdot $p \\cdot $f}{$t \\cdot $F \\cdot $e}",
          {{"n", "n_p", prompts_here},
@@ -162,7 +167,7 @@ Result<Rollout> rollout(const RlStepIn& in, const SizedModel& sized, const Engin
           {"f", "f", f_prompt, unit::flop_per_token},
           {"t", "TP", double(in.gen_tp)},
           {"F", "F", peak, unit::flops},
-          {"e", "e_C", in.compute_efficiency, unit::fraction}},
+          {"e", "e_C", e_prefill, unit::fraction}},
          r.prefill, unit::seconds);
 
   const double n = r.per_replica, mean = in.response_len_mean, longest = in.response_len_max;

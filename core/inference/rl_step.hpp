@@ -42,7 +42,8 @@ struct RlStepIn : SizedModelInputs {
   int gpus_per_node = 8;
   double peak_flops = figures::h100_bf16, peak_fp8 = figures::h100_fp8;
   double mem_bandwidth = figures::h100_hbm_bandwidth, gpu_memory = figures::h100_memory;
-  double matmul_fraction = kH100MatmulFraction;
+  double matmul_fraction = kH100MatmulFraction, matmul_fraction_fp8 = kH100Fp8MatmulFraction;
+  double sms = 132;  // H100 SXM: the GEMMs' waves (core/scenario/gemm.hpp)
   double intra_bandwidth = 450e9, intra_latency = 3e-6, inter_bandwidth = 50e9,
          inter_latency = 5e-6, intra_efficiency = figures::nvlink4_ring_share,
          inter_efficiency = figures::nic_share, launch_latency = figures::nccl_launch;
@@ -51,8 +52,8 @@ struct RlStepIn : SizedModelInputs {
   int gen_tp = 1;
   std::string gen_dtype = "bf16";
   double gpu_memory_utilization = 0;  // 0 = 0.6 colocated (NeMo-RL's), else vLLM's 0.9
-  double compute_efficiency = figures::serving_compute_share,
-         bandwidth_efficiency = figures::serving_bandwidth_share;
+  double compute_efficiency = 0,      // 0: the engine's matmuls by their shapes
+      bandwidth_efficiency = figures::serving_bandwidth_share;
   // Trainer.
   int train_tp = 1, train_pp = 1, train_ep = 1, zero_stage = 3;
   std::string recompute = "full";

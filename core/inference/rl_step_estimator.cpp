@@ -132,6 +132,8 @@ void register_rl_step(Registry& r) {
                .group("cluster"),
            gpu_memory_input(NAPKIN_FIELD(In, gpu_memory)).group("cluster"),
            matmul_fraction_input(NAPKIN_FIELD(In, matmul_fraction)).group("cluster"),
+           matmul_fraction_fp8_input(NAPKIN_FIELD(In, matmul_fraction_fp8)).group("cluster"),
+           sms_input(NAPKIN_FIELD(In, sms)).group("cluster"),
            num("intra_bandwidth", NAPKIN_FIELD(In, intra_bandwidth), "Intra-node bandwidth",
                unit::bytes_per_s)
                .help("NVLink bandwidth per GPU in one direction")
@@ -177,7 +179,7 @@ void register_rl_step(Registry& r) {
                      "0.6 when colocated (NeMo-RL's) and vLLM's 0.9 on GPUs of its own")
                .range(0, 1)
                .group("layout"),
-           compute_efficiency_input(NAPKIN_FIELD(In, compute_efficiency)).group("layout"),
+           gemm_share_input(NAPKIN_FIELD(In, compute_efficiency)).group("layout"),
            bandwidth_efficiency_input(NAPKIN_FIELD(In, bandwidth_efficiency)).group("layout"),
            num("train_tp", NAPKIN_FIELD(In, train_tp), "Trainer TP")
                .help("Tensor parallel degree of the trainer")

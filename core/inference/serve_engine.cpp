@@ -14,8 +14,10 @@
 #include "scenario/accelerator_inputs.hpp"
 #include "scenario/cluster.hpp"
 #include "scenario/collective.hpp"
+#include "scenario/layer_gemms.hpp"
 #include "scenario/model.hpp"
 #include "scenario/replica.hpp"
+#include "scenario/training_memory.hpp"
 
 namespace napkin {
 
@@ -39,10 +41,39 @@ struct Engine {
   double gpus = 1, tp = 1, pp = 1;
   double bytes_w = 2, active = 0, total = 0;
   double kv_tok_gpu = 0;  // cache bytes per token one GPU holds (its layers, its KV heads)
-  double flops_rate = 0, bw_rate = 0;
-  double w_share = 1;  // the weights' streaming share of bw_rate (quantized kernels dequantize)
-  Tier link;           // between the TP ranks
+  double peak = 0, bw_rate = 0;
+  double fixed_share = 0;  // compute_efficiency as given; 0 = by the GEMMs' shapes
+  GemmMachine gemm;        // for those shapes (core/scenario/gemm.hpp)
+  double math_bytes = 2;   // bytes per operand the matmuls read (FP8/INT8 W8A8: 1)
+  double w_share = 1;      // the weights' streaming share of bw_rate (quantized kernels dequantize)
+  Tier link;               // between the TP ranks
   bool communicate = true;
+  bool elementwise_on = true;
+
+  // The matmuls' share of the peak for a step of `tokens` tokens on one stage: as given, or the
+  // share the layer's GEMMs reach at that many rows on one TP rank (layer_gemms.hpp).
+  GemmShare gemms(double tokens) const {
+    return forward_gemm_share(m, std::max(1.0, tokens), static_cast<int>(tp), math_bytes, gemm);
+  }
+  double share(double tokens) const {
+    if (fixed_share > 0) return fixed_share;
+    const GemmShare s = gemms(tokens);
+    return s.share > 0 ? s.share : 1;
+  }
+  // The derivation's step for that share, when it comes from the shapes.
+  void show_share(Derivation& d, const char* what, double tokens) const {
+    if (fixed_share > 0) return;
+    const GemmShare s = gemms(tokens);
+    if (s.share <= 0) return;
+    d.step(std::string("Matmul efficiency of ") + what +
+               " (its GEMMs' shapes on one TP rank: tiles and waves, hw.gemm)",
+           "e_C", "\\frac{$W}{$P \\cdot $t}",
+           {{"W", "W_{GEMM}", s.flops, unit::flop},
+            {"P", "F", peak, unit::flops},
+            {"t", "t_{GEMM}", s.compute, unit::seconds}},
+           s.share, unit::fraction);
+  }
+  double rate(double tokens) const { return peak * share(tokens); }
 
   // Megatron's TP (Shoeybi et al. 2019, §3): two all-reduces per layer of the step's
   // activations (BF16, d_model wide per token), on the critical path; a token's step passes
@@ -56,6 +87,18 @@ struct Engine {
                .time;
   }
 
+  // The memory-bound kernels between the GEMMs (norms, residual adds, the FFN's activation
+  // function: the shared layer_traffic that train.step charges, with fused attention) for
+  // `tokens` tokens through every layer, at the achieved bandwidth. They do not overlap the
+  // GEMMs: each is its own kernel between two of them.
+  double elementwise(double tokens) const {
+    if (!elementwise_on || tokens <= 0) return 0;
+    Layout l;
+    l.tp = static_cast<int>(tp);
+    l.flash_attention = true;
+    return layer_traffic(m, l, tokens).forward * m.layers / bw_rate;
+  }
+
   // Weights one step reads for `tokens` tokens: dense, everything; MoE, the shared weights and
   // the experts those tokens touch (Austin et al. 2025, "Inference", MoE serving).
   double weights_read(double tokens) const {
@@ -66,13 +109,49 @@ struct Engine {
   // Weights are read once per microbatch on every stage: W/tp per GPU per cycle.
   double step(double b, double ctx, double f_tok, double extra_flops, double extra_tokens) const {
     const double t_kv = b * ctx * kv_tok_gpu / bw_rate;
-    const double t_c = (b * f_tok + extra_flops) / (gpus * flops_rate);
+    const double t_c = (b * f_tok + extra_flops) / (gpus * rate((b + extra_tokens) / pp));
     const double t_w = weights_read((b + extra_tokens) / pp) / tp / (bw_rate * w_share);
-    return t_kv + std::max(t_c, t_w) + tp_comm((b + extra_tokens) / pp);
+    return t_kv + std::max(t_c, t_w) + tp_comm((b + extra_tokens) / pp) +
+           elementwise((b + extra_tokens) / pp);
   }
 };
 
+// The matmuls' machine: W8A8 matmuls read 8-bit operands at the 8-bit best-GEMM share; the
+// rest run in BF16.
+void set_math(Engine& e, const ServeEngineIn& in, Dtype wt, double peak) {
+  const bool eight_bit = (wt == Dtype::Fp8 || wt == Dtype::Int8) && peak != in.peak_flops;
+  e.math_bytes = eight_bit ? 1 : 2;
+  e.gemm = GemmMachine{peak,
+                       in.mem_bandwidth,
+                       in.sms,
+                       eight_bit ? in.matmul_fraction_fp8 : in.matmul_fraction,
+                       in.bandwidth_efficiency,
+                       kGemmLaunch};
+}
+
+// The peak the weights' dtype computes at (INT4 dequantizes to BF16); 0 where the accelerator
+// has no such path.
+double math_peak_of(const ServeEngineIn& in, Dtype wt) {
+  Gpu g;
+  g.peak_bf16 = in.peak_flops;
+  g.peak_fp8 = in.peak_fp8;
+  g.peak_int8 = in.peak_int8;
+  return peak_flops(g, wt == Dtype::Int4 ? Dtype::Bf16 : wt);
+}
+
 }  // namespace
+
+double engine_matmul_share(const ServeEngineIn& in, const Model& model, double tokens) {
+  Engine e;
+  e.m = model;
+  e.tp = in.tp;
+  e.fixed_share = in.compute_efficiency;
+  const Dtype wt = weight_dtype_of(in.weight_dtype);
+  const double peak = math_peak_of(in, wt);
+  e.peak = peak > 0 ? peak : in.peak_flops;
+  set_math(e, in, wt, e.peak);
+  return e.share(tokens);
+}
 
 namespace {
 
@@ -104,6 +183,9 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
       hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "Memory bandwidth", 1e15)
           .group("cluster"),
       gpu_memory_input(NAPKIN_FIELD(In, gpu_memory)).group("cluster"),
+      sms_input(NAPKIN_FIELD(In, sms)).group("cluster"),
+      matmul_fraction_input(NAPKIN_FIELD(In, matmul_fraction)).group("cluster"),
+      matmul_fraction_fp8_input(NAPKIN_FIELD(In, matmul_fraction_fp8)).group("cluster"),
       num<In, int>("tp", NAPKIN_FIELD(In, tp), "Tensor parallel (TP)")
           .help("GPUs splitting each layer; must divide the heads")
           .range(1, 1024)
@@ -146,7 +228,7 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
           .positive(kMaxTokens)
           .integer()
           .group("engine"),
-      compute_efficiency_input(NAPKIN_FIELD(In, compute_efficiency)).group("engine"),
+      gemm_share_input(NAPKIN_FIELD(In, compute_efficiency)).group("engine"),
       bandwidth_efficiency_input(NAPKIN_FIELD(In, bandwidth_efficiency)).group("engine"),
       num<In, double>("intra_bandwidth", NAPKIN_FIELD(In, intra_bandwidth), "TP link bandwidth",
                       unit::bytes_per_s)
@@ -163,6 +245,11 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
       flag<In>("tp_communication", NAPKIN_FIELD(In, tp_communication), "Count TP all-reduces")
           .help("Each layer's two all-reduces between TP ranks; off: the roofline alone, as the "
                 "Scaling Book's serving examples")
+          .group("engine"),
+      flag<In>("elementwise_kernels", NAPKIN_FIELD(In, elementwise_kernels),
+               "Count norms and activations")
+          .help("The memory-bound kernels between the matmuls (norms, residual adds, the FFN's "
+                "activation), as train.step counts them; off: the roofline's matmuls alone")
           .group("engine"),
       num<In, double>("prompt_len", NAPKIN_FIELD(In, prompt_len), "Prompt length", unit::tokens)
           .help("Tokens in each request's prompt (the mean, where prompts vary)")
@@ -247,20 +334,18 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   // W8A8 on the GPU's 8-bit path; INT4 is weight-only (AWQ/GPTQ kernels dequantize to BF16).
   const Dtype wt = weight_dtype_of(in.weight_dtype);
   e.bytes_w = quantized_bytes_per_param(wt, wt == Dtype::Int4 ? in.group_size : 0);
-  Gpu g;
-  g.peak_bf16 = in.peak_flops;
-  g.peak_fp8 = in.peak_fp8;
-  g.peak_int8 = in.peak_int8;
-  double peak = peak_flops(g, wt == Dtype::Int4 ? Dtype::Bf16 : wt);
-  if (peak <= 0) {
-    peak = in.peak_flops;
+  const double raw_peak = math_peak_of(in, wt);
+  const double peak = raw_peak > 0 ? raw_peak : in.peak_flops;
+  if (raw_peak <= 0) {
     d.note("Peak FLOP/s", "This accelerator has no " + in.weight_dtype +
                               " matmul path: the weights are dequantized and the math runs at "
                               "the BF16 peak.");
   }
   const double kv_b = dtype_bytes(weight_dtype_of(in.kv_dtype));
   o.math_peak = peak;
-  e.flops_rate = peak * in.compute_efficiency;
+  e.peak = peak;
+  e.fixed_share = in.compute_efficiency;
+  set_math(e, in, wt, peak);
   e.bw_rate = in.mem_bandwidth * in.bandwidth_efficiency;
   // Quantized weights stream slower than BF16 ones: the kernels that unpack them are bound by
   // the dequantization. gpt-fast's batch-1 decode on A100 (pytorch-labs/gpt-fast README,
@@ -273,6 +358,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   e.link = Tier{"tp",  "TP link",           "", in.intra_bandwidth, in.intra_latency,
                 false, in.intra_efficiency, 1,  in.launch_latency};
   e.communicate = in.tp_communication;
+  e.elementwise_on = in.elementwise_kernels;
   if (e.w_share < 1)
     d.note("Quantized weights",
            "Dequantizing kernels stream " + in.weight_dtype + " weights at " +
@@ -401,7 +487,9 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   const double ctx = in.prompt_len + in.output_len / 2;
   const double f_tok = forward_flops_per_token(sized.value(), ctx, false);
   const double t_kv = b * ctx * e.kv_tok_gpu / e.bw_rate;
-  const double t_c = b * f_tok / (e.gpus * e.flops_rate);
+  const double e_dec = e.share(b / e.pp);
+  e.show_share(d, "a decode step", b / e.pp);
+  const double t_c = b * f_tok / (e.gpus * peak * e_dec);
   const double w_read = e.weights_read(b / e.pp);
   const double t_w = w_read / e.tp / (e.bw_rate * e.w_share);
   if (m.experts > 0) {
@@ -431,7 +519,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
          {{"b", "B", b},
           {"f", "f", f_tok, unit::flop_per_token},
           {"g", "G", e.gpus},
-          {"e", "e_C", in.compute_efficiency, unit::fraction},
+          {"e", "e_C", e_dec, unit::fraction},
           {"F", "F", peak, unit::flops}},
          t_c, unit::seconds);
   const double t_tp = e.tp_comm(b / e.pp);
@@ -441,26 +529,40 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
            {{"L", "L", static_cast<double>(m.layers)},
             {"v", "V", b / e.pp * m.d_model * 2, unit::bytes}},
            t_tp, unit::seconds);
-  o.decode_step = t_kv + std::max(t_c, t_w) + t_tp;
+  const double t_el = e.elementwise(b / e.pp);
+  if (t_el > 0)
+    d.step("Norms, residual adds and activations per decode step (memory-bound kernels)", "t_E",
+           "\\frac{$L \\cdot $m}{$e \\cdot $B}",
+           {{"L", "L", static_cast<double>(m.layers)},
+            {"m", "m_E", t_el * e.bw_rate / m.layers, unit::bytes},
+            {"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
+            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
+           t_el, unit::seconds);
+  o.decode_step = t_kv + std::max(t_c, t_w) + t_tp + t_el;
   d.step("Decode step (the KV read never overlaps; weights and FLOPs do)", "t_s",
-         "$K + \\max($C, $W) + $T",
+         "$K + \\max($C, $W) + $T + $E",
          {{"K", "t_{KV}", t_kv, unit::seconds},
           {"C", "t_C", t_c, unit::seconds},
           {"W", "t_W", t_w, unit::seconds},
-          {"T", "t_{TP}", t_tp, unit::seconds}},
+          {"T", "t_{TP}", t_tp, unit::seconds},
+          {"E", "t_E", t_el, unit::seconds}},
          o.decode_step, unit::seconds);
   o.bound = t_c > t_w ? "compute" : "memory";
-  // Crossover: the batch whose FLOPs take as long as its weight read (MoE: the read grows with
-  // the batch, so search for it). Past it, a bigger batch costs time per token.
-  const double t_c1 = f_tok / (e.gpus * e.flops_rate);
-  double lo = 0, hi = 1;
+  // Past the crossover a bigger batch costs time per token: the batch whose FLOPs (at the share
+  // their GEMMs reach at that batch) take as long as its weight read. Both sides grow with the
+  // batch (MoE reads more experts; GEMMs fill their tiles), so it is found by bisection.
   const double w_rate = e.bw_rate * e.w_share;
-  while (hi < 1e9 && hi * t_c1 < e.weights_read(hi / e.pp) / e.tp / w_rate) lo = hi, hi *= 2;
-  for (int i = 0; i < 60 && m.experts > 0; ++i) {
+  auto compute_bound = [&](double batch) {
+    return batch * f_tok / (e.gpus * e.rate(batch / e.pp)) >=
+           e.weights_read(batch / e.pp) / e.tp / w_rate;
+  };
+  double lo = 0, hi = 1;
+  while (hi < 1e9 && !compute_bound(hi)) lo = hi, hi *= 2;
+  for (int i = 0; i < 50 && hi < 1e9; ++i) {
     const double mid = (lo + hi) / 2;
-    (mid * t_c1 < e.weights_read(mid / e.pp) / e.tp / w_rate ? lo : hi) = mid;
+    (compute_bound(mid) ? hi : lo) = mid;
   }
-  o.crossover_batch = m.experts > 0 ? hi : e.weights_read(0) / e.tp / w_rate / t_c1;
+  o.crossover_batch = hi;
   d.step("Batch where the step turns compute-bound", "B^*", "\\frac{t_W}{t_C / B}", {},
          o.crossover_batch, unit::none);
 
@@ -481,8 +583,9 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
     r.flops = in.prompt_len * forward_flops_per_token(sized.value(), in.prompt_len, true) -
               c * forward_flops_per_token(sized.value(), c, true);
     r.weights = e.weights_read(new_tokens);
-    r.alone = std::max(r.flops / (e.tp * e.flops_rate), r.weights / e.tp / w_rate) +
-              e.tp_comm(new_tokens);
+    const double rate_alone = e.rate(new_tokens);
+    r.alone = std::max(r.flops / (e.tp * rate_alone), r.weights / e.tp / w_rate) +
+              e.tp_comm(new_tokens) + e.elementwise(new_tokens);
     // What one request's prefill adds to the others' decode, and its own time to first token.
     // Chunked (Sarathi-Serve §4): n steps each carry a chunk beside the running decodes, so a
     // step costs max(its FLOPs with the chunk's, the weight read); unchunked (vLLM V0's
@@ -496,12 +599,13 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
       r.gap = mixed;
       // TTFT: n mixed steps along one TP group (the stages add up to the whole model).
       const double t_kv_lat = others * ctx * e.kv_tok_gpu * e.pp / e.bw_rate;
-      const double t_c_lat = (others * f_tok + r.flops / n) / (e.tp * e.flops_rate);
+      const double t_c_lat = (others * f_tok + r.flops / n) / (e.tp * e.rate(others + chunk));
       const double t_w_lat = e.weights_read(others + chunk) / e.tp / w_rate;
-      r.ttft = n * (t_kv_lat + std::max(t_c_lat, t_w_lat) + e.tp_comm(others + chunk));
+      r.ttft = n * (t_kv_lat + std::max(t_c_lat, t_w_lat) + e.tp_comm(others + chunk) +
+                    e.elementwise(others + chunk));
     } else {
-      r.extra = std::max(r.flops / (e.gpus * e.flops_rate), r.weights / e.tp / w_rate) +
-                e.tp_comm(new_tokens);
+      r.extra = std::max(r.flops / (e.gpus * rate_alone), r.weights / e.tp / w_rate) +
+                e.tp_comm(new_tokens) + e.elementwise(new_tokens);
       r.gap = o.decode_step + r.alone;
       r.ttft = r.alone;
     }
@@ -523,20 +627,23 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
             {"N", "N_a", e.active, unit::params}},
            hit.flops, unit::flop);
   const double t_prefill = shown.alone;
+  const double shown_tokens = in.prompt_len - (h > 0 ? shared : 0);
+  e.show_share(d, "the prefill", shown_tokens);
   d.step(h > 0 ? "Prefill alone (a hit), with its TP all-reduces"
                : "Prefill alone, with its TP all-reduces",
          "t_p",
          "\\max(\\frac{$F}{$t \\cdot $e \\cdot $P}, \\frac{$W}{$t \\cdot $h \\cdot $q \\cdot $B}) "
-         "+ $T",
+         "+ $T + $E",
          {{"F", "F_p", shown.flops, unit::flop},
           {"t", "TP", e.tp},
-          {"e", "e_C", in.compute_efficiency, unit::fraction},
+          {"e", "e_C", e.share(shown_tokens), unit::fraction},
           {"P", "F", peak, unit::flops},
           {"W", "W_r", shown.weights, unit::bytes},
           {"h", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
           {"q", "q_w", e.w_share},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s},
-          {"T", "t_{TP}", e.tp_comm(in.prompt_len - (h > 0 ? shared : 0)), unit::seconds}},
+          {"T", "t_{TP}", e.tp_comm(shown_tokens), unit::seconds},
+          {"E", "t_E", e.elementwise(shown_tokens), unit::seconds}},
          t_prefill, unit::seconds);
   o.prefill_time = mean(&PerRequest::alone);
   o.prefill_time_hit = hit.alone;
@@ -548,7 +655,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   const double extra = mean(&PerRequest::extra);
   if (in.chunked_prefill)
     d.step("Time to first token (chunked: prefill chunks share steps with the running batch)",
-           "\\text{TTFT}", "$n \\cdot (t_{KV} + \\max(t_C, t_W))",
+           "\\text{TTFT}", "$n \\cdot (t_{KV} + \\max(t_C, t_W) + t_{TP} + t_E)",
            {{"n", "n", ceil_count((in.prompt_len - (h > 0 ? shared : 0)) / in.chunk_tokens)}},
            shown.ttft, unit::seconds);
   else

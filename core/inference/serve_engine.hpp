@@ -11,6 +11,7 @@
 
 #include "base/units.hpp"
 #include "registry/registry.hpp"
+#include "scenario/cluster.hpp"
 #include "scenario/gpu_figures.hpp"
 #include "scenario/model_inputs.hpp"
 
@@ -27,6 +28,9 @@ struct ServeEngineIn : SizedModelInputs {
   double peak_flops = figures::h100_bf16, peak_fp8 = figures::h100_fp8,
          peak_int8 = figures::h100_fp8;
   double mem_bandwidth = figures::h100_hbm_bandwidth, gpu_memory = figures::h100_memory;
+  // What its GEMMs reach by shape (core/scenario/gemm.hpp): SMs and the measured best GEMMs.
+  double sms = 132, matmul_fraction = kH100MatmulFraction,
+         matmul_fraction_fp8 = kH100Fp8MatmulFraction;
   // Layout and precision.
   int tp = 4, pp = 1;
   std::string weight_dtype = "bf16", kv_dtype = "bf16";
@@ -36,13 +40,14 @@ struct ServeEngineIn : SizedModelInputs {
   double block_size = 16;           // tokens per paged KV block (vLLM's default)
   bool chunked_prefill = true;
   double chunk_tokens = 2048;  // prefill tokens mixed into one step
-  double compute_efficiency = figures::serving_compute_share,
-         bandwidth_efficiency = figures::serving_bandwidth_share;
+  // compute_efficiency 0: each step's matmuls at the share their shapes reach (layer_gemms.hpp).
+  double compute_efficiency = 0, bandwidth_efficiency = figures::serving_bandwidth_share;
   // The link between a replica's TP ranks (H100 NVLink 4 and what NCCL achieves on it,
   // core/scenario/cluster.cpp): each layer's two all-reduces of the step's activations.
   double intra_bandwidth = 450e9, intra_latency = 3e-6,
          intra_efficiency = figures::nvlink4_ring_share, launch_latency = figures::nccl_launch;
-  bool tp_communication = true;  // false: the roofline alone, as the Scaling Book's examples
+  bool tp_communication = true;     // false: the roofline alone, as the Scaling Book's examples
+  bool elementwise_kernels = true;  // false: no norms, residual adds or activations either
   // Load.
   double prompt_len = 2048, output_len = 256;
   double batch = 0;  // concurrent sequences; 0 = the most the KV cache holds
@@ -63,6 +68,12 @@ struct ServeEngineOut {
   double shared_tokens, cached_tokens, kv_tokens_used, prefill_flops, prefill_time,
       prefill_time_hit, prefill_time_miss, ttft_hit, ttft_miss, kv_per_token_gpu;
 };
+
+// The share of the math's peak a replica's matmuls reach for a step of `tokens` tokens on one
+// stage: compute_efficiency when given, else the GEMMs' shapes on one TP rank (layer_gemms.hpp).
+// `model` is the replica's sized model; the peak is the weights' math path (math_peak).
+struct Model;
+double engine_matmul_share(const ServeEngineIn& in, const Model& model, double tokens);
 
 // The inputs of one replica, declared once (serve_engine.cpp) for every estimator built on
 // serve_engine (its input struct derives from ServeEngineIn): the model, the GPU, the layout,

@@ -42,6 +42,15 @@ constexpr auto compute_efficiency_input(Field field) {
           "roofline's ideal")
       .positive(1);
 }
+// The same for a serving engine, whose matmuls' rate follows their shapes unless given.
+template <class Field>
+constexpr auto gemm_share_input(Field field) {
+  return num("compute_efficiency", field, "Matmul efficiency (0 = by shape)", unit::fraction)
+      .help(
+          "Share of peak FLOP/s the matmuls reach; 0 times each step's GEMMs by their shapes "
+          "(hw.gemm: small batches and narrow TP slices reach less); 1 = the roofline's ideal")
+      .range(0, 1);
+}
 template <class Field>
 constexpr auto bandwidth_efficiency_input(Field field) {
   return num("bandwidth_efficiency", field, "Bandwidth efficiency", unit::fraction)
@@ -87,6 +96,21 @@ constexpr auto matmul_fraction_input(Field field) {
   return num("matmul_fraction", field, "Best GEMM / peak", unit::fraction)
       .help("Share of peak the GPU's best large GEMM measures (MAMF, Bekman)")
       .positive(1);
+}
+template <class Field>
+constexpr auto matmul_fraction_fp8_input(Field field) {
+  return num("matmul_fraction_fp8", field, "Best FP8 GEMM / FP8 peak", unit::fraction)
+      .help("Share of the FP8 peak the GPU's best large FP8 GEMM measures (MAMF, Bekman)")
+      .positive(1);
+}
+template <class Field>
+constexpr auto sms_input(Field field) {
+  return num("sms", field, "Streaming multiprocessors (SMs, CUs)", unit::none)
+      .help(
+          "The SMs a GEMM's tiles are spread over (H100 SXM 132, A100 108, B200 148, MI300X "
+          "304 CUs); 0 skips the wave model")
+      .range(0, 10000)
+      .integer();
 }
 template <class Field>
 constexpr auto attention_fraction_input(Field field) {

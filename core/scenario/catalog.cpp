@@ -71,6 +71,9 @@ Preset accelerator_preset(const Gpu& g) {
             {"peak_int8", g.peak_int8},
             {"mem_bandwidth", g.hbm_bandwidth},
             {"matmul_fraction", g.matmul_fraction > 0 ? g.matmul_fraction : kA100MatmulFraction},
+            {"matmul_fraction_fp8", g.matmul_fraction_fp8 > 0 ? g.matmul_fraction_fp8
+                                    : g.matmul_fraction > 0   ? g.matmul_fraction
+                                                              : kA100MatmulFraction},
             {"attention_fraction", g.attention_fraction},
             {"sms", g.sms},
             {"gpu_memory", g.hbm_bytes},

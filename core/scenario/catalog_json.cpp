@@ -87,6 +87,7 @@ Json gpus_json() {
     if (g->host_memory > 0) j.set("host_memory", g->host_memory);
     if (g->sms > 0) j.set("sms", g->sms);  // absent where not modelled (TPUs)
     j.set("matmul_fraction", g->matmul_fraction > 0 ? g->matmul_fraction : kA100MatmulFraction);
+    if (g->matmul_fraction_fp8 > 0) j.set("matmul_fraction_fp8", g->matmul_fraction_fp8);
     if (const Cluster* c = find_cluster(g->id)) {
       j.set("gpus_per_node", c->gpus_per_node);
       j.set("intra", std::string(c->intra.id));

@@ -21,6 +21,8 @@ constexpr double T = 1e12;
 // tiles spread over (core/scenario/gemm.hpp): NVIDIA's V100, A100 (108), H100 (132 SXM5, 114
 // PCIe) and Ada (RTX 4090 128, L4 58) whitepapers; B200 148 (NVIDIA Blackwell tuning guide;
 // GB200's GPU taken as the same); AMD CDNA 3 whitepaper, MI300X 304 CUs. TPUs: 0, not modelled.
+// The last, where given: the best large FP8 GEMM over the FP8 peak, from the same table's FP8
+// column (H100 SXM 1,402.6 of 1,978.9 TFLOP/s; H200 the same); elsewhere the BF16 share.
 const Gpu kGpus[] = {
     {"v100", "NVIDIA V100 SXM2 32GB",
      "NVIDIA V100 datasheet: 15.7 TF FP32, 125 TF FP16 tensor core (no BF16: its FP16 path is "
@@ -38,7 +40,7 @@ const Gpu kGpus[] = {
      "TF FP8 and TOPS INT8 dense; 80 GB HBM3, 3.35 TB/s",
      67 * T, 494.7 * T, figures::h100_bf16, figures::h100_fp8, figures::h100_fp8, 0,
      figures::h100_memory, figures::h100_hbm_bandwidth, 0, kH100MatmulFraction,
-     kH100AttentionFraction, 132},
+     kH100AttentionFraction, 132, kH100Fp8MatmulFraction},
     {"h100-pcie", "NVIDIA H100 PCIe 80GB",
      "NVIDIA H100 datasheet (PCIe): 51 TF FP32, 378 TF TF32, 756 TF BF16, 1,513 TF FP8 dense; "
      "80 GB HBM2e, 2.0 TB/s",
@@ -46,7 +48,7 @@ const Gpu kGpus[] = {
     {"h200", "NVIDIA H200 SXM 141GB",
      "NVIDIA H200 datasheet: H100's compute; 141 GB HBM3e, 4.8 TB/s", 67 * T, 494.7 * T, 989.4 * T,
      1978.9 * T, 1978.9 * T, 0, 141 * GiB, 4.8e12, 0, kH100MatmulFraction, kH100AttentionFraction,
-     132},
+     132, kH100Fp8MatmulFraction},
     {"b200", "NVIDIA B200 (HGX)",
      "NVIDIA HGX B200 specifications (per GPU, dense = half the sparse figures): 2.25 PF "
      "BF16, 4.5 PF FP8, 9 PF FP4; 180 GB HBM3e, 7.7 TB/s",

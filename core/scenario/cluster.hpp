@@ -30,6 +30,8 @@ struct Gpu {
   // Streaming multiprocessors (NVIDIA) or compute units (AMD) the GEMM tiles spread over
   // (core/scenario/gemm.hpp); 0 where the chip has none or none is modelled (TPUs).
   double sms = 0;
+  // The best large FP8 GEMM over the FP8 peak (cluster.cpp cites it); 0 = the BF16 share.
+  double matmul_fraction_fp8 = 0;
 };
 // Peak for the dtype the math runs in (Fp16 → the BF16 figure; Int4 → Int8 where no Int4 path).
 double peak_flops(const Gpu& g, Dtype math);
@@ -38,6 +40,7 @@ double peak_flops(const Gpu& g, Dtype math);
 // 312 TFLOP/s, is also what an accelerator with no published measurement is assumed to reach.
 inline constexpr double kA100MatmulFraction = 271.2 / 312;
 inline constexpr double kH100MatmulFraction = 794.5 / 989.4;
+inline constexpr double kH100Fp8MatmulFraction = 1402.6 / 1978.9;
 inline constexpr double kH100AttentionFraction = 0.35;  // FlashAttention-2
 
 // FLOP/s that a training step's kernels reach on one accelerator: its GEMMs `efficiency` of its

@@ -39,22 +39,22 @@ double dense_ffn_params(const Model& m, double width) {
   return 2 * d * width + (m.biases ? width + d : 0);
 }
 
-bool is_moe_layer(const Model& m, int layer) {
-  if (m.experts == 0 || layer < m.dense_layers) return false;
-  return (layer - m.dense_layers) % (m.moe_every > 0 ? m.moe_every : 1) == 0;
-}
-
-int moe_layers(const Model& m) {
-  int n = 0;
-  for (int l = 0; l < m.layers; ++l) n += is_moe_layer(m, l);
-  return n;
-}
-
 double norm_params(const Model& m) {
   return m.norms_per_layer * m.d_model * (m.norm_bias ? 2 : 1);
 }
 
 }  // namespace
+
+bool is_moe_layer(const Model& m, int layer) {
+  if (m.experts == 0 || layer < m.dense_layers) return false;
+  return (layer - m.dense_layers) % (m.moe_every > 0 ? m.moe_every : 1) == 0;
+}
+
+int moe_layer_count(const Model& m) {
+  int n = 0;
+  for (int l = 0; l < m.layers; ++l) n += is_moe_layer(m, l);
+  return n;
+}
 
 ModelParams model_params(const Model& m) {
   ModelParams p;
@@ -65,7 +65,7 @@ ModelParams model_params(const Model& m) {
   const double expert = dense_ffn_params(m, ew);
   // The router: one logit per expert (DeepSeek-V3 adds a per-expert bias for load balancing).
   const double router = m.experts * d + (m.attention == AttentionKind::Mla ? m.experts : 0);
-  const int n_moe = moe_layers(m);
+  const int n_moe = moe_layer_count(m);
   const int n_dense = m.layers - n_moe;
   p.attention = m.layers * attn;
   p.ffn_total = n_dense * dense + n_moe * ((m.experts + m.shared_experts) * expert + router);

@@ -77,6 +77,9 @@ struct ModelParams {
 };
 ModelParams model_params(const Model& m);
 
+// Layers whose feed-forward is a mixture of experts: after the dense_layers, every moe_every-th.
+int moe_layer_count(const Model& m);
+
 // KV heads one tensor-parallel rank holds: kv/tp when TP splits them; one whole head, replicated,
 // when TP exceeds them (Megatron-LM's num_query_groups < tp; vLLM's QKVParallelLinear), so
 // multi-query and GQA models run at TP above their KV heads, paying for the copies. MLA caches
