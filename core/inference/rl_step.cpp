@@ -258,7 +258,6 @@ Result<Trainer> trainer(const RlStepIn& in, const Model& m, double train_gpus) {
   t.mem_bandwidth = in.mem_bandwidth;
   t.gpu_memory = in.gpu_memory;
   t.matmul_fraction = in.matmul_fraction;
-  t.sms = in.sms;
   t.attention_fraction = 0;
   t.gpus_per_node = in.gpus_per_node;
   t.intra_bandwidth = in.intra_bandwidth;

@@ -133,7 +133,6 @@ struct ParallelRecommendIn : ModelInputs {
   double seq_len = 4096;
   double peak_flops = figures::h100_bf16, mem_bandwidth = figures::h100_hbm_bandwidth;
   double matmul_fraction = kH100MatmulFraction, attention_fraction = kH100AttentionFraction;
-  double sms = 132;  // H100 SXM: the GEMMs' waves (core/scenario/gemm.hpp)
   double intra_bandwidth = 450e9, intra_latency = 3e-6;
   double inter_bandwidth = 50e9, inter_latency = 5e-6;
   // What NCCL achieves (core/scenario/cluster.cpp): NVLink 4's 82 %, NDR's 94 %, 8.4 µs launch.

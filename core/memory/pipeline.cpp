@@ -237,7 +237,6 @@ Result<ParallelRecommendOut> recommend_search(const ParallelRecommendIn& in, con
   spec.cluster.gpu.hbm_bandwidth = in.mem_bandwidth;
   spec.cluster.gpu.matmul_fraction = in.matmul_fraction;
   spec.cluster.gpu.attention_fraction = in.attention_fraction;
-  spec.cluster.gpu.sms = in.sms;
   spec.cluster.gpus_per_node = static_cast<int>(in.gpus_per_node);
   spec.cluster.intra.bandwidth = in.intra_bandwidth;
   spec.cluster.intra.latency = in.intra_latency;
@@ -512,7 +511,6 @@ void register_pipeline(Registry& r) {
                  .positive(1e17),
              hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "HBM bandwidth per GPU", 1e14),
              matmul_fraction_input(NAPKIN_FIELD(In, matmul_fraction)),
-             sms_input(NAPKIN_FIELD(In, sms)),
              attention_fraction_input(NAPKIN_FIELD(In, attention_fraction)),
              num("intra_bandwidth", NAPKIN_FIELD(In, intra_bandwidth), "Intra-node bandwidth",
                  unit::bytes_per_s)

@@ -24,7 +24,7 @@ struct Sum {
 }  // namespace
 
 GemmShare forward_gemm_share(const Model& m, double tokens, int tp, double in_bytes,
-                             const GemmMachine& g, int ep) {
+                             const GemmMachine& g) {
   GemmShare r;
   if (tokens <= 0 || g.peak <= 0) return r;
   const double t = std::max(1, tp);
@@ -47,9 +47,7 @@ GemmShare forward_gemm_share(const Model& m, double tokens, int tp, double in_by
   s.add(dense, tokens, m.d_model, m.d_ff / t);
   if (moe_layers > 0) {
     const double e_ff = m.expert_d_ff > 0 ? m.expert_d_ff : m.d_ff;
-    // The ep ranks' tokens over the experts; this rank's share of the experts they touch.
-    const double e = std::max(1, ep);
-    const double touched = std::max(1.0, expected_experts_touched(m, tokens * e) / e);
+    const double touched = std::max(1.0, expected_experts_touched(m, tokens));
     const double per_expert = tokens * m.top_k / touched;
     s.add(moe_layers, per_expert, branches * e_ff / t, m.d_model, touched);
     s.add(moe_layers, per_expert, m.d_model, e_ff / t, touched);

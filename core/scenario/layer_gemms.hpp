@@ -21,12 +21,10 @@ struct GemmShare {
 // attention output and the FFN's last matrix by rows; KV heads replicated when TP exceeds them.
 // A mixture of experts runs each MoE layer's routed experts as one grouped GEMM over the experts
 // the tokens touch (each of its FFN widths split by TP, as vLLM's fused MoE does), shared
-// experts as a dense FFN. With expert parallelism over `ep` ranks, each rank holds E/ep experts
-// and receives the tokens of all ep ranks routed to them (the all-to-all): larger row counts per
-// expert, the same FLOPs per rank. The output head is left out (a prefill computes logits for one
-// token per sequence). Only the compute side of gemm_time: the callers charge weight streaming
+// experts as a dense FFN. The output head is left out (a prefill computes logits for one token
+// per sequence). Only the compute side of gemm_time: the callers charge weight streaming
 // themselves.
 GemmShare forward_gemm_share(const Model& m, double tokens, int tp, double in_bytes,
-                             const GemmMachine& g, int ep = 1);
+                             const GemmMachine& g);
 
 }  // namespace napkin

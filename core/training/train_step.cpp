@@ -7,8 +7,6 @@
 #include <algorithm>
 
 #include "scenario/collective.hpp"
-#include "scenario/gemm.hpp"
-#include "scenario/layer_gemms.hpp"
 #include "scenario/model.hpp"
 
 namespace napkin {
@@ -21,32 +19,6 @@ StepModel step_model(const Model& m, double seq_len) {
   sm.attention_score_flops = attention_flops_per_token(m, seq_len, true);
   sm.params = model_params(m);
   return sm;
-}
-
-double gemm_shape_factor(const StepModel& sm, const Gpu& g, Dtype math, double tokens, int tp,
-                         int ep) {
-  const double peak = peak_flops(g, math);
-  const bool eight_bit = math == Dtype::Fp8 || math == Dtype::Int8;
-  const double best = eight_bit && g.matmul_fraction_fp8 > 0 ? g.matmul_fraction_fp8
-                      : g.matmul_fraction > 0                ? g.matmul_fraction
-                                                             : kA100MatmulFraction;
-  if (peak <= 0) return 1;
-  ShapeFactors& c = sm.shapes;
-  if (c.peak != peak || c.sms != g.sms || c.best != best) {
-    c = ShapeFactors{};
-    c.peak = peak;
-    c.sms = g.sms;
-    c.best = best;
-  }
-  const std::size_t n = sizeof c.entries / sizeof c.entries[0];
-  const auto key = static_cast<std::size_t>(tokens) * 2654435761u +
-                   static_cast<std::size_t>(tp) * 97 + static_cast<std::size_t>(ep) * 7919;
-  ShapeFactors::Entry& e = c.entries[key % n];
-  if (e.tokens == tokens && e.tp == tp && e.ep == ep) return e.factor;
-  const GemmMachine machine{peak, g.hbm_bandwidth, g.sms, best, 1, kGemmLaunch};
-  const GemmShare share = forward_gemm_share(sm.model, tokens, tp, eight_bit ? 1 : 2, machine, ep);
-  e = {tokens, share.share > 0 ? share.share / best : 1, tp, ep};
-  return e.factor;
 }
 
 namespace {
@@ -77,11 +49,8 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
   // KV heads copied when TP exceeds them: each rank projects its whole head's K and V.
   const double kv_copies = 2 * replicated_kv_params_per_layer(m, l.tp) * m.layers * share * s * b /
                            static_cast<double>(l.cp);
-  // The GEMMs at the rate their shapes reach: a microbatch's s·b/cp rows on one TP rank.
-  r.shape_factor = gemm_shape_factor(sm, c.gpu, job.math, s * b / l.cp, l.tp, l.ep);
   const double fwd =
-      ((sm.forward_flops_per_token - sm.attention_score_flops) * tokens + kv_copies) /
-          (rate.gemm * r.shape_factor) +
+      ((sm.forward_flops_per_token - sm.attention_score_flops) * tokens + kv_copies) / rate.gemm +
       attention;
   const double mb = l.microbatches;
   r.compute = 3 * fwd * mb;

@@ -15,12 +15,12 @@
 namespace napkin {
 
 // The fraction of the accelerator's measured best-GEMM rate (kernel_rates: Gpu::matmul_fraction
-// of peak) that a step's kernels reach beyond what their shapes cost (gemm_shape_factor), one
-// figure for every run the tests compare against: on the A100 (best GEMM 86.9 % of peak) it
-// puts Narayanan et al. 2021, Table 1 (10 rows) and Korthikanti et al. 2022, Table 5 (8 rows)
-// within 10 %; the same figure puts Llama 3 405B on H100s (Dubey et al. 2024, Table 4) within
-// 10 % (docs/training.md, train.step, says how it was chosen and what it leaves out).
-inline constexpr double kDefaultComputeEfficiency = 0.73;
+// of peak) that a step's kernels reach, one figure for every run the tests compare against: on
+// the A100 (best GEMM 86.9 % of peak) it gives 0.6215 of peak, inside the 0.615–0.625 that puts
+// Narayanan et al. 2021, Table 1 (10 rows) and Korthikanti et al. 2022, Table 5 (4 rows) within
+// 10 %; the same figure puts Llama 3 405B on H100s (Dubey et al. 2024, Table 4) within 10 %
+// (docs/training.md, train.step, says how it was chosen and what it leaves out).
+inline constexpr double kDefaultComputeEfficiency = 0.715;
 
 struct StepJob {
   double global_batch = 1536;  // sequences per optimizer step
@@ -39,24 +39,8 @@ struct StepTimes {
   double elementwise = 0, optimizer = 0;
   double tp_comm = 0, cp_comm = 0, ep_comm = 0, pp_comm = 0, dp_comm = 0;  // exposed parts
   double tokens_per_second = 0, mfu = 0, hfu = 0, model_flops_per_gpu = 0;
-  double shape_factor = 1;  // the microbatch's GEMMs' rate over the best GEMM's (gemm_shape_factor)
   TrainingMemory memory;
   bool fits = false;
-};
-
-// A microbatch's GEMMs, by their shapes (core/scenario/layer_gemms.hpp), reach a share of the
-// peak; over the accelerator's best GEMM share that is the shape factor train_step applies to
-// the GEMMs' rate (1 for a large square GEMM; less for narrow TP slices, short microbatches and
-// experts that receive few tokens). The layout search asks for a few hundred distinct
-// (tokens, TP, EP) among millions of layouts: they are kept here, in a fixed table, so the
-// search's loop neither allocates nor recomputes them.
-struct ShapeFactors {
-  struct Entry {
-    double tokens = -1, factor = 0;
-    int tp = 0, ep = 0;
-  };
-  Entry entries[512];
-  double peak = 0, sms = 0, best = 0;  // the machine the entries were computed for
 };
 
 // Per-model constants the search hoists out of its loop: FLOPs per token and parameters.
@@ -65,13 +49,7 @@ struct StepModel {
   double forward_flops_per_token = 0;  // causal attention at the job's sequence length
   double attention_score_flops = 0;    // the part selective recomputation repeats
   ModelParams params;
-  mutable ShapeFactors shapes;  // a cache: train_step fills it
 };
-
-// The shape factor of a microbatch of `tokens` tokens at TP and EP on the accelerator, for the
-// math dtype (its best GEMM share: matmul_fraction, or matmul_fraction_fp8 for 8-bit math).
-double gemm_shape_factor(const StepModel& sm, const Gpu& g, Dtype math, double tokens, int tp,
-                         int ep);
 StepModel step_model(const Model& m, double seq_len);
 
 // Time and memory of one step. The layout's microbatches field is derived from the job.
@@ -97,7 +75,6 @@ struct TrainStepIn : ModelInputs {
   double peak_flops = figures::a100_bf16, mem_bandwidth = figures::a100_hbm_bandwidth,
          gpu_memory = figures::a100_memory, host_memory = 0, matmul_fraction = kA100MatmulFraction,
          attention_fraction = 0;
-  double sms = 108;  // A100: the GEMMs' waves (core/scenario/gemm.hpp)
   int gpus_per_node = 8;
   double intra_bandwidth = 300e9, intra_latency = 3e-6, inter_bandwidth = 25e9,
          inter_latency = 5e-6;

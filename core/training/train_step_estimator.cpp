@@ -22,7 +22,6 @@ Result<StepScenario> step_scenario(const TrainStepIn& in) {
   c.gpu.host_memory = in.host_memory;
   c.gpu.matmul_fraction = in.matmul_fraction;
   c.gpu.attention_fraction = in.attention_fraction;
-  c.gpu.sms = in.sms;
   c.gpus_per_node = in.gpus_per_node;
   c.intra.bandwidth = in.intra_bandwidth;
   c.intra.latency = in.intra_latency;
@@ -178,19 +177,12 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
           {"D", "DP", static_cast<double>(in.dp), unit::none},
           {"b", "b", static_cast<double>(in.microbatch), unit::none}},
          mb, unit::none);
-  // The microbatch's GEMMs by their shapes (core/scenario/layer_gemms.hpp) over the best GEMM.
-  d.step("GEMM shape factor (a microbatch's GEMMs on one TP rank, tiles and waves: hw.gemm)",
-         "s_{\\text{GEMM}}", "\\frac{e_{\\text{shape}}}{$f}",
-         {{"f", "f_{\\text{GEMM}}", in.matmul_fraction, unit::fraction}}, t.shape_factor,
-         unit::none);
   // Forward + backward = 3 forward passes of the microbatches on each GPU's shard.
   d.step("Compute", "T_{\\text{compute}}",
-         "\\frac{3 F_{\\text{fwd}} \\cdot B s}{N \\cdot $P \\cdot $f \\cdot $e \\cdot $s} "
-         "\\cdot \\text{PP}",
+         "\\frac{3 F_{\\text{fwd}} \\cdot B s}{N \\cdot $P \\cdot $f \\cdot $e} \\cdot \\text{PP}",
          {{"P", "P", in.peak_flops, unit::flops},
           {"f", "f_{\\text{GEMM}}", in.matmul_fraction, unit::fraction},
-          {"e", "e", in.compute_efficiency, unit::fraction},
-          {"s", "s_{\\text{GEMM}}", t.shape_factor, unit::none}},
+          {"e", "e", in.compute_efficiency, unit::fraction}},
          t.compute, unit::seconds);
   // Memory-bound kernels at HBM bandwidth (scenario/training_memory.hpp: layer_traffic).
   d.step("Memory-bound kernels", "T_{\\text{mem}}",
@@ -263,7 +255,6 @@ void register_train_step(Registry& r) {
                .help("Dense BF16 peak from the datasheet (no sparsity)."),
            matmul_fraction_input(NAPKIN_FIELD(In, matmul_fraction)).group("cluster"),
            attention_fraction_input(NAPKIN_FIELD(In, attention_fraction)).group("cluster"),
-           sms_input(NAPKIN_FIELD(In, sms)).group("cluster"),
            hbm_bandwidth_input(NAPKIN_FIELD(In, mem_bandwidth), "HBM bandwidth per GPU", 1e14)
                .group("cluster"),
            num("gpu_memory", NAPKIN_FIELD(In, gpu_memory), "Memory per GPU", unit::bytes)
