@@ -197,14 +197,15 @@ TEST_CASE("serve.capacity: one replica's full-load rate matches NIM's concurrenc
   CHECK(out(r, "qps_per_replica") == doctest::Approx(814.37 / 500).epsilon(0.10));
 }
 
-// At the engine's fixed rates (matmul efficiency 0.5, no memory-bound kernels between the
-// matmuls), the numbers this test of the queueing logic was built on.
+// At the engine's earlier fixed rates (matmul efficiency 0.5, reads at 60 % of the bandwidth,
+// no kernel overheads), the numbers this test of the queueing logic was built on.
 TEST_CASE("serve.capacity: fixed replicas give the latency; too few are an error") {
   auto fixed = run("serve.capacity", {{"model", "llama3-70b"},
                                       {"gpu", "h100"},
                                       {"tp", 4},
                                       {"compute_efficiency", 0.5},
-                                      {"elementwise_kernels", false},
+                                      {"kernel_overheads", false},
+                                      {"bandwidth_efficiency", 0.6},
                                       {"replicas", 20}});
   REQUIRE(fixed.ok);
   CHECK(out(fixed, "replicas") == 20);
@@ -214,7 +215,8 @@ TEST_CASE("serve.capacity: fixed replicas give the latency; too few are an error
                                      {"gpu", "h100"},
                                      {"tp", 4},
                                      {"compute_efficiency", 0.5},
-                                     {"elementwise_kernels", false},
+                                     {"kernel_overheads", false},
+                                     {"bandwidth_efficiency", 0.6},
                                      {"replicas", 40}});
   CHECK(out(more, "ttft_p90") <= out(fixed, "ttft_p90"));
   // Close to saturation (16 replicas serve ~52 QPS with every slot busy) the queue shows.
@@ -222,7 +224,8 @@ TEST_CASE("serve.capacity: fixed replicas give the latency; too few are an error
                                      {"gpu", "h100"},
                                      {"tp", 4},
                                      {"compute_efficiency", 0.5},
-                                     {"elementwise_kernels", false},
+                                     {"kernel_overheads", false},
+                                     {"bandwidth_efficiency", 0.6},
                                      {"replicas", 16},
                                      {"qps", 50}});
   REQUIRE(busy.ok);
@@ -233,7 +236,8 @@ TEST_CASE("serve.capacity: fixed replicas give the latency; too few are an error
                                         {"gpu", "h100"},
                                         {"tp", 4},
                                         {"compute_efficiency", 0.5},
-                                        {"elementwise_kernels", false},
+                                        {"kernel_overheads", false},
+                                        {"bandwidth_efficiency", 0.6},
                                         {"replicas", 4}});
   CHECK(e.input == "replicas");
   CHECK(e.message.find("too few") != std::string::npos);
@@ -347,14 +351,15 @@ TEST_CASE("queueing: the p90 of wait + prefill is the sum's, not the sum of p90s
 // serve.capacity combines the wait and the prefill as one sum: with prompts that vary and a
 // queue that waits (4 replicas at 12 QPS), the p90 TTFT is below the p90 wait plus a p90
 // prompt's prefill (adding the two p90s assumes the longest prompts also wait longest).
-// At the engine's fixed rates (matmul efficiency 0.5, no memory-bound kernels between the
-// matmuls), the numbers this test of the queueing logic was built on.
+// At the engine's earlier fixed rates (matmul efficiency 0.5, reads at 60 % of the bandwidth,
+// no kernel overheads), the numbers this test of the queueing logic was built on.
 TEST_CASE("serve.capacity: p90 TTFT of the sum, below the sum of the p90s") {
   auto r = run("serve.capacity", {{"model", "llama3-70b"},
                                   {"gpu", "h100"},
                                   {"tp", 4},
                                   {"compute_efficiency", 0.5},
-                                  {"elementwise_kernels", false},
+                                  {"kernel_overheads", false},
+                                  {"bandwidth_efficiency", 0.6},
                                   {"qps", 12},
                                   {"replicas", 4},
                                   {"prompt_len_p90", 4096}});
@@ -363,7 +368,8 @@ TEST_CASE("serve.capacity: p90 TTFT of the sum, below the sum of the p90s") {
                                   {"gpu", "h100"},
                                   {"tp", 4},
                                   {"compute_efficiency", 0.5},
-                                  {"elementwise_kernels", false},
+                                  {"kernel_overheads", false},
+                                  {"bandwidth_efficiency", 0.6},
                                   {"prompt_len", 4096},
                                   {"batch", out(r, "batch")}});
   REQUIRE(e90.ok);
@@ -399,14 +405,15 @@ TEST_CASE("serve.capacity: with half the requests hitting the prefix, p90 TTFT i
 // batch 125, where λ · S(B) / B first drops under 0.95 (S from serve.engine, by Little's law),
 // until the prefills of larger batches push the p90 TTFT past the target. A geometric grid of
 // 17 batches up to the largest feasible one stepped over that band and answered 2 replicas.
-// At the engine's fixed rates (matmul efficiency 0.5, no memory-bound kernels between the
-// matmuls), the numbers this test of the queueing logic was built on.
+// At the engine's earlier fixed rates (matmul efficiency 0.5, reads at 60 % of the bandwidth,
+// no kernel overheads), the numbers this test of the queueing logic was built on.
 TEST_CASE("serve.capacity: the fewest replicas over every batch (a narrow band of batches)") {
   auto r = run("serve.capacity", {{"model", "llama3-70b"},
                                   {"gpu", "h100"},
                                   {"tp", 4},
                                   {"compute_efficiency", 0.5},
-                                  {"elementwise_kernels", false},
+                                  {"kernel_overheads", false},
+                                  {"bandwidth_efficiency", 0.6},
                                   {"qps", 16},
                                   {"prompt_len", 512},
                                   {"output_len", 128},
@@ -422,7 +429,8 @@ TEST_CASE("serve.capacity: the fewest replicas over every batch (a narrow band o
                                 {"gpu", "h100"},
                                 {"tp", 4},
                                 {"compute_efficiency", 0.5},
-                                {"elementwise_kernels", false},
+                                {"kernel_overheads", false},
+                                {"bandwidth_efficiency", 0.6},
                                 {"prompt_len", 512},
                                 {"output_len", 128},
                                 {"batch", b}});

@@ -53,7 +53,7 @@ struct RlStepIn : SizedModelInputs {
   std::string gen_dtype = "bf16";
   double gpu_memory_utilization = 0;  // 0 = 0.6 colocated (NeMo-RL's), else vLLM's 0.9
   double compute_efficiency = 0,      // 0: the engine's matmuls by their shapes
-      bandwidth_efficiency = figures::serving_bandwidth_share;
+      bandwidth_efficiency = figures::engine_bandwidth_share;
   // Trainer.
   int train_tp = 1, train_pp = 1, train_ep = 1, zero_stage = 3;
   std::string recompute = "full";

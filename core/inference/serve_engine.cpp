@@ -49,6 +49,7 @@ struct Engine {
   Tier link;               // between the TP ranks
   bool communicate = true;
   bool elementwise_on = true;
+  bool kernels_on = true;
 
   // The matmuls' share of the peak for a step of `tokens` tokens on one stage: as given, or the
   // share the layer's GEMMs reach at that many rows on one TP rank (layer_gemms.hpp).
@@ -79,6 +80,11 @@ struct Engine {
   // activations (BF16, d_model wide per token), on the critical path; a token's step passes
   // every stage's layers, so all L layers count. The shared collective_time prices them
   // (NCCL's LL protocol at decode sizes, Simple for prefill).
+  // The fixed cost of launching every kernel of a step's forward pass (layer_gemms.hpp), paid
+  // once per step whatever its batch: what keeps a small model's decode step at TP 8 from
+  // shrinking with its weight read (gpt-fast's Llama 2 7B on A100: 3.04 ms a token at TP 8).
+  double kernel_floor() const { return kernels_on ? forward_kernels(m) * kGemmLaunch : 0; }
+
   double tp_comm(double tokens) const {
     if (!communicate || tp <= 1 || tokens <= 0) return 0;
     return 2.0 * m.layers *
@@ -112,7 +118,7 @@ struct Engine {
     const double t_c = (b * f_tok + extra_flops) / (gpus * rate((b + extra_tokens) / pp));
     const double t_w = weights_read((b + extra_tokens) / pp) / tp / (bw_rate * w_share);
     return t_kv + std::max(t_c, t_w) + tp_comm((b + extra_tokens) / pp) +
-           elementwise((b + extra_tokens) / pp);
+           elementwise((b + extra_tokens) / pp) + kernel_floor();
   }
 };
 
@@ -246,10 +252,10 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
           .help("Each layer's two all-reduces between TP ranks; off: the roofline alone, as the "
                 "Scaling Book's serving examples")
           .group("engine"),
-      flag<In>("elementwise_kernels", NAPKIN_FIELD(In, elementwise_kernels),
-               "Count norms and activations")
+      flag<In>("kernel_overheads", NAPKIN_FIELD(In, kernel_overheads), "Count kernel overheads")
           .help("The memory-bound kernels between the matmuls (norms, residual adds, the FFN's "
-                "activation), as train.step counts them; off: the roofline's matmuls alone")
+                "activation), as train.step counts them, and every kernel's fixed launch cost; "
+                "off: the roofline's matmuls and reads alone")
           .group("engine"),
       num<In, double>("prompt_len", NAPKIN_FIELD(In, prompt_len), "Prompt length", unit::tokens)
           .help("Tokens in each request's prompt (the mean, where prompts vary)")
@@ -358,7 +364,8 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   e.link = Tier{"tp",  "TP link",           "", in.intra_bandwidth, in.intra_latency,
                 false, in.intra_efficiency, 1,  in.launch_latency};
   e.communicate = in.tp_communication;
-  e.elementwise_on = in.elementwise_kernels;
+  e.elementwise_on = in.kernel_overheads;
+  e.kernels_on = in.kernel_overheads;
   if (e.w_share < 1)
     d.note("Quantized weights",
            "Dequantizing kernels stream " + in.weight_dtype + " weights at " +
@@ -538,14 +545,21 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
             {"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
             {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
            t_el, unit::seconds);
-  o.decode_step = t_kv + std::max(t_c, t_w) + t_tp + t_el;
+  const double t_k = e.kernel_floor();
+  if (t_k > 0)
+    d.step("Kernel launches per step (a fixed cost per kernel, however small)", "t_K",
+           "$n \\cdot $c",
+           {{"n", "n_K", forward_kernels(m)}, {"c", "c_K", kGemmLaunch, unit::seconds}}, t_k,
+           unit::seconds);
+  o.decode_step = t_kv + std::max(t_c, t_w) + t_tp + t_el + t_k;
   d.step("Decode step (the KV read never overlaps; weights and FLOPs do)", "t_s",
-         "$K + \\max($C, $W) + $T + $E",
+         "$K + \\max($C, $W) + $T + $E + $L",
          {{"K", "t_{KV}", t_kv, unit::seconds},
           {"C", "t_C", t_c, unit::seconds},
           {"W", "t_W", t_w, unit::seconds},
           {"T", "t_{TP}", t_tp, unit::seconds},
-          {"E", "t_E", t_el, unit::seconds}},
+          {"E", "t_E", t_el, unit::seconds},
+          {"L", "t_K", t_k, unit::seconds}},
          o.decode_step, unit::seconds);
   o.bound = t_c > t_w ? "compute" : "memory";
   // Past the crossover a bigger batch costs time per token: the batch whose FLOPs (at the share
@@ -585,7 +599,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
     r.weights = e.weights_read(new_tokens);
     const double rate_alone = e.rate(new_tokens);
     r.alone = std::max(r.flops / (e.tp * rate_alone), r.weights / e.tp / w_rate) +
-              e.tp_comm(new_tokens) + e.elementwise(new_tokens);
+              e.tp_comm(new_tokens) + e.elementwise(new_tokens) + e.kernel_floor();
     // What one request's prefill adds to the others' decode, and its own time to first token.
     // Chunked (Sarathi-Serve §4): n steps each carry a chunk beside the running decodes, so a
     // step costs max(its FLOPs with the chunk's, the weight read); unchunked (vLLM V0's
@@ -602,10 +616,10 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
       const double t_c_lat = (others * f_tok + r.flops / n) / (e.tp * e.rate(others + chunk));
       const double t_w_lat = e.weights_read(others + chunk) / e.tp / w_rate;
       r.ttft = n * (t_kv_lat + std::max(t_c_lat, t_w_lat) + e.tp_comm(others + chunk) +
-                    e.elementwise(others + chunk));
+                    e.elementwise(others + chunk) + e.kernel_floor());
     } else {
       r.extra = std::max(r.flops / (e.gpus * rate_alone), r.weights / e.tp / w_rate) +
-                e.tp_comm(new_tokens) + e.elementwise(new_tokens);
+                e.tp_comm(new_tokens) + e.elementwise(new_tokens) + e.kernel_floor();
       r.gap = o.decode_step + r.alone;
       r.ttft = r.alone;
     }
@@ -633,7 +647,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
                : "Prefill alone, with its TP all-reduces",
          "t_p",
          "\\max(\\frac{$F}{$t \\cdot $e \\cdot $P}, \\frac{$W}{$t \\cdot $h \\cdot $q \\cdot $B}) "
-         "+ $T + $E",
+         "+ $T + $E + $K",
          {{"F", "F_p", shown.flops, unit::flop},
           {"t", "TP", e.tp},
           {"e", "e_C", e.share(shown_tokens), unit::fraction},
@@ -643,7 +657,8 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
           {"q", "q_w", e.w_share},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s},
           {"T", "t_{TP}", e.tp_comm(shown_tokens), unit::seconds},
-          {"E", "t_E", e.elementwise(shown_tokens), unit::seconds}},
+          {"E", "t_E", e.elementwise(shown_tokens), unit::seconds},
+          {"K", "t_K", e.kernel_floor(), unit::seconds}},
          t_prefill, unit::seconds);
   o.prefill_time = mean(&PerRequest::alone);
   o.prefill_time_hit = hit.alone;
@@ -655,7 +670,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   const double extra = mean(&PerRequest::extra);
   if (in.chunked_prefill)
     d.step("Time to first token (chunked: prefill chunks share steps with the running batch)",
-           "\\text{TTFT}", "$n \\cdot (t_{KV} + \\max(t_C, t_W) + t_{TP} + t_E)",
+           "\\text{TTFT}", "$n \\cdot (t_{KV} + \\max(t_C, t_W) + t_{TP} + t_E + t_K)",
            {{"n", "n", ceil_count((in.prompt_len - (h > 0 ? shared : 0)) / in.chunk_tokens)}},
            shown.ttft, unit::seconds);
   else

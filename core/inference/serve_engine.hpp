@@ -41,13 +41,13 @@ struct ServeEngineIn : SizedModelInputs {
   bool chunked_prefill = true;
   double chunk_tokens = 2048;  // prefill tokens mixed into one step
   // compute_efficiency 0: each step's matmuls at the share their shapes reach (layer_gemms.hpp).
-  double compute_efficiency = 0, bandwidth_efficiency = figures::serving_bandwidth_share;
+  double compute_efficiency = 0, bandwidth_efficiency = figures::engine_bandwidth_share;
   // The link between a replica's TP ranks (H100 NVLink 4 and what NCCL achieves on it,
   // core/scenario/cluster.cpp): each layer's two all-reduces of the step's activations.
   double intra_bandwidth = 450e9, intra_latency = 3e-6,
          intra_efficiency = figures::nvlink4_ring_share, launch_latency = figures::nccl_launch;
-  bool tp_communication = true;     // false: the roofline alone, as the Scaling Book's examples
-  bool elementwise_kernels = true;  // false: no norms, residual adds or activations either
+  bool tp_communication = true;  // false: the roofline alone, as the Scaling Book's examples
+  bool kernel_overheads = true;  // false: no kernels between the matmuls, no launch costs
   // Load.
   double prompt_len = 2048, output_len = 256;
   double batch = 0;  // concurrent sequences; 0 = the most the KV cache holds

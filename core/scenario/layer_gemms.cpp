@@ -62,4 +62,13 @@ GemmShare forward_gemm_share(const Model& m, double tokens, int tp, double in_by
   return r;
 }
 
+double forward_kernels(const Model& m) {
+  const double attention = m.heads > 0 ? 4 : 0;
+  const double norms = m.norms_per_layer;
+  const double moe = moe_layer_count(m);
+  const double dense = m.layers - moe;
+  const double shared = m.shared_experts > 0 ? 3 : 0;
+  return m.layers * (attention + norms) + dense * 3 + moe * (6 + shared);
+}
+
 }  // namespace napkin

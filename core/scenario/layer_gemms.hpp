@@ -27,4 +27,13 @@ struct GemmShare {
 GemmShare forward_gemm_share(const Model& m, double tokens, int tp, double in_bytes,
                              const GemmMachine& g);
 
+// Kernels one forward pass launches, all layers: per layer the Q/K/V GEMM, the rotary embedding,
+// attention and the output GEMM; each norm; a dense FFN's first GEMM, activation and last GEMM,
+// or a mixture of experts' router GEMM, top-k, two grouped GEMMs, activation and combine (and a
+// shared expert's three). Fused as vLLM fuses them (gate and up in one GEMM; residual add into
+// the norm). Each costs at least a fixed launch-and-ramp time whatever its size (kGemmLaunch,
+// the fixed cost hw.gemm fits per kernel), which sets the floor of a small model's decode step
+// at high TP.
+double forward_kernels(const Model& m);
+
 }  // namespace napkin
