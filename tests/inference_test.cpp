@@ -424,3 +424,23 @@ TEST_CASE("infer.latency and serve.engine time one decode alike at their default
   CHECK(out(lat, "decode_time_per_token") ==
         doctest::Approx(16.06e9 / (0.6 * 3.35e12)).epsilon(0.02));
 }
+
+TEST_CASE("infer.decode: weight-only INT4 streams slower than BF16 (gpt-fast on A100)") {
+  // pytorch-labs/gpt-fast README, A100 80 GB (power-limited to 330 W), Llama 2 7B at batch 1:
+  // INT4 (group 32) 196.80 tokens/s = 5.08 ms a token, 862.65 GB/s against BF16's 1,397: the
+  // dequantizing kernel streams at 0.62× BF16's rate, not at it.
+  auto int4 =
+      run("infer.decode",
+          {{"model", "llama2-7b"}, {"gpu", "a100"}, {"weight_bytes", 0.5}, {"context", 105}});
+  REQUIRE(int4.ok);
+  CHECK(out(int4, "step_time") == doctest::Approx(5.08e-3).epsilon(0.2));
+  // As FP8 or the ideal, the same bytes stream at BF16's rate: 0.62× the time.
+  auto packed = run("infer.decode", {{"model", "llama2-7b"},
+                                     {"gpu", "a100"},
+                                     {"weight_bytes", 0.5},
+                                     {"context", 105},
+                                     {"weight_only", false}});
+  REQUIRE(packed.ok);
+  CHECK(out(packed, "weight_time") ==
+        doctest::Approx(out(int4, "weight_time") * 863.0 / 1397).epsilon(1e-9));
+}

@@ -11,6 +11,7 @@
 #include "inference/serving.hpp"
 #include "root/areas.hpp"
 #include "scenario/accelerator_inputs.hpp"
+#include "scenario/cluster.hpp"
 #include "scenario/model.hpp"
 
 namespace napkin {
@@ -345,6 +346,21 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
            BW, unit::bytes_per_s);
   }
   const double bw = in.chips * BW, f = in.chips * F;
+  // Weight-only quantized weights stream at the share their dequantizing kernels reach
+  // (dequantized_stream_share: gpt-fast's INT8 and INT4 on A100); the ideal (efficiency 1) and
+  // FP8's W8A8 stream as BF16 does.
+  const Dtype packed = in.weight_bytes < 0.75 ? Dtype::Int4 : Dtype::Int8;
+  const double q = in.weight_only && in.weight_bytes < 2 && in.bandwidth_efficiency < 1
+                       ? dequantized_stream_share(packed)
+                       : 1;
+  if (q < 1)
+    d.note("Quantized weights", "At " + format_value(in.weight_bytes, unit::bytes) +
+                                    " per weight (" + (packed == Dtype::Int4 ? "INT4" : "INT8") +
+                                    ", weight-only) the weights stream at " +
+                                    format_value(q, unit::fraction) +
+                                    " of BF16's achieved bandwidth (gpt-fast on A100: 1,397, "
+                                    "1,069 and 863 GB/s for BF16, INT8 and INT4).");
+  const double wbw = bw * q;  // the weights' streaming rate
   const double w = in.params * in.weight_bytes;
   auto read_bytes = [&](double batch) {
     return params_read_per_step(in.params, na, in.experts, in.top_k, batch) * in.weight_bytes;
@@ -368,18 +384,20 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
   } else {
     o.experts_touched = not_given;
   }
-  o.weight_time = o.weights_read / bw;
+  o.weight_time = o.weights_read / wbw;
   if (moe)
-    d.step("Weight read time", "t_W", "\\frac{$W}{$c \\cdot $B}",
+    d.step("Weight read time", "t_W", "\\frac{$W}{$c \\cdot $q \\cdot $B}",
            {{"W", "W_r", o.weights_read, unit::bytes},
             {"c", "n_{\\text{chips}}", in.chips},
+            {"q", "q_w", q},
             {"B", "BW", BW, unit::bytes_per_s}},
            o.weight_time, unit::seconds);
   else
-    d.step("Weight read time", "t_W", "\\frac{$N \\cdot $w}{$c \\cdot $B}",
+    d.step("Weight read time", "t_W", "\\frac{$N \\cdot $w}{$c \\cdot $q \\cdot $B}",
            {{"N", "N", in.params, unit::params},
             {"w", "b_w", in.weight_bytes, unit::bytes},
             {"c", "n_{\\text{chips}}", in.chips},
+            {"q", "q_w", q},
             {"B", "BW", BW, unit::bytes_per_s}},
            o.weight_time, unit::seconds);
   const double kv = in.batch * in.context * in.kv_bytes_per_token;
@@ -417,12 +435,12 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
   if (per_seq_compute <= per_seq_kv) {
     o.crossover_batch = not_given;  // never: absent, not a batch of 0
   } else if (!moe) {
-    o.crossover_batch = (w / bw) / (per_seq_compute - per_seq_kv);
+    o.crossover_batch = (w / wbw) / (per_seq_compute - per_seq_kv);
   } else {
     // MoE: the weight read grows with the batch (more experts touched) until every expert is
     // read; find the batch where compute catches up by bisection.
     auto memory_ahead = [&](double b) {
-      return read_bytes(b) / bw > b * (per_seq_compute - per_seq_kv);
+      return read_bytes(b) / wbw > b * (per_seq_compute - per_seq_kv);
     };
     double lo = 0, hi = 1;
     while (hi < 1e12 && memory_ahead(hi)) lo = hi, hi *= 2;
@@ -435,7 +453,7 @@ Result<InferDecodeOut> infer_decode(const InferDecodeIn& in, Derivation& d) {
   if (!std::isnan(o.crossover_batch) && !moe)
     d.step("Batch where compute catches up with memory", "B^*",
            "\\frac{$W}{\\frac{2 \\cdot $N}{$c \\cdot $F} - \\frac{$S \\cdot $m}{$c \\cdot $B}}",
-           {{"W", "t_W", w / bw, unit::seconds},
+           {{"W", "t_W", w / wbw, unit::seconds},
             {"N", "N", in.params, unit::params},
             {"c", "n_{\\text{chips}}", in.chips},
             {"F", "F", F, unit::flops},
@@ -625,8 +643,12 @@ void register_inference(Registry& r) {
                   .positive(kMaxParams)
                   .required(),
               num("weight_bytes", NAPKIN_FIELD(In, weight_bytes), "Bytes per weight", unit::bytes)
-                  .help("2 for BF16 weights, 1 for FP8")
+                  .help("2 for BF16 weights, 1 for FP8 or INT8, 0.5 for INT4")
                   .positive(8),
+              flag("weight_only", NAPKIN_FIELD(In, weight_only), "Weight-only quantization")
+                  .help("Below 2 bytes per weight: INT8 or INT4 weights that the kernel "
+                        "dequantizes, streaming at gpt-fast's measured 77 % and 62 % of BF16's "
+                        "bandwidth; off for FP8 (W8A8), which streams as BF16 does"),
               num("batch", NAPKIN_FIELD(In, batch), "Batch (sequences)")
                   .help("Sequences decoded together")
                   .range(1, 1e6)

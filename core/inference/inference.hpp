@@ -59,6 +59,7 @@ Result<InferKvOut> infer_kv(const InferKvIn& in, Derivation& d);
 struct InferDecodeIn : MoeCounts {
   double params = 70e9;
   double weight_bytes = 2;
+  bool weight_only = true;  // below 2 bytes: INT8/INT4 weights dequantized in the kernel
   double batch = 1;
   double context = 4096;
   double kv_bytes_per_token = 327680;  // LLaMA-2-70B: 2·80·8·128·2

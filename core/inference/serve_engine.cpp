@@ -353,14 +353,9 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   e.fixed_share = in.compute_efficiency;
   set_math(e, in, wt, peak);
   e.bw_rate = in.mem_bandwidth * in.bandwidth_efficiency;
-  // Quantized weights stream slower than BF16 ones: the kernels that unpack them are bound by
-  // the dequantization. gpt-fast's batch-1 decode on A100 (pytorch-labs/gpt-fast README,
-  // "Memory Bandwidth"): BF16 1,397 GB/s, INT8 1,069 (0.77×), INT4 863 (0.62×).
+  // Quantized weights stream slower than BF16 ones (dequantized_stream_share, cluster.hpp).
   // A bandwidth efficiency of 1 asks for the roofline's ideal, for quantized weights too.
-  e.w_share = in.bandwidth_efficiency >= 1 ? 1
-              : wt == Dtype::Int8          ? 1069.0 / 1397
-              : wt == Dtype::Int4          ? 863.0 / 1397
-                                           : 1;
+  e.w_share = in.bandwidth_efficiency >= 1 ? 1 : dequantized_stream_share(wt);
   e.link = Tier{"tp",  "TP link",           "", in.intra_bandwidth, in.intra_latency,
                 false, in.intra_efficiency, 1,  in.launch_latency};
   e.communicate = in.tp_communication;

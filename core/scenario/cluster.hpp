@@ -12,6 +12,14 @@ enum class Dtype : unsigned char { Fp32, Tf32, Bf16, Fp16, Fp8, Int8, Int4, Fp4 
 // Bytes per element of a dtype (Int4/Fp4: 0.5; group-quantization overhead is separate).
 double dtype_bytes(Dtype t);
 
+// The share of BF16's achieved bandwidth at which weights in a weight-only quantized format
+// stream through a decode step: the kernels that unpack them are bound by the dequantization.
+// gpt-fast's batch-1 decode on A100 (pytorch-labs/gpt-fast README, "Memory Bandwidth"): BF16
+// 1,397 GB/s, INT8 1,069 (0.77×), INT4 863 (0.62×). 1 for every other format (FP8 runs W8A8).
+inline double dequantized_stream_share(Dtype weights) {
+  return weights == Dtype::Int8 ? 1069.0 / 1397 : weights == Dtype::Int4 ? 863.0 / 1397 : 1;
+}
+
 // Bytes per weight stored in a dtype with group quantization: one FP16 scale per `group_size`
 // weights on top of the element (AWQ, GPTQ: INT4 with groups of 128 = 0.5 + 2/128 bytes);
 // group_size 0 = per-tensor or per-channel scales, negligible.

@@ -355,8 +355,9 @@ Result<SizedModel> to_sized_model(const SizedModelInputs& in, Derivation& d) {
     // or above the total is a dense model's own count.
     if (in.active_params > 0 && in.active_params < s.total) {
       s.active = in.active_params;
-      d.step("Active parameters, as given (the weights one token computes with)", "N_a", "N_a", {},
-             s.active, unit::params);
+      d.note("Active parameters, as given",
+             "N_a = " + format_value(s.active, unit::params) +
+                 ": the weights one token computes with (the shape describes no experts).");
     } else {
       s.active = s.total;
     }
@@ -369,8 +370,20 @@ Result<SizedModel> to_sized_model(const SizedModelInputs& in, Derivation& d) {
         "must be at most params (" + format_value(s.total, unit::params) +
             "): the active parameters are a part of all of them" +
             (in.active_params > 0 ? "" : " (this is the shape's count; give active_params)"));
+  if (in.active_params > 0) {
+    d.note("Active parameters, as given",
+           "N_a = " + format_value(s.active, unit::params) +
+               ": the weights one token computes with (the routed experts it uses).");
+    return s;
+  }
+  // The shape's count: every weight but the routed experts a token does not use.
   d.step("Active parameters (mixture of experts: the weights one token computes with)", "N_a",
-         "N_a", {}, s.active, unit::params);
+         "$E + $A + $F + $R",
+         {{"E", "P_{\\text{emb}}", p.embedding, unit::params},
+          {"A", "P_{\\text{attn}}", p.attention, unit::params},
+          {"F", "P_{\\text{ffn,active}}", p.ffn_active, unit::params},
+          {"R", "P_{\\text{norm}}", p.norms, unit::params}},
+         s.active, unit::params);
   return s;
 }
 
