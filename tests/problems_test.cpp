@@ -571,3 +571,41 @@ TEST_CASE("no drawn variant's answer is one of the numbers its statement gives")
     }
   }
 }
+
+// A variant for seed k draws only until the pool holds k (the embedded problem's first variant
+// need not wait for 200): the variants must be those of the pool built whole, whatever order
+// the seeds are asked in, for every problem of the bank.
+namespace {
+struct BankFile {
+  std::string_view name, text;
+};
+const BankFile kBankFiles[] = {
+#include "problem_files.inc"
+};
+}  // namespace
+
+TEST_CASE("variants: a pool built as far as each seed needs gives the whole pool's variants") {
+  for (const BankFile& f : kBankFiles) {
+    ProblemBank stepwise, whole;
+    std::vector<std::string> errors;
+    load_problems(f.text, stepwise, errors);
+    load_problems(f.text, whole, errors);
+    REQUIRE(errors.empty());
+    for (const Problem& p : whole.problems()) {
+      CAPTURE(p.id);
+      const Problem* q = stepwise.find(p.id);
+      REQUIRE(q != nullptr);
+      const std::size_t n = variant_count(p, &whole);
+      for (std::int64_t seed : {3, 1, 7, 2, 25, 200, 201, 13}) {
+        CAPTURE(seed);
+        Result<Variant> a = make_variant(*q, seed, &stepwise);
+        Result<Variant> b = make_variant(p, seed, &whole);
+        REQUIRE(a.ok());
+        REQUIRE(b.ok());
+        CHECK(a->statement == b->statement);
+        CHECK(a->answer == b->answer);
+      }
+      CHECK(variant_count(*q, &stepwise) == n);
+    }
+  }
+}

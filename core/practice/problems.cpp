@@ -384,6 +384,11 @@ class Draws {
     return acceptable(v);
   }
 
+  // The random walk's state (too many combinations to enumerate), so that a pool built in
+  // several calls draws what one call would.
+  std::uint64_t rng_state() const { return rng_.state; }
+  void set_rng_state(std::uint64_t s) { rng_.state = s; }
+
   // True when draw k was the last of an enumerated walk (every combination seen).
   bool exhausted(std::int64_t k) const {
     return !order_.empty() && static_cast<std::uint64_t>(k) >= order_.size();
@@ -615,19 +620,20 @@ bool answer_is_a_given(const Variant& v) {
 // shown, are new — not seed 0's and not an earlier draw's (a yes/no answer: its numbers). So
 // seeds 1, 2, 3... give different answers, none the worked example's, until the pool runs out;
 // then it repeats. Each part reads its own parameters out of the shared draw (project).
-static const std::vector<Values>& variant_pool(const Problem& p, const ProblemBank& bank) {
-  if (p.pool_built) return p.pool;
+static const std::vector<Values>& variant_pool(const Problem& p, const ProblemBank& bank,
+                                               std::size_t need) {
   const std::vector<const Problem*> parts = parts_of(p, bank);
+  const Problem& owner = *parts[0];  // the group's pool lives on its first part
+  if (owner.pool_built || owner.pool.size() >= need) return owner.pool;
   std::vector<const Estimator*> est;
   std::vector<std::string> source;  // each part's statement at seed 0
   for (const Problem* q : parts) {
     est.push_back(registry().find(q->estimator));
-    if (!est.back()) return p.pool;
+    if (!est.back()) return owner.pool;
     source.push_back(statement_of(*q, fixed_params(*q), 0));
   }
   Draws draws(parts);
-  std::vector<Values> pool;
-  std::set<std::string> seen;
+  if (owner.pool_next > 0) draws.set_rng_state(owner.pool_rng);
   Variant v;
   std::string why;
   bool distinct = true;
@@ -647,24 +653,29 @@ static const std::vector<Values>& variant_pool(const Problem& p, const ProblemBa
     return k;
   };
   bool ok = true;
-  if (const std::string k = key(Values{}, 0, ok); ok) seen.insert(k);
-  for (int k = 0; k < kPoolTries && pool.size() < kPoolSize; ++k) {
+  if (owner.pool_next == 0)
+    if (const std::string k = key(Values{}, 0, ok); ok) owner.pool_answers.insert(k);
+  std::vector<Values>& pool = owner.pool;
+  for (int k = owner.pool_next; k < kPoolTries && pool.size() < kPoolSize && pool.size() < need;
+       ++k) {
+    owner.pool_next = k + 1;
     Values params;
     if (!draws.draw(k + 1, params)) continue;
     const std::string answers = key(params, k + 1, ok);
-    if (!ok || !seen.insert(answers).second) continue;
+    if (!ok || !owner.pool_answers.insert(answers).second) continue;
     pool.push_back(std::move(params));
-    if (draws.exhausted(k + 1)) break;
+    if (draws.exhausted(k + 1)) {
+      owner.pool_built = true;
+      break;
+    }
   }
-  for (const Problem* q : parts) {
-    q->pool = pool;
-    q->pool_built = true;
-  }
-  return p.pool;
+  if (owner.pool_next >= kPoolTries || pool.size() >= kPoolSize) owner.pool_built = true;
+  owner.pool_rng = draws.rng_state();
+  return pool;
 }
 
 std::size_t variant_count(const Problem& p, const ProblemBank* bank) {
-  return variant_pool(p, bank ? *bank : problem_bank()).size();
+  return variant_pool(p, bank ? *bank : problem_bank(), kPoolSize).size();
 }
 
 Result<Variant> make_variant(const Problem& p, std::int64_t seed, const ProblemBank* bank) {
@@ -676,8 +687,9 @@ Result<Variant> make_variant(const Problem& p, std::int64_t seed, const ProblemB
   if (!est) return unknown_problem(p.id);
   Values params = fixed_params(p);  // seed 0, and any seed of a problem with no variants
   if (seed > 0) {
-    const std::vector<Values>& pool = variant_pool(p, bank ? *bank : problem_bank());
-    if (!pool.empty()) params = project(p, pool[static_cast<std::size_t>(seed - 1) % pool.size()]);
+    const auto k = static_cast<std::size_t>(seed - 1);
+    const std::vector<Values>& pool = variant_pool(p, bank ? *bank : problem_bank(), k + 1);
+    if (!pool.empty()) params = project(p, pool[k < pool.size() ? k : k % pool.size()]);
   }
   Variant v;
   std::string why;

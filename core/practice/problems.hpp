@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -110,9 +111,14 @@ struct Problem {
   // What the problem practises, comma-separated words a student would filter by ("KV cache,
   // decode"): the page lists them and filters on them.
   Literal tags;
-  // Built on first use by make_variant: the parameters of seeds 1, 2, 3... (plain members: the
-  // core is built without RTTI, so no type-erased holder crosses into code built with it).
+  // Built as far as make_variant needs, by the group's first part: the parameters of seeds 1,
+  // 2, 3..., the answers already in them, and the next draw to try (plain members: the core is
+  // built without RTTI, so no type-erased holder crosses into code built with it). A variant for
+  // seed k draws only until the pool holds k; counting the variants builds it whole.
   mutable std::vector<Values> pool;
+  mutable std::set<std::string> pool_answers;
+  mutable int pool_next = 0;
+  mutable std::uint64_t pool_rng = 0;
   mutable bool pool_built = false;
   Kind kind = Kind::number;
   bool highest = false;         // the key is the highest value (choice), or order from highest
