@@ -53,8 +53,22 @@ struct Engine {
 
   // The matmuls' share of the peak for a step of `tokens` tokens on one stage: as given, or the
   // share the layer's GEMMs reach at that many rows on one TP rank (layer_gemms.hpp).
+  // A step asks for the same few token counts again and again (the batch, a prompt, a chunk):
+  // the last ones are kept.
+  struct Cached {
+    double tokens = -1;
+    GemmShare share;
+  };
+  mutable Cached cache[4];
+  mutable int cache_next = 0;
   GemmShare gemms(double tokens) const {
-    return forward_gemm_share(m, std::max(1.0, tokens), static_cast<int>(tp), math_bytes, gemm);
+    const double t = std::max(1.0, tokens);
+    for (const Cached& c : cache)
+      if (c.tokens == t) return c.share;
+    const GemmShare s = forward_gemm_share(m, t, static_cast<int>(tp), math_bytes, gemm);
+    cache[cache_next] = {t, s};
+    cache_next = (cache_next + 1) % 4;
+    return s;
   }
   double share(double tokens) const {
     if (fixed_share > 0) return fixed_share;

@@ -38,6 +38,34 @@ Waves best_waves(const GemmShape& s, double sms) {
 
 }  // namespace
 
+double gemm_sm_rate(const GemmMachine& g, double in_bytes, double out_bytes) {
+  if (g.sms <= 0) return 0;
+  const double R = kGemmReference;
+  const double t_ref = 2 * R * R * R / (g.best_fraction * g.peak);
+  const Waves wr = best_waves(GemmShape{R, R, R, 1, in_bytes, out_bytes}, g.sms);
+  return wr.cost / (t_ref - g.launch);
+}
+
+GemmTime gemm_time(const GemmShape& s, const GemmMachine& g, double sm_rate) {
+  GemmTime r;
+  r.flops = 2 * s.groups * s.m * s.n * s.k;
+  r.bytes = s.groups * ((s.m * s.k + s.n * s.k) * s.in_bytes + s.m * s.n * s.out_bytes);
+  r.memory = r.bytes / (g.bandwidth * g.bandwidth_efficiency);
+  if (g.sms > 0 && sm_rate > 0) {
+    const Waves w = best_waves(s, g.sms);
+    r.compute = w.cost / sm_rate;
+    r.tiles = w.tiles;
+    r.waves = w.waves;
+    r.tile_m = w.tile.m;
+    r.tile_n = w.tile.n;
+    r.tile_efficiency = w.tile.efficiency;
+    r.sm_rate = sm_rate;
+    r.time = std::max(r.compute, r.memory) + g.launch;
+    return r;
+  }
+  return gemm_time(s, g);
+}
+
 GemmTime gemm_time(const GemmShape& s, const GemmMachine& g) {
   GemmTime r;
   r.flops = 2 * s.groups * s.m * s.n * s.k;

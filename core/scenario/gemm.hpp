@@ -52,4 +52,9 @@ inline constexpr double kGemmReference = 8192;
 
 GemmTime gemm_time(const GemmShape& s, const GemmMachine& g);
 
+// The per-SM rate that calibration gives (gemm_time's sm_rate), for callers that time many
+// shapes on one machine: gemm_time(s, g, rate) skips recomputing it. 0 when sms = 0.
+double gemm_sm_rate(const GemmMachine& g, double in_bytes, double out_bytes);
+GemmTime gemm_time(const GemmShape& s, const GemmMachine& g, double sm_rate);
+
 }  // namespace napkin
