@@ -625,6 +625,9 @@ static const std::vector<Values>& variant_pool(const Problem& p, const ProblemBa
   const std::vector<const Problem*> parts = parts_of(p, bank);
   const Problem& owner = *parts[0];  // the group's pool lives on its first part
   if (owner.pool_built || owner.pool.size() >= need) return owner.pool;
+  // Grown geometrically (8, 24, 56, ...): seeds asked one by one rebuild the draws a few times,
+  // not once per seed.
+  need = std::min(kPoolSize, std::max(need, 2 * owner.pool.size() + 8));
   std::vector<const Estimator*> est;
   std::vector<std::string> source;  // each part's statement at seed 0
   for (const Problem* q : parts) {
