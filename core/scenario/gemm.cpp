@@ -38,6 +38,8 @@ Waves best_waves(const GemmShape& s, double sms) {
 
 }  // namespace
 
+// The reference: a large square GEMM runs at the measured best share of the peak, so the per-SM
+// rate is what makes its waves take that time (less the fixed cost).
 double gemm_sm_rate(const GemmMachine& g, double in_bytes, double out_bytes) {
   if (g.sms <= 0) return 0;
   const double R = kGemmReference;
@@ -60,44 +62,28 @@ GemmTime gemm_time(const GemmShape& s, const GemmMachine& g, double sm_rate) {
     r.tile_n = w.tile.n;
     r.tile_efficiency = w.tile.efficiency;
     r.sm_rate = sm_rate;
-    r.time = std::max(r.compute, r.memory) + g.launch;
-    return r;
-  }
-  return gemm_time(s, g);
-}
-
-GemmTime gemm_time(const GemmShape& s, const GemmMachine& g) {
-  GemmTime r;
-  r.flops = 2 * s.groups * s.m * s.n * s.k;
-  r.bytes = s.groups * ((s.m * s.k + s.n * s.k) * s.in_bytes + s.m * s.n * s.out_bytes);
-  r.memory = r.bytes / (g.bandwidth * g.bandwidth_efficiency);
-  // The reference: a large square GEMM runs at the measured best share of the peak.
-  const double R = kGemmReference;
-  const double t_ref = 2 * R * R * R / (g.best_fraction * g.peak);
-  if (g.sms > 0) {
-    // The per-SM rate that makes the reference's waves take t_ref (less the fixed cost).
-    const GemmShape ref{R, R, R, 1, s.in_bytes, s.out_bytes};
-    const Waves wr = best_waves(ref, g.sms);
-    const double per_sm = wr.cost / (t_ref - g.launch);
-    r.ref_time = t_ref;
-    r.ref_waves = wr.waves;
-    r.ref_tile_m = wr.tile.m;
-    r.ref_tile_n = wr.tile.n;
-    r.ref_tile_efficiency = wr.tile.efficiency;
-    const Waves w = best_waves(s, g.sms);
-    r.compute = w.cost / per_sm;
-    r.tiles = w.tiles;
-    r.waves = w.waves;
-    r.tile_m = w.tile.m;
-    r.tile_n = w.tile.n;
-    r.tile_efficiency = w.tile.efficiency;
-    r.sm_rate = per_sm;
   } else {
     // No SM count: the best share of the peak, less the per-tile cost of a short K.
+    const double R = kGemmReference;
     const double k_share = (s.k / (s.k + kGemmTileK0)) / (R / (R + kGemmTileK0));
     r.compute = r.flops / (g.best_fraction * g.peak * k_share);
   }
   r.time = std::max(r.compute, r.memory) + g.launch;
+  return r;
+}
+
+// The same, calibrating the rate here, with the reference's figures for hw.gemm's derivation.
+GemmTime gemm_time(const GemmShape& s, const GemmMachine& g) {
+  GemmTime r = gemm_time(s, g, gemm_sm_rate(g, s.in_bytes, s.out_bytes));
+  if (g.sms > 0) {
+    const double R = kGemmReference;
+    const Waves wr = best_waves(GemmShape{R, R, R, 1, s.in_bytes, s.out_bytes}, g.sms);
+    r.ref_time = 2 * R * R * R / (g.best_fraction * g.peak);
+    r.ref_waves = wr.waves;
+    r.ref_tile_m = wr.tile.m;
+    r.ref_tile_n = wr.tile.n;
+    r.ref_tile_efficiency = wr.tile.efficiency;
+  }
   return r;
 }
 
