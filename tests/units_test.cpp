@@ -135,3 +135,20 @@ TEST_CASE("huge values are shown in scientific notation (#30.20)") {
   CHECK(format_value(2e16, unit::fraction) == "2e18 %");
   CHECK(format_value(0.5, unit::fraction) == "50 %");
 }
+
+TEST_CASE("power in watts and energy in joules, shown and read in watt-hours") {
+  CHECK(format_value(700, unit::watts) == "700 W");
+  CHECK(format_value(1000, unit::watts) == "1 kW");
+  // Llama 2 70B: 1,720,320 GPU-hours × 400 W = 688.1 MWh (Touvron et al. 2023, Table 2).
+  CHECK(format_value(1720320.0 * 3600 * 400, unit::joules) == "688.1 MWh");
+  CHECK(format_value(3.6e6, unit::joules) == "1 kWh");
+  CHECK(parsed("433 MWh", unit::joules) == doctest::Approx(433e6 * 3600).epsilon(1e-12));
+  CHECK(parsed("1.2 GWh", unit::joules) == doctest::Approx(1.2e9 * 3600).epsilon(1e-12));
+  CHECK(parsed("5 kwh", unit::joules) == doctest::Approx(5e3 * 3600).epsilon(1e-12));
+  CHECK(parsed("3.6e12 J", unit::joules) == doctest::Approx(3.6e12).epsilon(1e-12));
+  CHECK(parsed("0.7 kW", unit::watts) == doctest::Approx(700).epsilon(1e-12));
+  CHECK(parsed("700W", unit::watts) == 700);
+  CHECK(rejects("433 MB", unit::joules));
+  CHECK(rejects("7 GB", unit::watts));
+  CHECK(format_tex(3.6e9, unit::joules) == "1\\,\\text{MWh}");
+}

@@ -66,6 +66,12 @@ bool is_byte_unit(std::string_view u) {
 bool is_flop_unit(std::string_view u) {
   return u == "FLOP" || u == "FLOP/s" || u == "FLOP/tok" || u == "FLOP/B";
 }
+// Power in watts (kW, MW) and energy in joules, shown in watt-hours (kWh, MWh, GWh): what
+// energy bills and published training footprints (Touvron et al. 2023, Table 2) use.
+constexpr double kJoulesPerWh = 3600;
+bool is_si_unit(std::string_view u) {
+  return is_flop_unit(u) || u == "W" || u == "J";
+}
 
 // Fixed-point text of v with `decimals` places, trailing zeros trimmed. Integer arithmetic
 // instead of snprintf: derivations format dozens of numbers per run, and this is the hot path.
@@ -271,6 +277,8 @@ const char* example_for(std::string_view u) {
   if (u == "frac") return "0.5 or 50%";
   if (u == "param") return "70B, 7e10 or 175 billion";
   if (u == "tok") return "2T, 1.4e12 or 300B";
+  if (u == "W") return "700 W or 0.7 kW";
+  if (u == "J") return "433 MWh, 1.2 GWh or 3.6e12 J";
   return "2048, 4k or 2e12";
 }
 
@@ -281,7 +289,7 @@ std::vector<std::string> count_words(std::string_view u) {
   if (u == "GPU") return {"", "GPU", "GPUs", "gpu", "gpus"};
   if (u == "tok/s") return {"", "tok/s", "tokens/s"};
   if (u == "req/s") return {"", "req/s", "QPS", "qps", "rps"};
-  if (u == "$") return {"", "$", "USD"};
+  if (u == "$") return {"", "$", "USD", "dollars", "dollar"};
   if (u == "GPU·h") return {"", "GPU·h", "GPU-h", "GPU-hours", "h"};
   if (u == "sample/s") return {"", "sample/s", "samples/s"};
   if (u == "x") return {"", "x", "×"};
@@ -314,10 +322,12 @@ void append_value(std::string& out, double v, std::string_view u, FormatOptions 
   } else if (u == "$") {
     out += '$';
     put_count(out, v, d);
-  } else if (u == "s" || is_byte_unit(u) || is_flop_unit(u)) {
+  } else if (u == "s" || is_byte_unit(u) || is_si_unit(u)) {
     std::string unit_text;
     if (u == "s")
       put_time(out, unit_text, v, d);
+    else if (u == "J")
+      put_prefixed(out, unit_text, v / kJoulesPerWh, "Wh", false, d);
     else
       put_prefixed(out, unit_text, v, u, opt.binary && is_byte_unit(u), d);
     out += ' ';
@@ -367,10 +377,12 @@ void append_tex(std::string& out, double v, std::string_view u, int digits) {
     append_tex_number(out, v, digits);
   } else if (!std::isfinite(v)) {
     out += "\\text{—}";
-  } else if (u == "s" || is_byte_unit(u) || is_flop_unit(u)) {
+  } else if (u == "s" || is_byte_unit(u) || is_si_unit(u)) {
     std::string num, unit_text;
     if (u == "s")
       put_time(num, unit_text, v, digits);
+    else if (u == "J")
+      put_prefixed(num, unit_text, v / kJoulesPerWh, "Wh", false, digits);
     else
       put_prefixed(num, unit_text, v, u, false, digits);
     auto e = num.find('e');
@@ -408,6 +420,8 @@ std::string unit_noun(std::string_view u) {
   if (u == "frac") return "a fraction";
   if (u == "param") return "a parameter count";
   if (u == "tok") return "a token count";
+  if (u == "W") return "a power";
+  if (u == "J") return "an energy";
   return "a number";
 }
 
@@ -419,6 +433,12 @@ bool is_lower_bits_rate(const std::string& suffix) {
 }
 std::string upper_prefix(const std::string& suffix) {
   return suffix[0] == 'k' ? "k" : std::string(1, static_cast<char>(suffix[0] - 'a' + 'A'));
+}
+
+std::string lowercase(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 // The spelling the unit tables know for a suffix typed in another case: "gb" → "GB" for bytes,
@@ -465,6 +485,10 @@ std::string canonical_suffix(const std::string& suffix, std::string_view u) {
         std::isupper(static_cast<unsigned char>(suffix[1])))
       return p + "B/s";
     return "";
+  }
+  if (u == "J" || u == "W") {  // "kwh", "MWH", "kw": no milli-anything is meant here
+    const char* name = u == "J" ? "Wh" : "W";
+    return !p.empty() && rest == lowercase(name) ? p + name : "";
   }
   if (u == "FLOP" || u == "FLOP/s") {
     if (!p.empty() && (suffix.size() == 1 || rest == "flop" || rest == "flops" || rest == "flop/s"))
@@ -577,6 +601,9 @@ ParsedNumber parse_value_as_typed(std::string_view raw, std::string_view u) {
                              {"FLOP/B", "FLOPs/B", "FLOP/byte", "FLOPs/byte", "flop/byte",
                               "flops/byte", "FLOPs/bytes", "flops/B", "FLOP/bytes"},
                              false, factor);
+    } else if (u == "J") {
+      known = match_prefixed(suffix, {"Wh"}, false, factor);
+      if (known) factor *= kJoulesPerWh;
     } else if (u == "s") {
       for (const auto& tu : kTimeUnits)
         if (suffix == tu.text) {
@@ -632,12 +659,6 @@ ParsedNumber parse_value_as_typed(std::string_view raw, std::string_view u) {
 }  // namespace
 
 namespace {
-
-std::string lowercase(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // Long unit words people type, spelled as the tables above know them: "milliseconds" → "ms",
 // "gigabytes" → "Gbytes", "zettaFLOPs" → "ZFLOPs", "percent" → "%".

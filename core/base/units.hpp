@@ -29,6 +29,8 @@ inline constexpr const char* flop_per_byte = "FLOP/B";
 inline constexpr const char* flop_per_token = "FLOP/tok";
 inline constexpr const char* bytes_per_token = "B/tok";
 inline constexpr const char* samples_per_s = "sample/s";
+inline constexpr const char* watts = "W";
+inline constexpr const char* joules = "J";  // shown in watt-hours: "688.1 MWh"
 }  // namespace unit
 
 struct FormatOptions {

@@ -159,13 +159,42 @@ Result<TpStepOut> comm_tp_step(const TpStepIn& in, Derivation& d) {
 Result<EpAlltoallOut> comm_ep_alltoall(const EpAlltoallIn& in, Derivation& d) {
   EpAlltoallOut o{};
   const double n = in.ep;
-  o.payload_bytes = in.tokens * in.top_k * in.hidden * in.dtype_bytes;
-  d.step("Rows dispatched by one rank per all-to-all", "P", "$t \\cdot $k \\cdot $h \\cdot $b",
-         {{"t", "\\text{tokens}", in.tokens},
-          {"k", "k", in.top_k},
-          {"h", "h", in.hidden},
-          {"b", "b", in.dtype_bytes, unit::bytes}},
-         o.payload_bytes, unit::bytes);
+  if (in.top_k > in.experts)
+    return Error::inconsistent("top_k", in.top_k,
+                               "at most the experts (" + format_value(in.experts, "") + ")");
+  o.expert_capacity = not_given;
+  if (in.capacity_factor > 0) {
+    // Fedus et al. 2022 (Switch Transformer), eq. 3: capacity = tokens ÷ experts × capacity
+    // factor, per expert and batch; with k experts per token, k times that (DeepSpeed-MoE's
+    // top-k gate: ⌈tokens·k·f ÷ E⌉). Dispatch buffers are padded to it, and tokens beyond it
+    // dropped (passed on by the residual connection).
+    o.expert_capacity = std::ceil(in.tokens * in.top_k * in.capacity_factor / in.experts);
+    d.step("Expert capacity: rows each expert takes from this rank", "C",
+           "\\left\\lceil \\frac{$t \\cdot $k \\cdot $f}{$E} \\right\\rceil",
+           {{"t", "\\text{tokens}", in.tokens},
+            {"k", "k", in.top_k},
+            {"f", "f_{\\text{cap}}", in.capacity_factor},
+            {"E", "E", in.experts}},
+           o.expert_capacity, unit::tokens);
+    o.payload_bytes = in.experts * o.expert_capacity * in.hidden * in.dtype_bytes;
+    d.step("Rows dispatched by one rank per all-to-all, padded to capacity", "P",
+           "$E \\cdot $C \\cdot $h \\cdot $b",
+           {{"E", "E", in.experts},
+            {"C", "C", o.expert_capacity, unit::tokens},
+            {"h", "h", in.hidden},
+            {"b", "b", in.dtype_bytes, unit::bytes}},
+           o.payload_bytes, unit::bytes);
+    if (in.capacity_factor < 1)
+      d.warn("A capacity factor below 1 drops tokens even when routing is perfectly balanced.");
+  } else {
+    o.payload_bytes = in.tokens * in.top_k * in.hidden * in.dtype_bytes;
+    d.step("Rows dispatched by one rank per all-to-all", "P", "$t \\cdot $k \\cdot $h \\cdot $b",
+           {{"t", "\\text{tokens}", in.tokens},
+            {"k", "k", in.top_k},
+            {"h", "h", in.hidden},
+            {"b", "b", in.dtype_bytes, unit::bytes}},
+           o.payload_bytes, unit::bytes);
+  }
   const Tier link{"link", "link", "", in.bandwidth, in.latency, false};
   const CollectiveCost one =
       collective_time(Collective::AllToAll, o.payload_bytes, static_cast<int>(n), link);
@@ -414,10 +443,26 @@ void register_comm_tp(Registry& r) {
              .positive(kMaxBw),
          num("latency", NAPKIN_FIELD(In, latency), "Latency per step", unit::seconds)
              .help("Fixed cost of one step")
-             .range(0, 10)},
-        {out("payload_bytes", NAPKIN_FIELD(Out, payload_bytes), "Dispatched per all-to-all",
+             .range(0, 10),
+         num("experts", NAPKIN_FIELD(In, experts), "Routed experts")
+             .help("Experts per MoE layer (DeepSeek-V3: 256; Switch-Base: 128)")
+             .meaning("num_experts")
+             .positive(1e5)
+             .integer(),
+         num("capacity_factor", NAPKIN_FIELD(In, capacity_factor), "Capacity factor (0 = dropless)")
+             .help("Slots per expert as a multiple of a perfectly balanced share (Switch: 1.0–1.25; "
+                   "GShard: 2); buffers are padded to it and overflowing tokens dropped. 0: "
+                   "dropless routing, rows sent as routed (Megatron-Core's default)")
+             .range(0, 64)},
+        {out("expert_capacity", NAPKIN_FIELD(Out, expert_capacity), "Expert capacity",
+             unit::tokens)
+             .optional()
+             .help("⌈tokens × top-k × capacity factor ÷ experts⌉: rows each expert accepts from "
+                   "one rank; shown when a capacity factor is given"),
+         out("payload_bytes", NAPKIN_FIELD(Out, payload_bytes), "Dispatched per all-to-all",
              unit::bytes)
-             .help("Tokens × top-k × hidden × bytes sent by one all-to-all"),
+             .help("Tokens × top-k × hidden × bytes sent by one all-to-all (with a capacity "
+                   "factor: experts × capacity × hidden × bytes, padding included)"),
          out("bytes_per_rank", NAPKIN_FIELD(Out, bytes_per_rank), "Sent per rank per all-to-all",
              unit::bytes)
              .help("The share that leaves the rank: (N − 1)/N"),

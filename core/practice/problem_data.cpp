@@ -64,6 +64,7 @@ bool gpu_field(const Gpu& g, std::string_view f, double& x) {
   if (f == "hbm_bandwidth") return x = g.hbm_bandwidth, true;
   if (f == "host_memory") return x = g.host_memory, true;
   if (f == "sms") return x = g.sms, true;
+  if (f == "power") return x = g.power, true;
   if (f == "matmul_fraction")
     return x = g.matmul_fraction > 0 ? g.matmul_fraction : kA100MatmulFraction, true;
   return false;
@@ -76,7 +77,7 @@ const char* const kModelFields =
     "kv_bytes_per_token_bf16, kv_values_per_token";
 const char* const kGpuFields =
     "peak_bf16, peak_fp8, peak_fp32, peak_tf32, peak_int8, peak_fp4, hbm_bytes, hbm_bandwidth, "
-    "host_memory, sms, matmul_fraction";
+    "host_memory, sms, power, matmul_fraction";
 
 const Param* param_named(const Problem& p, std::string_view name) {
   for (const Param& q : p.params)

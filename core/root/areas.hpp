@@ -10,7 +10,9 @@ class Registry;
 // registrations.cpp calls them all, in the order the page shows them. No area calls another's.
 void register_catalog(Registry& r);              // scenario/catalog.cpp: models, GPUs, links
 void register_training(Registry& r);             // training/training.cpp
+void register_checkpointing(Registry& r);        // training/checkpointing.cpp
 void register_memory(Registry& r);               // memory/memory.cpp
+void register_lora(Registry& r);                 // memory/lora.cpp
 void register_pipeline(Registry& r);             // memory/pipeline.cpp
 void register_memory_charts(Registry& r);        // memory/memory_charts.cpp
 void register_comm(Registry& r);                 // comm/comm.cpp

@@ -12,7 +12,9 @@ void register_all(Registry& r) {
   register_catalog(r);
   register_training(r);
   register_train_step(r);
+  register_checkpointing(r);
   register_memory(r);
+  register_lora(r);
   register_pipeline(r);
   register_memory_charts(r);
   register_comm(r);

@@ -77,7 +77,8 @@ Preset accelerator_preset(const Gpu& g) {
             {"attention_fraction", g.attention_fraction},
             {"sms", g.sms},
             {"gpu_memory", g.hbm_bytes},
-            {"device_memory", g.hbm_bytes}});
+            {"device_memory", g.hbm_bytes},
+            {"gpu_power", g.power}});
   // The node it usually ships in (find_cluster): node size and both network tiers, so a
   // whole-step estimate follows the accelerator too.
   if (const Cluster* c = find_cluster(g.id)) {

@@ -17,43 +17,46 @@ constexpr double T = 1e12;
 // same"), B200 1,745, GB200 1,822, MI300X 668.4 TFLOP/s. attention_fraction: FlashAttention-2's
 // utilization on H100, 35 % (Shah et al. 2024, FlashAttention-3, abstract; Dao 2023,
 // FlashAttention-2, §4.1: "up to 335 TFLOPs/s" forward + backward, 34 %). 0: not published.
-// The last figure is the count of streaming multiprocessors (compute units on AMD) that GEMM
+// The figure after them is the count of streaming multiprocessors (compute units on AMD) that GEMM
 // tiles spread over (core/scenario/gemm.hpp): NVIDIA's V100, A100 (108), H100 (132 SXM5, 114
 // PCIe) and Ada (RTX 4090 128, L4 58) whitepapers; B200 148 (NVIDIA Blackwell tuning guide;
 // GB200's GPU taken as the same); AMD CDNA 3 whitepaper, MI300X 304 CUs. TPUs: 0, not modelled.
-// The last, where given: the best large FP8 GEMM over the FP8 peak, from the same table's FP8
+// Board power (the last figure): each datasheet's maximum (TDP): V100 SXM2 300 W, A100 SXM 400 W,
+// H100 and H200 SXM 700 W, H100 PCIe 350 W, HGX B200 1,000 W, MI300X 750 W, L4 72 W, RTX 4090
+// 450 W; none for GB200 (one figure per Grace + 2 GPUs) or TPUs (Google publishes none).
+// The figure before it, where given: the best large FP8 GEMM over the FP8 peak, from the same table's FP8
 // column (H100 SXM 1,402.6 of 1,978.9 TFLOP/s; H200 the same); elsewhere the BF16 share.
 const Gpu kGpus[] = {
     {"v100", "NVIDIA V100 SXM2 32GB",
      "NVIDIA V100 datasheet: 15.7 TF FP32, 125 TF FP16 tensor core (no BF16: its FP16 path is "
      "listed as BF16 here), 32 GB HBM2, 900 GB/s",
-     15.7 * T, 0, 125 * T, 0, 0, 0, 32 * GiB, 900e9, 0, 0, 0, 80},
+     15.7 * T, 0, 125 * T, 0, 0, 0, 32 * GiB, 900e9, 0, 0, 0, 80, 0, 300},
     {"a100", "NVIDIA A100 SXM 80GB",
      "NVIDIA A100 Tensor Core GPU datasheet (2021): 19.5 TF FP32, 156 TF TF32, 312 TF BF16, "
      "624 TOPS INT8 dense; 80 GB HBM2e, 2,039 GB/s",
      19.5 * T, 156 * T, figures::a100_bf16, 0, 624 * T, 0, figures::a100_memory,
-     figures::a100_hbm_bandwidth, 0, kA100MatmulFraction, 0, 108},
+     figures::a100_hbm_bandwidth, 0, kA100MatmulFraction, 0, 108, 0, 400},
     {"a100-40gb", "NVIDIA A100 SXM 40GB", "NVIDIA A100 datasheet: 40 GB HBM2, 1,555 GB/s", 19.5 * T,
-     156 * T, 312 * T, 0, 624 * T, 0, 40 * GiB, 1.555e12, 0, kA100MatmulFraction, 0, 108},
+     156 * T, 312 * T, 0, 624 * T, 0, 40 * GiB, 1.555e12, 0, kA100MatmulFraction, 0, 108, 0, 400},
     {"h100", "NVIDIA H100 SXM 80GB",
      "NVIDIA H100 Tensor Core GPU datasheet: 67 TF FP32, 494.7 TF TF32, 989.4 TF BF16, 1,978.9 "
      "TF FP8 and TOPS INT8 dense; 80 GB HBM3, 3.35 TB/s",
      67 * T, 494.7 * T, figures::h100_bf16, figures::h100_fp8, figures::h100_fp8, 0,
      figures::h100_memory, figures::h100_hbm_bandwidth, 0, kH100MatmulFraction,
-     kH100AttentionFraction, 132, kH100Fp8MatmulFraction},
+     kH100AttentionFraction, 132, kH100Fp8MatmulFraction, 700},
     {"h100-pcie", "NVIDIA H100 PCIe 80GB",
      "NVIDIA H100 datasheet (PCIe): 51 TF FP32, 378 TF TF32, 756 TF BF16, 1,513 TF FP8 dense; "
      "80 GB HBM2e, 2.0 TB/s",
-     51 * T, 378 * T, 756 * T, 1513 * T, 1513 * T, 0, 80 * GiB, 2.0e12, 0, 0, 0, 114},
+     51 * T, 378 * T, 756 * T, 1513 * T, 1513 * T, 0, 80 * GiB, 2.0e12, 0, 0, 0, 114, 0, 350},
     {"h200", "NVIDIA H200 SXM 141GB",
      "NVIDIA H200 datasheet: H100's compute; 141 GB HBM3e, 4.8 TB/s", 67 * T, 494.7 * T, 989.4 * T,
      1978.9 * T, 1978.9 * T, 0, 141 * GiB, 4.8e12, 0, kH100MatmulFraction, kH100AttentionFraction,
-     132, kH100Fp8MatmulFraction},
+     132, kH100Fp8MatmulFraction, 700},
     {"b200", "NVIDIA B200 (HGX)",
      "NVIDIA HGX B200 specifications (per GPU, dense = half the sparse figures): 2.25 PF "
      "BF16, 4.5 PF FP8, 9 PF FP4; 180 GB HBM3e, 7.7 TB/s",
      75 * T, 1125 * T, 2250 * T, 4500 * T, 4500 * T, 9000 * T, 180 * GiB, 7.7e12, 0, 1745.0 / 2250,
-     0, 148},
+     0, 148, 0, 1000},
     {"gb200", "NVIDIA GB200 NVL72 (per GPU)",
      "NVIDIA GB200 NVL72 specifications (per GPU, dense): 2.5 PF BF16, 5 PF FP8, 10 PF FP4; "
      "186 GB HBM3e, 8 TB/s; 480 GB LPDDR5X per Grace shared by 2 GPUs",
@@ -63,7 +66,7 @@ const Gpu kGpus[] = {
      "AMD Instinct MI300X datasheet: 163.4 TF FP32, 653.7 TF TF32, 1,307.4 TF BF16, 2,614.9 TF "
      "FP8 and TOPS INT8 dense; 192 GB HBM3, 5.3 TB/s",
      163.4 * T, 653.7 * T, 1307.4 * T, 2614.9 * T, 2614.9 * T, 0, 192 * GiB, 5.3e12, 0,
-     668.4 / 1307.4, 0, 304},
+     668.4 / 1307.4, 0, 304, 0, 750},
     {"tpu-v4", "Google TPU v4",
      "Google Cloud TPU v4 documentation: 275 TF BF16/INT8; 32 GiB HBM2, 1,200 GB/s", 0, 0, 275 * T,
      0, 275 * T, 0, 32 * GiB, 1.2e12, 0, 0, 0, 0},
@@ -76,11 +79,11 @@ const Gpu kGpus[] = {
     {"l4", "NVIDIA L4",
      "NVIDIA L4 datasheet (dense = half the sparse figures): 30.3 TF FP32, 60 TF TF32, 121 TF "
      "BF16, 242.5 TF FP8 and TOPS INT8; 24 GB GDDR6, 300 GB/s",
-     30.3 * T, 60 * T, 121 * T, 242.5 * T, 242.5 * T, 0, 24 * GiB, 300e9, 0, 0, 0, 58},
+     30.3 * T, 60 * T, 121 * T, 242.5 * T, 242.5 * T, 0, 24 * GiB, 300e9, 0, 0, 0, 58, 0, 72},
     {"rtx4090", "NVIDIA GeForce RTX 4090",
      "NVIDIA Ada Lovelace architecture whitepaper, Table 2 (dense, FP32 accumulate): 82.6 TF FP32, "
      "82.6 TF TF32, 165.2 TF BF16, 330.3 TF FP8, 660.6 TOPS INT8; 24 GB GDDR6X, 1,008 GB/s",
-     82.6 * T, 82.6 * T, 165.2 * T, 330.3 * T, 660.6 * T, 0, 24 * GiB, 1.008e12, 0, 0, 0, 128},
+     82.6 * T, 82.6 * T, 165.2 * T, 330.3 * T, 660.6 * T, 0, 24 * GiB, 1.008e12, 0, 0, 0, 128, 0, 450},
 };
 
 // One direction per GPU. Vendors quote NVLink bidirectionally ("900 GB/s"): halved here.

@@ -40,6 +40,8 @@ struct Gpu {
   double sms = 0;
   // The best large FP8 GEMM over the FP8 peak (cluster.cpp cites it); 0 = the BF16 share.
   double matmul_fraction_fp8 = 0;
+  // Board power (TDP) in watts, from the datasheet; 0 where none is published (TPUs).
+  double power = 0;
 };
 // Peak for the dtype the math runs in (Fp16 → the BF16 figure; Int4 → Int8 where no Int4 path).
 double peak_flops(const Gpu& g, Dtype math);

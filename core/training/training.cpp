@@ -82,6 +82,20 @@ Result<TrainTimeOut> train_time(const TrainTimeIn& in, Derivation& d) {
     d.step("Cost", "\\$", "$H \\cdot $p",
            {{"H", "H", o.gpu_hours}, {"p", "p", in.price_per_gpu_hour, unit::dollars}}, o.cost,
            unit::dollars);
+  // Energy as published training footprints count it (Touvron et al. 2023, Llama 2, Table 2:
+  // GPU-hours × each GPU's peak power; Luccioni et al. 2022, BLOOM, §4: 1,082,990 GPU-hours ×
+  // 400 W = 433 MWh), then the facility's overhead as its power usage effectiveness (PUE).
+  o.gpu_energy = o.facility_energy = not_given;
+  if (in.gpu_power > 0) {
+    o.gpu_energy = o.gpu_hours * 3600 * in.gpu_power;
+    d.step("Energy drawn by the GPUs", "E_{\\text{GPU}}", "$H \\cdot $P",
+           {{"H", "H", o.gpu_hours, unit::gpu_hours}, {"P", "P_{\\text{GPU}}", in.gpu_power, unit::watts}},
+           o.gpu_energy, unit::joules);
+    o.facility_energy = o.gpu_energy * in.pue;
+    d.step("Energy at the facility", "E", "$E \\cdot $u",
+           {{"E", "E_{\\text{GPU}}", o.gpu_energy, unit::joules}, {"u", "\\text{PUE}", in.pue}},
+           o.facility_energy, unit::joules);
+  }
   if (in.mfu > 0.7)
     d.warn("MFU above 70% is beyond what published large runs report (PaLM: 46.2%).");
   return o;
@@ -474,7 +488,16 @@ void register_training(Registry& r) {
          num("price_per_gpu_hour", NAPKIN_FIELD(In, price_per_gpu_hour), "Price per GPU-hour",
              unit::dollars)
              .help("Cloud or amortised price of one accelerator for one hour")
-             .range(0, 1e4)},
+             .range(0, 1e4),
+         num("gpu_power", NAPKIN_FIELD(In, gpu_power), "Power per GPU (0 = no energy)",
+             unit::watts)
+             .help("Board power of one accelerator (its datasheet's TDP: H100 SXM 700 W, A100 400 "
+                   "W), as published training footprints count it; measured averages run lower")
+             .range(0, 1e5),
+         num("pue", NAPKIN_FIELD(In, pue), "Power usage effectiveness (PUE)")
+             .help("The facility's energy ÷ the IT equipment's: cooling and power conversion "
+                   "(hyperscale fleets report 1.1; older data centres 1.5)")
+             .range(1, 5)},
         {out("total_flops", NAPKIN_FIELD(Out, total_flops), "Total compute", unit::flop)
              .help("C = k × N × D: all the arithmetic of the run"),
          out("cluster_flops", NAPKIN_FIELD(Out, cluster_flops), "Sustained cluster FLOP/s",
@@ -488,7 +511,14 @@ void register_training(Registry& r) {
              .help("GPUs × hours: what a cloud bill counts"),
          out("cost", NAPKIN_FIELD(Out, cost), "Cost", unit::dollars)
              .optional()
-             .help("GPU-hours × price; shown when a price per GPU-hour is given")},
+             .help("GPU-hours × price; shown when a price per GPU-hour is given"),
+         out("gpu_energy", NAPKIN_FIELD(Out, gpu_energy), "GPU energy", unit::joules)
+             .optional()
+             .help("GPU-hours × power per GPU; shown when a power is given"),
+         out("facility_energy", NAPKIN_FIELD(Out, facility_energy), "Facility energy",
+             unit::joules)
+             .optional()
+             .help("GPU energy × PUE: what the data centre draws for the run")},
         &train_time));
   }
   {

@@ -30,9 +30,12 @@ struct TrainTimeIn {
   double mfu = 0.5;
   double flops_per_param_token = 6;
   double price_per_gpu_hour = 0;
+  double gpu_power = 700;  // W per accelerator (H100 SXM's TDP); 0 = no energy figures
+  double pue = 1.1;        // facility energy ÷ IT energy
 };
 struct TrainTimeOut {
-  double total_flops, cluster_flops, seconds, hours, days, gpu_hours, cost;
+  double total_flops, cluster_flops, seconds, hours, days, gpu_hours, cost, gpu_energy,
+      facility_energy;
 };
 Result<TrainTimeOut> train_time(const TrainTimeIn& in, Derivation& d);
 
