@@ -401,6 +401,22 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
   o.tpot_p50 = p.tpot;
   o.tpot_p90 = p.tpot90;
   o.qps_per_replica = in.max_utilization * p.b / p.service;
+  // Goodput (Zhong et al. 2024, DistServe, §2: "the maximum request rate that can be served
+  // adhering to the SLO attainment goal", per GPU): the fastest Poisson arrivals one replica at
+  // this batch takes while its latency targets hold, without the utilisation headroom. The TTFT
+  // percentiles grow with the load, so bisect between 0 and the stability limit B/S.
+  ServeCapacityIn latency_only = in;
+  latency_only.max_utilization = 1;
+  double ok = 0, fails = p.b / p.service;
+  if (!missed(latency_only, p, queue_at(fails * 1e-9, 1, p)).empty()) fails = 0;  // none meets
+  for (int i = 0; i < 60 && fails - ok > 1e-9 * fails; ++i) {
+    const double mid = 0.5 * (ok + fails);
+    (missed(latency_only, p, queue_at(mid, 1, p)).empty() ? ok : fails) = mid;
+  }
+  o.goodput = ok / o.gpus_per_replica;
+  d.step("Goodput: the most requests per second per GPU that meet the latency targets",
+         "G_{\\text{SLO}}", "\\frac{\\max \\{\\lambda_1 : \\text{targets hold}\\}}{$g}",
+         {{"g", "TP \\cdot PP", o.gpus_per_replica}}, o.goodput, unit::requests_per_s);
   d.step("GPUs", "G", "$R \\cdot $g",
          {{"R", "R", best_r}, {"g", "TP \\cdot PP", o.gpus_per_replica}}, o.gpus, unit::gpus);
   o.meets_targets = best_meets;
@@ -538,7 +554,11 @@ void register_serve_capacity(Registry& r) {
                unit::requests_per_s)
                .help("What one replica serves at the utilisation limit"),
            out("qps", NAPKIN_FIELD(Out, qps), "Load", unit::requests_per_s)
-               .help("Requests per second served")},
+               .help("Requests per second served"),
+           out("goodput", NAPKIN_FIELD(Out, goodput), "Goodput per GPU", unit::requests_per_s)
+               .help("The most requests per second per GPU that still meet every latency target "
+                     "at this batch (DistServe's measure), with no utilisation headroom; 0 when "
+                     "no load meets them")},
           &serve_capacity),
       std::size(own))));
   // p90 TTFT against the load for fixed replica counts; the user's own line (replicas chosen

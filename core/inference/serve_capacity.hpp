@@ -23,7 +23,8 @@ struct ServeCapacityIn : ServeEngineIn {
 
 struct ServeCapacityOut {
   double replicas, gpus, gpus_per_replica, utilization, batch, ttft_p50, ttft_p90, tpot_p50,
-      tpot_p90, wait_p90, wait_probability, service_time, service_cv2, qps, qps_per_replica;
+      tpot_p90, wait_p90, wait_probability, service_time, service_cv2, qps, qps_per_replica,
+      goodput;
   bool meets_targets;
 };
 
