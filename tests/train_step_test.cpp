@@ -272,6 +272,29 @@ TEST_CASE("train_step: context parallelism's ring hides only under attention") {
   CHECK(short_chunks.elementwise > same_tokens.elementwise);
 }
 
+TEST_CASE("train_step: a CP ring carries only the rank's own KV heads under TP") {
+  // Megatron-Core forms one CP group per TP rank: with TP 2, each ring exchanges half the KV
+  // heads, so the exposed ring time halves with the attention it hides under (both ÷ TP).
+  // GPT-3 shapes at 2,048 tokens, CP 4 inside one 8-GPU node in both layouts.
+  const Model m = gpt(96, 12288, 96);
+  Layout l;
+  l.tp = 1;
+  l.cp = 4;
+  l.pp = 8;
+  l.dp = 2;
+  l.recompute = Recompute::Full;
+  StepJob j;
+  j.global_batch = 64;
+  j.seq_len = 2048;
+  j.flash_attention = true;
+  const StepTimes tp1 = train_step(step_model(m, 2048), a100(), l, j);
+  Layout l2 = l;
+  l2.tp = 2;
+  const StepTimes tp2 = train_step(step_model(m, 2048), a100(), l2, j);
+  REQUIRE(tp1.cp_comm > 0);
+  CHECK(tp2.cp_comm == doctest::Approx(tp1.cp_comm / 2).epsilon(0.1));
+}
+
 TEST_CASE("train_step: stages that do not divide the layers run the busiest one's share") {
   // 126 layers on 16 stages: 8 on the busiest, so the step is that of 128 even layers, and the
   // weights on a GPU are 8/126 of the layers', not 1/16.
