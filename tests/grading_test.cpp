@@ -521,3 +521,14 @@ TEST_CASE("GB/GiB is named for every byte unit and prefix (#28 grading)") {
   // The binary value of the key is correct, in any prefix.
   CHECK(grade_text("320 KiB", {327680, {unit::bytes_per_token, "kB", 1e3}}).verdict == "correct");
 }
+
+TEST_CASE("a cost is read as people write it: $147.4K, 147,400 dollars, 147400 USD") {
+  // The key of train.time.cost at seed 0 shows as "$147.4K"; the box must read its own text.
+  for (const char* text : {"$147.4K", "$147,400", "147400 dollars", "147.4K USD", "$ 147400"}) {
+    ParsedAnswer a = parse_answer(text, {"$", "", 1});
+    CAPTURE(text);
+    CAPTURE(a.error);
+    REQUIRE(a.ok);
+    CHECK(a.readings[0] == doctest::Approx(147400));
+  }
+}

@@ -339,6 +339,7 @@ ParsedAnswer parse_answer_text(std::string_view raw, const AnswerUnit& u) {
   t = resolve_commas(t, comma_error);
   if (!comma_error.empty()) return r.error = comma_error, r;
   std::string s = compact(t);
+  if (u.unit == "$" && !s.empty() && s[0] == '$') s.erase(0, 1);  // "$147.4K"
   auto bare = [&](double v) {
     r.ok = true;
     r.bare = true;
