@@ -395,6 +395,13 @@ Result<Phases> evaluate(const RlStepIn& in, const SizedModel& sized, Engines& en
   const bool across = train_gpus > in.gpus_per_node;
   if (in.weight_sync_bandwidth > 0) {
     o.weight_sync_time = (coloc ? w_bytes / in.gen_tp : w_bytes) / in.weight_sync_bandwidth;
+    d.step(coloc ? "Weight update at the given rate (each GPU gathers its TP shard)"
+                 : "Weight update at the given rate",
+           "T_{\\text{sync}}", coloc ? "\\frac{$W}{$t \\cdot $B}" : "\\frac{$W}{$B}",
+           {{"W", "W", w_bytes, unit::bytes},
+            {"t", "TP_{\\text{gen}}", double(in.gen_tp)},
+            {"B", "B_{\\text{sync}}", in.weight_sync_bandwidth, unit::bytes_per_s}},
+           o.weight_sync_time, unit::seconds);
   } else if (coloc) {
     const double bw = across ? in.inter_bandwidth * in.inter_efficiency
                              : in.intra_bandwidth * in.intra_efficiency;
