@@ -36,4 +36,13 @@ inline double portable_exp(double x) {
   return std::ldexp(sum, static_cast<int>(k));
 }
 
+// e^x − 1 without the cancellation of portable_exp(x) − 1 for small x: its Taylor series
+// x + x²/2! + … (20 terms) below |x| = ½.
+inline double portable_expm1(double x) {
+  if (!(std::fabs(x) < 0.5)) return portable_exp(x) - 1;
+  double term = x, sum = x;
+  for (int n = 2; n <= 20; ++n) term *= x / n, sum += term;
+  return sum;
+}
+
 }  // namespace napkin

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "base/portable_math.hpp"
 #include "base/units.hpp"
 #include "root/areas.hpp"
 
@@ -15,7 +16,7 @@ namespace {
 // unit of work is then M·e^{R/M}·(e^{(τ+δ)/M} − 1)/τ, exactly; its inverse is the share of
 // wall-clock time that trains (the goodput).
 double goodput_share(double tau, double delta, double restart, double mtbf) {
-  return tau / (mtbf * std::exp(restart / mtbf) * std::expm1((tau + delta) / mtbf));
+  return tau / (mtbf * portable_exp(restart / mtbf) * portable_expm1((tau + delta) / mtbf));
 }
 }  // namespace
 
@@ -42,14 +43,15 @@ Result<CheckpointOut> train_checkpoint(const CheckpointIn& in, Derivation& d) {
   o.optimal_interval =
       delta < 2 * mtbf ? o.young_interval * (1 + std::sqrt(x) / 3 + x / 9) - delta : mtbf;
   d.step("Daly's optimum", "\\tau_{\\text{opt}}",
-         "$Y \\cdot \\left(1 + \\tfrac{1}{3}\\sqrt{$x} + \\tfrac{$x}{9}\\right) - $d",
+         "$Y \\cdot \\left(1 + \\frac{1}{3}\\sqrt{$x} + \\frac{$x}{9}\\right) - $d",
          {{"Y", "\\tau_{\\text{Young}}", o.young_interval, unit::seconds},
-          {"x", "\\tfrac{\\delta}{2M}", x},
+          {"x", "\\frac{\\delta}{2M}", x},
           {"d", "\\delta", delta, unit::seconds}},
          o.optimal_interval, unit::seconds);
   if (delta >= 2 * mtbf)
-    d.warn("A checkpoint takes longer than two mean times between interruptions: most segments "
-           "fail before they are saved. Save faster (asynchronous checkpoints) or use fewer GPUs.");
+    d.warn(
+        "A checkpoint takes longer than two mean times between interruptions: most segments "
+        "fail before they are saved. Save faster (asynchronous checkpoints) or use fewer GPUs.");
   o.interval = in.interval > 0 ? in.interval : o.optimal_interval;
   o.goodput = goodput_share(o.interval, delta, in.restart_time, mtbf);
   d.step("Share of wall-clock time that trains", "g",

@@ -88,8 +88,9 @@ Result<TrainTimeOut> train_time(const TrainTimeIn& in, Derivation& d) {
   o.gpu_energy = o.facility_energy = not_given;
   if (in.gpu_power > 0) {
     o.gpu_energy = o.gpu_hours * 3600 * in.gpu_power;
-    d.step("Energy drawn by the GPUs", "E_{\\text{GPU}}", "$H \\cdot $P",
-           {{"H", "H", o.gpu_hours, unit::gpu_hours}, {"P", "P_{\\text{GPU}}", in.gpu_power, unit::watts}},
+    d.step("Energy drawn by the GPUs", "E_{\\text{GPU}}", "$H \\cdot 3600 \\cdot $P",
+           {{"H", "H", o.gpu_hours, unit::gpu_hours},
+            {"P", "P_{\\text{GPU}}", in.gpu_power, unit::watts}},
            o.gpu_energy, unit::joules);
     o.facility_energy = o.gpu_energy * in.pue;
     d.step("Energy at the facility", "E", "$E \\cdot $u",
@@ -489,8 +490,7 @@ void register_training(Registry& r) {
              unit::dollars)
              .help("Cloud or amortised price of one accelerator for one hour")
              .range(0, 1e4),
-         num("gpu_power", NAPKIN_FIELD(In, gpu_power), "Power per GPU (0 = no energy)",
-             unit::watts)
+         num("gpu_power", NAPKIN_FIELD(In, gpu_power), "Power per GPU (0 = no energy)", unit::watts)
              .help("Board power of one accelerator (its datasheet's TDP: H100 SXM 700 W, A100 400 "
                    "W), as published training footprints count it; measured averages run lower")
              .range(0, 1e5),
@@ -515,8 +515,7 @@ void register_training(Registry& r) {
          out("gpu_energy", NAPKIN_FIELD(Out, gpu_energy), "GPU energy", unit::joules)
              .optional()
              .help("GPU-hours × power per GPU; shown when a power is given"),
-         out("facility_energy", NAPKIN_FIELD(Out, facility_energy), "Facility energy",
-             unit::joules)
+         out("facility_energy", NAPKIN_FIELD(Out, facility_energy), "Facility energy", unit::joules)
              .optional()
              .help("GPU energy × PUE: what the data centre draws for the run")},
         &train_time));
