@@ -16,7 +16,7 @@ const partLetter = (i) => String.fromCharCode(97 + i);
 const scoreKind = (r) => (r.score > 0 && r.score < 1 ? (r.mistake ? 'unit' : 'close') : '');
 // In words: the verdict box shows no digits before the answer is right (a number there could
 // be read as a hint); the napkin-score event carries the number.
-const scoreWords = (x) => (x >= 1 ? 'full marks' : x > 0 ? 'half marks' : 'no marks');
+const scoreWords = (x) => (x >= 1 ? 'full marks' : x === 0.5 ? 'half marks' : x > 0 ? `${Math.round(x * 100)} % of the marks` : 'no marks');
 const SCORE_WHY = { unit: ' (the right value in the wrong unit)', close: ' (the method right, the number a little off)', order: ' (two neighbours swapped)' };
 
 export class ProblemView {
@@ -32,9 +32,11 @@ export class ProblemView {
     this.id = id;
     this.seed = seed | 0;
     this.hintsShown = 0;
+    this.hintsBeforeSolve = 0;  // hints opened before the first correct answer (each may cost)
     // The worked solution opened before a correct answer (#28 item 5): that answer scores
     // nothing, and the score event says so.
     this.solutionSeen = false;
+    this.revealedBy = '';
     this.solvedHere = false;
     const p = this.api.problem(id, this.seed);
     this.el.dataset.problem = id;
@@ -136,13 +138,22 @@ export class ProblemView {
 
   updateHintButton() {
     const n = this.p.hints.length;
-    this.hintButton.textContent = this.hintsShown < n ? `Hint (${this.hintsShown + 1} of ${n})` : 'No more hints';
+    // The last hint leads to the answer: opened before a correct answer it counts as the worked
+    // solution (#28 item 5), and its button says so; a problem may charge for earlier ones.
+    const cost = this.p.hint_cost > 0 ? ` (each costs ${Math.round(this.p.hint_cost * 100)} % of the marks)` : '';
+    this.hintButton.textContent = this.hintsShown + 1 < n ? `Hint (${this.hintsShown + 1} of ${n})${cost}`
+      : this.hintsShown < n ? `Last hint (${n} of ${n}): scores as the solution` : 'No more hints';
     this.hintButton.disabled = this.hintsShown >= n;
   }
 
   nextHint() {
     if (this.hintsShown >= this.p.hints.length) return;
     this.hints.append(h('li', { text: this.p.hints[this.hintsShown++] }));
+    if (this.hintsShown === this.p.hints.length && !this.solvedHere) {
+      this.solutionSeen = true;
+      this.revealedBy ||= 'last hint';
+    }
+    else if (!this.solvedHere) this.hintsBeforeSolve = this.hintsShown;
     this.updateHintButton();
   }
 
@@ -156,8 +167,10 @@ export class ProblemView {
       return r;
     }
     const revealed = r.verdict === 'correct' && this.solutionSeen && !this.solvedHere;
+    const charged = !revealed && !this.solvedHere && this.p.hint_cost > 0 ? this.hintsBeforeSolve : 0;
     if (revealed) r = { ...r, score: 0 };
-    else if (r.verdict === 'correct') this.solvedHere = true;
+    else if (charged) r = { ...r, score: Math.max(0, r.score * (1 - this.p.hint_cost * charged)) };
+    if (!revealed && r.verdict === 'correct') this.solvedHere = true;
     this.verdict.classList.add(r.verdict);
     this.verdict.dataset.verdict = r.verdict;
     if (revealed) this.verdict.dataset.solutionShown = 'true';
@@ -172,15 +185,15 @@ export class ProblemView {
       h('p', { class: 'verdict-head', text: VERDICT_TEXT[r.verdict] || r.verdict }),
       h('p', { text: feedback }),
       h('p', { class: 'score', dataset: { score: r.score }, text: revealed
-        ? 'Score: no marks (solved with the worked solution shown)'
-        : `Score: ${scoreWords(r.score)}${SCORE_WHY[this.p.kind === 'order' && r.verdict === 'close' ? 'order' : scoreKind(r)] || ''}` }));
+        ? `Score: no marks (solved with the ${this.revealedBy} shown)`
+        : `Score: ${scoreWords(r.score)}${charged ? ` (${charged} ${charged === 1 ? 'hint' : 'hints'} used)` : SCORE_WHY[this.p.kind === 'order' && r.verdict === 'close' ? 'order' : scoreKind(r)] || ''}` }));
     if (r.verdict === 'correct') this.source.hidden = false;
     // A host page records progress from this event (it crosses the <napkin-problem> shadow
     // root; the iframe embed forwards it to its parent as a message).
     this.el.dispatchEvent(new CustomEvent('napkin-score', {
       bubbles: true,
       composed: true,
-      detail: { problem: this.id, seed: this.seed, verdict: r.verdict, score: r.score, mistake: r.mistake || null, solutionShown: revealed },
+      detail: { problem: this.id, seed: this.seed, verdict: r.verdict, score: r.score, mistake: r.mistake || null, solutionShown: revealed, hintsUsed: this.hintsBeforeSolve },
     }));
     // Solved with the solution shown is not solved: no streak, and it comes back for review.
     if (this.opts.onResult) this.opts.onResult(revealed ? 'revealed' : r.verdict, this.id);
@@ -188,7 +201,10 @@ export class ProblemView {
   }
 
   showSolution() {
-    if (!this.solvedHere) this.solutionSeen = true;
+    if (!this.solvedHere) {
+      this.solutionSeen = true;
+      this.revealedBy ||= 'worked solution';
+    }
     const items = this.p.solution.map((s, i) => {
       // The step in plain words as well as in math: its title and result as text.
       const li = h('li', { class: 'step' }, h('p', { class: 'step-title', text: `${i + 1}. ${s.title}${s.text ? ': ' + s.text : ''}` }));

@@ -373,7 +373,7 @@ class Reader {
                                          "integer",    "bound",       "hints",
                                          "mistakes",   "explain",     "variety",
                                          "difficulty", "tags",        "kind",
-                                         "highest",    "options"};
+                                         "highest",    "options",     "hint_cost"};
     if (!j_.is_object()) return fail("", "a problem is a JSON object"), false;
     for (const auto& member : j_.members()) {  // not a structured binding: clang 14's lambdas
       const std::string& k = member.first;
@@ -409,6 +409,9 @@ class Reader {
     p.highest = flag("highest");
     p.variety = static_cast<int>(number("variety", 15));
     p.difficulty = static_cast<int>(number("difficulty", 0));
+    p.hint_cost = number("hint_cost", 0);
+    if (!(p.hint_cost >= 0 && p.hint_cost < 1))
+      fail("hint_cost", "a fraction of full marks each hint costs, from 0 up to (not including) 1");
     read_bound(p);
     read_hints(p);
     read_mistakes(p);

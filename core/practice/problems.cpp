@@ -870,6 +870,7 @@ Reply problem_reply(std::string_view id, std::int64_t seed) {
   Json hints = Json::array();  // templates too: a variant's hint quotes its own numbers
   for (const Literal& h : p->hints) hints.push(fill_statement(h, *p, v.params));
   j.set("hints", std::move(hints));
+  j.set("hint_cost", p->hint_cost);
   j.set("mistakes", mistake_ids(*p));
   j.set("solution", solution_steps(v));
   j.set("warnings", v.run.warnings);

@@ -96,9 +96,12 @@ struct Problem {
   AnswerUnit unit = answer_in::output();  // how it is asked (answer.hpp)
   double tolerance = 0.02;                // relative
   double close = 0;                       // 0 = max(3 × tolerance, 10%)
-  bool integer = false;                   // counts that must be exact
-  Bound bound = Bound::none;              // the side that breaks the question's constraint
-  std::vector<Literal> hints;             // ordered, nudge first
+  // The share of full marks each hint opened before a correct answer costs (the page applies
+  // it; the last hint counts as the worked solution whatever this is).
+  double hint_cost = 0;
+  bool integer = false;        // counts that must be exact
+  Bound bound = Bound::none;   // the side that breaks the question's constraint
+  std::vector<Literal> hints;  // ordered, nudge first
   std::vector<Mistake> mistakes;
   // Plain text closing the worked solution when the asked quantity is not one of the
   // estimator's steps (an answer function corrects or converts it): how the answer follows.

@@ -139,6 +139,32 @@ test('a correct answer after the worked solution was opened scores nothing, and 
   expect(scores[0]).toMatchObject({ problem: 'train.time.days', verdict: 'correct', score: 0, solutionShown: true });
 });
 
+// Issue #28 item 5: the last hint leads to the answer, so it scores like the worked solution; a
+// problem may charge for the hints before it (train.checkpoint.goodput: 25 % each).
+test('the last hint scores like the solution; an earlier hint costs what the problem states', async ({ page }) => {
+  await page.goto('/index.html#tab=practice&problem=train.checkpoint.goodput&seed=0');
+  await page.waitForFunction(() => window.napkin);
+  const problem = page.locator('article.problem');
+  const hint = problem.locator('.hint-button');
+  await expect(hint).toHaveText('Hint (1 of 2) (each costs 25 % of the marks)');
+  await hint.click();
+  await expect(hint).toHaveText('Last hint (2 of 2): scores as the solution');
+  await problem.locator('[name="answer"]').fill('90.8%');
+  await problem.getByRole('button', { name: 'Check' }).click();
+  await expect(problem.locator('.verdict')).toHaveAttribute('data-verdict', 'correct');
+  await expect(problem.locator('.score')).toHaveText('Score: 75 % of the marks (1 hint used)');
+  await page.goto('/index.html#tab=practice&problem=train.time.days&seed=0');
+  await page.reload();
+  await page.waitForFunction(() => window.napkin);
+  const days = page.locator('article.problem[data-problem="train.time.days"]');
+  for (let i = 0; i < 3; i++) await days.locator('.hint-button').click();
+  await expect(days.locator('.hints li')).toHaveCount(3);
+  await days.locator('[name="answer"]').fill('121.7 days');
+  await days.getByRole('button', { name: 'Check' }).click();
+  await expect(days.locator('.verdict')).toHaveAttribute('data-verdict', 'correct');
+  await expect(days.locator('.score')).toHaveText('Score: no marks (solved with the last hint shown)');
+});
+
 test('a missed problem comes back for review as a new variant', async ({ page, problems }) => {
   await page.goto('/index.html#tab=practice&problem=train.chinchilla.tokens&seed=0');
   await page.waitForFunction(() => window.napkin);
