@@ -8,7 +8,8 @@ using namespace napkin;
 using test::out;
 using test::run;
 
-TEST_CASE("train.checkpoint: Llama 3's 54-day snapshot — 7.76 interruptions a day, above 90 % trained") {
+TEST_CASE(
+    "train.checkpoint: Llama 3's 54-day snapshot — 7.76 interruptions a day, above 90 % trained") {
   // Dubey et al. 2024 (The Llama 3 Herd of Models), §3.3.4: 419 unexpected interruptions in a
   // 54-day snapshot of pre-training on 16,384 H100s, and "higher than 90% effective training
   // time". The defaults are that job; a 10 s checkpoint (the paper's 1 MB–4 GB per GPU at 2 TB/s
@@ -24,8 +25,8 @@ TEST_CASE("train.checkpoint: Llama 3's 54-day snapshot — 7.76 interruptions a 
 
 TEST_CASE("train.checkpoint: Young's interval √(2δM) and Daly's correction") {
   // δ = 5 min, M = 24 h: √(2 · 300 · 86,400) = 7,200 s exactly (Young 1974).
-  auto r = run("train.checkpoint", {{"gpus", 1}, {"gpu_mtbf", 86400}, {"checkpoint_time", 300},
-                                    {"restart_time", 0}});
+  auto r = run("train.checkpoint",
+               {{"gpus", 1}, {"gpu_mtbf", 86400}, {"checkpoint_time", 300}, {"restart_time", 0}});
   REQUIRE(r.ok);
   CHECK(out(r, "young_interval") == doctest::Approx(7200).epsilon(1e-12));
   // Daly 2006: √(2δM)·(1 + ⅓√(δ/2M) + (δ/2M)/9) − δ, with δ/2M = 1/576: 7,200·(1 + 1/72 +

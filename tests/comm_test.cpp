@@ -624,8 +624,11 @@ TEST_CASE("comm.ep_alltoall: Switch Transformer's expert capacity pads the dispa
   // Fedus et al. 2022 (Switch Transformers), eq. 3: capacity = tokens ÷ experts × capacity
   // factor. Switch-Base, Table 1: 128 experts, top-1, capacity factor 1.25: 4,096 tokens give
   // 40 slots per expert, and the padded buffer is 1.25× the routed rows.
-  auto r = run("comm.ep_alltoall", {{"tokens", 4096}, {"top_k", 1}, {"experts", 128},
-                                    {"capacity_factor", 1.25}, {"hidden", 768}});
+  auto r = run("comm.ep_alltoall", {{"tokens", 4096},
+                                    {"top_k", 1},
+                                    {"experts", 128},
+                                    {"capacity_factor", 1.25},
+                                    {"hidden", 768}});
   REQUIRE(r.ok);
   CHECK(out(r, "expert_capacity") == 40);
   CHECK(out(r, "payload_bytes") == doctest::Approx(1.25 * 4096 * 768 * 2));
@@ -634,8 +637,8 @@ TEST_CASE("comm.ep_alltoall: Switch Transformer's expert capacity pads the dispa
   CHECK(dropless.outputs.find("expert_capacity") == nullptr);
   CHECK(out(dropless, "payload_bytes") == 4096.0 * 768 * 2);
   // A fractional share rounds up (DeepSpeed-MoE's ceil): 100 tokens × 2 ÷ 64 × 1.0 → 4.
-  auto ceil = run("comm.ep_alltoall", {{"tokens", 100}, {"top_k", 2}, {"experts", 64},
-                                       {"capacity_factor", 1.0}});
+  auto ceil = run("comm.ep_alltoall",
+                  {{"tokens", 100}, {"top_k", 2}, {"experts", 64}, {"capacity_factor", 1.0}});
   CHECK(out(ceil, "expert_capacity") == 4);
   CHECK(test::error_of("comm.ep_alltoall", {{"top_k", 8}, {"experts", 4}}).input == "top_k");
 }

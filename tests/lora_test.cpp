@@ -5,8 +5,8 @@ using namespace napkin;
 using test::out;
 using test::run;
 
-
-TEST_CASE("mem.lora: GPT-3 175B with r = 4 on W_q, W_v — 18.9M parameters, a 35 MB checkpoint, 350 GB") {
+TEST_CASE(
+    "mem.lora: GPT-3 175B with r = 4 on W_q, W_v — 18.9M parameters, a 35 MB checkpoint, 350 GB") {
   // Hu et al. 2021 (LoRA), §4.2: "On GPT-3 175B, we reduce the VRAM consumption during training
   // from 1.2TB to 350GB. With r = 4 and only the query and value projection matrices being
   // adapted, the checkpoint size is reduced by roughly 10,000× (from 350GB to 35MB)."
@@ -21,14 +21,21 @@ TEST_CASE("mem.lora: GPT-3 175B with r = 4 on W_q, W_v — 18.9M parameters, a 3
   CHECK(out(r, "fits") == 0);  // not on one 80 GB GPU
 }
 
-TEST_CASE("mem.lora: QLoRA fine-tunes LLaMA 65B in under 48 GB; full fine-tuning needs over 780 GB") {
+TEST_CASE(
+    "mem.lora: QLoRA fine-tunes LLaMA 65B in under 48 GB; full fine-tuning needs over 780 GB") {
   // Dettmers et al. 2023 (QLoRA), abstract: "reduce the average memory requirements of
   // finetuning a 65B parameter model from >780GB of GPU memory to <48GB"; its recipe (§4,
   // Appendix B.2): NF4 with double quantization, r = 64 on all linear layers, 16-bit adapters,
   // 32-bit paged AdamW, gradient checkpointing; Figure 6: batch 1, 512 tokens.
-  auto r = run("mem.lora", {{"n_layers", 80}, {"d_model", 8192}, {"n_heads", 64},
-                            {"n_kv_heads", 64}, {"head_dim", 128}, {"d_ff", 22016},
-                            {"vocab", 32000}, {"full_bytes", 12}, {"gpu_memory", 48e9}});
+  auto r = run("mem.lora", {{"n_layers", 80},
+                            {"d_model", 8192},
+                            {"n_heads", 64},
+                            {"n_kv_heads", 64},
+                            {"head_dim", 128},
+                            {"d_ff", 22016},
+                            {"vocab", 32000},
+                            {"full_bytes", 12},
+                            {"gpu_memory", 48e9}});
   REQUIRE(r.ok);
   CHECK(out(r, "total") < 48e9);
   CHECK(out(r, "total") > 40e9);
@@ -36,9 +43,14 @@ TEST_CASE("mem.lora: QLoRA fine-tunes LLaMA 65B in under 48 GB; full fine-tuning
   CHECK(out(r, "full_finetune") > 780e9);
   CHECK(out(r, "full_finetune") == doctest::Approx(782e9).epsilon(0.01));
   // §3: NF4 + double quantization = 4.127 bits per quantized weight.
-  auto no_dq = run("mem.lora", {{"n_layers", 80}, {"d_model", 8192}, {"n_heads", 64},
-                                {"n_kv_heads", 64}, {"head_dim", 128}, {"d_ff", 22016},
-                                {"vocab", 32000}, {"double_quant", false}});
+  auto no_dq = run("mem.lora", {{"n_layers", 80},
+                                {"d_model", 8192},
+                                {"n_heads", 64},
+                                {"n_kv_heads", 64},
+                                {"head_dim", 128},
+                                {"d_ff", 22016},
+                                {"vocab", 32000},
+                                {"double_quant", false}});
   // 0.373 bits per weight saved: "approximately 3 GB for a 65B model" (abstract).
   CHECK(out(no_dq, "base_bytes") - out(r, "base_bytes") == doctest::Approx(3e9).epsilon(0.02));
 }
@@ -46,8 +58,12 @@ TEST_CASE("mem.lora: QLoRA fine-tunes LLaMA 65B in under 48 GB; full fine-tuning
 TEST_CASE("mem.lora: QLoRA's 33B footprint, 24.7 GB at batch 1 and 512 tokens") {
   // Dettmers et al. 2023, Figure 6 (memory breakdown): LLaMA 33B with QLoRA needs 24.7 GB, which
   // "does not quite fit" a 24 GB GPU without paged optimizers. Within 5 %.
-  auto r = run("mem.lora", {{"n_layers", 60}, {"d_model", 6656}, {"n_heads", 52},
-                            {"n_kv_heads", 52}, {"head_dim", 128}, {"d_ff", 17920},
+  auto r = run("mem.lora", {{"n_layers", 60},
+                            {"d_model", 6656},
+                            {"n_heads", 52},
+                            {"n_kv_heads", 52},
+                            {"head_dim", 128},
+                            {"d_ff", 17920},
                             {"vocab", 32000}});
   REQUIRE(r.ok);
   CHECK(out(r, "total") == doctest::Approx(24.7e9).epsilon(0.05));

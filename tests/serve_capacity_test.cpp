@@ -443,23 +443,32 @@ TEST_CASE("serve.capacity: goodput is the most requests per GPU that still meet 
   // Zhong et al. 2024 (DistServe), §1: per-GPU goodput, "the maximum request rate that can be
   // served adhering to the SLO attainment goal (say, 90%) for each GPU provisioned". With the
   // p90 TTFT target, a replica fed at goodput × its GPUs meets it; 3 % faster, it does not.
-  const Inputs base = {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4}, {"qps", 50},
-                       {"ttft_target", 0.5}, {"tpot_target", 0.05}};
+  const Inputs base = {{"model", "llama3-70b"}, {"gpu", "h100"},      {"tp", 4}, {"qps", 50},
+                       {"ttft_target", 0.5},    {"tpot_target", 0.05}};
   auto r = run("serve.capacity", base);
   REQUIRE(r.ok);
   const double g = out(r, "goodput"), b = out(r, "batch");
   REQUIRE(g > 0);
   auto at = [&](double rate) {
-    return run("serve.capacity", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4},
-                                  {"qps", rate}, {"ttft_target", 0.5}, {"tpot_target", 0.05},
-                                  {"batch", b}, {"replicas", 1}, {"max_utilization", 1}});
+    return run("serve.capacity", {{"model", "llama3-70b"},
+                                  {"gpu", "h100"},
+                                  {"tp", 4},
+                                  {"qps", rate},
+                                  {"ttft_target", 0.5},
+                                  {"tpot_target", 0.05},
+                                  {"batch", b},
+                                  {"replicas", 1},
+                                  {"max_utilization", 1}});
   };
   CHECK(out(at(0.999 * 4 * g), "meets_targets") == 1);
   CHECK(out(at(1.03 * 4 * g), "meets_targets") == 0);
   // Without a TTFT target only stability bounds it: Little's law, B slots ÷ S per slot ÷ GPUs.
-  auto little = run("serve.capacity", {{"model", "llama3-70b"}, {"gpu", "h100"}, {"tp", 4},
-                                       {"qps", 50}, {"ttft_target", 0}, {"tpot_target", 0.05}});
-  CHECK(out(little, "goodput") == doctest::Approx(out(little, "batch") /
-                                                  out(little, "service_time") / 4)
-                                      .epsilon(1e-6));
+  auto little = run("serve.capacity", {{"model", "llama3-70b"},
+                                       {"gpu", "h100"},
+                                       {"tp", 4},
+                                       {"qps", 50},
+                                       {"ttft_target", 0},
+                                       {"tpot_target", 0.05}});
+  CHECK(out(little, "goodput") ==
+        doctest::Approx(out(little, "batch") / out(little, "service_time") / 4).epsilon(1e-6));
 }

@@ -256,23 +256,31 @@ TEST_CASE("train.time: energy as Llama 2 and BLOOM count it — GPU-hours × boa
   // 400 W; 291.42 tCO2eq at the implied 0.4235 kg/kWh is 688.1 MWh. 70B × 2T tokens × 6 on
   // 312 TFLOP/s A100s: the MFU that gives those GPU-hours, then the energy follows.
   const double gpu_hours = 1720320, mfu = 6 * 70e9 * 2e12 / (312e12 * 3600 * gpu_hours);
-  auto r = run("train.time", {{"params", 70e9}, {"tokens", 2e12}, {"gpus", 2048},
-                              {"peak_flops", 312e12}, {"mfu", mfu}, {"gpu_power", 400},
+  auto r = run("train.time", {{"params", 70e9},
+                              {"tokens", 2e12},
+                              {"gpus", 2048},
+                              {"peak_flops", 312e12},
+                              {"mfu", mfu},
+                              {"gpu_power", 400},
                               {"pue", 1}});
   REQUIRE(r.ok);
   CHECK(out(r, "gpu_hours") == doctest::Approx(gpu_hours).epsilon(1e-9));
   CHECK(out(r, "gpu_energy") == doctest::Approx(688.128e6 * 3600).epsilon(1e-9));  // 688.1 MWh
   CHECK(out(r, "gpu_energy") / 3.6e6 * 0.4235 / 1000 == doctest::Approx(291.42).epsilon(1e-3));
   // The facility adds its PUE; no power, no energy (absent, not 0).
-  auto f = run("train.time", {{"params", 70e9}, {"tokens", 2e12}, {"gpus", 2048},
-                              {"peak_flops", 312e12}, {"mfu", mfu}, {"gpu_power", 400}});
+  auto f = run("train.time", {{"params", 70e9},
+                              {"tokens", 2e12},
+                              {"gpus", 2048},
+                              {"peak_flops", 312e12},
+                              {"mfu", mfu},
+                              {"gpu_power", 400}});
   CHECK(out(f, "facility_energy") == doctest::Approx(1.1 * 688.128e6 * 3600).epsilon(1e-9));
-  auto none = run("train.time", {{"params", 70e9}, {"tokens", 2e12}, {"gpus", 512},
-                                 {"gpu_power", 0}});
+  auto none =
+      run("train.time", {{"params", 70e9}, {"tokens", 2e12}, {"gpus", 512}, {"gpu_power", 0}});
   CHECK(none.outputs.find("gpu_energy") == nullptr);
   CHECK(none.outputs.find("facility_energy") == nullptr);
-  CHECK(test::error_of("train.time", {{"params", 70e9}, {"tokens", 2e12}, {"gpus", 512},
-                                      {"pue", 0.5}})
+  CHECK(test::error_of("train.time",
+                       {{"params", 70e9}, {"tokens", 2e12}, {"gpus", 512}, {"pue", 0.5}})
             .input == "pue");
 }
 

@@ -127,8 +127,8 @@ struct EpAlltoallIn {
   double moe_layers = 58;
   double bandwidth = 50e9;
   double latency = 5e-6;
-  double experts = 256;         // routed experts (DeepSeek-V3), for the capacity
-  double capacity_factor = 0;   // 0 = dropless: rows sent as routed, no padding
+  double experts = 256;        // routed experts (DeepSeek-V3), for the capacity
+  double capacity_factor = 0;  // 0 = dropless: rows sent as routed, no padding
 };
 struct EpAlltoallOut {
   double expert_capacity, payload_bytes, bytes_per_rank, alltoalls, step_bytes_per_rank,

@@ -450,12 +450,12 @@ void register_comm_tp(Registry& r) {
              .positive(1e5)
              .integer(),
          num("capacity_factor", NAPKIN_FIELD(In, capacity_factor), "Capacity factor (0 = dropless)")
-             .help("Slots per expert as a multiple of a perfectly balanced share (Switch: 1.0–1.25; "
-                   "GShard: 2); buffers are padded to it and overflowing tokens dropped. 0: "
-                   "dropless routing, rows sent as routed (Megatron-Core's default)")
+             .help(
+                 "Slots per expert as a multiple of a perfectly balanced share (Switch: 1.0–1.25; "
+                 "GShard: 2); buffers are padded to it and overflowing tokens dropped. 0: "
+                 "dropless routing, rows sent as routed (Megatron-Core's default)")
              .range(0, 64)},
-        {out("expert_capacity", NAPKIN_FIELD(Out, expert_capacity), "Expert capacity",
-             unit::tokens)
+        {out("expert_capacity", NAPKIN_FIELD(Out, expert_capacity), "Expert capacity", unit::tokens)
              .optional()
              .help("⌈tokens × top-k × capacity factor ÷ experts⌉: rows each expert accepts from "
                    "one rank; shown when a capacity factor is given"),

@@ -40,9 +40,8 @@ Result<LoraOut> mem_lora(const LoraIn& in, Derivation& d) {
   const int moe_layers = moe_layer_count(m), dense_layers = m.layers - moe_layers;
   const double expert_ff = m.expert_d_ff > 0 ? m.expert_d_ff : m.d_ff;
   const double ffn_dense = in.targets == "all" ? matrices * r * (d_m + m.d_ff) : 0;
-  const double ffn_moe = in.targets == "all" ? (m.experts + m.shared_experts) * matrices * r *
-                                                   (d_m + expert_ff)
-                                             : 0;
+  const double ffn_moe =
+      in.targets == "all" ? (m.experts + m.shared_experts) * matrices * r * (d_m + expert_ff) : 0;
   o.adapter_params = m.layers * attention + dense_layers * ffn_dense + moe_layers * ffn_moe;
   d.step("Adapter parameters", "N_A",
          in.targets == "all" ? "$L \\cdot $a + $l \\cdot $f + $e \\cdot $g" : "$L \\cdot $a",
@@ -171,11 +170,10 @@ void register_lora(Registry& r) {
            out("total", NAPKIN_FIELD(Out, total), "Total per GPU", unit::bytes)
                .help("Base + adapter states + activations"),
            out("fits", NAPKIN_FIELD(Out, fits), "Fits").help("Total ≤ the GPU's memory"),
-           out("adapter_file", NAPKIN_FIELD(Out, adapter_file), "Adapter checkpoint",
-               unit::bytes)
+           out("adapter_file", NAPKIN_FIELD(Out, adapter_file), "Adapter checkpoint", unit::bytes)
                .help("The adapters saved in 16 bits: all a fine-tune adds to the base"),
-           out("full_finetune", NAPKIN_FIELD(Out, full_finetune),
-               "Full fine-tuning's model states", unit::bytes)
+           out("full_finetune", NAPKIN_FIELD(Out, full_finetune), "Full fine-tuning's model states",
+               unit::bytes)
                .help("Every parameter × bytes per parameter (weights, gradients, Adam), before "
                      "activations")},
           &mem_lora),

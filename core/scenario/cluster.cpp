@@ -24,8 +24,9 @@ constexpr double T = 1e12;
 // Board power (the last figure): each datasheet's maximum (TDP): V100 SXM2 300 W, A100 SXM 400 W,
 // H100 and H200 SXM 700 W, H100 PCIe 350 W, HGX B200 1,000 W, MI300X 750 W, L4 72 W, RTX 4090
 // 450 W; none for GB200 (one figure per Grace + 2 GPUs) or TPUs (Google publishes none).
-// The figure before it, where given: the best large FP8 GEMM over the FP8 peak, from the same table's FP8
-// column (H100 SXM 1,402.6 of 1,978.9 TFLOP/s; H200 the same); elsewhere the BF16 share.
+// The figure before it, where given: the best large FP8 GEMM over the FP8 peak, from the same
+// table's FP8 column (H100 SXM 1,402.6 of 1,978.9 TFLOP/s; H200 the same); elsewhere the BF16
+// share.
 const Gpu kGpus[] = {
     {"v100", "NVIDIA V100 SXM2 32GB",
      "NVIDIA V100 datasheet: 15.7 TF FP32, 125 TF FP16 tensor core (no BF16: its FP16 path is "
@@ -83,7 +84,8 @@ const Gpu kGpus[] = {
     {"rtx4090", "NVIDIA GeForce RTX 4090",
      "NVIDIA Ada Lovelace architecture whitepaper, Table 2 (dense, FP32 accumulate): 82.6 TF FP32, "
      "82.6 TF TF32, 165.2 TF BF16, 330.3 TF FP8, 660.6 TOPS INT8; 24 GB GDDR6X, 1,008 GB/s",
-     82.6 * T, 82.6 * T, 165.2 * T, 330.3 * T, 660.6 * T, 0, 24 * GiB, 1.008e12, 0, 0, 0, 128, 0, 450},
+     82.6 * T, 82.6 * T, 165.2 * T, 330.3 * T, 660.6 * T, 0, 24 * GiB, 1.008e12, 0, 0, 0, 128, 0,
+     450},
 };
 
 // One direction per GPU. Vendors quote NVLink bidirectionally ("900 GB/s"): halved here.

@@ -101,8 +101,8 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
   // Each TP rank rings only its own KV heads with the same TP rank of the other CP ranks
   // (Megatron-Core builds one CP group per TP rank).
   if (l.cp > 1) {
-    const double kv = 2 * s / l.cp * b * kv_heads_per_rank(m, l.tp) * m.head_dim *
-                      dtype_bytes(l.activations);
+    const double kv =
+        2 * s / l.cp * b * kv_heads_per_rank(m, l.tp) * m.head_dim * dtype_bytes(l.activations);
     const Tier& t = tier_of(c, l, Group::Cp);
     const double x = collective_time(Collective::AllGather, kv * l.cp, l.cp, t).time;
     r.cp_comm = 3 * std::max(0.0, x * layers_here - attention) * mb;

@@ -253,6 +253,17 @@ for tid, model, seq, lb, rc, wps, table in [
         TT + ", " + table + " (64x A100 80GB, FSDP2); expected = WPS per GPU x 64",
         "torchtitan early 2024, FSDP2 1D, BF16 mixed precision, SDPA flash attention; selective op AC mapped to recompute=selective; inter-node network not stated")
 
+# ---------------------------------------------------------------- fine-tuning memory (mem.lora)
+add("lora-gpt3-175b-qv-r4", "mem.lora", "model=gpt3 rank=4 targets=qv base=bf16 seq_len=2048 micro_batch=1 checkpointing=true",
+    "total", 350e9, 0.10,
+    "Hu et al. 2021 (LoRA), §4.2: 'On GPT-3 175B, we reduce the VRAM consumption during training from 1.2TB to 350GB'",
+    "r = 4 on W_q and W_v (the paper's checkpoint example); batch and sequence not stated: one 2,048-token sequence with checkpointing assumed")
+add("qlora-llama-33b", "mem.lora",
+    "n_layers=60 d_model=6656 n_heads=52 n_kv_heads=52 head_dim=128 d_ff=17920 vocab=32000 rank=64 targets=all base=nf4 seq_len=512 micro_batch=1 checkpointing=true",
+    "total", 24.7e9, 0.10,
+    "Dettmers et al. 2023 (QLoRA), Figure 6 (memory breakdown): LLaMA 33B, 24.7 GB",
+    "NF4 + double quantization, r = 64 on all linear layers, batch 1, 512 tokens, gradient checkpointing; paged AdamW (32-bit states, 16-bit adapters)")
+
 # ---------------------------------------------------------------- run napkin
 def run(est, inputs, output):
     args = [NAPKIN, "run", est] + inputs.split(" ")
