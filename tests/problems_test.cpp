@@ -29,7 +29,7 @@ using namespace napkin;
 
 namespace {
 
-constexpr int kSeeds = 6;  // seed 0 (the seed text) and five random variants
+constexpr int kSeeds = 6;  // seed 0 (the source's own numbers) and five random variants
 
 Judgement check_text(const Variant& v, const std::string& text) {
   ParsedAnswer a = parse_answer(text, v.problem->unit);

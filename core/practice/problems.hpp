@@ -160,7 +160,7 @@ const ProblemBank& problem_bank();
 // with an error is left out; one whose id is already in the bank is refused.
 std::vector<std::string> load_into_bank(std::string_view json_text);
 
-// One instance of a problem: seed 0 is the seed text's numbers, other seeds random round ones.
+// One instance of a problem: seed 0 is the source's own numbers, other seeds random round ones.
 struct Variant {
   const Problem* problem = nullptr;
   std::int64_t seed = 0;
