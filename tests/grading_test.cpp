@@ -180,12 +180,12 @@ TEST_CASE("the bank declares the constraint side of its fit and limit counts (#1
     REQUIRE(p != nullptr);
     CHECK(p->bound == c.bound);
   }
-  // Seed 0 of serve.engine.max_batch: 222 sequences fit; 223 do not.
+  // Seed 0 of serve.engine.max_batch: 197 sequences fit; 198 do not.
   Result<Variant> v = make_variant(*problem_bank().find("serve.engine.max_batch"), 0);
   REQUIRE(v.ok());
-  REQUIRE(v.value().answer == 222);
+  REQUIRE(v.value().answer == 197);
   CHECK(
-      grade(parse_answer("223", v.value().problem->unit), v.value().expected(), v.value().mistakes)
+      grade(parse_answer("198", v.value().problem->unit), v.value().expected(), v.value().mistakes)
           .verdict == "wrong");
   // 1 replica GPU for a 140 GB model on 80 GB GPUs: wrong, not close.
   Result<Variant> r = make_variant(*problem_bank().find("serve.llm_gpus.replica"), 0);
@@ -494,7 +494,7 @@ TEST_CASE("one fewer than a minimum count is named, everywhere (#28 grading)") {
   CHECK(check("serve.batching.gpus", 0, "79") == Verdict{"wrong", "rounded_down"});
   CHECK(check("mem.fsdp.gpus", 0, "43") == Verdict{"wrong", "rounded_down"});
   CHECK(check("pipe.bubble.min_microbatches", 0, "8") == Verdict{"wrong", "rounded_down"});
-  CHECK(check("serve.engine.max_batch", 0, "223") == Verdict{"wrong", "rounded_up"});
+  CHECK(check("serve.engine.max_batch", 0, "198") == Verdict{"wrong", "rounded_up"});
 }
 
 TEST_CASE("GB/GiB is named for every byte unit and prefix (#28 grading)") {

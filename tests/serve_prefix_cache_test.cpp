@@ -56,13 +56,13 @@ TEST_CASE("serve.prefix_cache: whole blocks, stored once, counted by hit rate") 
   // 100 sequences store 99 fewer copies: (100 · 992 − 992) tokens × 327,680 B (80 · 2 · 8 ·
   // 128 · 2 bytes per token in BF16).
   CHECK(out(r, "kv_bytes_saved") == (100 * 992 - 992) * 327680.0);
-  // The default 2,048 + 256 tokens: 511,552 cache tokens = 31,972 blocks; a sequence takes
-  // 144 blocks, 80 with 64 shared, and the prefix's 64 are stored once: ⌊31,908 / 80⌋ = 398
-  // instead of ⌊31,972 / 144⌋ = 222.
+  // The default 2,048 + 256 tokens: 455,456 cache tokens = 28,466 blocks (after the runtime's
+  // 4.28 GiB per GPU); a sequence takes 144 blocks, 80 with 64 shared, and the prefix's 64 are
+  // stored once: ⌊28,402 / 80⌋ = 355 instead of ⌊28,466 / 144⌋ = 197.
   auto full = run("serve.prefix_cache", {{"model", "llama3-70b"}, {"gpu", "h100"}});
   REQUIRE(full.ok);
-  CHECK(out(full, "max_batch_uncached") == 222);
-  CHECK(out(full, "max_batch") == 398);
+  CHECK(out(full, "max_batch_uncached") == 197);
+  CHECK(out(full, "max_batch") == 355);
   // Half the requests hit: half the tokens saved per request, in expectation.
   auto half = run("serve.prefix_cache",
                   {{"model", "llama3-70b"}, {"gpu", "h100"}, {"prefix_hit_rate", 0.5}});
@@ -74,7 +74,7 @@ TEST_CASE("serve.prefix_cache: whole blocks, stored once, counted by hit rate") 
   REQUIRE(none.ok);
   CHECK(out(none, "prefill_flops_saved") == 0);
   CHECK(out(none, "ttft_saved") == 0);
-  CHECK(out(none, "max_batch") == 222);
+  CHECK(out(none, "max_batch") == 197);
 }
 
 // The whole prompt shared: the last token is still computed (its logits give the first output

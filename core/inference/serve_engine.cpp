@@ -234,6 +234,13 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
           .help("Share of GPU memory the engine may take (vLLM's default: 90 %)")
           .range(0.01, 1)
           .group("engine"),
+      num<In, double>("runtime_memory", NAPKIN_FIELD(In, runtime_memory),
+                      "Runtime memory per GPU (0 = measured)", unit::bytes)
+          .help("Memory outside the engine's tensors: CUDA context, workspaces, NCCL buffers and "
+                "the driver's share. 0 takes vLLM's profile on an H100: 2.5 GiB at TP 1, 4.3 GiB "
+                "with TP")
+          .range(0, 1e13)
+          .group("engine"),
       num<In, double>("block_size", NAPKIN_FIELD(In, block_size), "KV block size", unit::tokens)
           .help("Tokens per paged KV block (vLLM: 16); a sequence fills whole blocks")
           .positive(1e5)
@@ -402,10 +409,15 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
           {"f", "d_{ff}", m.d_ff},
           {"t", "TP", e.tp}},
          o.activations_per_gpu, unit::bytes);
+  // vLLM: KV blocks get u × CUDA's total, less the weights, the activation peak and what the
+  // runtime holds outside tensors (gpu_figures.hpp cites the measurement).
+  const double runtime = in.runtime_memory > 0 ? in.runtime_memory
+                         : e.tp > 1            ? figures::engine_runtime_memory_tp
+                                               : figures::engine_runtime_memory_tp1;
   o.kv_memory_per_gpu =
-      in.gpu_memory * in.memory_utilization - o.weights_per_gpu - o.activations_per_gpu;
+      in.gpu_memory * in.memory_utilization - o.weights_per_gpu - o.activations_per_gpu - runtime;
   if (o.kv_memory_per_gpu <= 0) {
-    const double room = in.gpu_memory * in.memory_utilization - o.activations_per_gpu;
+    const double room = in.gpu_memory * in.memory_utilization - o.activations_per_gpu - runtime;
     const double need = room > 0 ? ceil_count(weights / room) : 0;
     return Error::inconsistent(
         "tp", in.tp,
@@ -415,11 +427,12 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
             (need > 0 ? "; use at least " + count_text(need + 1) + " GPUs (TP × PP)" : "") +
             " or smaller weights");
   }
-  d.step("KV cache memory per GPU", "M_{KV}", "$u \\cdot $M - $W - $A",
+  d.step("KV cache memory per GPU", "M_{KV}", "$u \\cdot $M - $W - $A - $R",
          {{"u", "u", in.memory_utilization, unit::fraction},
           {"M", "M", in.gpu_memory, unit::bytes},
           {"W", "W_g", o.weights_per_gpu, unit::bytes},
-          {"A", "A", o.activations_per_gpu, unit::bytes}},
+          {"A", "A", o.activations_per_gpu, unit::bytes},
+          {"R", "R", runtime, unit::bytes}},
          o.kv_memory_per_gpu, unit::bytes);
   o.kv_bytes_per_token = kv_bytes_per_token(m, kv_b);
   // KV heads split over TP ranks (replicated when TP exceeds them; MLA's latent on every rank),

@@ -37,6 +37,7 @@ struct ServeEngineIn : SizedModelInputs {
   double group_size = 128;
   // Engine.
   double memory_utilization = 0.9;  // vLLM's gpu_memory_utilization
+  double runtime_memory = 0;        // bytes per GPU outside tensors; 0 = vLLM's measured, by TP
   double block_size = 16;           // tokens per paged KV block (vLLM's default)
   bool chunked_prefill = true;
   double chunk_tokens = 2048;  // prefill tokens mixed into one step

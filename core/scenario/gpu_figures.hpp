@@ -41,5 +41,11 @@ inline constexpr double nccl_launch = 8.4e-6;
 inline constexpr double serving_compute_share = 0.5;
 inline constexpr double serving_bandwidth_share = 0.6;
 inline constexpr double engine_bandwidth_share = 0.7;
+// Memory a serving engine's GPU holds outside its tensors, as vLLM's profiler reports it
+// (vllm-project/vllm PR #10511, Llama 3 8B on an H100 80GB): "non_torch_memory" (CUDA context,
+// cuBLAS workspaces; NCCL's buffers once TP > 1) 1.79 GiB at TP 1 and 3.58 GiB at TP 2, plus
+// what the driver keeps out of CUDA's total (79.22 of 80 GiB) at the 0.9 utilisation: 0.70 GiB.
+inline constexpr double engine_runtime_memory_tp1 = (1.79 + 0.70) * 1073741824.0;
+inline constexpr double engine_runtime_memory_tp = (3.58 + 0.70) * 1073741824.0;
 
 }  // namespace napkin::figures

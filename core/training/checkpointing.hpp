@@ -13,9 +13,9 @@ namespace napkin {
 struct CheckpointIn {
   double gpus = 16384;
   double gpu_mtbf = 2112.0 * 86400;  // s of one GPU's share between interruptions
-  double checkpoint_time = 10;                   // s the job stops to save one checkpoint
-  double restart_time = 600;                     // s to detect a failure, restart and reload
-  double interval = 0;  // s of training between checkpoints; 0 = the optimum
+  double checkpoint_time = 10;       // s the job stops to save one checkpoint
+  double restart_time = 600;         // s to detect a failure, restart and reload
+  double interval = 0;               // s of training between checkpoints; 0 = the optimum
 };
 struct CheckpointOut {
   double job_mtbf, interruptions_per_day, young_interval, optimal_interval, interval, goodput,

@@ -253,6 +253,15 @@ for tid, model, seq, lb, rc, wps, table in [
         TT + ", " + table + " (64x A100 80GB, FSDP2); expected = WPS per GPU x 64",
         "torchtitan early 2024, FSDP2 1D, BF16 mixed precision, SDPA flash attention; selective op AC mapped to recompute=selective; inter-node network not stated")
 
+# ---------------------------------------------------------------- KV cache memory (vLLM's profiler)
+VP = "vllm-project/vllm PR #10511 (memory profiling overhaul), its author's 'Memory profiling results' log on an H100 80GB"
+add("vllm-profile-llama3-8b-h100-tp1", "serve.engine", "model=llama3-8b gpu=h100 tp=1", "kv_memory_per_gpu",
+    53.29 * 2**30, 0.05, VP + ": available_kv_cache_memory 53.29 GiB",
+    "vLLM 0.6.5, gpu_memory_utilization 0.90, total_gpu_memory 79.22 GiB; weights 14.96, non_torch 1.79, activation peak 1.26 GiB")
+add("vllm-profile-llama3-8b-h100-tp2", "serve.engine", "model=llama3-8b gpu=h100 tp=2", "kv_memory_per_gpu",
+    (71.29 - 7.48 - 3.58 - 1.26) * 2**30, 0.05, VP + ": TP 2, 71.29 GiB usable less weights 7.48, non_torch 3.58, activation peak 1.26 GiB",
+    "expected computed from the log's components (its last line is cut in the source)")
+
 # ---------------------------------------------------------------- fine-tuning memory (mem.lora)
 add("lora-gpt3-175b-qv-r4", "mem.lora", "model=gpt3 rank=4 targets=qv base=bf16 seq_len=2048 micro_batch=1 checkpointing=true",
     "total", 350e9, 0.10,
