@@ -71,6 +71,7 @@ dist: wasm npm
 	cat build/embed/napkin-glue.js build/embed/napkin-embed.js > dist/napkin-embed.js
 	cp build/embed/napkin.wasm build/embed/napkin-deferred.wasm dist/
 	cp dist/problems.json dist/napkin-problems.json
+	cp wasm/napkin.d.ts dist/napkin.d.ts
 	mkdir -p dist/demo && cp docs/embed-demo.html dist/demo/index.html && cp docs/embed-demo.js dist/demo/demo.js && cp docs/embed-demo.css dist/demo/demo.css && cp docs/examples/week3.json dist/demo/week3.json
 	node web/add-csp.mjs dist/index.html dist/embed.html dist/napkin.html
 	echo "Built dist/index.html, dist/napkin.html (self-contained, opens from disk), dist/napkin-embed.js."
