@@ -21,21 +21,31 @@ TEST_CASE(
   CHECK(out(r, "fits") == 0);  // not on one 80 GB GPU
 }
 
+namespace {
+// LLaMA 65B (Touvron et al. 2023, Table 2: 80 layers, d = 8192, 64 heads, FFN 22,016, a 32,000
+// vocabulary), QLoRA's recipe (the estimator's defaults) and the given inputs.
+RunResult llama_65b(test::Inputs extra) {
+  Json in = Json::object();
+  for (const auto& [k, v] : test::Inputs{{"n_layers", 80},
+                                         {"d_model", 8192},
+                                         {"n_heads", 64},
+                                         {"n_kv_heads", 64},
+                                         {"head_dim", 128},
+                                         {"d_ff", 22016},
+                                         {"vocab", 32000}})
+    in.set(k, v);
+  for (const auto& [k, v] : extra) in.set(k, v);
+  return registry().run("mem.lora", in);
+}
+}  // namespace
+
 TEST_CASE(
     "mem.lora: QLoRA fine-tunes LLaMA 65B in under 48 GB; full fine-tuning needs over 780 GB") {
   // Dettmers et al. 2023 (QLoRA), abstract: "reduce the average memory requirements of
   // finetuning a 65B parameter model from >780GB of GPU memory to <48GB"; its recipe (§4,
   // Appendix B.2): NF4 with double quantization, r = 64 on all linear layers, 16-bit adapters,
   // 32-bit paged AdamW, gradient checkpointing; Figure 6: batch 1, 512 tokens.
-  auto r = run("mem.lora", {{"n_layers", 80},
-                            {"d_model", 8192},
-                            {"n_heads", 64},
-                            {"n_kv_heads", 64},
-                            {"head_dim", 128},
-                            {"d_ff", 22016},
-                            {"vocab", 32000},
-                            {"full_bytes", 12},
-                            {"gpu_memory", 48e9}});
+  auto r = llama_65b({{"full_bytes", 12}, {"gpu_memory", 48e9}});
   REQUIRE(r.ok);
   CHECK(out(r, "total") < 48e9);
   CHECK(out(r, "total") > 40e9);
@@ -43,14 +53,7 @@ TEST_CASE(
   CHECK(out(r, "full_finetune") > 780e9);
   CHECK(out(r, "full_finetune") == doctest::Approx(782e9).epsilon(0.01));
   // §3: NF4 + double quantization = 4.127 bits per quantized weight.
-  auto no_dq = run("mem.lora", {{"n_layers", 80},
-                                {"d_model", 8192},
-                                {"n_heads", 64},
-                                {"n_kv_heads", 64},
-                                {"head_dim", 128},
-                                {"d_ff", 22016},
-                                {"vocab", 32000},
-                                {"double_quant", false}});
+  auto no_dq = llama_65b({{"double_quant", false}});
   // 0.373 bits per weight saved: "approximately 3 GB for a 65B model" (abstract).
   CHECK(out(no_dq, "base_bytes") - out(r, "base_bytes") == doctest::Approx(3e9).epsilon(0.02));
 }
