@@ -31,8 +31,8 @@ Result<LoraOut> mem_lora(const LoraIn& in, Derivation& d) {
                  "GQA, MQA)",
                  Json("mla"), "standard"};
   const ModelParams p = model_params(m);
-  // Hu et al. 2021, §4.1: a frozen d_in × d_out weight gains B·A with A of r × d_in and B of
-  // d_out × r, so r·(d_in + d_out) trainable parameters per adapted matrix.
+  // Hu et al. 2021, §4.1: a frozen n × m weight gains B·A with A of r × n and B of m × r, so
+  // r·(n + m) trainable parameters per adapted matrix.
   const double r = in.rank, d_m = m.d_model, q = m.heads * m.head_dim, kv = m.kv_heads * m.head_dim;
   double attention = r * (d_m + q) + r * (d_m + kv);  // W_q and W_v (the LoRA paper's choice)
   if (in.targets != "qv") attention += r * (d_m + kv) + r * (q + d_m);  // W_k and W_o
@@ -121,7 +121,8 @@ void register_lora(Registry& r) {
            "fine-tuning.",
            "Hu et al. 2021 (LoRA) §4; Dettmers et al. 2023 (QLoRA) §3", "docs/memory.md#memlora"},
           {num("rank", NAPKIN_FIELD(In, rank), "LoRA rank r")
-               .help("Inner width of each adapter: B·A with A of r × d_in and B of d_out × r "
+               .help("Inner width of each adapter: an n × m matrix gains B·A, A of r × n and B of "
+                     "m × r "
                      "(LoRA paper: 4–8; QLoRA: 64)")
                .positive(65536)
                .integer(),
@@ -155,7 +156,7 @@ void register_lora(Registry& r) {
            gpu_memory_input(NAPKIN_FIELD(In, gpu_memory))},
           {out("adapter_params", NAPKIN_FIELD(Out, adapter_params), "Adapter parameters",
                unit::params)
-               .help("r·(d_in + d_out) per adapted matrix, over every block"),
+               .help("r·(n + m) per adapted n × m matrix, over every block"),
            out("trainable_fraction", NAPKIN_FIELD(Out, trainable_fraction), "Trainable share",
                unit::fraction)
                .help("Adapter parameters ÷ the model's"),
