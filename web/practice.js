@@ -167,7 +167,8 @@ export class ProblemView {
       return r;
     }
     const revealed = r.verdict === 'correct' && this.solutionSeen && !this.solvedHere;
-    const charged = !revealed && !this.solvedHere && this.p.hint_cost > 0 ? this.hintsBeforeSolve : 0;
+    // Hints cost only what they helped earn: a wrong answer says nothing of them.
+    const charged = !revealed && !this.solvedHere && this.p.hint_cost > 0 && r.score > 0 ? this.hintsBeforeSolve : 0;
     if (revealed) r = { ...r, score: 0 };
     else if (charged) r = { ...r, score: Math.max(0, r.score * (1 - this.p.hint_cost * charged)) };
     if (!revealed && r.verdict === 'correct') this.solvedHere = true;

@@ -149,6 +149,11 @@ test('the last hint scores like the solution; an earlier hint costs what the pro
   await expect(hint).toHaveText('Hint (1 of 2) (each costs 25 % of the marks)');
   await hint.click();
   await expect(hint).toHaveText('Last hint (2 of 2): scores as the solution');
+  // A wrong answer scores nothing and does not mention the hint.
+  await problem.locator('[name="answer"]').fill('50%');
+  await problem.getByRole('button', { name: 'Check' }).click();
+  await expect(problem.locator('.verdict')).toHaveAttribute('data-verdict', 'wrong');
+  await expect(problem.locator('.score')).toHaveText('Score: no marks');
   await problem.locator('[name="answer"]').fill('90.8%');
   await problem.getByRole('button', { name: 'Check' }).click();
   await expect(problem.locator('.verdict')).toHaveAttribute('data-verdict', 'correct');
