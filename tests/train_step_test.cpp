@@ -244,22 +244,35 @@ TEST_CASE("kernel_rates: an accelerator's measured GEMM and fused-attention shar
   CHECK(a100_share < 0.625);
 }
 
+namespace {
+// The context-parallel tests' layout (TP 1, PP 8, full recomputation) and job (2,048-token
+// sequences, fused attention).
+Layout cp_layout(int cp, int dp) {
+  Layout l;
+  l.tp = 1;
+  l.cp = cp;
+  l.pp = 8;
+  l.dp = dp;
+  l.recompute = Recompute::Full;
+  return l;
+}
+StepJob cp_job(double global_batch) {
+  StepJob j;
+  j.global_batch = global_batch;
+  j.seq_len = 2048;
+  j.flash_attention = true;
+  return j;
+}
+}  // namespace
+
 TEST_CASE("train_step: context parallelism's ring hides only under attention") {
   // Liu et al. 2023 (Ring Attention), §3 and Table 2: a ring step's K/V transfer hides under
   // that step's blockwise attention only when the chunk is at least FLOP/s ÷ bytes/s tokens
   // long. GPT-3 175B at s = 2048 on A100s, TP 1 × CP 8: chunks of 256 tokens, the ring is
   // exposed; Llama 3 405B at 131,072 tokens, CP 16 (chunks of 8,192): it hides.
   const Model m = gpt(96, 12288, 96);
-  Layout l;
-  l.tp = 1;
-  l.cp = 8;
-  l.pp = 8;
-  l.dp = 8;
-  l.recompute = Recompute::Full;
-  StepJob j;
-  j.global_batch = 1536;
-  j.seq_len = 2048;
-  j.flash_attention = true;
+  const Layout l = cp_layout(8, 8);
+  const StepJob j = cp_job(1536);
   const StepTimes short_chunks = train_step(step_model(m, 2048), a100(), l, j);
   CHECK(short_chunks.cp_comm > 0.01 * short_chunks.step);
   // Each ring step after the first merges a partial output: CP 8 moves more memory-bound
@@ -277,16 +290,8 @@ TEST_CASE("train_step: a CP ring carries only the rank's own KV heads under TP")
   // heads, so the exposed ring time halves with the attention it hides under (both ÷ TP).
   // GPT-3 shapes at 2,048 tokens, CP 4 inside one 8-GPU node in both layouts.
   const Model m = gpt(96, 12288, 96);
-  Layout l;
-  l.tp = 1;
-  l.cp = 4;
-  l.pp = 8;
-  l.dp = 2;
-  l.recompute = Recompute::Full;
-  StepJob j;
-  j.global_batch = 64;
-  j.seq_len = 2048;
-  j.flash_attention = true;
+  const Layout l = cp_layout(4, 2);
+  const StepJob j = cp_job(64);
   const StepTimes tp1 = train_step(step_model(m, 2048), a100(), l, j);
   Layout l2 = l;
   l2.tp = 2;
