@@ -36,6 +36,10 @@ struct ServeEngineIn : SizedModelInputs {
   std::string weight_dtype = "bf16", kv_dtype = "bf16";
   double group_size = 128;
   // Engine.
+  // How the decode attention kernel reads the cache: "grouped" (each KV head once per step, as
+  // vLLM's, SGLang's and TensorRT-LLM's XQA kernels do) or "per_head" (once per query head, as
+  // TensorRT-LLM's masked multi-head kernel before v0.8).
+  std::string decode_attention = "grouped";
   double memory_utilization = 0.9;  // vLLM's gpu_memory_utilization
   double runtime_memory = 0;        // bytes per GPU outside tensors; 0 = vLLM's measured, by TP
   double block_size = 16;           // tokens per paged KV block (vLLM's default)

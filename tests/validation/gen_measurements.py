@@ -201,17 +201,17 @@ for model, bs, tp, isl, osl, tput in [("llama2-7b", 768, 1, 128, 128, 19694), ("
                                       ("llama2-70b", 1024, 2, 128, 128, 2657), ("llama2-70b", 480, 4, 128, 2048, 1486),
                                       ("llama2-70b", 96, 2, 2048, 128, 306), ("llama2-70b", 64, 2, 2048, 2048, 547)]:
     add(f"trtllm-tput-h100-{model.split('-')[1]}-bs{bs}-tp{tp}-{isl}-{osl}", "serve.engine",
-        f"model={model} gpu=h100 tp={tp} batch={bs} prompt_len={isl} output_len={osl} weight_dtype=fp8 kv_dtype=fp8",
+        f"model={model} gpu=h100 tp={tp} batch={bs} prompt_len={isl} output_len={osl} weight_dtype=fp8 kv_dtype=fp8 decode_attention=per_head",
         "tokens_per_second_per_gpu", tput, 0.25,
         TRTP + f", H100 GPUs (FP8) table: LLaMA {model.split('-')[1].upper()} batch {bs} TP{tp} {isl}/{osl} -> {tput} out tok/s/GPU",
-        "TensorRT-LLM v0.6.1 static batching (gptSessionBenchmark): every request has the same ISL/OSL, throughput counts output tokens over the whole run incl. prefill")
+        "TensorRT-LLM v0.6.1 static batching (gptSessionBenchmark): every request has the same ISL/OSL, throughput counts output tokens over the whole run incl. prefill; before v0.8's XQA kernel the decode attention reads each KV head once per query head (decode_attention=per_head; Llama 2 70B's 8 query heads per KV head)")
 for model, bs, tp, isl, osl, tput in [("llama2-7b", 384, 1, 128, 128, 5586), ("llama2-7b", 60, 1, 128, 2048, 1928),
                                       ("llama2-7b", 52, 1, 2048, 128, 591)]:
     add(f"trtllm-tput-a100-{model.split('-')[1]}-bs{bs}-tp{tp}-{isl}-{osl}", "serve.engine",
-        f"model={model} gpu=a100 tp={tp} batch={bs} prompt_len={isl} output_len={osl} weight_dtype=fp16 kv_dtype=bf16",
+        f"model={model} gpu=a100 tp={tp} batch={bs} prompt_len={isl} output_len={osl} weight_dtype=fp16 kv_dtype=bf16 decode_attention=per_head memory_utilization=1",
         "tokens_per_second_per_gpu", tput, 0.25,
         TRTP + f", A100 GPUs (FP16) table: LLaMA 7B batch {bs} TP{tp} {isl}/{osl} -> {tput} out tok/s",
-        "TensorRT-LLM v0.6.1 static batching, FP16; TP1 rows only (A100 table header does not say per GPU)")
+        "TensorRT-LLM v0.6.1 static batching, FP16; TP1 rows only (A100 table header does not say per GPU); the session benchmark allocates the whole batch's cache up front (memory_utilization=1, not vLLM's 0.9); per-head decode attention as above (Llama 2 7B has one query head per KV head: no change)")
 
 # ---------------------------------------------------------------- training: llm-foundry (MPT, FSDP)
 LF = "mosaicml/llm-foundry scripts/train/benchmarking/README.md"
