@@ -336,35 +336,23 @@ void insert_engine_inputs(Estimator& e, std::size_t at, const void* defaults, st
                             shift + base_shift<ServeEngineIn, SizedModelInputs>(probe));
 }
 
-Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
-  ServeEngineOut o{};
-  // The model and its counts from the shared scenario (core/scenario/model_inputs.cpp). The
-  // older MoE counts, when given, set the active weights: shared + top_k × one expert.
-  SizedModelInputs shape = in;
-  const bool old_counts =
-      in.experts > 0 && in.active_params <= 0 && (in.shared_params > 0 || in.expert_params > 0);
-  if (old_counts) {
-    if (in.params > 0 && in.shared_params + in.experts * in.expert_params > in.params * 1.01)
-      return Error::inconsistent("expert_params", in.expert_params,
-                                 "shared + experts × expert parameters exceed the parameters (" +
-                                     format_value(in.params, unit::params) + ")");
-    shape.active_params = in.shared_params + in.top_k * in.expert_params;
-  }
-  Result<SizedModel> sized = to_sized_model(shape, d);
-  if (!sized.ok()) return sized.error();
+namespace {
+
+// The replica's machine: its layout (a shape TP and PP can split), the weights' bytes and the
+// peak their dtype computes at, the achieved bandwidth and the TP link.
+Result<Engine> replica_engine(const ServeEngineIn& in, const SizedModel& sized, Derivation& d) {
   Engine e;
-  e.m = sized->model;
+  e.m = sized.model;
   const Model& m = e.m;
-  const bool mla = m.attention == AttentionKind::Mla;
   // A layout that can be built (core/scenario/replica.cpp, shared with serve.llm_gpus and
   // rl.throughput): TP splits the query heads and the KV heads as vLLM does, PP has at most a
   // stage per layer; uneven stages are counted as even, with a warning.
-  if (std::optional<Error> e = replica_shape_error(m, in.tp, in.pp, "tp", "pp", d)) return *e;
+  if (std::optional<Error> err = replica_shape_error(m, in.tp, in.pp, "tp", "pp", d)) return *err;
   e.tp = in.tp;
   e.pp = in.pp;
   e.gpus = static_cast<double>(in.tp) * in.pp;
-  e.total = sized->total;
-  e.active = sized->active;
+  e.total = sized.total;
+  e.active = sized.active;
 
   // Precision: bytes per weight and the peak the matmuls run at. FP8 and INT8 weights run
   // W8A8 on the GPU's 8-bit path; INT4 is weight-only (AWQ/GPTQ kernels dequantize to BF16).
@@ -377,8 +365,6 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
                               " matmul path: the weights are dequantized and the math runs at "
                               "the BF16 peak.");
   }
-  const double kv_b = dtype_bytes(weight_dtype_of(in.kv_dtype));
-  o.math_peak = peak;
   e.peak = peak;
   e.fixed_share = in.compute_efficiency;
   set_math(e, in, wt, peak);
@@ -397,6 +383,17 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
                format_value(e.w_share, unit::fraction) +
                " of BF16's achieved bandwidth (gpt-fast on A100: 1,397, 1,069 and 863 GB/s).");
 
+  return e;
+}
+
+// What the replica stores (vLLM's accounting): weights, the profiled activation peak and the
+// runtime's memory, then whole KV blocks; the largest batch, and the batch this run takes.
+struct CacheShape {
+  double batch = 0, shared = 0, cached = 0;  // sequences; prefix tokens stored once; found cached
+};
+Result<CacheShape> size_cache(const ServeEngineIn& in, Engine& e, ServeEngineOut& o,
+                              Derivation& d) {
+  CacheShape c;
   // Memory per GPU (vLLM: weights, then the peak activations of a profiled forward pass of
   // the step's token budget, then the rest of gpu_memory_utilization for KV blocks).
   const double weights = e.total * e.bytes_w;
@@ -407,6 +404,8 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
           {"t", "TP", e.tp},
           {"p", "PP", e.pp}},
          o.weights_per_gpu, unit::bytes);
+  const Model& m = e.m;
+  const bool mla = m.attention == AttentionKind::Mla;
   const double step_tokens = in.chunked_prefill ? in.chunk_tokens : in.prompt_len;
   // The largest live tensors of a layer for a step's tokens, in BF16: the residual stream in
   // and out (2·d) and the FFN's gate and up projections on this rank (2·d_ff / TP).
@@ -443,6 +442,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
           {"A", "A", o.activations_per_gpu, unit::bytes},
           {"R", "R", runtime, unit::bytes}},
          o.kv_memory_per_gpu, unit::bytes);
+  const double kv_b = dtype_bytes(weight_dtype_of(in.kv_dtype));
   o.kv_bytes_per_token = kv_bytes_per_token(m, kv_b);
   // KV heads split over TP ranks (replicated when TP exceeds them; MLA's latent on every rank),
   // layers over stages.
@@ -539,18 +539,35 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
                                    " tokens");
   const double b = in.batch > 0 ? in.batch : o.max_batch;
   o.batch = b;
+  c.batch = b;
+  c.shared = shared;
+  c.cached = cached;
   // Cache the batch holds at full length: its blocks, the shared prefix once.
   o.kv_tokens_used = b * (blocks_per_seq * in.block_size - cached) + (cached > 0 ? shared : 0);
+  return c;
+}
 
+// One decode step at the batch: the KV read, the weights or the FLOPs, the TP all-reduces, the
+// kernels between the matmuls and their launches; and the batch where it turns compute-bound.
+struct DecodeShape {
+  double ctx = 0, f_tok = 0;  // a sequence's mean context; FLOPs of one token there
+};
+DecodeShape decode_step(const ServeEngineIn& in, const SizedModel& sized, const Engine& e,
+                        const CacheShape& c, ServeEngineOut& o, Derivation& d) {
   // Decode: a sequence's mean context over its output, and the FLOPs of one token there
   // (the shared forward FLOPs: 2 per active weight, plus attention over the whole context, no
   // causal halving).
-  const double ctx = in.prompt_len + in.output_len / 2;
-  const double f_tok = forward_flops_per_token(sized.value(), ctx, false);
+  const Model& m = e.m;
+  const double b = c.batch;
+  DecodeShape s;
+  s.ctx = in.prompt_len + in.output_len / 2;
+  const double ctx = s.ctx;
+  s.f_tok = forward_flops_per_token(sized, ctx, false);
+  const double f_tok = s.f_tok;
   const double t_kv = b * ctx * e.kv_tok_gpu * e.kv_reads / e.bw_rate;
   const double e_dec = e.share(b / e.pp);
   e.show_share(d, "a decode step", b / e.pp);
-  const double t_c = b * f_tok / (e.gpus * peak * e_dec);
+  const double t_c = b * f_tok / (e.gpus * e.peak * e_dec);
   const double w_read = e.weights_read(b / e.pp);
   const double t_w = w_read / e.tp / (e.bw_rate * e.w_share);
   if (m.experts > 0) {
@@ -593,7 +610,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
           {"f", "f", f_tok, unit::flop_per_token},
           {"g", "G", e.gpus},
           {"e", "e_C", e_dec, unit::fraction},
-          {"F", "F", peak, unit::flops}},
+          {"F", "F", e.peak, unit::flops}},
          t_c, unit::seconds);
   const double t_tp = e.tp_comm(b / e.pp);
   if (t_tp > 0)
@@ -645,7 +662,16 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   o.crossover_batch = hi;
   d.step("Batch where the step turns compute-bound", "B^*", "\\frac{t_W}{t_C / B}", {},
          o.crossover_batch, unit::none);
+  return s;
+}
 
+// Prefill of one request, alone and riding in the running batch's steps (chunked), its time
+// to first token, and what the batch's prefills add to every sequence's time per token.
+void prefill_and_rates(const ServeEngineIn& in, const SizedModel& sized, const Engine& e,
+                       const CacheShape& c, const DecodeShape& s, ServeEngineOut& o,
+                       Derivation& d) {
+  const double b = c.batch, shared = c.shared, cached = c.cached, ctx = s.ctx, f_tok = s.f_tok;
+  const double w_rate = e.bw_rate * e.w_share;
   // Prefill: 2 FLOPs per active weight per prompt token plus causal attention, on one TP group
   // (stages run one after another for a single prompt).
   // Cached prefix tokens are skipped; the rest still attend to them: the causal attention of
@@ -660,8 +686,8 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
   auto per_request = [&](double c) {
     PerRequest r;
     const double new_tokens = in.prompt_len - c;
-    r.flops = in.prompt_len * forward_flops_per_token(sized.value(), in.prompt_len, true) -
-              c * forward_flops_per_token(sized.value(), c, true);
+    r.flops = in.prompt_len * forward_flops_per_token(sized, in.prompt_len, true) -
+              c * forward_flops_per_token(sized, c, true);
     r.weights = e.weights_read(new_tokens);
     const double rate_alone = e.rate(new_tokens);
     r.alone = std::max(r.flops / (e.tp * rate_alone), r.weights / e.tp / w_rate) +
@@ -717,7 +743,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
          {{"F", "F_p", shown.flops, unit::flop},
           {"t", "TP", e.tp},
           {"e", "e_C", e.share(shown_tokens), unit::fraction},
-          {"P", "F", peak, unit::flops},
+          {"P", "F", e.peak, unit::flops},
           {"W", "W_r", shown.weights, unit::bytes},
           {"h", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
           {"q", "q_w", e.w_share},
@@ -773,6 +799,34 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
     d.note("Bound", "At batch " + count_text(b) + " the decode step is " + o.bound +
                         "-bound; it turns compute-bound from batch " +
                         count_text(std::round(o.crossover_batch)) + ".");
+}
+
+}  // namespace
+
+Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
+  ServeEngineOut o{};
+  // The model and its counts from the shared scenario (core/scenario/model_inputs.cpp). The
+  // older MoE counts, when given, set the active weights: shared + top_k × one expert.
+  SizedModelInputs shape = in;
+  const bool old_counts =
+      in.experts > 0 && in.active_params <= 0 && (in.shared_params > 0 || in.expert_params > 0);
+  if (old_counts) {
+    if (in.params > 0 && in.shared_params + in.experts * in.expert_params > in.params * 1.01)
+      return Error::inconsistent("expert_params", in.expert_params,
+                                 "shared + experts × expert parameters exceed the parameters (" +
+                                     format_value(in.params, unit::params) + ")");
+    shape.active_params = in.shared_params + in.top_k * in.expert_params;
+  }
+  Result<SizedModel> sized = to_sized_model(shape, d);
+  if (!sized.ok()) return sized.error();
+  Result<Engine> eng = replica_engine(in, sized.value(), d);
+  if (!eng.ok()) return eng.error();
+  Engine e = eng.value();
+  o.math_peak = e.peak;
+  Result<CacheShape> cache = size_cache(in, e, o, d);
+  if (!cache.ok()) return cache.error();
+  const DecodeShape dec = decode_step(in, sized.value(), e, cache.value(), o, d);
+  prefill_and_rates(in, sized.value(), e, cache.value(), dec, o, d);
   return o;
 }
 
