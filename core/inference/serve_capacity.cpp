@@ -77,9 +77,18 @@ std::string missed(const ServeCapacityIn& in, const Point& p, const Queue& q) {
 
 }  // namespace
 
-Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d) {
-  ServeCapacityOut o{};
+namespace {
+
+// The load and the spread of the lengths.
+struct Lengths {
+  double lambda = 0;                 // requests per second over the deployment
+  double sig_p = 0, p90_prompt = 0;  // the prompts' lognormal σ and p90
+  double cv2_p = 0, cv2_o = 0;       // squared coefficients of variation: prompts, outputs
+};
+
+Result<Lengths> load_and_lengths(const ServeCapacityIn& in, ServeCapacityOut& o, Derivation& d) {
   // The load: requests per second over the whole deployment.
+  Lengths L;
   const double lambda = in.qps > 0 ? in.qps : in.users * in.rps_per_user;
   if (lambda <= 0)
     return Error::inconsistent("qps", in.qps,
@@ -95,6 +104,7 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
 
   // Length distributions: a lognormal through the mean and the p90, or every request at the
   // mean when no p90 is given.
+  L.lambda = lambda;
   const double max_ratio = lognormal_max_p90_ratio();
   auto sigma_of = [&](const char* name, double mean, double p90,
                       double& sigma) -> std::optional<Error> {
@@ -116,26 +126,42 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
     }
     return std::nullopt;
   };
-  double sig_p = 0, sig_o = 0;
-  if (auto e = sigma_of("prompt_len_p90", in.prompt_len, in.prompt_len_p90, sig_p)) return *e;
+  double sig_o = 0;
+  if (auto e = sigma_of("prompt_len_p90", in.prompt_len, in.prompt_len_p90, L.sig_p)) return *e;
   if (auto e = sigma_of("output_len_p90", in.output_len, in.output_len_p90, sig_o)) return *e;
-  const double cv2_p = lognormal_cv2(sig_p), cv2_o = lognormal_cv2(sig_o);
-  const double p90_prompt = in.prompt_len_p90 > 0 ? in.prompt_len_p90 : in.prompt_len;
+  L.cv2_p = lognormal_cv2(L.sig_p), L.cv2_o = lognormal_cv2(sig_o);
+  L.p90_prompt = in.prompt_len_p90 > 0 ? in.prompt_len_p90 : in.prompt_len;
+  return L;
+}
 
+// The replica, serve.engine at its largest batch for mean and for p90-length prompts, and its
+// point at any batch.
+struct Replica {
+  const ServeCapacityIn* in;
+  Lengths len;
+  ServeEngineIn eng, eng90;
+  ServeEngineOut full, full90;
+  double b_cap = 0;  // the most sequences it runs
+  Point at(double b);
+};
+
+Result<Replica> replica_of(const ServeCapacityIn& in, const Lengths& L, Derivation& d) {
   // The replica: serve.engine at its largest batch, for mean and for p90-length prompts.
+  Replica rep{&in, L, in, in, {}, {}};
   Derivation quiet(false);
-  ServeEngineIn eng = in;
-  eng.batch = 0;
-  const auto full = serve_engine(eng, quiet);
+  rep.eng.batch = 0;
+  const auto full = serve_engine(rep.eng, quiet);
   if (!full.ok()) return full.error();
-  ServeEngineIn eng90 = eng;
-  eng90.prompt_len = p90_prompt;
-  const auto full90 = serve_engine(eng90, quiet);
+  rep.full = full.value();
+  rep.eng90 = rep.eng;
+  rep.eng90.prompt_len = L.p90_prompt;
+  const auto full90 = serve_engine(rep.eng90, quiet);
   if (!full90.ok()) {
     Error e = full90.error();
     if (e.input == "prompt_len") e.input = "prompt_len_p90";
     return e;
   }
+  rep.full90 = full90.value();
   if (in.batch > full->max_batch)
     return Error::inconsistent(
         "batch", in.batch,
@@ -143,58 +169,73 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
   // Engines schedule thousands of sequences at most; a cache that holds more (a tiny model on a
   // large GPU) is counted at 100,000, which also bounds the search's work.
   constexpr double kMostSlots = 1e5;
-  double b_cap = in.batch > 0 ? in.batch : full->max_batch;
-  if (b_cap > kMostSlots) {
-    d.warn("The KV cache holds " + count_text(b_cap) +
+  rep.b_cap = in.batch > 0 ? in.batch : full->max_batch;
+  if (rep.b_cap > kMostSlots) {
+    d.warn("The KV cache holds " + count_text(rep.b_cap) +
            " sequences; a replica is counted as running at most " + count_text(kMostSlots) + ".");
-    b_cap = kMostSlots;
+    rep.b_cap = kMostSlots;
   }
-  o.gpus_per_replica = static_cast<double>(in.tp) * in.pp;
+  return rep;
+}
 
-  // serve.engine at batch b: the time a request holds a slot (its TTFT and O − 1 more tokens),
-  // and its spread from the lengths' spread (the output's tokens at TPOT, the prompt's
-  // prefill roughly in proportion to its length, hits against misses).
-  auto point_at = [&](double b) {
-    Point p;
-    p.b = b;
-    eng.batch = b;
-    const auto r = serve_engine(eng, quiet);
-    // The p90 prompt's engine only when prompts vary (otherwise it is the same run).
-    eng90.batch = std::min(b, full90->max_batch);
-    const auto r90 = sig_p > 0 ? serve_engine(eng90, quiet) : r;
-    if (!r.ok() || !r90.ok()) return p;  // not reached: b fits both (checked above)
-    p.ttft = r->ttft;
-    p.tpot = r->tpot;
-    p.service = r->request_time;
-    p.tpot90 = r90->tpot;
-    // A request's own TTFT: a hit (probability h) or a miss, at a prompt length in one of five
-    // equal-probability bins. Below the mean a prefill is taken in proportion to its length;
-    // between the mean and the p90 it runs linearly between serve.engine's two TTFTs (every
-    // point grows with the batch, which the search below relies on).
-    const double h = r->shared_tokens > 0 ? in.prefix_hit_rate : 0;
-    const double own[2] = {r->ttft_hit, r->ttft_miss}, own90[2] = {r90->ttft_hit, r90->ttft_miss};
-    const double share[2] = {h, 1 - h};
-    for (int c = 0; c < 2; ++c) {
-      if (sig_p <= 0) {
-        p.t[p.n] = own[c], p.pr[p.n++] = share[c];
-        continue;
-      }
-      for (double z : kBinZ) {
-        const double len = in.prompt_len * portable_exp(sig_p * z - sig_p * sig_p / 2);
-        const double x = (len - in.prompt_len) / (p90_prompt - in.prompt_len);
-        p.t[p.n] = x <= 0 ? own[c] * len / in.prompt_len : own[c] + x * (own90[c] - own[c]);
-        p.pr[p.n++] = share[c] / 5;
-      }
+// serve.engine at batch b: the time a request holds a slot (its TTFT and O − 1 more tokens),
+// and its spread from the lengths' spread (the output's tokens at TPOT, the prompt's
+// prefill roughly in proportion to its length, hits against misses).
+Point Replica::at(double b) {
+  const ServeCapacityIn& in = *this->in;
+  const double sig_p = len.sig_p, p90_prompt = len.p90_prompt;
+  Derivation quiet(false);
+  Point p;
+  p.b = b;
+  eng.batch = b;
+  const auto r = serve_engine(eng, quiet);
+  // The p90 prompt's engine only when prompts vary (otherwise it is the same run).
+  eng90.batch = std::min(b, full90.max_batch);
+  const auto r90 = sig_p > 0 ? serve_engine(eng90, quiet) : r;
+  if (!r.ok() || !r90.ok()) return p;  // not reached: b fits both (checked above)
+  p.ttft = r->ttft;
+  p.tpot = r->tpot;
+  p.service = r->request_time;
+  p.tpot90 = r90->tpot;
+  // A request's own TTFT: a hit (probability h) or a miss, at a prompt length in one of five
+  // equal-probability bins. Below the mean a prefill is taken in proportion to its length;
+  // between the mean and the p90 it runs linearly between serve.engine's two TTFTs (every
+  // point grows with the batch, which the search below relies on).
+  const double h = r->shared_tokens > 0 ? in.prefix_hit_rate : 0;
+  const double own[2] = {r->ttft_hit, r->ttft_miss}, own90[2] = {r90->ttft_hit, r90->ttft_miss};
+  const double share[2] = {h, 1 - h};
+  for (int c = 0; c < 2; ++c) {
+    if (sig_p <= 0) {
+      p.t[p.n] = own[c], p.pr[p.n++] = share[c];
+      continue;
     }
-    p.t50 = wait_plus_quantile(0, 0, p.t, p.pr, p.n, 0.5);
-    p.t90 = wait_plus_quantile(0, 0, p.t, p.pr, p.n, 0.9);
-    p.t_min = *std::min_element(p.t, p.t + p.n);
-    const double var = p.tpot * p.tpot * in.output_len * in.output_len * cv2_o +
-                       p.ttft * p.ttft * cv2_p +
-                       h * (1 - h) * (own[0] - own[1]) * (own[0] - own[1]);
-    p.cs2 = var / (p.service * p.service);
-    return p;
-  };
+    for (double z : kBinZ) {
+      const double len = in.prompt_len * portable_exp(sig_p * z - sig_p * sig_p / 2);
+      const double x = (len - in.prompt_len) / (p90_prompt - in.prompt_len);
+      p.t[p.n] = x <= 0 ? own[c] * len / in.prompt_len : own[c] + x * (own90[c] - own[c]);
+      p.pr[p.n++] = share[c] / 5;
+    }
+  }
+  p.t50 = wait_plus_quantile(0, 0, p.t, p.pr, p.n, 0.5);
+  p.t90 = wait_plus_quantile(0, 0, p.t, p.pr, p.n, 0.9);
+  p.t_min = *std::min_element(p.t, p.t + p.n);
+  const double var = p.tpot * p.tpot * in.output_len * in.output_len * len.cv2_o +
+                     p.ttft * p.ttft * len.cv2_p +
+                     h * (1 - h) * (own[0] - own[1]) * (own[0] - own[1]);
+  p.cs2 = var / (p.service * p.service);
+  return p;
+}
+
+// The best batch per replica and the fewest replicas (or, with the replicas fixed, the lowest
+// p90 TTFT), searched over every batch the targets allow.
+struct Choice {
+  Point p;
+  Queue q;
+  double replicas = 0;
+  bool meets = false;
+};
+
+Result<Choice> best_batch(const ServeCapacityIn& in, Replica& rep, Derivation& d) {
   // What holds whatever the replicas: the TPOT targets, and a prefill shorter than the TTFT
   // targets. Both grow with the batch, so the batches that pass run from 1 to some b_hi.
   const bool fixed = in.replicas > 0;
@@ -206,7 +247,7 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
     if (in.ttft_target > 0 && p.t90 >= in.ttft_target) return "ttft_target";
     return "";
   };
-  const Point one = point_at(1);
+  const Point one = rep.at(1);
   if (const std::string miss = batch_miss(one); !miss.empty() && !fixed) {
     // The verdict: no batch, hence no number of replicas, meets this target.
     const bool tpot = miss.rfind("tpot", 0) == 0;
@@ -225,15 +266,16 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
             " on this replica; use more GPUs per replica (TP), FP8 or INT4 weights, or a "
             "faster GPU");
   }
-  double lo = 1, hi = b_cap;
-  if (batch_miss(point_at(hi)).empty())
+  double lo = 1, hi = rep.b_cap;
+  if (batch_miss(rep.at(hi)).empty())
     lo = hi;
   else
     while (hi - lo > 1) {
       const double mid = std::floor((lo + hi) / 2);
-      (batch_miss(point_at(mid)).empty() ? lo : hi) = mid;
+      (batch_miss(rep.at(mid)).empty() ? lo : hi) = mid;
     }
   const double b_hi = lo;
+  const double lambda = rep.len.lambda;
 
   // A batch's replicas: the fewest that keep utilisation under the target and meet the TTFT
   // targets (waits shrink as replicas are added: double, then bisect), or the fixed number.
@@ -305,7 +347,7 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
   // Counting replicas, the largest batch first (it usually needs the fewest: a good bound),
   // then smaller batches from the smallest up.
   std::vector<Span> todo{{1, b_hi, one}};
-  if (!fixed) consider(point_at(b_hi));
+  if (!fixed) consider(rep.at(b_hi));
   // A backstop on the work (never reached in the tests and worked examples): past it the best
   // batch found so far is kept, with a warning.
   constexpr int kMostSpans = 4000;
@@ -324,13 +366,13 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
       continue;
     }
     const double mid = std::floor((s.b1 + s.b2) / 2);
-    Span left{s.b1, mid, s.p1}, right{mid + 1, s.b2, point_at(mid + 1)};
+    Span left{s.b1, mid, s.p1}, right{mid + 1, s.b2, rep.at(mid + 1)};
     todo.push_back(std::move(right));  // smaller batches first
     todo.push_back(std::move(left));
   }
   if (best_r == 0) {
     // Only with a fixed number of replicas: every batch's queue grows without bound.
-    const Point top = point_at(b_hi);
+    const Point top = rep.at(b_hi);
     return Error::inconsistent(
         "replicas", in.replicas,
         "too few: they serve about " +
@@ -338,10 +380,19 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
             " with every batch slot busy, and the load is " +
             format_value(lambda, unit::requests_per_s));
   }
+  return Choice{best, best_q, best_r, best_meets};
+}
 
+// The chosen replica and its queue, with the derivation; the goodput at that batch.
+void report(const ServeCapacityIn& in, const Lengths& L, const Choice& c, ServeCapacityOut& o,
+            Derivation& d) {
   // The chosen replica and queue, with the derivation.
-  const Point& p = best;
-  const Queue& q = best_q;
+  const Point& p = c.p;
+  const Queue& q = c.q;
+  const double best_r = c.replicas;
+  const bool best_meets = c.meets;
+  const double lambda = L.lambda, cv2_o = L.cv2_o, cv2_p = L.cv2_p;
+  const bool fixed = in.replicas > 0;
   o.batch = p.b;
   d.note("Batch per replica",
          "Each replica runs up to " + count_text(p.b) + " sequences: serve.engine's TTFT (" +
@@ -432,6 +483,21 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
            ", a TPOT of " + time_text(p.tpot) + " and " + format_value(q.rho, unit::fraction) +
            " utilisation.");
   }
+}
+
+}  // namespace
+
+Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d) {
+  ServeCapacityOut o{};
+  Result<Lengths> L = load_and_lengths(in, o, d);
+  if (!L.ok()) return L.error();
+  Result<Replica> rep = replica_of(in, L.value(), d);
+  if (!rep.ok()) return rep.error();
+  o.gpus_per_replica = static_cast<double>(in.tp) * in.pp;
+  Replica replica = rep.value();
+  Result<Choice> c = best_batch(in, replica, d);
+  if (!c.ok()) return c.error();
+  report(in, L.value(), c.value(), o, d);
   return o;
 }
 
