@@ -14,12 +14,21 @@ namespace napkin::test {
 
 using Inputs = std::initializer_list<std::pair<const char*, Json>>;
 
-inline RunResult run(const char* id, Inputs in) {
+// Inputs as a JSON object, for a test that varies one of them between runs.
+inline Json inputs(Inputs in) {
   Json j = Json::object();
   for (const auto& [k, v] : in) j.set(k, v);
+  return j;
+}
+
+inline RunResult run_json(const char* id, const Json& j) {
   RunResult r = registry().run(id, j);
   if (!r.ok) MESSAGE(id << ": " << r.error.message);
   return r;
+}
+
+inline RunResult run(const char* id, Inputs in) {
+  return run_json(id, inputs(in));
 }
 
 inline double out(const RunResult& r, const char* name) {

@@ -104,6 +104,9 @@ TEST_CASE("rl.step: asynchronous overlaps generation with training and compares 
 TEST_CASE("rl.step: PPO trains a critic and runs a value pass") {
   auto g = run("rl.step", {});
   auto p = run("rl.step", {{"algorithm", "ppo"}});
+  // With only the optimizer leaving the GPUs, the critic's weights stay through generation too.
+  auto g_opt = run("rl.step", {{"colocated_offload", "optimizer"}});
+  auto p_opt = run("rl.step", {{"algorithm", "ppo"}, {"colocated_offload", "optimizer"}});
   auto small = run("rl.step", {{"algorithm", "ppo"}, {"critic_params", 8.03e9 / 4}});
   REQUIRE(g.ok);
   REQUIRE(p.ok);
@@ -111,7 +114,7 @@ TEST_CASE("rl.step: PPO trains a critic and runs a value pass") {
   CHECK(out(p, "train_time") == doctest::Approx(2 * out(g, "train_time")));
   CHECK(out(p, "logprob_time") == doctest::Approx(1.5 * out(g, "logprob_time")));
   CHECK(out(small, "train_time") < out(p, "train_time"));
-  CHECK(out(p, "memory_per_gpu") > out(g, "memory_per_gpu"));
+  CHECK(out(p_opt, "memory_per_gpu") > out(g_opt, "memory_per_gpu"));
 }
 
 TEST_CASE("rl.step: memory that does not fit says so and what would help") {
@@ -171,4 +174,120 @@ TEST_CASE("rl.step: inputs that do not fit the layout are refused by name") {
   CHECK(error_of("rl.step", {{"train_ep", 2}}).input == "train_ep");  // a dense model
   CHECK(error_of("rl.step", {{"placement", "async"}, {"generation_gpus", 16}}).input ==
         "generation_gpus");
+}
+
+// NeMo-RL v0.3's colocated GRPO step (NVIDIA technical blog "Reinforcement Learning with NVIDIA
+// NeMo-RL: Megatron-Core Support for Training Throughput", Table 1): Llama 3.1 8B on 8 GPUs,
+// 2,048 rollouts of 795 tokens on average (4,096 at most), Megatron PP 2, vLLM TP 1 at 0.6 of
+// the memory: refit 5 s, and 3 s outside generation, log-probs, training and refit (moving the
+// model and optimizer back). Its refit timer covers the trainer's state leaving for host memory
+// and the engine waking (nemo_rl/algorithms/grpo.py, refit_policy_generation). The switch here
+// is the state out and back, the engine's weights in, the reference swapped in and out.
+TEST_CASE("rl.step: colocated, the GPUs switch between trainer and engine through host memory") {
+  const Json in = inputs({{"model", "llama3-8b"},
+                          {"gpu", "h100"},
+                          {"total_gpus", 8},
+                          {"prompts", 64},
+                          {"group_size", 32},
+                          {"prompt_len", 120},
+                          {"response_len_mean", 795},
+                          {"response_len_max", 3976},
+                          {"train_pp", 2},
+                          {"zero_stage", 1},
+                          {"gpu_memory_utilization", 0.6}});
+  auto r = run_json("rl.step", in);
+  REQUIRE(r.ok);
+  CHECK(out(r, "offload_time") == doctest::Approx(5 + 3).epsilon(0.25));
+  // Only the optimizer: less to move; nothing: no switch at all, and the step is that much
+  // shorter.
+  Json opt = in, none = in;
+  opt.set("colocated_offload", "optimizer");
+  none.set("colocated_offload", "none");
+  auto o = run_json("rl.step", opt), n = run_json("rl.step", none);
+  REQUIRE(o.ok);
+  REQUIRE(n.ok);
+  CHECK(out(o, "offload_time") < out(r, "offload_time") / 3);
+  CHECK(absent(n, "offload_time"));
+  CHECK(out(r, "step_time") - out(n, "step_time") == doctest::Approx(out(r, "offload_time")));
+  // Half the host bandwidth, twice the switch.
+  Json slow = in;
+  slow.set("host_bandwidth", 5e9);
+  CHECK(out(run_json("rl.step", slow), "offload_time") ==
+        doctest::Approx(2 * out(r, "offload_time")));
+}
+
+// Tensor by tensor (verl's and slime's NCCL baseline): one broadcast per checkpoint tensor over
+// every trainer and engine rank, plus what the framework spends per tensor. An MoE of many small
+// expert tensors pays it tens of thousands of times: Qwen3-30B-A3B stores 18,771 tensors here
+// (its checkpoint, with Q and K norms, 18,867).
+TEST_CASE("rl.step: a tensor-by-tensor weight update pays per tensor") {
+  const Json moe = inputs({{"n_layers", 48},
+                           {"d_model", 2048},
+                           {"n_heads", 32},
+                           {"n_kv_heads", 4},
+                           {"head_dim", 128},
+                           {"d_ff", 6144},
+                           {"experts", 128},
+                           {"top_k", 8},
+                           {"expert_d_ff", 768},
+                           {"vocab", 151936},
+                           {"gpu", "h100"},
+                           {"total_gpus", 32},
+                           {"generation_gpus", 16},
+                           {"placement", "async"},
+                           {"gen_tp", 2},
+                           {"train_ep", 8},
+                           {"zero_stage", 1}});
+  Json per = moe, costly = moe;
+  per.set("weight_sync", "per_tensor");
+  costly.set("weight_sync", "per_tensor");
+  costly.set("tensor_overhead", 0.75e-3);
+  auto b = run_json("rl.step", moe), p = run_json("rl.step", per), c = run_json("rl.step", costly);
+  REQUIRE(b.ok);
+  REQUIRE(p.ok);
+  REQUIRE(c.ok);
+  CHECK(out(p, "weight_sync_time") > out(b, "weight_sync_time"));
+  CHECK(out(c, "weight_sync_time") - out(p, "weight_sync_time") ==
+        doctest::Approx(18771 * 0.75e-3));
+}
+
+// The engine's own work per step (rl.step's step_overhead, 5 ms: calibrated on NeMo-RL v0.3's
+// Llama 3.1 8B generation alone) checked where it was not fitted: NeMo-RL v0.3's Llama 3.1 70B
+// on 64 GPUs (discussion #1161, Table 1: generation 84 s, step 147 s; Megatron TP 4 PP 4, vLLM
+// TP 4, 398 tokens generated on average) and NeMo-RL v0.5's colocated Llama 3.1 8B on 16 H100s
+// (docs/about/performance-summary.md: 92.8 s, 1,019 tokens on average).
+TEST_CASE("rl.step: the engine's work per step, against steps it was not fitted on") {
+  auto l70 = run("rl.step", {{"model", "llama3-70b"},
+                             {"gpu", "h100"},
+                             {"total_gpus", 64},
+                             {"prompt_len", 120},
+                             {"response_len_mean", 398},
+                             {"response_len_max", 3976},
+                             {"gen_tp", 4},
+                             {"train_tp", 4},
+                             {"train_pp", 4},
+                             {"zero_stage", 1},
+                             {"gpu_memory_utilization", 0.6}});
+  REQUIRE(l70.ok);
+  CHECK(out(l70, "generation_time") == doctest::Approx(84).epsilon(0.25));
+  CHECK(out(l70, "step_time") == doctest::Approx(147).epsilon(0.25));
+  auto l8 = run("rl.step", {{"model", "llama3-8b"},
+                            {"gpu", "h100"},
+                            {"prompt_len", 120},
+                            {"response_len_mean", 1019},
+                            {"response_len_max", 3976},
+                            {"gpu_memory_utilization", 0.6}});
+  REQUIRE(l8.ok);
+  CHECK(out(l8, "step_time") == doctest::Approx(92.8).epsilon(0.25));
+  // Each decode step pays it once: the generation grows by the steps times the overhead.
+  auto none = run("rl.step", {{"model", "llama3-8b"},
+                              {"gpu", "h100"},
+                              {"prompt_len", 120},
+                              {"response_len_mean", 1019},
+                              {"response_len_max", 3976},
+                              {"gpu_memory_utilization", 0.6},
+                              {"step_overhead", 0}});
+  REQUIRE(none.ok);
+  CHECK(out(l8, "generation_time") - out(none, "generation_time") ==
+        doctest::Approx(out(l8, "decode_steps") * 5e-3).epsilon(1e-6));
 }

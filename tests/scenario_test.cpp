@@ -39,6 +39,16 @@ TEST_CASE("model presets: exact parameter counts of the released weights") {
   }
 }
 
+// The tensors each released checkpoint stores: the entries of its model.safetensors.index.json
+// weight map on Hugging Face (meta-llama/Meta-Llama-3-8B: 32 layers × 9 + embeddings, final norm
+// and head; Qwen/Qwen2.5-7B: Q, K and V biases too; mistralai/Mixtral-8x7B-v0.1: 8 experts of
+// 3 matrices and a router per layer).
+TEST_CASE("model presets: tensors in the released checkpoints") {
+  CHECK(checkpoint_tensors(preset("llama3-8b")) == 291);
+  CHECK(checkpoint_tensors(preset("qwen2.5-7b")) == 339);
+  CHECK(checkpoint_tensors(preset("mixtral-8x7b")) == 995);
+}
+
 TEST_CASE("model presets: published sizes where only a rounded figure exists") {
   // GPT-3 175B (Brown et al. 2020, Table 2.1): 174.6B from its shape, reported as 175.0B.
   CHECK(model_params(preset("gpt3")).total == doctest::Approx(175e9).epsilon(0.005));

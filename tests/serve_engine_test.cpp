@@ -384,3 +384,18 @@ TEST_CASE(
   CHECK(mla.input == "decode_attention");
   CHECK(mla.message.find("MLA") != std::string::npos);
 }
+
+// The engine's own work per step (scheduling, sampling, detokenizing) when the GPU waits for it:
+// added once to every step, decode and prefill alike.
+TEST_CASE("serve.engine: the engine's work per step adds to every step") {
+  auto base =
+      run("serve.engine", {{"model", "llama3-8b"}, {"gpu", "h100"}, {"tp", 1}, {"batch", 8}});
+  auto slow = run(
+      "serve.engine",
+      {{"model", "llama3-8b"}, {"gpu", "h100"}, {"tp", 1}, {"batch", 8}, {"step_overhead", 2e-3}});
+  REQUIRE(base.ok);
+  REQUIRE(slow.ok);
+  CHECK(out(slow, "decode_step") - out(base, "decode_step") == doctest::Approx(2e-3));
+  // One chunk of 2,048 prompt tokens: its one step pays it once.
+  CHECK(out(slow, "ttft") - out(base, "ttft") == doctest::Approx(2e-3));
+}

@@ -8,6 +8,7 @@
 #include "base/counts.hpp"
 #include "base/units.hpp"
 #include "inference/serve_engine.hpp"
+#include "scenario/collective.hpp"
 #include "scenario/replica.hpp"
 #include "training/train_step.hpp"
 
@@ -84,6 +85,7 @@ Result<Engine> engine_for(const RlStepIn& in, Placement p, Derivation& d) {
   g.memory_utilization = engine_share(in, p);
   g.compute_efficiency = in.compute_efficiency;
   g.bandwidth_efficiency = in.bandwidth_efficiency;
+  g.step_overhead = in.step_overhead;
   g.sms = in.sms;
   g.matmul_fraction = in.matmul_fraction;
   g.matmul_fraction_fp8 = in.matmul_fraction_fp8;
@@ -393,7 +395,39 @@ Result<Phases> evaluate(const RlStepIn& in, const SizedModel& sized, Engines& en
   // refit, veRL's and slime's NCCL broadcast; docs/rl.md lists measured refit times).
   const double w_bytes = sized.total * 2;
   const bool across = train_gpus > in.gpus_per_node;
-  if (in.weight_sync_bandwidth > 0) {
+  if (in.weight_sync == "per_tensor" && in.weight_sync_bandwidth <= 0) {
+    // One broadcast per checkpoint tensor from one rank to every rank of the group (the trainer's
+    // and the engine's; the engine's TP group alone when colocated): each pays the collective's
+    // latency over that many ranks, so a model of many small tensors (an MoE's experts) syncs
+    // far below the links' rate. verl's NCCL baseline on H20s (docs/advance/fully_async.md):
+    // Qwen3-30B-A3B, 16 → 16 ranks, 15.76 s; Qwen3-235B-A22B, 64 → 64, 58.57 s.
+    const double tensors = checkpoint_tensors(m);
+    const double ranks = coloc ? in.gen_tp : train_gpus + gen_gpus;
+    const bool wide = ranks > in.gpus_per_node;
+    const Tier tier{"sync",
+                    "weight sync",
+                    "",
+                    wide ? in.inter_bandwidth : in.intra_bandwidth,
+                    wide ? in.inter_latency : in.intra_latency,
+                    false,
+                    wide ? in.inter_efficiency : in.intra_efficiency,
+                    1,
+                    in.launch_latency};
+    const double per = ranks > 1 ? collective_time(Collective::Broadcast, w_bytes / tensors,
+                                                   static_cast<int>(ranks), tier)
+                                       .time
+                                 : 0;
+    o.weight_sync_time = tensors * (per + in.tensor_overhead);
+    d.step(
+        "Weight update tensor by tensor: one broadcast per checkpoint tensor over every rank, "
+        "and the framework's own cost per tensor",
+        "T_{\\text{sync}}", "$n \\cdot (T_{\\text{bcast}}($v, $r) + $c)",
+        {{"n", "n_{\\text{tensors}}", tensors},
+         {"v", "W / n", w_bytes / tensors, unit::bytes},
+         {"r", "N", ranks},
+         {"c", "c_{\\text{tensor}}", in.tensor_overhead, unit::seconds}},
+        o.weight_sync_time, unit::seconds);
+  } else if (in.weight_sync_bandwidth > 0) {
     o.weight_sync_time = (coloc ? w_bytes / in.gen_tp : w_bytes) / in.weight_sync_bandwidth;
     d.step(coloc ? "Weight update at the given rate (each GPU gathers its TP shard)"
                  : "Weight update at the given rate",
@@ -428,18 +462,38 @@ Result<Phases> evaluate(const RlStepIn& in, const SizedModel& sized, Engines& en
          {"l", "\\alpha", in.inter_latency, unit::seconds}},
         o.weight_sync_time, unit::seconds);
   }
-  // Colocated: the optimizer's state leaves for host memory while the engine runs and comes
-  // back to train (NeMo-RL offloads it before every generation).
+  // Colocated: the engine and the trainer take turns on the same GPUs, so what one holds leaves
+  // while the other runs. NeMo-RL (nemo_rl/algorithms/grpo.py, refit_policy_generation) moves the
+  // trainer's gradients and optimizer, then its weights, to host memory before generation and
+  // back before the log-prob passes and training; the engine's weights wake from host memory
+  // (vLLM's level-1 sleep); the reference model's weights are swapped in for its pass and out
+  // again. An optimizer already in host memory (optimizer_offload) does not move.
   o.offload_time = not_given;
-  if (coloc && !in.optimizer_offload) {
-    o.offload_time = 2 * t.memory.optimizer / in.host_bandwidth;
-    d.step("Optimizer state to host memory and back (colocated)", "T_{\\text{offload}}",
-           "\\frac{2 \\cdot $O}{$B}",
-           {{"O", "M_{\\text{opt}}", t.memory.optimizer, unit::bytes},
-            {"B", "B_{\\text{host}}", in.host_bandwidth, unit::bytes_per_s}},
-           o.offload_time, unit::seconds);
+  if (coloc && in.colocated_offload != "none") {
+    const bool full = in.colocated_offload == "full";
+    const double opt = in.optimizer_offload ? 0 : t.memory.optimizer;
+    const double trainer = full ? t.memory.weights + t.memory.gradients + opt : opt;
+    const double engine = full ? w_bytes / in.gen_tp : 0;
+    const double reference = full && in.reference_model ? 2 * t.memory.weights : 0;
+    o.offload_time = (2 * trainer + engine + reference) / in.host_bandwidth;
+    if (full)
+      d.step(
+          "Switching the GPUs between trainer and engine: the trainer's state out and back, "
+          "the engine's weights in, the reference model swapped in and out",
+          "T_{\\text{switch}}", "\\frac{2 \\cdot $S + $E + $R}{$B}",
+          {{"S", "M_{\\text{trainer}}", trainer, unit::bytes},
+           {"E", "W_{\\text{engine}}", engine, unit::bytes},
+           {"R", "2 \\cdot W_{\\text{ref}}", reference, unit::bytes},
+           {"B", "B_{\\text{host}}", in.host_bandwidth, unit::bytes_per_s}},
+          o.offload_time, unit::seconds);
+    else
+      d.step("Optimizer state to host memory and back (colocated)", "T_{\\text{switch}}",
+             "\\frac{2 \\cdot $O}{$B}",
+             {{"O", "M_{\\text{opt}}", opt, unit::bytes},
+              {"B", "B_{\\text{host}}", in.host_bandwidth, unit::bytes_per_s}},
+             o.offload_time, unit::seconds);
   }
-  const double offload = coloc && !in.optimizer_offload ? o.offload_time : 0;
+  const double offload = std::isnan(o.offload_time) ? 0 : o.offload_time;
 
   ph.gen_branch = o.generation_time + o.reward_time;
   ph.train_branch = o.logprob_time + o.train_time;
@@ -464,7 +518,7 @@ Result<Phases> evaluate(const RlStepIn& in, const SizedModel& sized, Engines& en
           {"L", "T_{\\text{logp}}", o.logprob_time, unit::seconds},
           {"T", "T_{\\text{train}}", o.train_time, unit::seconds},
           {"W", "T_{\\text{sync}}", o.weight_sync_time, unit::seconds},
-          {"O", "T_{\\text{offload}}", offload, unit::seconds}},
+          {"O", "T_{\\text{switch}}", offload, unit::seconds}},
          o.step_time, unit::seconds);
   o.samples_per_second = samples / o.step_time;
   // Tokens trained on (prompt + response), as NeMo-RL's performance tables count them.
@@ -476,14 +530,17 @@ Result<Phases> evaluate(const RlStepIn& in, const SizedModel& sized, Engines& en
   // a reference model (and a reward model, scaled by its size) as BF16 weights sharded like
   // the policy's; PPO's
   // critic another trainer. The engine: gpu_memory_utilization of the GPU (vLLM claims it).
-  const double ref = in.reference_model ? t.memory.weights : 0;
+  // Colocated with the full offload, the reference model lives in host memory (swapped in for
+  // its pass) and the trainer leaves the GPUs while the engine runs.
+  const bool full_offload = coloc && in.colocated_offload == "full";
+  const double ref = in.reference_model && !full_offload ? t.memory.weights : 0;
   const double critic = t.memory.total * critic_share;
   const double rm = in.reward == "model" ? t.memory.weights * rm_params / sized.total : 0;
   const double engine = engine_share(in, p) * in.gpu_memory;
   const double train_phase = t.memory.total + ref + critic + (coloc ? rm : 0);
   double gen_phase = engine + (coloc ? 0 : rm);
-  if (coloc)  // during generation the trainer keeps its weights (optimizer off, grads freed)
-    gen_phase += t.memory.weights * (1 + critic_share) + ref + rm;
+  if (coloc)  // the trainer keeps its weights unless they went to host memory (optimizer off)
+    gen_phase += (full_offload ? 0 : t.memory.weights * (1 + critic_share) + ref) + rm;
   o.memory_per_gpu = std::max(train_phase, gen_phase);
   o.fits = o.memory_per_gpu <= in.gpu_memory;
   d.step(coloc ? "Memory per GPU: the larger of the training phase and the generation phase"

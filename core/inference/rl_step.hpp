@@ -47,19 +47,38 @@ struct RlStepIn : SizedModelInputs {
   double intra_bandwidth = 450e9, intra_latency = 3e-6, inter_bandwidth = 50e9,
          inter_latency = 5e-6, intra_efficiency = figures::nvlink4_ring_share,
          inter_efficiency = figures::nic_share, launch_latency = figures::nccl_launch;
-  double host_bandwidth = 50e9;  // GPU ↔ CPU (PCIe Gen5 x16: 64 GB/s)
+  // What the frameworks' host copies achieve per GPU (many tensors, not PCIe's 64 GB/s peak):
+  // vLLM's level-1 wake-up moves Qwen3-8B's 16.4 GB back in 2.19 s on an A100 (vLLM PR #48337),
+  // 7.5 GB/s; NeMo-RL's refit of Llama 3.1 8B on 8 H100s (grads, optimizer and model out, the
+  // engine's weights in, about 52 GB per GPU in 5 s) implies 10 GB/s.
+  double host_bandwidth = 10e9;
+  // Colocated: what leaves the GPUs while the engine runs. "full" (NeMo-RL): the trainer's
+  // weights, gradients and optimizer go to host memory and come back, the engine's weights wake
+  // from host memory, and the reference model's weights are swapped in for its pass;
+  // "optimizer": the optimizer state alone; "none": nothing moves.
+  std::string colocated_offload = "full";
   // Generation engine (vLLM).
   int gen_tp = 1;
   std::string gen_dtype = "bf16";
   double gpu_memory_utilization = 0;  // 0 = 0.6 colocated (NeMo-RL's), else vLLM's 0.9
   double compute_efficiency = 0,      // 0: the engine's matmuls by their shapes
       bandwidth_efficiency = figures::engine_bandwidth_share;
+  // The engine's own work per decode step that the GPU waits for (vLLM inside an RL framework:
+  // offline generate with log-probs, no async scheduling). NeMo-RL v0.3's Llama 3.1 8B
+  // generation on 8 GPUs (2,048 rollouts, the longest 4,096 tokens) took 58 s where the steps'
+  // GPU work comes to 37 s: 5.3 ms for each of its ~3,976 steps (docs/rl.md).
+  double step_overhead = 5e-3;
   // Trainer.
   int train_tp = 1, train_pp = 1, train_ep = 1, zero_stage = 3;
   std::string recompute = "full";
   bool optimizer_offload = false;
   double train_efficiency = 0;       // 0 = train.step's default
   double weight_sync_bandwidth = 0;  // 0 = from the links
+  // How the weights travel: "bucketed" (NeMo-RL's refit, verl's checkpoint engine: large buffers
+  // from every shard at once) or "per_tensor" (verl's and slime's NCCL baseline: one rank
+  // broadcasts each checkpoint tensor to every trainer and engine rank, one after another).
+  std::string weight_sync = "bucketed";
+  double tensor_overhead = 0;  // per_tensor: the framework's own cost per tensor, beyond NCCL
 };
 
 struct RlStepOut {

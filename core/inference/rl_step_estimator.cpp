@@ -159,10 +159,35 @@ void register_rl_step(Registry& r) {
            launch_latency_input(NAPKIN_FIELD(In, launch_latency)).group("cluster"),
            num("host_bandwidth", NAPKIN_FIELD(In, host_bandwidth), "GPU ↔ host bandwidth",
                unit::bytes_per_s)
-               .help("For moving the optimizer to CPU memory and back when colocated (PCIe Gen5 "
-                     "x16: 64 GB/s)")
+               .help("What a framework's copies between GPU and host memory achieve per GPU "
+                     "(many tensors: far below PCIe's 64 GB/s). 10 GB/s: NeMo-RL's refit of "
+                     "Llama 3.1 8B; vLLM wakes its weights at 7.5 GB/s on an A100")
                .positive(1e13)
                .group("cluster"),
+           choice("weight_sync", NAPKIN_FIELD(In, weight_sync), "Weight update",
+                  "bucketed|per_tensor")
+               .labels("Bucketed, from every shard (NeMo-RL)|Tensor by tensor from one rank "
+                       "(verl's NCCL baseline)")
+               .help("How the trainer's weights reach the engine: large buffers from every shard "
+                     "at once, or one broadcast per checkpoint tensor to every rank, each paying "
+                     "the collective's latency")
+               .group("layout"),
+           num("tensor_overhead", NAPKIN_FIELD(In, tensor_overhead), "Framework cost per tensor",
+               unit::seconds)
+               .help("Tensor-by-tensor updates only: what each tensor costs beyond its broadcast "
+                     "(gathering it from the trainer's shards, the engine's loader). 0 by "
+                     "default; verl's NCCL baseline spends 0.7–1.3 ms per tensor on Qwen3 MoE "
+                     "models (docs/rl.md)")
+               .range(0, 10)
+               .group("layout"),
+           choice("colocated_offload", NAPKIN_FIELD(In, colocated_offload),
+                  "Colocated: what moves to host memory", "full|optimizer|none")
+               .labels("Trainer state and engine weights (NeMo-RL)|Optimizer state only|Nothing")
+               .help("While the engine generates on the training GPUs: NeMo-RL moves the "
+                     "trainer's weights, gradients and optimizer to host memory and back, wakes "
+                     "the engine's weights from host memory and swaps the reference model in "
+                     "for its pass; or only the optimizer moves; or nothing")
+               .group("layout"),
            num("gen_tp", NAPKIN_FIELD(In, gen_tp), "Engine TP")
                .help("GPUs one engine replica is split over (tensor parallel)")
                .range(1, 1024)
@@ -181,6 +206,14 @@ void register_rl_step(Registry& r) {
                .group("layout"),
            gemm_share_input(NAPKIN_FIELD(In, compute_efficiency)).group("layout"),
            bandwidth_efficiency_input(NAPKIN_FIELD(In, bandwidth_efficiency)).group("layout"),
+           num("step_overhead", NAPKIN_FIELD(In, step_overhead), "Engine work per step",
+               unit::seconds)
+               .help("The generation engine's own work each decode step that the GPU waits for "
+                     "(scheduling, sampling with log-probs, detokenizing): 5 ms, what vLLM took "
+                     "per step inside NeMo-RL v0.3 (Llama 3.1 8B on 8 GPUs: 58 s of generation "
+                     "against 37 s of GPU work); 0 when the engine overlaps it")
+               .range(0, 10)
+               .group("layout"),
            num("train_tp", NAPKIN_FIELD(In, train_tp), "Trainer TP")
                .help("Tensor parallel degree of the trainer")
                .range(1, 1024)
@@ -274,8 +307,10 @@ void register_rl_step(Registry& r) {
            out("training_utilization", NAPKIN_FIELD(Out, training_utilization), "Training busy",
                unit::fraction)
                .help("Share of the step the training GPUs run log-prob passes and updates"),
-           out("offload_time", NAPKIN_FIELD(Out, offload_time), "Optimizer offload", unit::seconds)
-               .help("Colocated: the optimizer's state to host memory and back")
+           out("offload_time", NAPKIN_FIELD(Out, offload_time), "Switching to and from the engine",
+               unit::seconds)
+               .help("Colocated: what moves between GPU and host memory so that the engine and "
+                     "the trainer can take turns on the same GPUs")
                .optional(),
            out("best_generation_gpus", NAPKIN_FIELD(Out, best_generation_gpus),
                "Best GPUs generating", unit::gpus)

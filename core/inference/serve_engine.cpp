@@ -99,6 +99,10 @@ struct Engine {
   // once per step whatever its batch: what keeps a small model's decode step at TP 8 from
   // shrinking with its weight read (gpt-fast's Llama 2 7B on A100: 3.04 ms a token at TP 8).
   double kernel_floor() const { return kernels_on ? forward_kernels(m) * kGemmLaunch : 0; }
+  // What every step costs whatever its work: the kernels' launches and the engine's own
+  // per-step work when the GPU waits for it (step_overhead).
+  double overhead = 0;
+  double fixed() const { return kernel_floor() + overhead; }
 
   double tp_comm(double tokens) const {
     if (!communicate || tp <= 1 || tokens <= 0) return 0;
@@ -133,7 +137,7 @@ struct Engine {
     const double t_c = (b * f_tok + extra_flops) / (gpus * rate((b + extra_tokens) / pp));
     const double t_w = weights_read((b + extra_tokens) / pp) / tp / (bw_rate * w_share);
     return t_kv + std::max(t_c, t_w) + tp_comm((b + extra_tokens) / pp) +
-           elementwise((b + extra_tokens) / pp) + kernel_floor();
+           elementwise((b + extra_tokens) / pp) + fixed();
   }
 };
 
@@ -287,6 +291,13 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
                 "activation), as train.step counts them, and every kernel's fixed launch cost; "
                 "off: the roofline's matmuls and reads alone")
           .group("engine"),
+      num<In, double>("step_overhead", NAPKIN_FIELD(In, step_overhead), "Engine work per step",
+                      unit::seconds)
+          .help("The engine's own work each step that the GPU waits for: scheduling, preparing "
+                "inputs, sampling, detokenizing. 0 = overlapped with the GPU (TensorRT-LLM; vLLM "
+                "with async scheduling); vLLM inside NeMo-RL waited about 5 ms a step (docs/rl.md)")
+          .range(0, 10)
+          .group("engine"),
       num<In, double>("prompt_len", NAPKIN_FIELD(In, prompt_len), "Prompt length", unit::tokens)
           .help("Tokens in each request's prompt (the mean, where prompts vary)")
           .positive(kMaxTokens)
@@ -377,6 +388,7 @@ Result<Engine> replica_engine(const ServeEngineIn& in, const SizedModel& sized, 
   e.communicate = in.tp_communication;
   e.elementwise_on = in.kernel_overheads;
   e.kernels_on = in.kernel_overheads;
+  e.overhead = in.step_overhead;
   if (e.w_share < 1)
     d.note("Quantized weights",
            "Dequantizing kernels stream " + in.weight_dtype + " weights at " +
@@ -634,16 +646,30 @@ DecodeShape decode_step(const ServeEngineIn& in, const SizedModel& sized, const 
            "$n \\cdot $c",
            {{"n", "n_K", forward_kernels(m)}, {"c", "c_K", kGemmLaunch, unit::seconds}}, t_k,
            unit::seconds);
-  o.decode_step = t_kv + std::max(t_c, t_w) + t_tp + t_el + t_k;
-  d.step("Decode step (the KV read never overlaps; weights and FLOPs do)", "t_s",
-         "$K + \\max($C, $W) + $T + $E + $L",
-         {{"K", "t_{KV}", t_kv, unit::seconds},
-          {"C", "t_C", t_c, unit::seconds},
-          {"W", "t_W", t_w, unit::seconds},
-          {"T", "t_{TP}", t_tp, unit::seconds},
-          {"E", "t_E", t_el, unit::seconds},
-          {"L", "t_K", t_k, unit::seconds}},
-         o.decode_step, unit::seconds);
+  o.decode_step = t_kv + std::max(t_c, t_w) + t_tp + t_el + t_k + e.overhead;
+  if (e.overhead > 0)
+    d.step(
+        "Decode step (the KV read never overlaps; weights and FLOPs do; the engine's own work "
+        "per step adds)",
+        "t_s", "$K + \\max($C, $W) + $T + $E + $L + $O",
+        {{"K", "t_{KV}", t_kv, unit::seconds},
+         {"C", "t_C", t_c, unit::seconds},
+         {"W", "t_W", t_w, unit::seconds},
+         {"T", "t_{TP}", t_tp, unit::seconds},
+         {"E", "t_E", t_el, unit::seconds},
+         {"L", "t_K", t_k, unit::seconds},
+         {"O", "t_O", e.overhead, unit::seconds}},
+        o.decode_step, unit::seconds);
+  else
+    d.step("Decode step (the KV read never overlaps; weights and FLOPs do)", "t_s",
+           "$K + \\max($C, $W) + $T + $E + $L",
+           {{"K", "t_{KV}", t_kv, unit::seconds},
+            {"C", "t_C", t_c, unit::seconds},
+            {"W", "t_W", t_w, unit::seconds},
+            {"T", "t_{TP}", t_tp, unit::seconds},
+            {"E", "t_E", t_el, unit::seconds},
+            {"L", "t_K", t_k, unit::seconds}},
+           o.decode_step, unit::seconds);
   o.bound = t_c > t_w ? "compute" : "memory";
   // Past the crossover a bigger batch costs time per token: the batch whose FLOPs (at the share
   // their GEMMs reach at that batch) take as long as its weight read. Both sides grow with the
@@ -691,7 +717,7 @@ void prefill_and_rates(const ServeEngineIn& in, const SizedModel& sized, const E
     r.weights = e.weights_read(new_tokens);
     const double rate_alone = e.rate(new_tokens);
     r.alone = std::max(r.flops / (e.tp * rate_alone), r.weights / e.tp / w_rate) +
-              e.tp_comm(new_tokens) + e.elementwise(new_tokens) + e.kernel_floor();
+              e.tp_comm(new_tokens) + e.elementwise(new_tokens) + e.fixed();
     // What one request's prefill adds to the others' decode, and its own time to first token.
     // Chunked (Sarathi-Serve §4): n steps each carry a chunk beside the running decodes, so a
     // step costs max(its FLOPs with the chunk's, the weight read); unchunked (vLLM V0's
@@ -708,10 +734,10 @@ void prefill_and_rates(const ServeEngineIn& in, const SizedModel& sized, const E
       const double t_c_lat = (others * f_tok + r.flops / n) / (e.tp * e.rate(others + chunk));
       const double t_w_lat = e.weights_read(others + chunk) / e.tp / w_rate;
       r.ttft = n * (t_kv_lat + std::max(t_c_lat, t_w_lat) + e.tp_comm(others + chunk) +
-                    e.elementwise(others + chunk) + e.kernel_floor());
+                    e.elementwise(others + chunk) + e.fixed());
     } else {
       r.extra = std::max(r.flops / (e.gpus * rate_alone), r.weights / e.tp / w_rate) +
-                e.tp_comm(new_tokens) + e.elementwise(new_tokens) + e.kernel_floor();
+                e.tp_comm(new_tokens) + e.elementwise(new_tokens) + e.fixed();
       r.gap = o.decode_step + r.alone;
       r.ttft = r.alone;
     }
@@ -750,7 +776,7 @@ void prefill_and_rates(const ServeEngineIn& in, const SizedModel& sized, const E
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s},
           {"T", "t_{TP}", e.tp_comm(shown_tokens), unit::seconds},
           {"E", "t_E", e.elementwise(shown_tokens), unit::seconds},
-          {"K", "t_K", e.kernel_floor(), unit::seconds}},
+          {"K", e.overhead > 0 ? "t_K + t_O" : "t_K", e.fixed(), unit::seconds}},
          t_prefill, unit::seconds);
   o.prefill_time = mean(&PerRequest::alone);
   o.prefill_time_hit = hit.alone;

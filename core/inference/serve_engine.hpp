@@ -53,6 +53,9 @@ struct ServeEngineIn : SizedModelInputs {
          intra_efficiency = figures::nvlink4_ring_share, launch_latency = figures::nccl_launch;
   bool tp_communication = true;  // false: the roofline alone, as the Scaling Book's examples
   bool kernel_overheads = true;  // false: no kernels between the matmuls, no launch costs
+  // The engine's own work per step that the GPU waits for (scheduling, preparing inputs,
+  // sampling, detokenizing when not overlapped with the step): 0 = overlapped.
+  double step_overhead = 0;
   // Load.
   double prompt_len = 2048, output_len = 256;
   double batch = 0;  // concurrent sequences; 0 = the most the KV cache holds

@@ -158,4 +158,25 @@ double params_read_per_step(double total, double active, double experts, double 
   return std::fmin(total, active + (touched - top_k) * expert);
 }
 
+double checkpoint_tensors(const Model& m) {
+  const double bias = m.biases ? 1 : 0;
+  double attention = 0;
+  if (m.heads > 0) {
+    if (m.attention == AttentionKind::Mla)  // q (or q_a, its norm, q_b), kv_a, its norm, kv_b, o
+      attention = (m.q_lora_rank > 0 ? 3 : 1) + 3 + 1;
+    else  // q, k, v, o and their biases
+      attention = 4 + (m.biases ? 4 : m.qkv_bias ? 3 : 0);
+  }
+  const double norms = m.norms_per_layer * (m.norm_bias ? 2 : 1);
+  const double mats = m.ffn == Ffn::Gated ? 3 : 2;  // gate, up, down; or up, down
+  const double dense_ffn = mats * (1 + bias);
+  const double moe_ffn = 1 + m.experts * mats * (1 + bias) + (m.shared_experts > 0 ? mats : 0);
+  const double moe = moe_layer_count(m);
+  const double per_layers =
+      m.layers * (attention + norms) + (m.layers - moe) * dense_ffn + moe * moe_ffn;
+  const double global = 1 + (m.positions > 0 ? 1 : 0) + (m.norms_per_layer > 0 ? 1 : 0) +
+                        (m.norm_bias ? 1 : 0) + (m.tied_embeddings ? 0 : 1);
+  return per_layers + global;
+}
+
 }  // namespace napkin

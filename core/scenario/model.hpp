@@ -117,6 +117,13 @@ double kv_bytes_per_token(const Model& m, double bytes_per_element);
 // for INT4); `active_only` for what one decode step must read per token (dense: everything).
 double weight_bytes(const Model& m, double bytes_per_param, bool active_only);
 
+// Tensors a Hugging Face checkpoint of the model stores (transformers' module layout): per layer
+// the attention projections (Q, K, V, O; MLA's down- and up-projections and their norms) and
+// their biases, the norms, and the FFN's matrices — each routed expert's own, a router and one
+// fused shared expert per MoE layer; then the embeddings, the final norm and an untied head.
+// A framework that sends weights tensor by tensor pays a fixed cost per tensor (rl.step).
+double checkpoint_tensors(const Model& m);
+
 // Distinct routed experts touched per MoE layer when `tokens` tokens are routed top_k each,
 // uniformly at random: E·(1 − (1 − k/E)^tokens). Dense models: 0.
 double expected_experts_touched(const Model& m, double tokens);

@@ -338,6 +338,30 @@ nemo("rl-nemo-dsv3-gb200-sync-128", NEMO6, DS3, "gb200", 128, "colocated", 32, 1
 nemo("rl-nemo-dsv3-gb200-sync-256", NEMO6, DS3, "gb200", 256, "colocated", 32, 16, 700, 1536, 32, 1, 8, 16, 1, 98.7, "zero_stage=1")
 nemo("rl-nemo-dsv3-gb200-1off-256", NEMO6, DS3, "gb200", 256, "async", 32, 16, 708, 1536, 16, 1, 8, 16, 1, 61.7, "generation_gpus=128 zero_stage=1")
 
+# NeMo-RL v0.3's colocated GRPO steps with their phases (Megatron backend), as the blog's table
+# gives them (NVIDIA-NeMo/RL discussion #1161, the v0.3 release notes, Table 1; the same table in
+# NVIDIA-NeMo/RL issue #959). 2,048 rollouts per step (64 prompts x 32), 4 optimizer steps of 512,
+# at most 4,096 tokens; the table gives the mean generated length. Configs at v0.3.0:
+# grpo_math_8B_megatron.yaml (PP 2) and grpo_math_70B_megatron.yaml (TP 4, PP 4, vLLM TP 4), both
+# with vLLM at 0.6 of the memory and the reference KL of grpo_math_1B.yaml. The discussion's
+# table description names the GPU, which could not be read here: H100 is taken.
+NEMO3 = "NVIDIA-NeMo/RL discussion #1161 (NeMo-RL v0.3 release blog), Table 1, Megatron backend"
+def nemo3(id, model, n, mean, gtp, ttp, tpp, phases):
+    inputs = (f"{model} gpu=h100 total_gpus={n} placement=colocated prompts=64 group_size=32 prompt_len=120 "
+              f"response_len_mean={mean} response_len_max=3976 gen_tp={gtp} train_tp={ttp} train_pp={tpp} "
+              "minibatches=4 gpu_memory_utilization=0.6 zero_stage=1")
+    setup = (f"GRPO colocated, 64 prompts x 32, mean generated {mean} of at most 4,096 tokens; Megatron TP {ttp} "
+             f"PP {tpp}, vLLM TP {gtp} at 0.6; GPU type taken as H100; prompt length not given (120 as the "
+             "v0.5 rows)")
+    for out, label, v in phases:
+        add(f"{id}-{label}", "rl.step", inputs, out, v, 0.25, NEMO3 + f": {label} {v} s", setup)
+nemo3("rl-nemo3-llama8b-8", "model=llama3-8b", 8, 795, 1, 1, 2,
+      [("step_time", "step", 112), ("generation_time", "generation", 58),
+       ("logprob_time", "logprobs", 18), ("train_time", "training", 28)])
+nemo3("rl-nemo3-llama70b-64", "model=llama3-70b", 64, 398, 4, 4, 4,
+      [("step_time", "step", 147), ("generation_time", "generation", 84),
+       ("logprob_time", "logprobs", 18), ("train_time", "training", 28)])
+
 # DeepSpeed-Chat's step 3 (PPO) with its Hybrid Engine: 1,024 query-answer pairs of 256 + 256
 # tokens per step, OPT actors with an OPT-350M reward model and critic.
 DSC = "deepspeedai/DeepSpeed blogs/deepspeed-chat/README.md Tables 1-2 (Step 3 RLHF time / 128.8 steps)"
@@ -347,9 +371,10 @@ def opt(layers, d, heads):
 def dschat(id, model, n, gtp, step, extra=""):
     inputs = (f"{model} gpu=a100 total_gpus={n} placement=colocated algorithm=ppo prompts=1024 group_size=1 "
               f"prompt_len=256 response_len_mean=256 response_len_max=256 gen_tp={gtp} reward=model "
-              f"reward_model_params=350e6 critic_params=350e6 minibatches=1 zero_stage=3 {extra}").strip()
+              f"reward_model_params=350e6 critic_params=350e6 minibatches=1 zero_stage=3 "
+              f"colocated_offload=none {extra}").strip()
     add(id, "rl.step", inputs, "step_time", step, 0.25, DSC + f": {step} s per step (derived)",
-        "PPO, actor + OPT-350M critic, reward and reference; colocated (Hybrid Engine); A100 80 GB")
+        "PPO, actor + OPT-350M critic, reward and reference; colocated (Hybrid Engine: every model stays on the GPUs, no host offload between phases); A100 80 GB")
 dschat("rl-dschat-opt13b-8", opt(40, 5120, 40), 8, 1, 251.5)
 dschat("rl-dschat-opt30b-8", opt(48, 7168, 56), 8, 2, 503.1)
 dschat("rl-dschat-opt66b-8", opt(64, 9216, 72), 8, 4, 1408.6, "optimizer_offload=true")
@@ -360,17 +385,17 @@ dschat("rl-dschat-opt175b-64", opt(96, 12288, 96), 64, 8, 559.0)
 # Weight transfer alone: a trainer's weights broadcast to the generation engine over NCCL.
 VWS = "volcengine/verl docs/advance/fully_async.md (checkpoint-engine ablation table, 'without' column: NCCL)"
 add("rl-sync-verl-qwen7b-4to4", "rl.step",
-    "model=qwen2.5-7b gpu=h100 total_gpus=8 generation_gpus=4 placement=async gen_tp=1 train_tp=1 zero_stage=3",
+    "model=qwen2.5-7b gpu=h100 total_gpus=8 generation_gpus=4 placement=async gen_tp=1 train_tp=1 zero_stage=3 weight_sync=per_tensor",
     "weight_sync_time", 0.12, 0.5, VWS + ": Qwen2.5-Math-7B 4 -> 4 ranks, 0.12 s",
-    "Megatron trainer -> rollout on H20 (H100 preset's links); NCCL broadcast")
+    "Megatron trainer -> rollout on H20 (H100 preset's links); NCCL broadcast tensor by tensor from one rank (weight_sync=per_tensor)")
 add("rl-sync-verl-qwen30b-16to16", "rl.step",
-    Q30 + " gpu=h100 total_gpus=32 generation_gpus=16 placement=async gen_tp=2 train_tp=1 train_ep=8 zero_stage=1",
+    Q30 + " gpu=h100 total_gpus=32 generation_gpus=16 placement=async gen_tp=2 train_tp=1 train_ep=8 zero_stage=1 weight_sync=per_tensor",
     "weight_sync_time", 15.76, 0.5, VWS + ": Qwen3-30B-A3B 16 -> 16 ranks, 15.76 s",
-    "Megatron trainer -> rollout on H20 (H100 preset's links); NCCL broadcast")
+    "Megatron trainer -> rollout on H20 (H100 preset's links); NCCL broadcast tensor by tensor from one rank (weight_sync=per_tensor)")
 add("rl-sync-verl-qwen235b-64to64", "rl.step",
-    Q235 + " gpu=h100 total_gpus=128 generation_gpus=64 placement=async gen_tp=8 train_tp=4 train_pp=4 train_ep=16 zero_stage=1",
+    Q235 + " gpu=h100 total_gpus=128 generation_gpus=64 placement=async gen_tp=8 train_tp=4 train_pp=4 train_ep=16 zero_stage=1 weight_sync=per_tensor",
     "weight_sync_time", 58.57, 0.5, VWS + ": Qwen3-235B-A22B 64 -> 64 ranks, 58.57 s",
-    "Megatron trainer -> rollout on H20 (H100 preset's links); NCCL broadcast")
+    "Megatron trainer -> rollout on H20 (H100 preset's links); NCCL broadcast tensor by tensor from one rank (weight_sync=per_tensor)")
 add("rl-sync-nemo-dsv3-nccl", "rl.step",
     "model=deepseek-v3 gpu=h100 total_gpus=288 generation_gpus=32 placement=async gen_tp=32 train_tp=1 train_pp=16 train_ep=16 zero_stage=1",
     "weight_sync_time", 14.21, 0.5,
