@@ -69,7 +69,7 @@ dist: wasm npm
 	cp build/single/index.html dist/napkin.html
 	$(call vite_build,--mode embed)
 	cat build/embed/napkin-glue.js build/embed/napkin-embed.js > dist/napkin-embed.js
-	cp build/embed/napkin.wasm build/embed/napkin-deferred.wasm dist/
+	cp build/embed/napkin.wasm.deflate build/embed/napkin-deferred.wasm dist/
 	cp dist/problems.json dist/napkin-problems.json
 	cp wasm/napkin.d.ts dist/napkin.d.ts
 	mkdir -p dist/demo && cp docs/embed-demo.html dist/demo/index.html && cp docs/embed-demo.js dist/demo/demo.js && cp docs/embed-demo.css dist/demo/demo.css && cp docs/examples/week3.json dist/demo/week3.json

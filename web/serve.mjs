@@ -82,9 +82,9 @@ const server = http.createServer((req, res) => {
     'x-content-type-options': 'nosniff',
   };
   if (sendCsp) headers['content-security-policy'] = cspFor(file, html);
-  // The embed script fetches napkin.wasm and napkin-problems.json from beside itself, also
+  // The embed script fetches napkin.wasm.deflate and napkin-problems.json from beside itself, also
   // when a study site on another origin includes it: those are public files, readable by any.
-  if (/\.(wasm|json)$/.test(file)) headers['access-control-allow-origin'] = '*';
+  if (/\.(wasm|json|deflate)$/.test(file)) headers['access-control-allow-origin'] = '*';
   res.writeHead(200, headers);
   if (req.method === 'HEAD') return res.end();
   if (html !== null) return res.end(html);

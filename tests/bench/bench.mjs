@@ -32,7 +32,7 @@ function budgetLine(label, bytes, budget) {
 
 function sizes() {
   const rows = [];
-  for (const f of ['dist/index.html', 'dist/napkin-wasm.js', 'dist/napkin.html', 'dist/napkin-embed.js', 'dist/napkin.wasm', 'dist/napkin-deferred.wasm', 'dist/problems.json', 'build/wasm/napkin.js']) {
+  for (const f of ['dist/index.html', 'dist/napkin-wasm.js', 'dist/napkin.html', 'dist/napkin-embed.js', 'dist/napkin.wasm.deflate', 'dist/napkin-deferred.wasm', 'dist/problems.json', 'build/wasm/napkin.js']) {
     const p = path.join(ROOT, f);
     if (fs.existsSync(p)) rows.push([f, fs.statSync(p).size, gz(p)]);
   }
@@ -215,7 +215,7 @@ console.log(budgetLine('dist/napkin.html (the whole product)', gz(path.join(ROOT
 // elements) and the wasm's primary part it fetches from beside itself (gzipped as a server
 // sends it): all a <napkin-calculator> needs. A <napkin-problem> also needs the deferred part
 // (practice code, wasm/split.mjs) and the problem bank; that total is printed, not asserted.
-const embedFiles = ['dist/napkin-embed.js', 'dist/napkin.wasm'].map((f) => path.join(ROOT, f));
+const embedFiles = ['dist/napkin-embed.js', 'dist/napkin.wasm.deflate'].map((f) => path.join(ROOT, f));
 console.log(budgetLine('embed before its 1st element', embedFiles.reduce((n, f) => n + gz(f), 0), BUDGET.embed));
 console.log(`    = ${embedFiles.map((f) => `${rel(f)} ${kb(gz(f))}`).join(' + ')}`);
 const problemFiles = [...embedFiles, ...['dist/napkin-deferred.wasm', 'dist/napkin-problems.json'].map((f) => path.join(ROOT, f))];
