@@ -16,7 +16,7 @@ namespace {
 // Writes a template with its `$key` placeholders filled, as `put` gives each piece: a run of
 // literal text, a symbol's TeX, or a value's TeX (numeric).
 template <class Put, class PutValue>
-void expand_template(std::string_view tmpl, std::initializer_list<Sym> syms, bool numeric, Put put,
+void expand_template(std::string_view tmpl, std::span<const Sym> syms, bool numeric, Put put,
                      PutValue put_value) {
   for (std::size_t i = 0; i < tmpl.size(); ++i) {
     if (tmpl[i] != '$') {
@@ -51,7 +51,8 @@ void expand_template(std::string_view tmpl, std::initializer_list<Sym> syms, boo
 void append_template(std::string& out, std::string_view tmpl, std::initializer_list<Sym> syms,
                      bool numeric) {
   expand_template(
-      tmpl, syms, numeric, [&](std::string_view piece) { out += piece; },
+      tmpl, std::span<const Sym>(syms.begin(), syms.size()), numeric,
+      [&](std::string_view piece) { out += piece; },
       [&](const Sym& s) { append_tex(out, s.value, s.unit); });
 }
 
@@ -82,7 +83,7 @@ void Derivation::put(std::string_view s) {
 }
 
 void Derivation::step(std::string_view title, std::string_view lhs, std::string_view rhs,
-                      std::initializer_list<Sym> syms, double result, std::string_view unit) {
+                      std::span<const Sym> syms, double result, std::string_view unit) {
   if (!record_) return;
   auto piece = [&](std::string_view p) { put(p); };
   // A formatted number passes through `scratch_` (one string, reused: its capacity survives).

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,7 +30,12 @@ class Derivation {
   // Example: d.step("Total compute", "C", "6 \\cdot $N \\cdot $D",
   //                 {{"N", "N", n, unit::params}, {"D", "D", t, unit::tokens}}, c, unit::flop);
   void step(std::string_view title, std::string_view lhs, std::string_view rhs,
-            std::initializer_list<Sym> syms, double result, std::string_view unit);
+            std::initializer_list<Sym> syms, double result, std::string_view unit) {
+    step(title, lhs, rhs, std::span<const Sym>(syms.begin(), syms.size()), result, unit);
+  }
+  // The same with symbols built in code (one per stage of a pipeline, say).
+  void step(std::string_view title, std::string_view lhs, std::string_view rhs,
+            std::span<const Sym> syms, double result, std::string_view unit);
   // A step in words (a choice, an assumption, a verdict) with no formula.
   void note(std::string_view title, std::string_view text);
   void warn(std::string text);

@@ -245,15 +245,20 @@ Result<CollectiveOut> comm_collective(const CollectiveIn& in, Derivation& d) {
   if (op == Collective::AllReduce && o.algorithm_used == "ring")
     d.step("The large-N approximation", "V_{\\text{approx}}", "2 $P", {{"P", "P", p, unit::bytes}},
            o.bytes_per_rank_approx, unit::bytes);
-  d.step("Traffic summed over all ranks (switch / bisection load)", "V_{\\text{total}}",
-         "\\sum V_{\\text{rank}}", {}, o.total_bytes, unit::bytes);
+  d.step(
+      "Traffic summed over all ranks (switch / bisection load): each rank's bytes times the "
+      "ranks (or links) that send them",
+      "V_{\\text{total}}", "$v \\cdot $n",
+      {{"v", "V_{\\text{rank}}", o.bytes_per_rank},
+       {"n", "n", o.bytes_per_rank > 0 ? o.total_bytes / o.bytes_per_rank : 0}},
+      o.total_bytes, unit::bytes);
   d.step("Collective time", "T", "$A + $B",
          {{"A", "T_{\\alpha}", o.latency_time, unit::seconds},
           {"B", "T_{\\beta}", o.bandwidth_time, unit::seconds}},
          o.time, unit::seconds);
-  if (o.algorithm_used != "ring")
-    d.step("The same on a ring, for comparison", "T_{\\text{ring}}", "$R",
-           {{"R", "T_{\\text{ring}}", o.ring_time, unit::seconds}}, o.ring_time, unit::seconds);
+  if (o.algorithm_used != "ring" && d.recording())
+    d.note("The same on a ring, for comparison",
+           "A ring takes " + format_value(o.ring_time, unit::seconds) + " (the ring_time output).");
   o.regime = o.latency_time > o.bandwidth_time ? "latency" : "bandwidth";
   d.note("Regime", o.regime == "latency"
                        ? "Latency-bound: the step count dominates. Fewer, larger messages (or a "

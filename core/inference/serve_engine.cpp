@@ -686,8 +686,16 @@ DecodeShape decode_step(const ServeEngineIn& in, const SizedModel& sized, const 
     (compute_bound(mid) ? hi : lo) = mid;
   }
   o.crossover_batch = hi;
-  d.step("Batch where the step turns compute-bound", "B^*", "\\frac{t_W}{t_C / B}", {},
-         o.crossover_batch, unit::none);
+  if (d.recording()) {
+    const double t_c_star = hi * f_tok / (e.gpus * e.rate(hi / e.pp));
+    const double t_w_star = e.weights_read(hi / e.pp) / e.tp / w_rate;
+    d.step(
+        "Batch where the step turns compute-bound: the least batch whose FLOPs take as long as "
+        "its weight read (found by bisection; the GEMMs' share changes with the batch)",
+        "B^*", "\\min \\{B : t_C(B) \\ge t_W(B)\\},\\ t_C = $C,\\ t_W = $W",
+        {{"C", "t_C(B^*)", t_c_star, unit::seconds}, {"W", "t_W(B^*)", t_w_star, unit::seconds}},
+        o.crossover_batch, unit::none);
+  }
   return s;
 }
 

@@ -330,7 +330,6 @@ Result<ServePipelineOut> serve_pipeline(const ServePipelineIn& in, Derivation& d
   if (parsed.size() > 100) return stage_error(100, "", "at most 100 stages are supported");
   ServePipelineOut o{};
   o.stages = Json::array();
-  std::string sum_text, gpu_text;
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     const Json& s = parsed[i];
     if (!s.is_object())
@@ -396,18 +395,36 @@ Result<ServePipelineOut> serve_pipeline(const ServePipelineIn& in, Derivation& d
       o.total_gpus += r->gpus_needed;
     }
     o.total_latency += latency;
-    sum_text += (i ? " + " : "") + format_value(latency, unit::seconds);
-    if (row.find("gpus")->as_number() > 0)
-      gpu_text += (gpu_text.empty() ? "" : " + ") + count_text(row.find("gpus")->as_number());
     o.stages.push(std::move(row));
   }
   o.stage_count = static_cast<double>(parsed.size());
-  d.step("End-to-end latency (stages in sequence)", "T", "\\sum_i T_i", {}, o.total_latency,
-         unit::seconds);
-  d.note("Latencies added", sum_text + " = " + format_value(o.total_latency, unit::seconds));
-  d.step("GPUs for the batched stages", "G", "\\sum_i G_i", {}, o.total_gpus, unit::gpus);
-  if (!gpu_text.empty())
-    d.note("GPUs added", gpu_text + " = " + count_text(o.total_gpus) + " GPUs");
+  if (d.recording()) {
+    // One term per stage, named T_1, T_2, … (and G_i for the stages that hold GPUs).
+    std::vector<std::string> keys, texs;
+    std::vector<Sym> t_syms, g_syms;
+    std::string t_formula, g_formula;
+    const std::size_t n = o.stages.size();
+    keys.reserve(2 * n), texs.reserve(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      keys.push_back("t" + std::to_string(i)), texs.push_back("T_{" + std::to_string(i + 1) + "}");
+      keys.push_back("g" + std::to_string(i)), texs.push_back("G_{" + std::to_string(i + 1) + "}");
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const Json& row = o.stages.items()[i];
+      t_formula += (i ? " + $" : "$") + keys[2 * i];
+      t_syms.push_back({keys[2 * i], texs[2 * i], row.find("latency")->as_number(), unit::seconds});
+      const double g = row.find("gpus")->as_number();
+      if (g > 0) {
+        g_formula += (g_formula.empty() ? "$" : " + $") + keys[2 * i + 1];
+        g_syms.push_back({keys[2 * i + 1], texs[2 * i + 1], g});
+      }
+    }
+    d.step("End-to-end latency (stages in sequence)", "T", t_formula, std::span<const Sym>(t_syms),
+           o.total_latency, unit::seconds);
+    if (!g_syms.empty())
+      d.step("GPUs for the batched stages", "G", g_formula, std::span<const Sym>(g_syms),
+             o.total_gpus, unit::gpus);
+  }
   if (in.budget > 0) {
     o.remaining_budget = in.budget - o.total_latency;
     d.step("Budget left", "T_{\\text{left}}", "$B - $T",

@@ -99,9 +99,13 @@ Result<MemTrainingOut> mem_training(const MemTrainingIn& in, Derivation& d) {
                   "et al. 2022)"
                 : "Activations per layer and microbatch (Korthikanti et al. 2022, Table 2, for "
                   "this attention and FFN)",
-           "A_{\\text{layer}}", "A(s, b, h, a, t)",
-           {{"s", "s", in.seq_len, unit::tokens}, {"b", "b", double(in.micro_batch)}}, per_layer,
-           unit::bytes);
+           "A_{\\text{layer}}", "A(s = $s,\\ b = $b,\\ h = $h,\\ a = $a,\\ t = $t)",
+           {{"s", "s", in.seq_len, unit::tokens},
+            {"b", "b", double(in.micro_batch)},
+            {"h", "h", m.d_model},
+            {"a", "a", double(m.heads)},
+            {"t", "t", double(l.tp)}},
+           per_layer, unit::bytes);
     o.activations = training_memory(m, l, in.seq_len).activations;
     const double stage = stage_layers(m.layers, l);
     const double flight = std::min(l.pp, l.microbatches);

@@ -316,10 +316,16 @@ Result<ModelFlopsOut> model_flops(const ModelFlopsIn& in, Derivation& d) {
            "Each token runs through its " + std::to_string(m.top_k) + " routed experts" +
                (m.shared_experts > 0 ? " and the shared ones" : "") + ", not all " +
                std::to_string(m.experts) + ": only the active weights cost FLOPs.");
-  d.step("Active weights a token multiplies, less the input embedding", "N_{\\text{active}}",
-         "P_{\\text{attn}} + P_{\\text{ffn}}^{\\text{active}} + P_{\\text{norm}} + "
-         "P_{\\text{head}}",
-         {}, p.non_embedding_active, unit::params);
+  const double head = p.non_embedding_active - p.attention - p.ffn_active - p.norms;
+  d.step(
+      "Active weights a token multiplies, less the input embedding: attention, the active "
+      "feed-forward, norms and the output head",
+      "N_{\\text{active}}", "$A + $F + $n + $H",
+      {{"A", "P_{\\text{attn}}", p.attention, unit::params},
+       {"F", "P_{\\text{ffn}}^{\\text{active}}", p.ffn_active, unit::params},
+       {"n", "P_{\\text{norm}}", p.norms, unit::params},
+       {"H", "P_{\\text{head}}", head, unit::params}},
+      p.non_embedding_active, unit::params);
   d.step("Weight FLOPs per token (2 per weight, output layer included)", "F_{\\text{weights}}",
          m.tied_embeddings ? "2 \\cdot $N + 2 \\cdot $V \\cdot $d" : "2 \\cdot $N",
          {{"N", "N_{\\text{active}}", p.non_embedding_active, unit::params},

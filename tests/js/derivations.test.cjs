@@ -64,6 +64,23 @@ test('every substituted step computes the value it shows (examples, presets, ran
   assert.ok(read >= 0.85 * (read + tally.unread), `only ${read} of ${read + tally.unread} steps could be read`);
 });
 
+// A step that says nothing (T = \sum_i T_i, R = R, a formula with no number in it) shows no work:
+// every step with a formula substitutes at least one number.
+test('every step substitutes numbers (none says only "T = \\sum T_i")', async () => {
+  const api = await napkin();
+  const silent = new Set();
+  for (const [label, id, inputs] of runs(api)) {
+    const r = api.run(id, inputs);
+    if (r.error) continue;
+    for (const st of r.steps || []) {
+      if (!st.substituted) continue;
+      const rhs = st.substituted.slice(st.substituted.indexOf('=') + 1);
+      if (!/\d/.test(rhs)) silent.add(`${id}: "${st.title}": ${st.substituted}`);
+    }
+  }
+  assert.deepEqual([...silent], []);
+});
+
 test('the checker finds a deliberately broken step', async () => {
   const api = await napkin();
   const check = checker(api);
