@@ -271,22 +271,19 @@ TEST_CASE("rl.step: the engine's work per step, against steps it was not fitted 
   REQUIRE(l70.ok);
   CHECK(out(l70, "generation_time") == doctest::Approx(84).epsilon(0.25));
   CHECK(out(l70, "step_time") == doctest::Approx(147).epsilon(0.25));
-  auto l8 = run("rl.step", {{"model", "llama3-8b"},
-                            {"gpu", "h100"},
-                            {"prompt_len", 120},
-                            {"response_len_mean", 1019},
-                            {"response_len_max", 3976},
-                            {"gpu_memory_utilization", 0.6}});
+  const Json v05 = inputs({{"model", "llama3-8b"},
+                           {"gpu", "h100"},
+                           {"prompt_len", 120},
+                           {"response_len_mean", 1019},
+                           {"response_len_max", 3976},
+                           {"gpu_memory_utilization", 0.6}});
+  auto l8 = run_json("rl.step", v05);
   REQUIRE(l8.ok);
   CHECK(out(l8, "step_time") == doctest::Approx(92.8).epsilon(0.25));
   // Each decode step pays it once: the generation grows by the steps times the overhead.
-  auto none = run("rl.step", {{"model", "llama3-8b"},
-                              {"gpu", "h100"},
-                              {"prompt_len", 120},
-                              {"response_len_mean", 1019},
-                              {"response_len_max", 3976},
-                              {"gpu_memory_utilization", 0.6},
-                              {"step_overhead", 0}});
+  Json no_overhead = v05;
+  no_overhead.set("step_overhead", 0);
+  auto none = run_json("rl.step", no_overhead);
   REQUIRE(none.ok);
   CHECK(out(l8, "generation_time") - out(none, "generation_time") ==
         doctest::Approx(out(l8, "decode_steps") * 5e-3).epsilon(1e-6));
