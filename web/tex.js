@@ -1,6 +1,6 @@
 // Derivation formulas as MathML, from the small TeX the core writes (core/base/derivation.cpp):
 // letters, numbers with {,} group separators, _ ^ { }, \frac, \sqrt, \overline, \text, \left…\right,
-// \cdot \times \approx \sum \min \max, ceilings, Greek letters, \, \% and \$ (a cost:
+// \cdot \times \approx \ge \le \sum \min \max, ceilings, Greek letters, \, \% and \$ (a cost:
 // `\$ = H \cdot p`). Browsers render MathML Core natively, so no fonts or library ship: Temml
 // did the same for 50 KB gzipped, a sixth of the single file's old 300 KB budget. A
 // command this file does not know is reported, never guessed: the formula then shows as its
@@ -13,6 +13,7 @@
 
 const SYMBOLS = {
   cdot: ['mo', '·'], times: ['mo', '×'], approx: ['mo', '≈'], sum: ['mo', '∑'],
+  ge: ['mo', '≥'], le: ['mo', '≤'],
   lceil: ['mo', '⌈'], rceil: ['mo', '⌉'], lfloor: ['mo', '⌊'], rfloor: ['mo', '⌋'],
   // The Greek letters, all of them: the core adds one now and then (η, an efficiency, came
   // after α β γ λ ρ σ), and an unknown one would show as raw TeX.
