@@ -258,7 +258,7 @@ Result<CollectiveOut> comm_collective(const CollectiveIn& in, Derivation& d) {
          o.time, unit::seconds);
   if (o.algorithm_used != "ring" && d.recording())
     d.note("The same on a ring, for comparison",
-           "A ring takes " + format_value(o.ring_time, unit::seconds) + " (the ring_time output).");
+           "A ring takes " + format_value(o.ring_time, unit::seconds) + " (the time on a ring).");
   o.regime = o.latency_time > o.bandwidth_time ? "latency" : "bandwidth";
   d.note("Regime", o.regime == "latency"
                        ? "Latency-bound: the step count dominates. Fewer, larger messages (or a "
