@@ -44,6 +44,21 @@ double engine_share(const RlStepIn& in, Placement p) {
   return p == Placement::Colocated ? 0.6 : 0.9;
 }
 
+// The link a group of `ranks` GPUs communicates over: NVLink inside a node, the NICs once the
+// group spans nodes (a ring runs at its slowest link's rate and latency).
+Tier group_link(const RlStepIn& in, double ranks) {
+  const bool wide = ranks > in.gpus_per_node;
+  return Tier{"group",
+              "group link",
+              "",
+              wide ? in.inter_bandwidth : in.intra_bandwidth,
+              wide ? in.inter_latency : in.intra_latency,
+              false,
+              wide ? in.inter_efficiency : in.intra_efficiency,
+              1,
+              in.launch_latency};
+}
+
 // One rollout: the batch's responses generated on `gen_gpus` GPUs split into engine replicas.
 struct Rollout {
   double replicas = 0, per_replica = 0, concurrent = 0, prefill = 0, decode = 0, steps = 0,
@@ -91,11 +106,11 @@ Result<Engine> engine_for(const RlStepIn& in, Placement p, Derivation& d) {
   g.matmul_fraction_fp8 = in.matmul_fraction_fp8;
   // An engine wider than a node all-reduces through the NICs: a ring over its TP ranks runs
   // at the slowest link's rate and latency.
-  const bool wide = in.gen_tp > in.gpus_per_node;
-  g.intra_bandwidth = wide ? in.inter_bandwidth : in.intra_bandwidth;
-  g.intra_latency = wide ? in.inter_latency : in.intra_latency;
-  g.intra_efficiency = wide ? in.inter_efficiency : in.intra_efficiency;
-  if (wide)
+  const Tier link = group_link(in, in.gen_tp);
+  g.intra_bandwidth = link.bandwidth;
+  g.intra_latency = link.latency;
+  g.intra_efficiency = link.efficiency;
+  if (in.gen_tp > in.gpus_per_node)
     d.note("Engine across nodes", "Engine TP " + whole(in.gen_tp) + " spans nodes of " +
                                       whole(in.gpus_per_node) +
                                       " GPUs: its all-reduces run at the inter-node link's rate.");
@@ -403,16 +418,7 @@ Result<Phases> evaluate(const RlStepIn& in, const SizedModel& sized, Engines& en
     // Qwen3-30B-A3B, 16 → 16 ranks, 15.76 s; Qwen3-235B-A22B, 64 → 64, 58.57 s.
     const double tensors = checkpoint_tensors(m);
     const double ranks = coloc ? in.gen_tp : train_gpus + gen_gpus;
-    const bool wide = ranks > in.gpus_per_node;
-    const Tier tier{"sync",
-                    "weight sync",
-                    "",
-                    wide ? in.inter_bandwidth : in.intra_bandwidth,
-                    wide ? in.inter_latency : in.intra_latency,
-                    false,
-                    wide ? in.inter_efficiency : in.intra_efficiency,
-                    1,
-                    in.launch_latency};
+    const Tier tier = group_link(in, ranks);
     const double per = ranks > 1 ? collective_time(Collective::Broadcast, w_bytes / tensors,
                                                    static_cast<int>(ranks), tier)
                                        .time

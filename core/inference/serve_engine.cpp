@@ -467,17 +467,10 @@ Result<CacheShape> size_cache(const ServeEngineIn& in, Engine& e, ServeEngineOut
   // H200, 1,227 → 2,941 tokens/s per GPU (NVIDIA, "New XQA-kernel provides 2.4x more Llama-70B
   // throughput within the same latency budget", TensorRT-LLM docs, blogs/XQA-kernel.md).
   if (in.decode_attention == "per_head") {
-    if (mla) {
-      Error err;
-      err.code = "inconsistent";
-      err.input = "decode_attention";
-      err.value = in.decode_attention;
-      err.allowed =
-          "grouped: this model caches one latent per token (MLA), which every query "
-          "head reads once";
-      err.message = "decode_attention = per_head: " + err.allowed;
-      return err;
-    }
+    if (mla)
+      return Error::inconsistent("decode_attention", in.decode_attention,
+                                 "grouped: this model caches one latent per token (MLA), which "
+                                 "every query head reads once");
     e.kv_reads = std::max(1.0, m.heads / std::max(e.tp, static_cast<double>(m.kv_heads)));
     d.step("Reads of each cached byte per decode step (a block per query head)", "g",
            "\\frac{$h}{\\max($t, $k)}",
@@ -598,25 +591,22 @@ DecodeShape decode_step(const ServeEngineIn& in, const SizedModel& sized, const 
           {"q", "q_w", e.w_share},
           {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
          t_w, unit::seconds);
-  if (e.kv_reads > 1)
-    d.step("KV cache read per decode step (once per query head: g reads of each KV head)", "t_{KV}",
-           "\\frac{$b \\cdot $S \\cdot $m \\cdot $g}{$e \\cdot $B}",
-           {{"b", "B", b},
-            {"S", "S", ctx, unit::tokens},
-            {"m", "m_{KV}", e.kv_tok_gpu, unit::bytes_per_token},
-            {"g", "g", e.kv_reads},
-            {"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
-            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
-           t_kv, unit::seconds);
-  else
-    d.step("KV cache read per decode step", "t_{KV}",
-           "\\frac{$b \\cdot $S \\cdot $m}{$e \\cdot $B}",
-           {{"b", "B", b},
-            {"S", "S", ctx, unit::tokens},
-            {"m", "m_{KV}", e.kv_tok_gpu, unit::bytes_per_token},
-            {"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
-            {"B", "BW", in.mem_bandwidth, unit::bytes_per_s}},
-           t_kv, unit::seconds);
+  {
+    // With reads per query head the formula gains a factor g (the last symbol).
+    const bool per_head = e.kv_reads > 1;
+    const Sym kv[] = {{"b", "B", b},
+                      {"S", "S", ctx, unit::tokens},
+                      {"m", "m_{KV}", e.kv_tok_gpu, unit::bytes_per_token},
+                      {"e", "e_{BW}", in.bandwidth_efficiency, unit::fraction},
+                      {"B", "BW", in.mem_bandwidth, unit::bytes_per_s},
+                      {"g", "g", e.kv_reads}};
+    d.step(per_head ? "KV cache read per decode step (once per query head: g reads of each KV head)"
+                    : "KV cache read per decode step",
+           "t_{KV}",
+           per_head ? "\\frac{$b \\cdot $S \\cdot $m \\cdot $g}{$e \\cdot $B}"
+                    : "\\frac{$b \\cdot $S \\cdot $m}{$e \\cdot $B}",
+           std::span<const Sym>(kv, per_head ? 6 : 5), t_kv, unit::seconds);
+  }
   d.step("Matmul FLOPs per decode step", "t_C", "\\frac{$b \\cdot $f}{$g \\cdot $e \\cdot $F}",
          {{"b", "B", b},
           {"f", "f", f_tok, unit::flop_per_token},
@@ -647,29 +637,21 @@ DecodeShape decode_step(const ServeEngineIn& in, const SizedModel& sized, const 
            {{"n", "n_K", forward_kernels(m)}, {"c", "c_K", kGemmLaunch, unit::seconds}}, t_k,
            unit::seconds);
   o.decode_step = t_kv + std::max(t_c, t_w) + t_tp + t_el + t_k + e.overhead;
-  if (e.overhead > 0)
-    d.step(
-        "Decode step (the KV read never overlaps; weights and FLOPs do; the engine's own work "
-        "per step adds)",
-        "t_s", "$K + \\max($C, $W) + $T + $E + $L + $O",
-        {{"K", "t_{KV}", t_kv, unit::seconds},
-         {"C", "t_C", t_c, unit::seconds},
-         {"W", "t_W", t_w, unit::seconds},
-         {"T", "t_{TP}", t_tp, unit::seconds},
-         {"E", "t_E", t_el, unit::seconds},
-         {"L", "t_K", t_k, unit::seconds},
-         {"O", "t_O", e.overhead, unit::seconds}},
-        o.decode_step, unit::seconds);
-  else
-    d.step("Decode step (the KV read never overlaps; weights and FLOPs do)", "t_s",
-           "$K + \\max($C, $W) + $T + $E + $L",
-           {{"K", "t_{KV}", t_kv, unit::seconds},
-            {"C", "t_C", t_c, unit::seconds},
-            {"W", "t_W", t_w, unit::seconds},
-            {"T", "t_{TP}", t_tp, unit::seconds},
-            {"E", "t_E", t_el, unit::seconds},
-            {"L", "t_K", t_k, unit::seconds}},
-           o.decode_step, unit::seconds);
+  {
+    // The engine's own work per step, when given, is one more term (the last symbol).
+    const bool own = e.overhead > 0;
+    const Sym terms[] = {
+        {"K", "t_{KV}", t_kv, unit::seconds},   {"C", "t_C", t_c, unit::seconds},
+        {"W", "t_W", t_w, unit::seconds},       {"T", "t_{TP}", t_tp, unit::seconds},
+        {"E", "t_E", t_el, unit::seconds},      {"L", "t_K", t_k, unit::seconds},
+        {"O", "t_O", e.overhead, unit::seconds}};
+    d.step(own ? "Decode step (the KV read never overlaps; weights and FLOPs do; the engine's own "
+                 "work per step adds)"
+               : "Decode step (the KV read never overlaps; weights and FLOPs do)",
+           "t_s",
+           own ? "$K + \\max($C, $W) + $T + $E + $L + $O" : "$K + \\max($C, $W) + $T + $E + $L",
+           std::span<const Sym>(terms, own ? 7 : 6), o.decode_step, unit::seconds);
+  }
   o.bound = t_c > t_w ? "compute" : "memory";
   // Past the crossover a bigger batch costs time per token: the batch whose FLOPs (at the share
   // their GEMMs reach at that batch) take as long as its weight read. Both sides grow with the

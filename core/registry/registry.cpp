@@ -60,6 +60,16 @@ Json Error::to_json() const {
   return j;
 }
 
+Error Error::inconsistent(std::string input, std::string value, std::string what) {
+  Error e;
+  e.code = "inconsistent";
+  e.message = input + " = " + value + ": " + what;
+  e.value = std::move(value);
+  e.allowed = what;
+  e.input = std::move(input);
+  return e;
+}
+
 Error Error::inconsistent(std::string input, double value, std::string what) {
   Error e;
   e.code = "inconsistent";

@@ -29,6 +29,8 @@ struct Error {
   Json to_json() const;
   // Cross-input check failed inside an estimator: "tp = 3: must divide n_heads (64)".
   static Error inconsistent(std::string input, double value, std::string what);
+  // The same for a choice or text input: "decode_attention = per_head: …".
+  static Error inconsistent(std::string input, std::string value, std::string what);
 };
 
 template <class T>
