@@ -7,10 +7,10 @@
 //
 // Binaryen's wasm-split does the split; this file chooses the functions. It reads the static call
 // graph of the module's text (wasm-dis) and splits out exactly the functions reachable from the
-// deferred exports and not from any other export. Indirect calls are taken at their widest: if
-// the calculator's side makes any call through the table, every function in the table counts as
-// reachable from it and stays in the primary module. So no call the calculator makes can reach a
-// function of the deferred module, by construction: the deferred module is needed only by the
+// deferred exports and not from any other export. An indirect call may reach every function in
+// the table whose signature is the call's type (a call_indirect of any other signature traps, by
+// the wasm spec's type check, so it cannot reach them): those count as reachable from the caller.
+// So no call the calculator makes can reach a function of the deferred module, by construction: the deferred module is needed only by the
 // exports listed here, which wasm/api.js awaits. Node's JS API (build/wasm/napkin.js) keeps the
 // whole module: it is not split.
 import fs from 'node:fs';
@@ -30,34 +30,56 @@ function exportNames(glue) {
   return byWasmName;
 }
 
+// A function's signature as wasm-dis names the type of a call_indirect: "$i32_i32_=>_i32" for
+// (param i32) (param i32) (result i32), "$=>_none" for no params and no result.
+function signature(header) {
+  const params = [...header.matchAll(/\(param \$\S+ (\w+)\)/g)].map((m) => m[1]);
+  const result = [...header.matchAll(/\(result ((?:\w+ ?)+)\)/g)].map((m) => m[1].trim().replace(/ /g, '_'));
+  return '$' + params.map((p) => p + '_').join('') + '=>_' + (result.length ? result.join('_') : 'none');
+}
+
 // The functions only the deferred exports reach, by their index names in wasm-dis's text ($123).
 export function deferredFunctions(wat, glue) {
   const names = exportNames(glue);
   const calls = new Map();  // function → functions it calls directly or takes the address of
-  const indirect = new Set();  // functions that make a call through the table
+  const indirect = new Map();  // function → the types of its calls through the table
+  const sig = new Map();  // function → its signature, named as a call_indirect's type
   const table = new Set();  // functions in the table's element segments
   const exports = [];  // [function, its C export name (or the wasm export name)]: one function may have several
   let current = null;
   for (const line of wat.split('\n')) {
-    const f = /^ \(func (\$[^\s)]+)/.exec(line);
-    if (f) { current = f[1]; calls.set(current, new Set()); continue; }
+    const f = /^ \(func (\$[^\s)]+)(.*)$/.exec(line);
+    if (f) {
+      current = f[1];
+      calls.set(current, new Set());
+      indirect.set(current, new Set());
+      sig.set(current, signature(f[2]));
+      continue;
+    }
     if (line.startsWith(' (elem')) { for (const m of line.matchAll(/\$[^\s)]+/g)) table.add(m[0]); current = null; continue; }
     const e = /^ \(export "(\w+)" \(func (\$[^\s)]+)\)\)/.exec(line);
     if (e) { exports.push([e[2], names.get(e[1]) || e[1]]); current = null; continue; }
     if (current === null || !line.startsWith('  ')) continue;
     for (const m of line.matchAll(/\((?:call|return_call|ref\.func) (\$[^\s)]+)/g)) calls.get(current).add(m[1]);
-    if (line.includes('call_indirect')) indirect.add(current);
+    for (const m of line.matchAll(/call_indirect (?:\$\S+ )?\(type (\$[^\s)]+)\)/g)) indirect.get(current).add(m[1]);
   }
   const missing = DEFERRED_EXPORTS.filter((n) => !exports.some(([, name]) => name === n));
   if (missing.length) throw new Error(`wasm/split.mjs: the module does not export ${missing.join(', ')} (see wasm/bindings.cpp)`);
+  // A call_indirect whose type no table function has would mean this reading of the text is
+  // wrong (wasm-dis names types differently): then every table function counts, as before.
+  const tableSigs = new Set([...table].map((f) => sig.get(f)));
   const reach = (roots) => {
-    const seen = new Set(), stack = [...roots];
-    let widened = false;
+    const seen = new Set(), stack = [...roots], widened = new Set();
     while (stack.length) {
       const f = stack.pop();
       if (seen.has(f)) continue;
       seen.add(f);
-      if (indirect.has(f) && !widened) { widened = true; stack.push(...table); }
+      for (const type of indirect.get(f) || []) {
+        if (widened.has(type)) continue;
+        widened.add(type);
+        const any = !tableSigs.has(type);
+        for (const t of table) if (any || sig.get(t) === type) stack.push(t);
+      }
       stack.push(...(calls.get(f) || []));
     }
     return seen;

@@ -83,7 +83,7 @@ test('search loads the deferred part itself, and a failed load is an error value
   assert.ok(!s.error && s.best, JSON.stringify(s).slice(0, 200));
 });
 
-test('the split chooser keeps every function an indirect call may reach in the primary part', async () => {
+test('the split chooser keeps every function an indirect call may reach, by its signature, in the primary part', async () => {
   const { deferredFunctions } = await import(path.join(ROOT, 'wasm/split.mjs'));
   const glue = 'Module["_napkin_run"]=Module["asm"]["s"];' +
     ['napkin_search', 'napkin_load_problems', 'napkin_problems', 'napkin_problem', 'napkin_check'].map((n, i) => `Module["_${n}"]=Module["asm"]["${'yzABC'[i]}"];`).join('');
@@ -96,10 +96,15 @@ test('the split chooser keeps every function an indirect call may reach in the p
     ' (func $search', '  (call $shared)', '  (call $only_search)', ' )',
     ' (func $only_search', '  (call $t2)', ' )',
     ' (func $load', '  (call $t1)', ' )',
-    ' (func $t1', '  (nop)', ' )', ' (func $t2', '  (nop)', ' )',
+    ' (func $t1 (param $0 i32)', '  (nop)', ' )', ' (func $t2', '  (nop)', ' )',
   ].join('\n');
   // run calls shared directly and nothing through the table: the table's functions go too.
   assert.deepEqual(deferredFunctions(wat('  (call $shared)'), glue).sort(), ['$load', '$only_search', '$search', '$t1', '$t2']);
-  // run makes an indirect call: t1 and t2 may be its targets and stay.
+  // run calls through the table with t2's signature (no params, no result): t2 may be its target
+  // and stays; t1 (one i32 param) cannot be (the call would trap) and goes.
+  assert.deepEqual(deferredFunctions(wat('  (call $shared)\n  (call_indirect (type $=>_none) (i32.const 1))'), glue).sort(), ['$load', '$only_search', '$search', '$t1']);
+  // With t1's signature, t1 stays and t2 goes.
+  assert.deepEqual(deferredFunctions(wat('  (call $shared)\n  (call_indirect (type $i32_=>_none) (i32.const 0) (i32.const 1))'), glue).sort(), ['$load', '$only_search', '$search', '$t2']);
+  // A type no table function has means the text was misread: every table function stays.
   assert.deepEqual(deferredFunctions(wat('  (call $shared)\n  (call_indirect (type $0) (i32.const 1))'), glue).sort(), ['$load', '$only_search', '$search']);
 });
