@@ -608,7 +608,7 @@ void register_comm(Registry& r) {
   {
     using In = CollectiveIn;
     using Out = CollectiveOut;
-    r.add(declare<In, Out>(
+    r.add(declare<comm_collective>(
         {"comm.collective", "Collective communication time", "comm",
          "Bytes each rank sends, total traffic, latency and bandwidth terms of a collective "
          "(all-reduce, all-gather, reduce-scatter, all-to-all, broadcast, p2p) on N ranks.",
@@ -697,13 +697,12 @@ void register_comm(Registry& r) {
          out("algorithm_used", NAPKIN_FIELD(Out, algorithm_used), "Algorithm used")
              .help("The algorithm timed: ring, tree, in-switch reduction, or two tiers"),
          out("ring_time", NAPKIN_FIELD(Out, ring_time), "Time on a ring", unit::seconds)
-             .help("The same collective on a ring, for comparison")},
-        &comm_collective));
+             .help("The same collective on a ring, for comparison")}));
   }
   {
     using In = ParallelismIn;
     using Out = ParallelismOut;
-    r.add(declare<In, Out>(
+    r.add(declare<comm_parallelism>(
         {"comm.parallelism", "Communication volume of DP, FSDP, TP and PP", "comm",
          "Per-step bytes, operation counts and times of data, fully sharded, tensor and pipeline "
          "parallelism — logical and physical, exact and the worked examples' approximations.",
@@ -830,13 +829,12 @@ void register_comm(Registry& r) {
              .help("Latency plus bytes over the link; shown when a link bandwidth is given"),
          out("pp_time", NAPKIN_FIELD(Out, pp_time), "PP time", unit::seconds)
              .optional()
-             .help("Latency plus bytes over the link; shown when a link bandwidth is given")},
-        &comm_parallelism));
+             .help("Latency plus bytes over the link; shown when a link bandwidth is given")}));
   }
   {
     using In = ZeroIn;
     using Out = ZeroOut;
-    r.add(declare<In, Out>(
+    r.add(declare<comm_zero>(
         {"comm.zero", "ZeRO communication per step", "comm",
          "A worked example's ZeRO-1/2/3 communication cost model side by side with the ZeRO "
          "paper's "
@@ -883,8 +881,7 @@ void register_comm(Registry& r) {
              .help("Bytes per rank from the ZeRO paper's volumes"),
          out("time_paper", NAPKIN_FIELD(Out, time_paper), "Time (ZeRO paper volume, ring)",
              unit::seconds)
-             .help("Time for the paper's volume on a ring")},
-        &comm_zero));
+             .help("Time for the paper's volume on a ring")}));
   }
 }
 

@@ -308,7 +308,7 @@ void register_comm_tp(Registry& r) {
   {
     using In = TpStepIn;
     using Out = TpStepOut;
-    r.add(declare<In, Out>(
+    r.add(declare<comm_tp_step>(
         {"comm.tp_step", "The tensor-parallel communication bill", "comm",
          "Payload, ring traffic, all-reduce count, latency versus bandwidth time and the share "
          "of a step spent in TP all-reduces (worked example).",
@@ -401,13 +401,12 @@ void register_comm_tp(Registry& r) {
              unit::fraction)
              .help("Exposed communication ÷ step time"),
          out("regime", NAPKIN_FIELD(Out, regime), "Regime")
-             .help("Whether latency or bandwidth dominates")},
-        &comm_tp_step));
+             .help("Whether latency or bandwidth dominates")}));
   }
   {
     using In = EpAlltoallIn;
     using Out = EpAlltoallOut;
-    r.add(declare<In, Out>(
+    r.add(declare<comm_ep_alltoall>(
         {"comm.ep_alltoall", "The expert-parallel all-to-all bill", "comm",
          "Bytes each rank sends in MoE dispatch and combine, the number of all-to-alls and their "
          "time per step.",
@@ -478,13 +477,12 @@ void register_comm_tp(Registry& r) {
          out("time", NAPKIN_FIELD(Out, time), "Time per step", unit::seconds)
              .help("Latency time + bandwidth time"),
          out("regime", NAPKIN_FIELD(Out, regime), "Regime")
-             .help("Whether latency or bandwidth dominates")},
-        &comm_ep_alltoall));
+             .help("Whether latency or bandwidth dominates")}));
   }
   {
     using In = RooflineIn;
     using Out = RooflineOut;
-    r.add(declare<In, Out>(
+    r.add(declare<hw_roofline>(
         {"hw.roofline", "Roofline", "comm",
          "Ridge intensity, attainable FLOP/s, memory- or compute-bound, and the time of a "
          "kernel from its FLOPs and bytes.",
@@ -530,8 +528,7 @@ void register_comm_tp(Registry& r) {
              .help("Bytes ÷ bandwidth"),
          out("time", NAPKIN_FIELD(Out, time), "Time", unit::seconds)
              .optional()
-             .help("The larger of compute and memory time")},
-        &hw_roofline));
+             .help("The larger of compute and memory time")}));
   }
 
   // Charts (docs/architecture.md, The registry).

@@ -151,7 +151,7 @@ Result<GemmOut> hw_gemm(const GemmIn& in, Derivation& d) {
 void register_gemm(Registry& r) {
   using In = GemmIn;
   using Out = GemmOut;
-  r.add(declare<In, Out>(
+  r.add(declare<hw_gemm>(
       {"hw.gemm", "Achieved GEMM rate from its shape", "comm",
        "The time and achieved FLOP/s of one matrix multiply (or one grouped multiply, as a "
        "mixture of experts runs its experts) from its shape: whole waves of output tiles over "
@@ -219,8 +219,7 @@ void register_gemm(Registry& r) {
            .help("Rounds of tiles over the SMs; absent without an SM count"),
        out("flops", NAPKIN_FIELD(Out, flops), "FLOPs", unit::flop).help("2 · G · m · n · k"),
        out("bytes", NAPKIN_FIELD(Out, bytes), "Bytes moved", unit::bytes)
-           .help("Both operands read once and the result written once")},
-      &hw_gemm));
+           .help("Both operands read once and the result written once")}));
 }
 
 }  // namespace napkin

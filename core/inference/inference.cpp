@@ -485,7 +485,7 @@ void register_inference(Registry& r) {
     using In = InferLatencyIn;
     using Out = InferLatencyOut;
     r.add(with_sized_model_inputs<In>(
-        declare<In, Out>(
+        declare<infer_latency>(
             {"infer.latency", "Inference latency: prefill and decode", "inference",
              "Time to process a prompt and generate tokens, each step bound by its FLOPs or by "
              "reading the weights and the KV cache, throughput, and the KV cache the requests "
@@ -553,14 +553,13 @@ void register_inference(Registry& r) {
                  .help("Whether decode is memory- or compute-bound"),
              out("active_params", NAPKIN_FIELD(Out, active_params), "Active parameters",
                  unit::params)
-                 .help("Parameters one token computes with (all of them for a dense model)")},
-            &infer_latency),
+                 .help("Parameters one token computes with (all of them for a dense model)")}),
         0));
   }
   {
     using In = InferKvIn;
     using Out = InferKvOut;
-    r.add(declare<In, Out>(
+    r.add(declare<infer_kv>(
         {"infer.kv", "KV cache size (MHA, GQA, MQA, MLA)", "inference",
          "Bytes of keys and values cached per token, per sequence and per batch, for multi-head, "
          "grouped-query, multi-query and multi-head latent attention.",
@@ -624,20 +623,19 @@ void register_inference(Registry& r) {
              .optional()
              .help("How many times smaller than a full multi-head cache"),
          out("attention", NAPKIN_FIELD(Out, attention), "Attention type")
-             .help("Multi-head, grouped-query, multi-query or multi-head latent attention")},
-        &infer_kv));
+             .help("Multi-head, grouped-query, multi-query or multi-head latent attention")}));
   }
   {
     using In = InferDecodeIn;
     using Out = InferDecodeOut;
-    r.add(declare<In, Out>(
+    r.add(declare<infer_decode>(
         {"infer.decode", "Decode step roofline", "inference",
          "One decode step: time to read the weights and the KV cache versus the batch's FLOPs, "
          "tokens per second, and the batch where decode turns compute-bound.",
          "Pope et al. 2022 §2–3; Austin et al. 2025, How to Scale Your Model (inference chapter)",
          "docs/inference.md#inferdecode"},
         [] {
-          std::vector<InputDecl<In>> ins = {
+          std::vector<InputRow> ins = {
               num("params", NAPKIN_FIELD(In, params), "Parameters", unit::params)
                   .help("Model size N: every weight, all experts included (what memory holds)")
                   .positive(kMaxParams)
@@ -703,8 +701,7 @@ void register_inference(Registry& r) {
                    "touches for a mixture of experts"),
          out("experts_touched", NAPKIN_FIELD(Out, experts_touched), "Experts touched per step")
              .help("Distinct experts per MoE layer the batch reads")
-             .optional()},
-        &infer_decode));
+             .optional()}));
   }
 }
 

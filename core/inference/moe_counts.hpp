@@ -21,18 +21,18 @@ struct MoeCounts {
 // The three inputs, bound to an input struct In that derives from MoeCounts.
 template <class In>
 std::vector<InputDecl<In>> moe_count_inputs() {
-  return {num<In, double>("active_params", &In::active_params, "Active parameters (0 = all: dense)",
-                          unit::params)
+  return {num<In, double>("active_params", NAPKIN_FIELD(In, active_params),
+                          "Active parameters (0 = all: dense)", unit::params)
               .help("Parameters each token computes with; a mixture of experts uses only its "
                     "routed experts (Mixtral 8x7B: 12.9B of 46.7B)")
               .range(0, 1e15)
               .group("model.moe"),
-          num<In, double>("experts", &In::experts, "Routed experts (0 = dense)")
+          num<In, double>("experts", NAPKIN_FIELD(In, experts), "Routed experts (0 = dense)")
               .help("Experts per MoE layer, for the experts a batch touches; 0 for a dense model")
               .range(0, 1e5)
               .integer()
               .group("model.moe"),
-          num<In, double>("top_k", &In::top_k, "Experts per token")
+          num<In, double>("top_k", NAPKIN_FIELD(In, top_k), "Experts per token")
               .help("Routed experts each token uses (MoE only)")
               .range(0, 1e4)
               .integer()

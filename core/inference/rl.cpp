@@ -265,7 +265,7 @@ void register_rl(Registry& r) {
   using In = RlThroughputIn;
   using Out = RlThroughputOut;
   r.add(with_sized_model_inputs<In>(
-      declare<In, Out>(
+      declare<rl_throughput>(
           {"rl.throughput", "RL training: sync vs async", "inference",
            "Iteration time and throughput of RLHF/PPO when generation, scoring and training run "
            "one "
@@ -384,8 +384,7 @@ void register_rl(Registry& r) {
                .help("Policy weights + the cache of its sequences at full length"),
            out("score_time_async", NAPKIN_FIELD(Out, score_time_async), "Scoring (async)",
                unit::seconds)
-               .help("Reward model on the GPUs not training, in async mode")},
-          &rl_throughput),
+               .help("Reward model on the GPUs not training, in async mode")}),
       0));
 }
 

@@ -11,7 +11,7 @@ void register_rl_step(Registry& r) {
   using In = RlStepIn;
   using Out = RlStepOut;
   r.add(with_sized_model_inputs<In>(
-      declare<In, Out>(
+      declare<rl_step>(
           {"rl.step", "RL post-training step (GRPO/PPO)", "inference",
            "Time of one RL post-training step — rollouts on a serving engine, reward, "
            "log-probability passes, the update and the weight transfer — colocated, on separate "
@@ -319,8 +319,7 @@ void register_rl_step(Registry& r) {
            out("best_split_step_time", NAPKIN_FIELD(Out, best_split_step_time),
                "Step at the best split", unit::seconds)
                .help("The step time at that split")
-               .optional()},
-          &rl_step),
+               .optional()}),
       2));
   // Item 4 of the RL issue: step time against the GPUs given to generation, each placement.
   r.add_chart({.id = "rl-step-vs-generation-gpus",

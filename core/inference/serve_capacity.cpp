@@ -501,7 +501,7 @@ Result<ServeCapacityOut> serve_capacity(const ServeCapacityIn& in, Derivation& d
   return o;
 }
 
-void insert_target_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift) {
+void insert_target_inputs(Estimator& e, std::size_t at, const void* defaults, const Via& via) {
   using In = ServeCapacityIn;
   insert_decls<In>(
       e, at,
@@ -520,7 +520,7 @@ void insert_target_inputs(Estimator& e, std::size_t at, const void* defaults, st
            .help("The busiest a replica's batch slots may be on average; headroom for bursts")
            .positive(1)
            .group("job")},
-      defaults, shift);
+      defaults, via);
 }
 
 void register_serve_capacity(Registry& r) {
@@ -570,7 +570,7 @@ void register_serve_capacity(Registry& r) {
           .help("Time per output token when the batch holds p90-length prompts")
           .range(0, 1e3)
           .group("job")};
-  std::vector<InputDecl<In>> ins(std::begin(own), std::end(own));
+  std::vector<InputRow> ins(std::begin(own), std::end(own));
   ins.push_back(num<In, double>("replicas", NAPKIN_FIELD(In, replicas),
                                 "Replicas (0 = fewest that meet the targets)")
                     .help("Fix the replicas to see the latency they give; 0 finds the fewest")
@@ -578,7 +578,7 @@ void register_serve_capacity(Registry& r) {
                     .integer()
                     .group("layout"));
   r.add(with_engine_inputs<In>(with_target_inputs<In>(
-      declare<In, Out>(
+      declare<serve_capacity>(
           {"serve.capacity", "Serving capacity: replicas and GPUs for a load", "inference",
            "Replicas and GPUs of a continuous-batching deployment for a request rate, prompt and "
            "output lengths and latency targets: requests queue for each replica's batch slots.",
@@ -624,8 +624,7 @@ void register_serve_capacity(Registry& r) {
            out("goodput", NAPKIN_FIELD(Out, goodput), "Goodput per GPU", unit::requests_per_s)
                .help("The most requests per second per GPU that still meet every latency target "
                      "at this batch (DistServe's measure), with no utilisation headroom; 0 when "
-                     "no load meets them")},
-          &serve_capacity),
+                     "no load meets them")}),
       std::size(own))));
   // p90 TTFT against the load for fixed replica counts; the user's own line (replicas chosen
   // for each load) steps from one to the next.

@@ -31,11 +31,11 @@ struct ServeCapacityOut {
 // The latency targets and utilisation limit, declared once (serve_capacity.cpp) for the
 // estimators that size a deployment (serve.capacity, serve.disaggregated), inserted after the
 // first `at` inputs of an estimator whose input struct derives from ServeCapacityIn.
-void insert_target_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift);
+void insert_target_inputs(Estimator& e, std::size_t at, const void* defaults, const Via& via);
 template <class In>
 Estimator with_target_inputs(Estimator e, std::size_t at) {
   const In defaults{};
-  insert_target_inputs(e, at, &defaults, base_shift<In, ServeCapacityIn>(defaults));
+  insert_target_inputs(e, at, &defaults, Via{}.then(&base_at<In, ServeCapacityIn>));
   return e;
 }
 

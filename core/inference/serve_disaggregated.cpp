@@ -239,7 +239,7 @@ void register_serve_disaggregated(Registry& r) {
   using In = ServeDisaggregatedIn;
   using Out = ServeDisaggregatedOut;
   r.add(with_engine_inputs<In>(with_target_inputs<In>(
-      declare<In, Out>(
+      declare<serve_disaggregated>(
           {"serve.disaggregated", "Disaggregated prefill and decode: GPUs per pool", "inference",
            "GPUs for a prefill pool that meets the TTFT target and a decode pool that meets the "
            "TPOT target at a load, the KV cache sent between them, against one colocated pool.",
@@ -289,8 +289,7 @@ void register_serve_disaggregated(Registry& r) {
            out("prefill_instances", NAPKIN_FIELD(Out, prefill_instances), "Prefill instances")
                .help("Each prefills one prompt at a time"),
            out("decode_instances", NAPKIN_FIELD(Out, decode_instances), "Decode instances")
-               .help("Each decodes a batch of sequences")},
-          &serve_disaggregated),
+               .help("Each decodes a batch of sequences")}),
       1)));
   r.add_chart({.id = "disagg-gpus-vs-qps",
                .title = "GPUs vs load: disaggregated and colocated",

@@ -322,14 +322,12 @@ std::vector<InputDecl<ServeEngineIn>> engine_input_decls() {
 
 }  // namespace
 
-void insert_rows(Estimator& e, std::size_t at, const InputRow* rows, std::size_t n,
-                 std::size_t stride, const void* defaults, std::size_t shift) {
+void insert_rows(Estimator& e, std::size_t at, const std::vector<InputRow>& rows,
+                 const void* defaults, const Via& via) {
   std::vector<InputSpec> specs;
   std::vector<FieldRef> fields;
-  const char* p = reinterpret_cast<const char*>(rows);
-  for (std::size_t i = 0; i < n; ++i, p += stride) {
-    InputRow row = *reinterpret_cast<const InputRow*>(p);
-    row.field.offset += shift;
+  for (InputRow row : rows) {
+    row.field.via = via;
     specs.push_back(input_spec(row, defaults));
     fields.push_back(row.field);
   }
@@ -339,12 +337,10 @@ void insert_rows(Estimator& e, std::size_t at, const InputRow* rows, std::size_t
                         fields.end());
 }
 
-void insert_engine_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift) {
-  insert_decls(e, at, engine_input_decls(), defaults, shift);
+void insert_engine_inputs(Estimator& e, std::size_t at, const void* defaults, const Via& via) {
+  insert_decls(e, at, engine_input_decls(), defaults, via);
   // The shared model's inputs first (core/scenario/model_inputs.cpp).
-  const ServeEngineIn probe{};
-  insert_sized_model_inputs(e, at, defaults,
-                            shift + base_shift<ServeEngineIn, SizedModelInputs>(probe));
+  insert_sized_model_inputs(e, at, defaults, via.then(&base_at<ServeEngineIn, SizedModelInputs>));
 }
 
 namespace {
@@ -849,7 +845,7 @@ Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d) {
 void register_serve_engine(Registry& r) {
   using In = ServeEngineIn;
   using Out = ServeEngineOut;
-  r.add(with_engine_inputs<In>(declare<In, Out>(
+  r.add(with_engine_inputs<In>(declare<serve_engine>(
       {"serve.engine", "Serving engine: batch, TTFT, TPOT, throughput", "inference",
        "One replica of a continuous-batching engine (vLLM, SGLang, TensorRT-LLM) on TP × PP "
        "GPUs: KV cache left after weights, the largest batch, time to first token, time per "
@@ -902,8 +898,7 @@ void register_serve_engine(Registry& r) {
            .help("Tokens the KV cache holds, in whole blocks"),
        out("experts_touched", NAPKIN_FIELD(Out, experts_touched), "Experts touched per step")
            .help("Distinct experts per MoE layer one decode step reads")
-           .optional()},
-      &serve_engine)));
+           .optional()})));
   // Latency and throughput vs batch: both lines stop at the memory wall (the batch the KV
   // cache holds); the weight read is shared by the batch until the FLOPs catch up.
   r.add_chart({.id = "engine-latency-vs-batch",

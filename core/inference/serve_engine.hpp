@@ -87,33 +87,25 @@ double engine_matmul_share(const ServeEngineIn& in, const Model& model, double t
 // serve_engine (its input struct derives from ServeEngineIn): the model, the GPU, the layout,
 // the engine's settings, the request lengths and the shared prefix. `batch` is left to each
 // estimator: it means different things to them. Inserted after the first `at` inputs of a
-// declared estimator, like the model inputs (one copy in wasm for every estimator).
-void insert_engine_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift);
-
-// Offset of base B inside an input struct In (single inheritance), for the insert functions.
-template <class In, class B>
-std::size_t base_shift(const In& x) {
-  const B* base = &x;
-  return static_cast<std::size_t>(reinterpret_cast<const char*>(base) -
-                                  reinterpret_cast<const char*>(&x));
-}
+// declared estimator, like the model inputs (one copy in wasm for every estimator); `via`
+// reaches the ServeEngineIn inside the estimator's struct.
+void insert_engine_inputs(Estimator& e, std::size_t at, const void* defaults, const Via& via);
 
 template <class In>
 Estimator with_engine_inputs(Estimator e, std::size_t at = 0) {
   const In defaults{};
-  insert_engine_inputs(e, at, &defaults, base_shift<In, ServeEngineIn>(defaults));
+  insert_engine_inputs(e, at, &defaults, Via{}.then(&base_at<In, ServeEngineIn>));
   return e;
 }
 
 // Inserts declarations made over a base struct into an estimator over a struct that derives
-// from it (`shift` bytes in), their defaults read from `defaults` (non-template: one copy).
-void insert_rows(Estimator& e, std::size_t at, const InputRow* rows, std::size_t n,
-                 std::size_t stride, const void* defaults, std::size_t shift);
+// from it (`via` reaches the base), their defaults read from `defaults` (non-template: one copy).
+void insert_rows(Estimator& e, std::size_t at, const std::vector<InputRow>& rows,
+                 const void* defaults, const Via& via);
 template <class B>
 void insert_decls(Estimator& e, std::size_t at, const std::vector<InputDecl<B>>& decls,
-                  const void* defaults, std::size_t shift) {
-  static_assert(sizeof(InputDecl<B>) == sizeof(InputRow));
-  insert_rows(e, at, decls.data(), decls.size(), sizeof(InputDecl<B>), defaults, shift);
+                  const void* defaults, const Via& via) {
+  insert_rows(e, at, std::vector<InputRow>(decls.begin(), decls.end()), defaults, via);
 }
 
 Result<ServeEngineOut> serve_engine(const ServeEngineIn& in, Derivation& d);

@@ -161,7 +161,7 @@ void register_serve_moe(Registry& r) {
   using In = ServeMoeIn;
   using Out = ServeMoeOut;
   r.add(with_model_inputs<In>(
-      declare<In, Out>(
+      declare<serve_moe>(
           {"serve.moe", "MoE serving: experts touched, memory and all-to-all with EP", "inference",
            "Decoding a mixture of experts with its experts spread over EP GPUs: the experts a "
            "step touches, weights per GPU, the all-to-all per token and the step time.",
@@ -246,8 +246,7 @@ void register_serve_moe(Registry& r) {
                .help("max(matmuls, weight read) + all-to-all; the KV read is left out"),
            out("tokens_per_second_per_gpu", NAPKIN_FIELD(Out, tokens_per_second_per_gpu),
                "Tokens/s per GPU", unit::tokens_per_s)
-               .help("Output tokens per second each GPU carries")},
-          &serve_moe),
+               .help("Output tokens per second each GPU carries")}),
       0));
   r.add_chart({.id = "moe-experts-vs-batch",
                .title = "Experts touched per GPU and step time vs batch",

@@ -69,7 +69,7 @@ Result<ServePrefixCacheOut> serve_prefix_cache(const ServePrefixCacheIn& in, Der
 void register_serve_prefix_cache(Registry& r) {
   using In = ServePrefixCacheIn;
   using Out = ServePrefixCacheOut;
-  r.add(with_engine_inputs<In>(declare<In, Out>(
+  r.add(with_engine_inputs<In>(declare<serve_prefix_cache>(
       {"serve.prefix_cache", "Prefix caching: prefill, TTFT and memory saved", "inference",
        "One serve.engine replica with and without a cached shared prompt prefix: prefill FLOPs, "
        "time to first token and KV memory saved, and the larger batch that fits.",
@@ -108,8 +108,7 @@ void register_serve_prefix_cache(Registry& r) {
        out("tokens_per_second_per_gpu", NAPKIN_FIELD(Out, tokens_per_second_per_gpu),
            "Tokens/s per GPU", unit::tokens_per_s)
            .help("Output throughput per GPU with the cache"),
-       out("batch", NAPKIN_FIELD(Out, batch), "Batch used").help("The batch both sides run at")},
-      &serve_prefix_cache)));
+       out("batch", NAPKIN_FIELD(Out, batch), "Batch used").help("The batch both sides run at")})));
   r.add_chart({.id = "prefix-ttft-vs-fraction",
                .title = "Time to first token vs shared prefix, by hit rate",
                .estimator = "serve.prefix_cache",

@@ -82,7 +82,7 @@ Result<ServeSpeculativeOut> serve_speculative(const ServeSpeculativeIn& in, Deri
 void register_serve_speculative(Registry& r) {
   using In = ServeSpeculativeIn;
   using Out = ServeSpeculativeOut;
-  r.add(declare<In, Out>(
+  r.add(declare<serve_speculative>(
       {"serve.speculative", "Speculative decoding: tokens per step, speedup, best draft length",
        "inference",
        "A small draft model proposes k tokens and the target checks them in one step: the "
@@ -149,8 +149,7 @@ void register_serve_speculative(Registry& r) {
        out("tpot_speculative", NAPKIN_FIELD(Out, tpot_speculative), "Time per token with it",
            unit::seconds)
            .help("The target's time per token ÷ the speedup")
-           .optional()},
-      &serve_speculative));
+           .optional()}));
   r.add_chart({.id = "speculative-speedup-vs-draft",
                .title = "Speedup vs draft length, by acceptance rate",
                .estimator = "serve.speculative",

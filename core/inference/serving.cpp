@@ -447,7 +447,7 @@ void register_serving(Registry& r) {
     using In = ServeLlmIn;
     using Out = ServeLlmOut;
     r.add(with_sized_model_inputs<In>(
-        declare<In, Out>(
+        declare<serve_llm_gpus>(
             {"serve.llm_gpus", "GPUs to serve an LLM", "inference",
              "How many GPUs a request load needs with a single-stream model (one request at a time "
              "per "
@@ -556,14 +556,13 @@ void register_serving(Registry& r) {
                  .hidden(),
              out("single_request_latency_seed", NAPKIN_FIELD(Out, single_request_latency_seed),
                  "Single-request latency as the worked example computes it", unit::seconds)
-                 .hidden()},
-            &serve_llm_gpus),
+                 .hidden()}),
         0));
   }
   {
     using In = ServeBatchingIn;
     using Out = ServeBatchingOut;
-    r.add(declare<In, Out>(
+    r.add(declare<serve_batching>(
         {"serve.batching", "Dynamic batching: QPS vs latency", "inference",
          "GPUs needed for a request rate with batched inference, and the latency a request sees: "
          "the wait for its batch to fill plus the inference time. LLM engines batch "
@@ -625,13 +624,12 @@ void register_serving(Registry& r) {
          out("avg_latency_half_window", NAPKIN_FIELD(Out, avg_latency_half_window),
              "Average latency, half-window rule", unit::seconds)
              .help("Half the collection window + inference time, as the worked example counts "
-                   "it")},
-        &serve_batching));
+                   "it")}));
   }
   {
     using In = ServePipelineIn;
     using Out = ServePipelineOut;
-    r.add(declare<In, Out>(
+    r.add(declare<serve_pipeline>(
         {"serve.pipeline", "Multi-stage ranking pipeline", "inference",
          "Latency and GPUs of a pipeline of stages (fixed latency or batched inference) against "
          "a latency budget.",
@@ -663,8 +661,7 @@ void register_serving(Registry& r) {
          out("stage_count", NAPKIN_FIELD(Out, stage_count), "Stages")
              .help("Stages in the pipeline"),
          out("stages", NAPKIN_FIELD(Out, stages), "Per stage")
-             .help("Latency and GPUs of each stage")},
-        &serve_pipeline));
+             .help("Latency and GPUs of each stage")}));
   }
 }
 

@@ -114,7 +114,7 @@ void register_lora(Registry& r) {
   using In = LoraIn;
   using Out = LoraOut;
   r.add(with_model_inputs<In>(
-      declare<In, Out>(
+      declare<mem_lora>(
           {"mem.lora", "Fine-tuning memory: LoRA and QLoRA", "memory",
            "Memory to fine-tune a model with low-rank adapters: the frozen base (16-bit, 8-bit or "
            "4-bit NF4), the adapters and their optimizer states, and activations; against full "
@@ -176,8 +176,7 @@ void register_lora(Registry& r) {
            out("full_finetune", NAPKIN_FIELD(Out, full_finetune), "Full fine-tuning's model states",
                unit::bytes)
                .help("Every parameter × bytes per parameter (weights, gradients, Adam), before "
-                     "activations")},
-          &mem_lora),
+                     "activations")}),
       0));
 }
 

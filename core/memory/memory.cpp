@@ -353,7 +353,7 @@ void register_memory(Registry& r) {
     using In = MemTrainingIn;
     using Out = MemTrainingOut;
     r.add(with_model_inputs<In>(
-        declare<In, Out>(
+        declare<mem_training>(
             {"mem.training", "Training memory per GPU", "memory",
              "Weights, gradients, optimizer states and activations per GPU under TP, PP, DP and "
              "ZeRO 0–3, whether that fits, and the largest model this configuration can hold.",
@@ -454,14 +454,13 @@ void register_memory(Registry& r) {
              out("bytes_per_param", NAPKIN_FIELD(Out, bytes_per_param),
                  "Bytes per parameter per GPU")
                  .help("Model-state bytes (and rule-of-thumb activations) per parameter of the "
-                       "whole model, on one GPU: 16 for mixed-precision Adam without sharding")},
-            &mem_training),
+                       "whole model, on one GPU: 16 for mixed-precision Adam without sharding")}),
         20));
   }
   {
     using In = MemActivationsIn;
     using Out = MemActivationsOut;
-    r.add(declare<In, Out>(
+    r.add(declare<mem_activations>(
         {"mem.activations", "Activation memory (Korthikanti et al.)", "memory",
          "Activation bytes per transformer layer and per GPU with tensor and sequence "
          "parallelism, selective or full recomputation, and 1F1B pipelining.",
@@ -522,13 +521,12 @@ void register_memory(Registry& r) {
              .help("Layers ÷ pipeline stages"),
          out("in_flight_microbatches", NAPKIN_FIELD(Out, in_flight_microbatches),
              "Microbatches in flight")
-             .help("Micro-batches whose activations the first stage keeps")},
-        &mem_activations));
+             .help("Micro-batches whose activations the first stage keeps")}));
   }
   {
     using In = MemFsdpIn;
     using Out = MemFsdpOut;
-    r.add(declare<In, Out>(
+    r.add(declare<mem_fsdp>(
         {"mem.fsdp", "FSDP memory per device", "memory",
          "FP32 model states plus activations of an FFN-only model sharded over N_FSDP devices, "
          "and how many devices it takes to fit (worked example).",
@@ -611,8 +609,7 @@ void register_memory(Registry& r) {
              .help("Activations saved for the backward pass"),
          out("bf16_grad_saving", NAPKIN_FIELD(Out, bf16_grad_saving),
              "BF16-gradient saving (worked example's reading)", unit::bytes)
-             .help("What BF16 instead of FP32 gradients saves")},
-        &mem_fsdp));
+             .help("What BF16 instead of FP32 gradients saves")}));
   }
 }
 

@@ -382,7 +382,7 @@ void register_pipeline(Registry& r) {
   {
     using In = ScaleFsdpTpIn;
     using Out = ScaleFsdpTpOut;
-    r.add(declare<In, Out>(
+    r.add(declare<scale_fsdp_tp>(
         {"scale.fsdp_tp", "Compute-bound batch with FSDP + TP", "memory",
          "The smallest batch at which a mixed FSDP × TP forward pass is compute-bound, per "
          "device and in whole sequences, the communication-optimal FSDP degree, and the times.",
@@ -465,14 +465,13 @@ void register_pipeline(Registry& r) {
              unit::tokens)
              .help("The batch the times are for"),
          out("compute_bound", NAPKIN_FIELD(Out, compute_bound), "Compute-bound")
-             .help("Whether compute takes longer than either communication")},
-        &scale_fsdp_tp));
+             .help("Whether compute takes longer than either communication")}));
   }
   {
     using In = ParallelRecommendIn;
     using Out = ParallelRecommendOut;
     r.add(with_model_inputs<In>(
-        declare<In, Out>(
+        declare<parallel_recommend>(
             {"parallel.recommend", "Recommended parallel layout", "memory",
              "The fastest TP × PP × DP layout that fits, from the layout search over the "
              "whole-step model; or the worked example's rule of thumb (TP within a node, PP "
@@ -564,14 +563,13 @@ void register_pipeline(Registry& r) {
                  .help("Model FLOPs utilisation of that layout (search)"),
              out("layouts_evaluated", NAPKIN_FIELD(Out, layouts_evaluated), "Layouts searched")
                  .optional()
-                 .help("Layouts the search counted, evaluated or rejected")},
-            &parallel_recommend),
+                 .help("Layouts the search counted, evaluated or rejected")}),
         13));
   }
   {
     using In = PipeBubbleIn;
     using Out = PipeBubbleOut;
-    r.add(declare<In, Out>(
+    r.add(declare<pipe_bubble>(
         {"pipe.bubble", "Pipeline bubble", "memory",
          "Idle fraction of a pipeline-parallel step (exact and approximate), interleaving, "
          "point-to-point sends, and the microbatches needed for a target bubble.",
@@ -615,8 +613,7 @@ void register_pipeline(Registry& r) {
              .optional()
              .help("The same from the (N−1)/M approximation; needs a target"),
          out("efficiency", NAPKIN_FIELD(Out, efficiency), "Pipeline efficiency", unit::fraction)
-             .help("1 − bubble")},
-        &pipe_bubble));
+             .help("1 − bubble")}));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "base/echo.hpp"
 #include "base/units.hpp"
@@ -137,20 +138,20 @@ OutputSpec output_spec(const OutputRow& row) {
   return s;
 }
 
-void add_rows(Estimator& e, const InputRow* ins, std::size_t n_ins, std::size_t in_stride,
-              const OutputRow* outs, std::size_t n_outs, std::size_t out_stride,
-              const void* defaults) {
-  const auto* in_bytes = reinterpret_cast<const unsigned char*>(ins);
+void add_rows(Estimator& e, const InputRow* ins, std::size_t n_ins, const OutputRow* outs,
+              std::size_t n_outs, const void* defaults, const void* in_struct,
+              const void* out_struct) {
+  // A row declared over another struct would reach into the wrong object: a programming error,
+  // found when the registry is built (every test builds it).
   for (std::size_t i = 0; i < n_ins; ++i) {
-    const auto& row = *reinterpret_cast<const InputRow*>(in_bytes + i * in_stride);
-    e.inputs.push_back(input_spec(row, defaults));
-    e.input_fields.push_back(row.field);
+    if (ins[i].field.of != in_struct) std::abort();
+    e.inputs.push_back(input_spec(ins[i], defaults));
+    e.input_fields.push_back(ins[i].field);
   }
-  const auto* out_bytes = reinterpret_cast<const unsigned char*>(outs);
   for (std::size_t i = 0; i < n_outs; ++i) {
-    const auto& row = *reinterpret_cast<const OutputRow*>(out_bytes + i * out_stride);
-    e.outputs.push_back(output_spec(row));
-    e.output_fields.push_back(row.field);
+    if (outs[i].field.of != out_struct) std::abort();
+    e.outputs.push_back(output_spec(outs[i]));
+    e.output_fields.push_back(outs[i].field);
   }
 }
 
@@ -212,14 +213,31 @@ Json OutputSpec::to_json() const {
   return j;
 }
 
+Via Via::then(MemberAt inner) const {
+  Via v = *this;
+  for (MemberAt& h : v.hop)
+    if (!h) {
+      h = inner;
+      return v;
+    }
+  std::abort();  // a fourth level: Via::hop must grow
+}
+
 namespace {
-template <class T>
-T& member(void* obj, FieldRef f) {
-  return *reinterpret_cast<T*>(static_cast<unsigned char*>(obj) + f.offset);
+// The member's address in `obj`: through the bases the row's struct sits in, then its accessor.
+// Reading a const object goes through the same accessors (which only take an address).
+void* locate(void* obj, const FieldRef& f) {
+  for (MemberAt hop : f.via.hop)
+    if (hop) obj = hop(obj);
+  return f.at(obj);
 }
 template <class T>
-const T& member(const void* obj, FieldRef f) {
-  return *reinterpret_cast<const T*>(static_cast<const unsigned char*>(obj) + f.offset);
+T& member(void* obj, const FieldRef& f) {
+  return *static_cast<T*>(locate(obj, f));
+}
+template <class T>
+const T& member(const void* obj, const FieldRef& f) {
+  return *static_cast<const T*>(locate(const_cast<void*>(obj), f));
 }
 }  // namespace
 

@@ -128,13 +128,42 @@ struct SweepResult {
 };
 
 // Where a struct member lives and what it holds. Estimators are declared over typed structs;
-// the registry reaches their members through these (offset, type) pairs, so the glue is a few
+// the registry reaches their members through these (accessor, type) pairs, so the glue is a few
 // non-template functions rather than a std::function per field (which cost most of the wasm).
+// An accessor is one small function per declared member (member_at below): given an object of
+// the struct the row was declared over, the member's address. Rows declared over a base struct
+// (the shared model inputs) and inserted into an estimator's struct reach that base first, one
+// derived-to-base conversion per level (`via`, outermost first).
 enum class FieldType : unsigned char { Double, Int, Long, Bool, String, Json };
-struct FieldRef {
-  std::size_t offset = 0;
-  FieldType type = FieldType::Double;
+using MemberAt = void* (*)(void* object);
+// The derived-to-base conversions from an estimator's struct to the struct a row was declared
+// over, outermost first (at most three levels: serve.capacity → its engine → the sized model →
+// the shape).
+struct Via {
+  MemberAt hop[3] = {nullptr, nullptr, nullptr};
+  Via then(MemberAt inner) const;  // one level further in
 };
+struct FieldRef {
+  MemberAt at = nullptr;
+  FieldType type = FieldType::Double;
+  const void* of = nullptr;  // the struct declared over (struct_id), checked by declare()
+  Via via;
+};
+
+// The member M of struct S inside an object of S (M may be declared in a base of S: the
+// member pointer converts to S's).
+template <class S, auto M>
+void* member_at(void* object) {
+  return &(static_cast<S*>(object)->*M);
+}
+// The base B inside an object of D.
+template <class D, class B>
+void* base_at(void* object) {
+  return static_cast<B*>(static_cast<D*>(object));
+}
+// A constant address per struct: what a row records as the struct it was declared over.
+template <class S>
+inline constexpr char struct_id = 0;
 
 void field_assign(void* obj, FieldRef f, const Json& v);
 void field_set_number(void* obj, FieldRef f, double v);
@@ -161,36 +190,23 @@ constexpr FieldType field_type() {
   }
 }
 
-// A member of struct S of type T, by offset: what a declaration binds an input or output to.
-// Written NAPKIN_FIELD(In, params) at a declaration: offsetof is a constant, so a whole
-// declaration row is a constant the compiler stores as data (a member pointer's offset is not
-// a constant expression, and rows built at run time were most of the registry's wasm).
+// A member of struct S of type T: what a declaration binds an input or output to. Written
+// NAPKIN_FIELD(In, params) at a declaration: the accessor's address is a constant, so a whole
+// declaration row is a constant the compiler stores as data (rows built at run time were most of
+// the registry's wasm).
 template <class S, class T>
 struct Member {
-  std::size_t offset;
+  MemberAt at;
 };
 
 template <class S, class T>
 constexpr FieldRef field_ref(Member<S, T> m) {
-  return {m.offset, field_type<T>()};
+  return {m.at, field_type<T>(), &struct_id<S>};
 }
 
-// offsetof on a struct that adds members to a base (ModelInputs) is "conditionally supported";
-// clang and GCC support it for non-virtual bases, and CMakeLists.txt silences the warning.
-#define NAPKIN_FIELD(S, m) (::napkin::Member<S, decltype(S::m)>{offsetof(S, m)})
-
-// The member's offset from a member pointer, at run time, for the few declarations that are
-// built in code (a helper taking a member pointer): same FieldRef, not a constant.
-template <class S, class T>
-FieldRef field_ref(T S::*member) {
-  alignas(S) static unsigned char storage[sizeof(S)];
-  const S* probe = reinterpret_cast<const S*>(storage);
-  const auto* at = reinterpret_cast<const unsigned char*>(&(probe->*member));
-  return {static_cast<std::size_t>(at - storage), field_type<T>()};
-}
+#define NAPKIN_FIELD(S, m) (::napkin::Member<S, decltype(S::m)>{&::napkin::member_at<S, &S::m>})
 
 struct Estimator;
-using AnyFn = void (*)();
 // What a typed call reports, once per run (or per point of a sweep): the result struct, or the
 // estimator's error.
 using UseFn = void (*)(void* context, const void* out, const Error* error);
@@ -206,8 +222,7 @@ struct Estimator {
   std::vector<InputSpec> inputs;
   std::vector<OutputSpec> outputs;
   std::vector<FieldRef> input_fields, output_fields;  // parallel to inputs / outputs
-  AnyFn fn = nullptr;        // the typed Result<Out> (*)(const In&, Derivation&)
-  TypedCall call = nullptr;  // inputs already validated and complete
+  TypedCall call = nullptr;  // the estimator's function, typed; inputs validated and complete
 
   const InputSpec* input(std::string_view name) const;
   Json to_json() const;
@@ -222,7 +237,7 @@ struct Estimator {
 // input struct; the struct's default member initializer is the input's example/default.
 //
 // A declaration is a plain row of literals (static storage) and numbers, built by constexpr
-// functions from NAPKIN_FIELD offsets: a declaration list is then a constant array in the
+// functions from NAPKIN_FIELD accessors: a declaration list is then a constant array in the
 // wasm's data, not code (rows built at run time were most of the registry's wasm). declare()
 // turns the rows into InputSpec / OutputSpec once.
 struct InputRow {
@@ -278,8 +293,7 @@ constexpr InputRow input_row(const char* name, FieldRef field, const char* label
   return r;
 }
 
-// The typed builders take a Member (constant rows) or, for declarations built in code, a
-// member pointer; both check the member's type.
+// The typed builders take a Member (NAPKIN_FIELD) and check the member's type.
 
 template <class In, class T>
 constexpr InputDecl<In> num(const char* name, Member<In, T> field, const char* label,
@@ -287,18 +301,9 @@ constexpr InputDecl<In> num(const char* name, Member<In, T> field, const char* l
   static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "num() binds a number");
   return {input_row(name, field_ref(field), label, unit, InputKind::Number)};
 }
-template <class In, class T>
-InputDecl<In> num(const char* name, T In::*field, const char* label, const char* unit = "") {
-  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "num() binds a number");
-  return {input_row(name, field_ref(field), label, unit, InputKind::Number)};
-}
 
 template <class In>
 constexpr InputDecl<In> flag(const char* name, Member<In, bool> field, const char* label) {
-  return {input_row(name, field_ref(field), label, "", InputKind::Boolean)};
-}
-template <class In>
-InputDecl<In> flag(const char* name, bool In::*field, const char* label) {
   return {input_row(name, field_ref(field), label, "", InputKind::Boolean)};
 }
 
@@ -310,21 +315,10 @@ constexpr InputDecl<In> choice(const char* name, Member<In, std::string> field, 
   d.choices = choices;
   return d;
 }
-template <class In>
-InputDecl<In> choice(const char* name, std::string In::*field, const char* label,
-                     const char* choices) {
-  InputDecl<In> d{input_row(name, field_ref(field), label, "", InputKind::Choice)};
-  d.choices = choices;
-  return d;
-}
 
 // Free text the estimator parses itself (e.g. a JSON list of pipeline stages).
 template <class In>
 constexpr InputDecl<In> text(const char* name, Member<In, std::string> field, const char* label) {
-  return {input_row(name, field_ref(field), label, "", InputKind::Text)};
-}
-template <class In>
-InputDecl<In> text(const char* name, std::string In::*field, const char* label) {
   return {input_row(name, field_ref(field), label, "", InputKind::Text)};
 }
 
@@ -359,34 +353,43 @@ constexpr OutputDecl<Out> out(const char* name, Member<Out, T> field, const char
                               const char* unit = "") {
   return {output_row(name, field_ref(field), label, unit)};
 }
-template <class Out, class T>
-OutputDecl<Out> out(const char* name, T Out::*field, const char* label, const char* unit = "") {
-  return {output_row(name, field_ref(field), label, unit)};
-}
 
 // The specs of declared rows: defaults read from `defaults` (an instance of the input struct).
 InputSpec input_spec(const InputRow& row, const void* defaults);
 OutputSpec output_spec(const OutputRow& row);
-// Appends rows to an estimator (non-template: one copy for every struct type).
-void add_rows(Estimator& e, const InputRow* ins, std::size_t n_ins, std::size_t in_stride,
-              const OutputRow* outs, std::size_t n_outs, std::size_t out_stride,
-              const void* defaults);
+// Appends rows to an estimator (non-template: one copy for every struct type). Every row must
+// be declared over the estimator's own structs (`in_struct`, `out_struct`: their struct_id).
+void add_rows(Estimator& e, const InputRow* ins, std::size_t n_ins, const OutputRow* outs,
+              std::size_t n_outs, const void* defaults, const void* in_struct,
+              const void* out_struct);
 
 // Numbers that are not finite are a bug in an estimator, never a result to show.
 bool all_finite(const Json& outputs, std::string& which);
 
+// An estimator's function, Result<Out> fn(const In&, Derivation&): its input and output structs.
+template <class F>
+struct EstimatorFn;
 template <class In, class Out>
-using TypedFn = Result<Out> (*)(const In&, Derivation&);
+struct EstimatorFn<Result<Out> (*)(const In&, Derivation&)> {
+  using Input = In;
+  using Output = Out;
+};
+template <auto Fn>
+using InputOf = typename EstimatorFn<decltype(Fn)>::Input;
+template <auto Fn>
+using OutputOf = typename EstimatorFn<decltype(Fn)>::Output;
 
-template <class In, class Out>
+// The typed half of every call of the estimator Fn (a template argument: called directly, never
+// through a converted pointer).
+template <auto Fn>
 void call_typed(const Estimator& e, const Json& in, const FieldRef* swept,
                 const std::vector<double>* values, Derivation& d, UseFn use, void* context) {
-  In typed{};
+  InputOf<Fn> typed{};
   e.fill(&typed, in);
   const std::size_t n = swept ? values->size() : 1;
   for (std::size_t i = 0; i < n; ++i) {
     if (swept) field_set_number(&typed, *swept, (*values)[i]);
-    Result<Out> r = reinterpret_cast<TypedFn<In, Out>>(e.fn)(typed, d);
+    Result<OutputOf<Fn>> r = Fn(typed, d);
     use(context, r.ok() ? &r.value() : nullptr, r.ok() ? nullptr : &r.error());
   }
 }
@@ -397,31 +400,30 @@ bool compute_outputs(const Estimator& e, const Json& in, Json& out, Derivation& 
 SweepResult sweep_outputs(const Estimator& e, const Json& in, const std::string& param,
                           const std::vector<double>& values);
 
-template <class In, class Out>
-Estimator declare(EstimatorInfo info, const InputDecl<In>* ins, std::size_t n_ins,
-                  const OutputDecl<Out>* outs, std::size_t n_outs, TypedFn<In, Out> fn) {
-  static_assert(sizeof(InputDecl<In>) == sizeof(InputRow) &&
-                sizeof(OutputDecl<Out>) == sizeof(OutputRow));
+// An estimator from its function and its rows: declare<serve_engine>(info, {inputs},
+// {outputs}). The braced lists of constant rows are constant arrays (data); add_rows turns
+// them into specs once and checks that each row belongs to Fn's structs.
+template <auto Fn>
+Estimator declare(EstimatorInfo info, const InputRow* ins, std::size_t n_ins, const OutputRow* outs,
+                  std::size_t n_outs) {
   Estimator e;
   e.info = info;
-  const In defaults{};
-  add_rows(e, ins, n_ins, sizeof(InputDecl<In>), outs, n_outs, sizeof(OutputDecl<Out>), &defaults);
-  e.fn = reinterpret_cast<AnyFn>(fn);
-  e.call = &call_typed<In, Out>;
+  const InputOf<Fn> defaults{};
+  add_rows(e, ins, n_ins, outs, n_outs, &defaults, &struct_id<InputOf<Fn>>,
+           &struct_id<OutputOf<Fn>>);
+  e.call = &call_typed<Fn>;
   return e;
 }
-
-// Rows written in place: the braced lists of constant rows are constant arrays (data).
-template <class In, class Out>
-Estimator declare(EstimatorInfo info, std::initializer_list<InputDecl<In>> ins,
-                  std::initializer_list<OutputDecl<Out>> outs, TypedFn<In, Out> fn) {
-  return declare<In, Out>(info, ins.begin(), ins.size(), outs.begin(), outs.size(), fn);
+template <auto Fn>
+Estimator declare(EstimatorInfo info, std::initializer_list<InputRow> ins,
+                  std::initializer_list<OutputRow> outs) {
+  return declare<Fn>(info, ins.begin(), ins.size(), outs.begin(), outs.size());
 }
 // Rows assembled in code (shared inputs inserted, a list kept for reuse).
-template <class In, class Out>
-Estimator declare(EstimatorInfo info, const std::vector<InputDecl<In>>& ins,
-                  std::initializer_list<OutputDecl<Out>> outs, TypedFn<In, Out> fn) {
-  return declare<In, Out>(info, ins.data(), ins.size(), outs.begin(), outs.size(), fn);
+template <auto Fn>
+Estimator declare(EstimatorInfo info, const std::vector<InputRow>& ins,
+                  std::initializer_list<OutputRow> outs) {
+  return declare<Fn>(info, ins.data(), ins.size(), outs.begin(), outs.size());
 }
 
 // ---------------------------------------------------------------------------------------

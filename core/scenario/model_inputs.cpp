@@ -218,12 +218,12 @@ std::vector<InputDecl<ModelInputs>> model_input_decls(const ModelInputNames& nam
   return out;
 }
 
-void insert_model_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift,
+void insert_model_inputs(Estimator& e, std::size_t at, const void* defaults, const Via& via,
                          const ModelInputNames& names) {
   std::vector<InputSpec> specs;
   std::vector<FieldRef> fields;
   for (auto& d : model_input_decls(names)) {
-    d.field.offset += shift;
+    d.field.via = via;
     specs.push_back(input_spec(d, defaults));
     fields.push_back(d.field);
   }
@@ -296,21 +296,15 @@ Result<Model> to_model(const ModelInputs& in, const ModelInputNames& names) {
   return m;
 }
 
-void insert_sized_model_inputs(Estimator& e, std::size_t at, const void* defaults,
-                               std::size_t shift) {
+void insert_sized_model_inputs(Estimator& e, std::size_t at, const void* defaults, const Via& via) {
   using S = SizedModelInputs;
-  const S probe{};
-  const ModelInputs* shape = &probe;
-  insert_model_inputs(e, at, defaults,
-                      shift + static_cast<std::size_t>(reinterpret_cast<const char*>(shape) -
-                                                       reinterpret_cast<const char*>(&probe)),
-                      {});
+  insert_model_inputs(e, at, defaults, via.then(&base_at<S, ModelInputs>), {});
   const InputDecl<S> rows[] = {
-      num("params", &S::params, "Parameters (0 = from the model shape)", unit::params)
+      num("params", NAPKIN_FIELD(S, params), "Parameters (0 = from the model shape)", unit::params)
           .help("Every weight, all experts included (what memory holds); 0 counts the shape's")
           .range(0, 1e15)
           .group("model"),
-      num("active_params", &S::active_params, "Active parameters (0 = from the shape)",
+      num("active_params", NAPKIN_FIELD(S, active_params), "Active parameters (0 = from the shape)",
           unit::params)
           .help("Weights each token computes with (Mixtral 8x7B: 12.9B of 46.7B); 0 counts "
                 "the shape's; a dense model uses all of them")
@@ -319,7 +313,7 @@ void insert_sized_model_inputs(Estimator& e, std::size_t at, const void* default
   std::vector<InputSpec> specs;
   std::vector<FieldRef> fields;
   for (InputRow r : rows) {
-    r.field.offset += shift;
+    r.field.via = via;
     specs.push_back(input_spec(r, defaults));
     fields.push_back(r.field);
   }

@@ -55,9 +55,9 @@ struct ModelInputNames {
 std::vector<InputDecl<ModelInputs>> model_input_decls(const ModelInputNames& names);
 
 // Inserts the shape inputs into a declared estimator at position `at` (after its first `at`
-// inputs), their defaults read from `defaults`, an input struct whose ModelInputs base sits
-// `shift` bytes in. Not a template: one copy in wasm for every estimator.
-void insert_model_inputs(Estimator& e, std::size_t at, const void* defaults, std::size_t shift,
+// inputs), their defaults read from `defaults`, an object of the estimator's input struct, whose
+// ModelInputs base `via` reaches. Not a template: one copy in wasm for every estimator.
+void insert_model_inputs(Estimator& e, std::size_t at, const void* defaults, const Via& via,
                          const ModelInputNames& names);
 
 // An estimator declared over In (derived from ModelInputs) with the shape inputs inserted after
@@ -66,10 +66,7 @@ template <class In>
 Estimator with_model_inputs(Estimator e, std::size_t at, const ModelInputNames& names = {}) {
   static_assert(std::is_base_of_v<ModelInputs, In>, "In must derive from ModelInputs");
   const In defaults{};
-  const ModelInputs* base = &defaults;
-  const std::size_t shift = static_cast<std::size_t>(reinterpret_cast<const char*>(base) -
-                                                     reinterpret_cast<const char*>(&defaults));
-  insert_model_inputs(e, at, &defaults, shift, names);
+  insert_model_inputs(e, at, &defaults, Via{}.then(&base_at<In, ModelInputs>), names);
   return e;
 }
 
@@ -112,16 +109,14 @@ double forward_flops_per_token(const SizedModel& s, double context, bool causal)
 // shown: 2·N + 2·(s/2)·h·(d_qk + d_v)·L.
 double forward_flops_step(const SizedModel& s, double context, bool causal, Derivation& d);
 
-void insert_sized_model_inputs(Estimator& e, std::size_t at, const void* defaults,
-                               std::size_t shift);
+// The sized model's inputs (params, active_params, then the shape's), their struct reached by
+// `via` from the estimator's.
+void insert_sized_model_inputs(Estimator& e, std::size_t at, const void* defaults, const Via& via);
 template <class In>
 Estimator with_sized_model_inputs(Estimator e, std::size_t at) {
   static_assert(std::is_base_of_v<SizedModelInputs, In>, "In must derive from SizedModelInputs");
   const In defaults{};
-  const SizedModelInputs* base = &defaults;
-  const std::size_t shift = static_cast<std::size_t>(reinterpret_cast<const char*>(base) -
-                                                     reinterpret_cast<const char*>(&defaults));
-  insert_sized_model_inputs(e, at, &defaults, shift);
+  insert_sized_model_inputs(e, at, &defaults, Via{}.then(&base_at<In, SizedModelInputs>));
   return e;
 }
 

@@ -77,7 +77,7 @@ void register_checkpointing(Registry& r) {
   using In = CheckpointIn;
   using Out = CheckpointOut;
   constexpr double kYear = 31557600;
-  r.add(declare<In, Out>(
+  r.add(declare<train_checkpoint>(
       {"train.checkpoint", "Checkpoint interval and goodput", "training",
        "How often a large job is interrupted, how often to save a checkpoint (Young's and Daly's "
        "optimum), and the share of wall-clock time that still trains.",
@@ -122,8 +122,7 @@ void register_checkpointing(Registry& r) {
            .help("Share of wall-clock time that trains new steps: the rest saves checkpoints, "
                  "restarts and redoes work lost since the last checkpoint"),
        out("lost_per_day", NAPKIN_FIELD(Out, lost_per_day), "Time lost per day", unit::seconds)
-           .help("One day × (1 − goodput)")},
-      &train_checkpoint));
+           .help("One day × (1 − goodput)")}));
 }
 
 }  // namespace napkin

@@ -243,7 +243,7 @@ void register_train_step(Registry& r) {
   using In = TrainStepIn;
   using Out = TrainStepOut;
   r.add(with_model_inputs<In>(
-      declare<In, Out>(
+      declare<train_step_run>(
           {"train.step", "A whole training step", "training",
            "Time, throughput, MFU and memory per GPU of one optimizer step for a model, a cluster "
            "and a TP × PP × DP × CP × EP layout.",
@@ -423,8 +423,7 @@ void register_train_step(Registry& r) {
                .help("FP32 master weights and Adam moments on one GPU."),
            out("activations_memory", NAPKIN_FIELD(Out, activations_memory), "Activations",
                unit::bytes)
-               .help("Activations kept for the backward pass on one GPU.")},
-          &train_step_run),
+               .help("Activations kept for the backward pass on one GPU.")}),
       0, kStepModelNames));
 }
 

@@ -417,7 +417,7 @@ void register_training(Registry& r) {
   {
     using In = ChinchillaIn;
     using Out = ChinchillaOut;
-    r.add(declare<In, Out>(
+    r.add(declare<train_chinchilla>(
         {"train.chinchilla", "Chinchilla-optimal tokens", "training",
          "How many tokens a model of a given size should see, the compute that takes, and the "
          "optimal size for a compute budget.",
@@ -456,13 +456,12 @@ void register_training(Registry& r) {
          out("optimal_tokens_for_budget", NAPKIN_FIELD(Out, optimal_tokens_for_budget),
              "Optimal tokens for the budget", unit::tokens)
              .optional()
-             .help("r × the optimal size; shown when a compute budget is given")},
-        &train_chinchilla));
+             .help("r × the optimal size; shown when a compute budget is given")}));
   }
   {
     using In = TrainTimeIn;
     using Out = TrainTimeOut;
-    r.add(declare<In, Out>(
+    r.add(declare<train_time>(
         {"train.time", "Training time and cost", "training",
          "Wall-clock days, GPU-hours and cost of a training run from 6·N·D FLOPs and a sustained "
          "fraction of peak.",
@@ -523,13 +522,12 @@ void register_training(Registry& r) {
              .help("GPU-hours × power per GPU; shown when a power is given"),
          out("facility_energy", NAPKIN_FIELD(Out, facility_energy), "Facility energy", unit::joules)
              .optional()
-             .help("GPU energy × PUE: what the data centre draws for the run")},
-        &train_time));
+             .help("GPU energy × PUE: what the data centre draws for the run")}));
   }
   {
     using In = TrainMfuIn;
     using Out = TrainMfuOut;
-    r.add(declare<In, Out>(
+    r.add(declare<train_mfu>(
         {"train.mfu", "Model and hardware FLOPs utilization", "training",
          "MFU from measured tokens/s with PaLM's 6N + 12·L·d·s FLOPs per token; HFU adds the "
          "FLOPs spent recomputing activations.",
@@ -586,14 +584,15 @@ void register_training(Registry& r) {
          out("mfu", NAPKIN_FIELD(Out, mfu), "MFU", unit::fraction)
              .help("Achieved model FLOP/s ÷ (GPUs × peak)"),
          out("hfu", NAPKIN_FIELD(Out, hfu), "HFU", unit::fraction)
-             .help("Hardware FLOPs utilization: like MFU, counting recomputed work too")},
-        &train_mfu));
+             .help("Hardware FLOPs utilization: like MFU, counting recomputed work too")}));
   }
   {
     using In = ModelParamsIn;
     using Out = ModelParamsOut;
+    // model_params is also the shape's count (scenario/model.hpp): the estimator's by its type.
+    constexpr Result<Out> (*estimator)(const In&, Derivation&) = &model_params;
     r.add(with_model_inputs<In>(
-        declare<In, Out>(
+        declare<estimator>(
             {"model.params", "Parameter count", "training",
              "Total and active parameters of a decoder-only transformer from its shapes: attention "
              "(MHA, GQA, MQA or multi-head latent), MLP or SwiGLU feed-forward, experts, norms, "
@@ -636,15 +635,14 @@ void register_training(Registry& r) {
              out("per_layer_params", NAPKIN_FIELD(Out, per_layer_params), "Per block", unit::params)
                  .help("Attention, feed-forward and norms of an average block"),
              out("d_ff", NAPKIN_FIELD(Out, d_ff), "FFN width used")
-                 .help("The feed-forward width after the default is applied")},
-            &model_params),
+                 .help("The feed-forward width after the default is applied")}),
         0));
   }
   {
     using In = ModelFlopsIn;
     using Out = ModelFlopsOut;
     r.add(with_model_inputs<In>(
-        declare<In, Out>(
+        declare<model_flops>(
             {"model.flops", "FLOPs per token of a transformer", "training",
              "Forward, backward and training-step FLOPs per token from the model's active weights "
              "and its attention, against the 6N rule.",
@@ -686,14 +684,13 @@ void register_training(Registry& r) {
                  .help("The exact count ÷ 6N: how far the rule is off"),
              out("params_used", NAPKIN_FIELD(Out, params_used), "N used for 6N", unit::params)
                  .help("The N the 6N rule used: active weights less the input embedding, unless "
-                       "given")},
-            &model_flops),
+                       "given")}),
         0));
   }
   {
     using In = MoeParamsIn;
     using Out = MoeParamsOut;
-    r.add(declare<In, Out>(
+    r.add(declare<moe_params>(
         {"moe.params", "Mixture-of-experts parameters", "training",
          "Total versus active parameters of an MoE model and the compute-optimal tokens on the "
          "active ones.",
@@ -729,8 +726,7 @@ void register_training(Registry& r) {
              .help("Active ÷ total"),
          out("optimal_tokens", NAPKIN_FIELD(Out, optimal_tokens), "Compute-optimal tokens",
              unit::tokens)
-             .help("Tokens per parameter × active parameters")},
-        &moe_params));
+             .help("Tokens per parameter × active parameters")}));
   }
 
   // Charts for this area (docs/architecture.md, The registry): every one is a sweep of a registered
