@@ -299,12 +299,13 @@ export function createApp(api, root, extraTabs = []) {
       plan.el.scrollIntoView({ block: 'start' });
     });
   }
-  // The finder's code is not the first screen's: it loads right after (docs/architecture.md, Budgets).
-  import('./finder.js').then(({ Finder }) =>
-    new Finder(registry, document.getElementById('finder'), (e) => (e.plan ? openPlan() : openEstimator(e.id))));
   addEventListener('resize', () => resizeCharts(visibleCharts()));
   performance.mark('napkin-page-built');
   show(state.tab);
   performance.mark('napkin-first-result');
+  // The finder's code is not the first screen's: it is asked for once the first results show
+  // (docs/architecture.md, Budgets), so its fetch does not compete with the first tab's.
+  import('./finder.js').then(({ Finder }) =>
+    new Finder(registry, document.getElementById('finder'), (e) => (e.plan ? openPlan() : openEstimator(e.id))));
   return { state, cards, show, openEstimator };
 }
