@@ -134,8 +134,15 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
                          ranks_per_node(l, Group::Dp, c.gpus_per_node);
     double t =
         hierarchical_time(Collective::AllReduce, grad_bytes, dpr, std::min(per_node, dpr), c).time;
-    // Overlapped with the backward pass of the last microbatch round (bucketed, PyTorch DDP).
-    r.dp_comm = l.dp_overlap ? std::max(0.0, t - 2 * fwd * std::min(mb, 1.0 * l.pp)) : t;
+    // Overlapped with the backward pass of the last microbatch round (bucketed, PyTorch DDP):
+    // what outlasts the window is exposed, and what it hides slows the compute beside it.
+    const auto overlapped = [&](double comm, double window) {
+      if (!l.dp_overlap) return comm;
+      const double hidden = std::min(comm, window);
+      r.dp_hidden += hidden;
+      return comm - hidden + job.overlap_slowdown * hidden;
+    };
+    r.dp_comm = overlapped(t, 2 * fwd * std::min(mb, 1.0 * l.pp));
     if (l.zero_stage >= 3) {
       // ZeRO-3 / FSDP gathers the stage's parameters before each microbatch's forward and
       // backward (ZeRO §5.3: 1.5× DP's volume per step without accumulation); prefetching hides
@@ -145,7 +152,7 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
       const double gather =
           2 * mb *
           hierarchical_time(Collective::AllGather, w, dpr, std::min(per_node, dpr), c).time;
-      r.dp_comm += l.dp_overlap ? std::max(0.0, gather - r.compute) : gather;
+      r.dp_comm += overlapped(gather, r.compute);
     }
   }
   if (l.optimizer_offload) {
