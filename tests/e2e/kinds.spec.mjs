@@ -31,7 +31,7 @@ test('a choice: options shown, nothing graded before an attempt, a wrong then a 
   await expect(p.locator('.verdict')).toHaveAttribute('data-verdict', 'correct');
   await expect(p.locator('.score')).toHaveText('Score: full marks');
   await p.getByRole('button', { name: 'Show worked solution' }).click();
-  await expect(p.locator('.solution .step').first()).toContainText('TP 8 × PP 8 × DP 8: PP and DP cross: 55.04 s');
+  await expect(p.locator('.solution .step').first()).toContainText('TP 8 × PP 8 × DP 8: PP and DP cross: 55.12 s');
   expect(await axe(page, 'article.problem')).toEqual([]);
   expect(problems).toEqual([]);
 });
