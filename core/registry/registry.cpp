@@ -72,12 +72,8 @@ Error Error::inconsistent(std::string input, std::string value, std::string what
 }
 
 Error Error::inconsistent(std::string input, double value, std::string what) {
-  Error e;
-  e.code = "inconsistent";
-  e.message = input + " = " + num_text(value) + ": " + what;
-  e.value = value;
-  e.allowed = what;
-  e.input = std::move(input);
+  Error e = inconsistent(std::move(input), num_text(value), std::move(what));
+  e.value = value;  // the number itself, not its text
   return e;
 }
 

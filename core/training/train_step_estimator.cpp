@@ -377,9 +377,9 @@ void register_train_step(Registry& r) {
                .group("job")
                .help("How much slower compute runs while DP or ZeRO-3 communication it hides "
                      "runs beside it (the collectives take SMs and memory bandwidth): hidden "
-                     "communication still costs this share of its time. 0.189: the mean Lee et "
-                     "al. 2025 (arXiv 2507.03114) measured on A100, H100 and MI250; 0 hides it "
-                     "for free."),
+                     "communication still costs this share of its time. The default is the mean "
+                     "Lee et al. 2025 (arXiv 2507.03114) measured on A100, H100 and MI250; 0 "
+                     "hides it for free."),
            flag("flash_attention", NAPKIN_FIELD(In, flash_attention), "Fused (flash) attention")
                .group("job")
                .help("Attention that never stores the sequence × sequence scores (FlashAttention, "
