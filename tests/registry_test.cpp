@@ -1,5 +1,6 @@
 // Properties every registered estimator must have, checked over the whole registry so a new
 // estimator is covered the moment it is declared.
+#include <algorithm>
 #include <cmath>
 
 #include "base/units.hpp"
@@ -358,4 +359,46 @@ TEST_CASE("a cross-input error leads with the input's label, then its id") {
   REQUIRE_FALSE(r.ok);
   CHECK(r.error.input == "pp");
   CHECK(r.error.message.rfind("Pipeline stages (pp) = 100: ", 0) == 0);
+}
+
+// A table output declares its columns (heading, unit, help) so the page shows them without
+// guessing from the keys; every key a row holds is declared, and a parts-of-a-whole table names
+// an input of its estimator and a declared column in that input's unit.
+TEST_CASE("every table output declares its columns, and its rows hold no other key") {
+  int tables = 0;
+  for (const auto& e : registry().estimators()) {
+    const std::string id(e.info.id);
+    CAPTURE(id);
+    for (const auto& o : e.outputs) {
+      if (o.kind != OutputKind::Array) continue;
+      ++tables;
+      CAPTURE(o.name);
+      REQUIRE_FALSE(o.columns.empty());
+      for (const ColumnRow& c : o.columns) {
+        CHECK(std::string_view(c.label).size() > 0);
+        CHECK(std::string_view(c.help).size() > 0);
+      }
+      RunResult r = registry().run(e.info.id, example_inputs(e));
+      REQUIRE(r.ok);
+      const Json* rows = r.outputs.find(o.name);
+      REQUIRE(rows != nullptr);
+      REQUIRE(rows->size() > 0);
+      for (const Json& row : rows->items())
+        for (const auto& member : row.members()) {
+          const std::string& key = member.first;  // clang 14 cannot capture a structured binding
+          CAPTURE(key);
+          CHECK(std::any_of(o.columns.begin(), o.columns.end(),
+                            [&](const ColumnRow& c) { return key == c.name; }));
+        }
+      if (o.parts_of.empty()) continue;
+      const InputSpec* whole = e.input(o.parts_of);
+      REQUIRE(whole != nullptr);
+      const auto part = std::find_if(o.columns.begin(), o.columns.end(),
+                                     [&](const ColumnRow& c) { return o.parts_column == c.name; });
+      REQUIRE(part != o.columns.end());
+      CHECK(whole->unit == part->unit);
+      CHECK_FALSE(o.parts_label.empty());
+    }
+  }
+  CHECK(tables >= 1);  // serve.pipeline's stages
 }

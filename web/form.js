@@ -504,7 +504,7 @@ export class EstimatorCard {
         el.dataset.absent = 'true';
       } else if (o.kind === 'array') {
         delete el.dataset.absent;
-        el.append(this.renderArray(v, r.inputs, o.label));
+        el.append(this.renderArray(o, v, r.inputs));
       } else {
         delete el.dataset.absent;
         el.textContent = this.valueText(o, v);
@@ -595,44 +595,54 @@ export class EstimatorCard {
     download(`${this.est.id}.csv`, 'text/csv', toCsv(['kind', 'name', 'label', 'value', 'unit', 'typed'], rows));
   }
 
-  renderArray(rows, inputs, label) {
+  // A table output: its columns, headings and units as the registry declares them (o.columns);
+  // columns no row holds are left out. Rows that are parts of an input (o.parts_of) are also
+  // drawn as one bar against it.
+  renderArray(o, rows, inputs) {
     if (!Array.isArray(rows) || !rows.length) return document.createTextNode('—');
-    const keys = columnsOf(rows);
+    const cols = (o.columns || columnsOf(rows).map((name) => ({ name, label: humanize(name), unit: '', help: '' })))
+      .filter((c) => rows.some((r) => r[c.name] !== undefined));
     const table = h('table', { class: 'mini' },
-      h('thead', {}, h('tr', {}, keys.map((k) => h('th', { scope: 'col', text: humanize(k) })))),
-      h('tbody', {}, rows.map((row) => h('tr', {}, keys.map((k) => h('td', { text: this.cell(k, row[k]) }))))));
+      h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: c.label, title: c.help || undefined })))),
+      h('tbody', {}, rows.map((row) => h('tr', {}, cols.map((c) => h('td', { text: this.cell(c, row[c.name]) }))))));
     // A wide table scrolls inside its own box, which takes focus so keys can scroll it.
-    const scroller = h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': label }, table);
-    const bar = this.budgetBar(rows, inputs);
+    const scroller = h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': o.label }, table);
+    const bar = this.partsBar(o, rows, inputs);
     return bar ? h('div', {}, bar, scroller) : scroller;
   }
 
-  // Rows with a latency against an estimator's `budget` input: the latency budget as a bar.
-  budgetBar(rows, inputs) {
-    const budget = inputs && inputs.budget;
-    if (typeof budget !== 'number' || !rows.every((r) => typeof r.latency === 'number')) return null;
-    const total = rows.reduce((a, r) => a + r.latency, 0);
-    const scale = Math.max(budget, total) || 1;
-    const over = total > budget;
+  // The rows' parts against the whole the user gave (serve.pipeline: each stage's latency
+  // against the latency budget), when that input is set (0 = none).
+  partsBar(o, rows, inputs) {
+    const parts = o.parts_of;
+    const whole = parts && inputs ? inputs[parts.input] : undefined;
+    if (typeof whole !== 'number' || !(whole > 0) || !rows.every((r) => typeof r[parts.column] === 'number')) return null;
+    const col = (o.columns || []).find((c) => c.name === parts.column) || { label: parts.column, unit: '' };
+    const f = (v, digits) => this.ctx.fmt(v, col.unit, digits);
+    const total = rows.reduce((a, r) => a + r[parts.column], 0);
+    const scale = Math.max(whole, total) || 1;
+    const over = total > whole;
+    // A row is named by its first column when that holds text (a stage's name), else its number.
+    const first = (o.columns || [])[0];
+    const rowName = (r, i) => (first && typeof r[first.name] === 'string' ? r[first.name] : String(i + 1));
     const segments = rows.map((r, i) =>
       h('span', {
         class: `segment c${i % 6}`,
-        style: `width:${(100 * r.latency) / scale}%`,
-        title: `${r.name ?? 'stage ' + (i + 1)}: ${this.ctx.fmt(r.latency, 's', 3)}`,
-        text: `${r.name ?? i + 1} ${this.ctx.fmt(r.latency, 's', 3)}`,
+        style: `width:${(100 * r[parts.column]) / scale}%`,
+        title: `${rowName(r, i)}: ${f(r[parts.column], 3)}`,
+        text: `${rowName(r, i)} ${f(r[parts.column], 3)}`,
       }));
     return h('div', { class: over ? 'budget-bar over' : 'budget-bar', role: 'img',
-      'aria-label': `Latency ${this.ctx.fmt(total, 's', 3)} of a ${this.ctx.fmt(budget, 's', 3)} budget` },
+      'aria-label': `${col.label} ${f(total, 3)} of a ${f(whole, 3)} ${parts.label}` },
       h('div', { class: 'track' }, segments,
-        h('span', { class: 'budget-mark', style: `left:${(100 * budget) / scale}%`, title: 'budget' })),
-      h('p', { class: 'budget-legend', text: `${this.ctx.fmt(total, 's', 4)} of ${this.ctx.fmt(budget, 's', 4)} budget — ${over ? 'over by ' + this.ctx.fmt(total - budget, 's', 3) : this.ctx.fmt(budget - total, 's', 3) + ' to spare'}` }));
+        h('span', { class: 'budget-mark', style: `left:${(100 * whole) / scale}%`, title: parts.label })),
+      h('p', { class: 'budget-legend', text: `${f(total, 4)} of a ${f(whole, 4)} ${parts.label} — ${over ? 'over by ' + f(total - whole, 3) : f(whole - total, 3) + ' to spare'}` }));
   }
 
-  cell(key, v) {
+  cell(col, v) {
     if (v === undefined) return '';
     if (typeof v !== 'number') return String(v);
-    const unit = /latency|time|budget|inference|wait/.test(key) ? 's' : '';
-    return this.ctx.fmt(v, unit, 4);
+    return this.ctx.fmt(v, col.unit, 4);
   }
 
   renderSteps() {

@@ -629,6 +629,20 @@ void register_serving(Registry& r) {
   {
     using In = ServePipelineIn;
     using Out = ServePipelineOut;
+    // The keys serve_pipeline writes in each stage's row (a fixed stage has no batch columns).
+    static constexpr ColumnRow kStageColumns[] = {
+        {"name", "Stage", "", "The stage's name as given (or its position)"},
+        {"kind", "Kind", "", "fixed: a latency as given; batched: batch ÷ inference time"},
+        {"batch", "Batch", "", "Requests one GPU runs together"},
+        {"inference", "Inference", unit::seconds, "Time one batch takes on one GPU"},
+        {"qps_per_gpu", "QPS one GPU sustains", unit::requests_per_s, "Batch ÷ inference time"},
+        {"gpus", "GPUs", unit::gpus, "Total QPS ÷ QPS per GPU, rounded up (0 for a fixed stage)"},
+        {"per_gpu_qps", "Arrivals per GPU", unit::requests_per_s, "Total QPS ÷ the stage's GPUs"},
+        {"collection_time", "Batch collection", unit::seconds,
+         "Time to fill a batch at one GPU's arrival rate"},
+        {"avg_wait", "Average wait", unit::seconds, "Average time a request waits for its batch"},
+        {"latency", "Latency", unit::seconds, "The stage's average latency: wait + inference"},
+    };
     r.add(declare<serve_pipeline>(
         {"serve.pipeline", "Multi-stage ranking pipeline", "inference",
          "Latency and GPUs of a pipeline of stages (fixed latency or batched inference) against "
@@ -661,7 +675,9 @@ void register_serving(Registry& r) {
          out("stage_count", NAPKIN_FIELD(Out, stage_count), "Stages")
              .help("Stages in the pipeline"),
          out("stages", NAPKIN_FIELD(Out, stages), "Per stage")
-             .help("Latency and GPUs of each stage")}));
+             .help("Latency and GPUs of each stage")
+             .columns(kStageColumns)
+             .parts_of("budget", "latency", "latency budget")}));
   }
 }
 

@@ -125,6 +125,10 @@ OutputSpec output_spec(const OutputRow& row) {
   s.help = row.help;
   s.optional = row.optional;
   s.hidden = row.hidden;
+  s.columns = {row.columns, row.n_columns};
+  if (row.parts_of) s.parts_of = row.parts_of;
+  if (row.parts_column) s.parts_column = row.parts_column;
+  if (row.parts_label) s.parts_label = row.parts_label;
   switch (row.field.type) {
     case FieldType::Bool: s.kind = OutputKind::Boolean; break;
     case FieldType::String: s.kind = OutputKind::Text; break;
@@ -206,6 +210,25 @@ Json OutputSpec::to_json() const {
   j.add("help", help);
   if (optional) j.add("optional", true);
   if (hidden) j.add("hidden", true);
+  if (!columns.empty()) {
+    Json cols = Json::array();
+    for (const ColumnRow& c : columns) {
+      Json col = Json::object();
+      col.add("name", c.name);
+      col.add("label", c.label);
+      col.add("unit", c.unit);
+      col.add("help", c.help);
+      cols.push(std::move(col));
+    }
+    j.add("columns", std::move(cols));
+  }
+  if (!parts_of.empty()) {
+    Json parts = Json::object();
+    parts.add("input", parts_of);
+    parts.add("column", parts_column);
+    parts.add("label", parts_label);
+    j.add("parts_of", std::move(parts));
+  }
   return j;
 }
 

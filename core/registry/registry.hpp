@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,9 +84,24 @@ struct InputSpec {
   Json to_json() const;
 };
 
+// One column of a table output (an array of rows, one object per row): the key each row holds
+// it under, and what the page shows as its heading, unit and help. Literals.
+struct ColumnRow {
+  const char* name;
+  const char* label;
+  const char* unit;
+  const char* help;
+};
+
 struct OutputSpec {
   std::string name, label, unit, help;
   OutputKind kind = OutputKind::Number;
+  // A table's columns, in the order shown; a row may lack some (a fixed stage has no batch).
+  std::span<const ColumnRow> columns;
+  // A table whose rows are parts of a whole the user gave: each row's `parts_column` adds up
+  // against the input `parts_of` (serve.pipeline's stage latencies against its budget). The page
+  // draws the rows as one bar with the input's mark, naming the whole `parts_label`.
+  std::string_view parts_of, parts_column, parts_label;
   // Computed only when the inputs ask for it (e.g. a cost needs a price): the estimator
   // leaves the field NaN (`not_given`) and the output is absent from the result, never 0.
   bool optional = false;
@@ -329,11 +345,26 @@ struct OutputRow {
   const char* help = "";
   FieldRef field;
   bool optional = false, hidden = false;
+  const ColumnRow* columns = nullptr;  // see OutputSpec
+  std::size_t n_columns = 0;
+  const char* parts_of = nullptr;
+  const char* parts_column = nullptr;
+  const char* parts_label = nullptr;
 };
 
 template <class Out>
 struct OutputDecl : OutputRow {
   constexpr OutputDecl& help(const char* h) { return OutputRow::help = h, *this; }
+  // A table's columns (an array output), declared once as a constant array.
+  template <std::size_t N>
+  constexpr OutputDecl& columns(const ColumnRow (&c)[N]) {
+    return OutputRow::columns = c, n_columns = N, *this;
+  }
+  // Each row's `column` is a part of the input `input`, a whole named `label` in the page's
+  // words ("latency budget"; see OutputSpec::parts_of).
+  constexpr OutputDecl& parts_of(const char* input, const char* column, const char* label) {
+    return OutputRow::parts_of = input, parts_column = column, parts_label = label, *this;
+  }
   constexpr OutputDecl& optional() { return OutputRow::optional = true, *this; }
   constexpr OutputDecl& hidden() { return OutputRow::hidden = true, *this; }
 };

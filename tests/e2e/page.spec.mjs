@@ -129,6 +129,12 @@ test('the pipeline editor adds, reorders and removes stages, with the budget bar
   await form.getByRole('button', { name: '+ Add a row' }).click();
   await expect(form.locator('[data-output="stage_count"]')).toHaveText('4');
   await expect(form.locator('.budget-bar')).toHaveClass(/over/);
+  // The table's headings and units are the registry's declared columns, not the rows' keys.
+  const table = form.locator('[data-output="stages"] table');
+  await expect(table.locator('th').first()).toHaveText('Stage');
+  await expect(table.locator('th', { hasText: /^Latency$/ })).toHaveCount(1);
+  await expect(table.locator('th', { hasText: /^(latency|avg_wait)$/ })).toHaveCount(0);
+  await expect(form.locator('.budget-legend')).toHaveText(/ms of a 200 ms latency budget — over by/);
   await form.getByRole('button', { name: 'Move row 4 up' }).click();
   await expect(form.locator('[name="stages"]')).toHaveValue(/"Stage 4".*"Heavy ranking"/);
   await form.getByRole('button', { name: 'Remove row 3' }).click();
