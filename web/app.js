@@ -4,8 +4,7 @@
 // pattern: one panel visible, arrows / Home / End move and activate, aria-controls.
 import { h } from './dom.js';
 import { readState, writeState, knownNames } from './state.js';
-import { EstimatorCard } from './form.js';
-import { resizeCharts } from './chart.js';
+import { EstimatorCard, resizeCharts } from './form.js';
 import { buildStart } from './start.js';
 import { ScenarioBar } from './scenario-bar.js';
 import { lazyText } from './lazy-data.js';

@@ -589,10 +589,3 @@ export function ticksFor(lo, hi, log, room) {
   for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : Number(v.toPrecision(12)));
   return out;
 }
-
-// Every chart's width is read in one pass and then applied: alternating reads and writes
-// would force a layout per chart.
-export function resizeCharts(charts) {
-  const widths = charts.map((ch) => ch.measure());
-  charts.forEach((ch, i) => ch.resize(widths[i]));
-}

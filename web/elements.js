@@ -11,8 +11,7 @@
 // The shadow root ends in a <slot>: a host page that pastes the element without its closing
 // tag makes the rest of its page the element's children, which a shadow root without a slot
 // never shows (issue #30.11). With the slot they show after the calculator.
-import { EstimatorCard } from './form.js';
-import { resizeCharts } from './chart.js';
+import { EstimatorCard, resizeCharts } from './form.js';
 import { ProblemView } from './practice.js';
 import { builtinProblems, courseProblems } from './problem-bank.js';
 
@@ -93,7 +92,7 @@ export function defineElements(apiPromise, cssTexts, { problemsUrl } = {}) {
       box.append(card.el);
       card.recompute();
       // The charts follow the embedding page's column, read once per layout.
-      if (card.charts.length) new ResizeObserver(() => resizeCharts(card.charts)).observe(box);
+      if (card.chartBox) new ResizeObserver(() => resizeCharts(card.charts)).observe(box);
       this.card = card;
     }
   }

@@ -3,10 +3,23 @@
 // result to compare against, and its docs section. Nothing in here knows any particular
 // estimator.
 import { h, perFrame } from './dom.js';
-import { renderMath } from './math.js';
-import { Chart } from './chart.js';
 import { JsonTableEditor, columnsOf } from './json-table.js';
 import { download, toCsv, humanize, withCode } from './export.js';
+
+// The chart and math code load after the first results are on screen (docs/architecture.md,
+// Budgets: the first screen carries what the numbers need; charts were drawn a frame after them
+// anyway, and a derivation is folded until asked for). One import each, shared by every card.
+let chartCode = null, mathCode = null;
+export const loadCharts = () => chartCode || (chartCode = import('./chart.js'));
+const loadMath = () => mathCode || (mathCode = import('./math.js'));
+const STALE_CHART = 'Fix the inputs above to redraw this chart.';
+
+// Every chart's width is read in one pass and then applied: alternating reads and writes
+// would force a layout per chart.
+export function resizeCharts(charts) {
+  const widths = charts.map((ch) => ch.measure());
+  charts.forEach((ch, i) => ch.resize(widths[i]));
+}
 
 const PRESET_KINDS = [
   ['model', 'Model'],
@@ -157,8 +170,10 @@ export class EstimatorCard {
       this.setTexts({ [name]: text });
       this.edit(name, text);
     };
-    this.charts = this.ctx.charts.map((spec) => new Chart(this.ctx.api, spec, est, this.ctx.fmt, move));
-    if (this.charts.length) form.append(h('div', { class: 'charts' }, this.charts.map((c) => c.el)));
+    this.moveTo = move;
+    this.charts = [];  // made by drawCharts() once chart.js is in
+    this.chartBox = this.ctx.charts.length ? h('div', { class: 'charts' }) : null;
+    if (this.chartBox) form.append(this.chartBox);
     return form;
   }
 
@@ -456,8 +471,9 @@ export class EstimatorCard {
         el.textContent = '—';
         delete el.dataset.value;
       }
-      for (const c of this.charts) c.stale('Fix the inputs above to redraw this chart.');
       this.last = null;
+      if (this.chartsDrawn) for (const c of this.charts) c.stale(STALE_CHART);
+      else this.drawCharts();
       if (this.ctx.announce) this.ctx.announce(r.error.message);
       return r;
     }
@@ -469,15 +485,26 @@ export class EstimatorCard {
     // The first time, numbers go on screen before the charts are drawn (a frame later);
     // after that a keystroke redraws both in the same frame.
     if (this.chartsDrawn) for (const c of this.charts) c.update(r.inputs, r.outputs);
-    else if (!this.chartsPending) {
-      this.chartsPending = true;
-      requestAnimationFrame(() => {
-        this.chartsDrawn = true;
-        this.chartsPending = false;
-        if (this.last) for (const c of this.charts) c.update(this.last.inputs, this.last.outputs);
-      });
-    }
+    else this.drawCharts();
     return r;
+  }
+
+  // The first drawing: once chart.js is in, a frame after the numbers, for the inputs of then.
+  drawCharts() {
+    if (!this.chartBox || this.chartsPending) return;
+    this.chartsPending = true;
+    loadCharts().then(({ Chart }) => requestAnimationFrame(() => {
+      this.charts = this.ctx.charts.map((spec) => new Chart(this.ctx.api, spec, this.est, this.ctx.fmt, this.moveTo));
+      this.chartBox.replaceChildren(...this.charts.map((c) => c.el));
+      this.chartsDrawn = true;
+      for (const c of this.charts) {
+        if (this.last) c.update(this.last.inputs, this.last.outputs);
+        else c.stale(STALE_CHART);
+      }
+    }), (e) => {
+      this.chartsPending = false;  // a later result tries again
+      this.chartBox.replaceChildren(h('p', { class: 'chart-note', text: `The charts could not be loaded (${e && e.message ? e.message : e}).` }));
+    });
   }
 
   valueText(o, v, inputs) {
@@ -647,6 +674,13 @@ export class EstimatorCard {
 
   renderSteps() {
     if (!this.derivation.open || !this.last) return;
+    const last = this.last;
+    loadMath().then(({ renderMath }) => {
+      if (this.last === last && this.derivation.open) this.showSteps(renderMath);
+    }, (e) => this.steps.replaceChildren(h('li', { class: 'step' }, h('p', { class: 'step-note', text: `The derivation could not be shown (${e && e.message ? e.message : e}).` }))));
+  }
+
+  showSteps(renderMath) {
     const items = this.last.steps.map((s, i) => {
       const li = h('li', { class: 'step' }, h('p', { class: 'step-title', text: `${i + 1}. ${s.title}` }));
       if (s.note !== undefined) {
