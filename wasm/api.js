@@ -1,55 +1,16 @@
-// The JS API (README, "Using it") over the module's C exports (bindings.cpp): plain objects in, plain
-// objects out. Appended to the module (--post-js), so `Module` is the instance createNapkin
-// resolves to, and HEAPU8 / HEAPF64 are its memory views (replaced when memory grows, so
-// read them after each allocation). The exports exist once the wasm is instantiated, so each
-// wrapper looks them up late.
+// The JS API (README, "Using it") over the module's Embind functions (bindings.cpp): plain objects
+// in, plain objects out. Appended to the module (--post-js), so `Module` is the instance createNapkin
+// resolves to. Embind defines Module.core* once the module has started, so each wrapper looks
+// them up late.
 //
 // Errors are values here too: whatever a caller passes (BigInt, Symbol, functions, Proxies,
 // circular objects, throwing getters, huge array-likes), a wrapper returns {error: {…}} and
 // never throws.
 (function (M) {
-  // Results arrive as UTF-8 bytes in wasm memory (see bindings.cpp), valid until the next call.
-  var decoder = new TextDecoder(), encoder = new TextEncoder();
-  var result = function (ptr) { return decoder.decode(HEAPU8.subarray(ptr, ptr + M._napkin_out_len())); };
-  var json = function (ptr) { return JSON.parse(result(ptr)); };
-  // A run's reply: its JSON, then (when the core sends them so) a \x1d and the derivation's
-  // steps as records, fields ended by \x1f and steps by \x1e (core/base/derivation.hpp):
-  // splitting them costs JavaScript a fraction of parsing the same steps as escaped JSON.
-  var runReply = function (ptr) {
-    var bytes = HEAPU8.subarray(ptr, ptr + M._napkin_out_len()), cut = bytes.indexOf(29);
-    if (cut < 0) return JSON.parse(decoder.decode(bytes));
-    var r = JSON.parse(decoder.decode(bytes.subarray(0, cut)));
-    var t = decoder.decode(bytes.subarray(cut + 1)), steps = [], at = 0, end, f;
-    while ((end = t.indexOf('\x1e', at)) >= 0) {
-      f = t.slice(at, end).split('\x1f');
-      at = end + 1;
-      steps.push(f.length === 2 ? { title: f[0], note: f[1] }
-        : { title: f[0], formula: f[1], substituted: f[2], result: f[3],
-            value: f[4] === 'null' ? null : +f[4], unit: f[5], text: f[6] });
-    }
-    r.steps = steps;
-    return r;
-  };
-  // Calls fn(pointer, length, …) with each string written as UTF-8 into one block of wasm
-  // memory (at most 3 bytes per UTF-16 unit), freed after: no intermediate byte arrays.
-  var withText = function (strings, fn) {
-    var room = 0, i, n;
-    for (i = 0; i < strings.length; i++) room += 3 * strings[i].length + 1;
-    var base = M._napkin_alloc(room), at = base, args = [];
-    // A failed allocation returns 0: writing there would corrupt the module for every later
-    // call, so it is an error value instead.
-    if (!base) fail('inputs', 'the text given (' + room + ' bytes) does not fit in the module\'s memory');
-    try {
-      for (i = 0; i < strings.length; i++) {
-        n = encoder.encodeInto(strings[i], HEAPU8.subarray(at, base + room)).written;
-        args.push(at, n);
-        at += n;
-      }
-      return fn.apply(null, args);
-    } finally {
-      M._napkin_free(base);
-    }
-  };
+  // Replies arrive as a view of UTF-8 JSON in wasm memory (see bindings.cpp), valid until the
+  // next call: decoded at once.
+  var decoder = new TextDecoder();
+  var json = function (view) { return JSON.parse(decoder.decode(view)); };
   var MAX_SWEEP = 100000, MAX_INPUTS = 200, MAX_TEXT = 100000, MAX_SEED = 2147483647;
 
   function Bad(input, message) { this.input = input; this.message = message; }
@@ -113,13 +74,13 @@
   // caller may change what it gets). One parse per call, no stringify of a copy.
   var listText = null;
   M.list = guard(function () {
-    if (listText === null) listText = result(M._napkin_list());
+    if (listText === null) listText = decoder.decode(M.coreList());
     return JSON.parse(listText);
   });
-  M.hardware = guard(function () { return json(M._napkin_hardware()); });
+  M.hardware = guard(function () { return json(M.coreHardware()); });
   // Model presets with their published configs and derived counts (core/scenario/).
-  M.models = guard(function () { return json(M._napkin_models()).models; });
-  M.run = guard(function (id, inputs) { return runReply(withText([text(id, 'id'), enc(inputs)], M._napkin_run)); });
+  M.models = guard(function () { return json(M.coreModels()).models; });
+  M.run = guard(function (id, inputs) { return json(M.coreRun(text(id, 'id'), enc(inputs))); });
   // Columns come back through wasm memory (see bindings.cpp); failed points are null.
   M.sweep = guard(function (id, inputs, param, values) {
     if (!Array.isArray(values) && !ArrayBuffer.isView(values)) fail('values', 'values must be an array of numbers');
@@ -130,20 +91,11 @@
       if (typeof x !== 'number' || !isFinite(x)) fail('values', 'values[' + i + '] is not a finite number');
       xs[i] = x;
     }
-    var at = M._napkin_alloc(8 * xs.length);
-    if (!at) fail('values', 'the sweep values do not fit in the module\'s memory');
-    var head;
-    try {
-      HEAPF64.set(xs, at >> 3);
-      head = json(withText([text(id, 'id'), enc(inputs), text(param, 'param')], function (a, b, c, d, e, f) {
-        return M._napkin_sweep(a, b, c, d, e, f, at, xs.length);
-      }));
-    } finally {
-      M._napkin_free(at);
-    }
+    var ids = text(id, 'id'), body = enc(inputs), name = text(param, 'param');
+    M.coreSweepValues(xs.length).set(xs);
+    var head = json(M.coreSweep(ids, body, name));
     if (head.error) return head;
-    var from = M._napkin_sweep_data() >> 3;
-    var data = HEAPF64.slice(from, from + M._napkin_sweep_len());
+    var data = M.coreSweepData().slice();
     var n = head.n;
     var column = function (k) {
       var out = new Array(n);
@@ -164,15 +116,13 @@
       if (typeof value !== 'number' || !isFinite(value)) return '—';
       var binary = false, digits = 0;
       if (opts && typeof opts === 'object') { binary = opts.binary === true; digits = Number.isInteger(opts.digits) ? opts.digits : 0; }
-      return result(withText([typeof unit === 'string' ? unit.slice(0, MAX_TEXT) : ''], function (u, n) {
-        return M._napkin_format(value, u, n, binary ? 1 : 0, Math.max(0, Math.min(17, digits)));
-      }));
+      return M.coreFormat(value, typeof unit === 'string' ? unit.slice(0, MAX_TEXT) : '', binary, Math.max(0, Math.min(17, digits)));
     } catch (e) {
       return '—';
     }
   };
   M.parse = guard(function (t, unit) {
-    return json(withText([text(t, 'text'), unit === undefined ? '' : text(unit, 'unit')], M._napkin_parse));
+    return json(M.coreParse(text(t, 'text'), unit === undefined ? '' : text(unit, 'unit')));
   });
   // search(inputs, {onProgress, signal}) → a Promise that always resolves: the search JSON of
   // docs/training.md (search) or {error}. In a page that passed createNapkin a `searchWorker` (a function that
@@ -182,12 +132,12 @@
   var cancelled = { error: { code: 'cancelled', input: null, message: 'the search was cancelled' } };
   var idle = null;
   var searchHere = guard(function (inputs, onProgress, signal) {
-    // Called from the core's search loop (EM_JS in bindings.cpp); false cancels.
-    M.searchProgress = function (done, total) {
+    // Called from the core's search loop between blocks of layouts; false cancels.
+    var progress = function (done, total) {
       if (onProgress) try { onProgress({ done: done, total: total }); } catch (e) { /* the caller's own */ }
       return !(signal && signal.aborted);
     };
-    var r = json(withText([enc(inputs)], function (p, n) { return M._napkin_search(p, n, 2e5, 1); }));
+    var r = json(M.coreSearch(enc(inputs), 2e5, true, progress));
     return signal && signal.aborted ? cancelled : r;
   });
   M.search = function (inputs, opts) {
@@ -253,17 +203,15 @@
     }
     if (typeof t !== 'string') fail('file', 'file must be a problem file: JSON text or an object, not ' + typeof file);
     if (t.length > MAX_PROBLEM_FILE) fail('file', 'the problem file is ' + t.length + ' characters long; at most ' + MAX_PROBLEM_FILE);
-    return json(withText([t], function (p, n) { return M._napkin_load_problems(p, n); }));
+    return json(M.coreLoadProblems(t));
   });
-  M.problems = deferred(function () { return json(M._napkin_problems()); });
+  M.problems = deferred(function () { return json(M.coreProblems()); });
   M.problem = deferred(function (id, seed) {
     var s = seedOf(seed);
-    return json(withText([text(id, 'id')], function (p, n) { return M._napkin_problem(p, n, s); }));
+    return json(M.coreProblem(text(id, 'id'), s));
   });
   M.check = deferred(function (id, seed, answer) {
     var s = seedOf(seed);
-    return json(withText([text(id, 'id'), text(answer, 'answer')], function (p, n, a, m) {
-      return M._napkin_check(p, n, s, a, m);
-    }));
+    return json(M.coreCheck(text(id, 'id'), s, text(answer, 'answer')));
   });
 })(Module);

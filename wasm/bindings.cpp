@@ -1,14 +1,23 @@
-// The wasm module's exports: plain C functions over the registry. No Embind: its C++ and JS
-// runtime were 8.4 KB of the gzipped page (301.4 → 293.0 KB without it, against the old 300 KB
-// whole-page budget) for a dozen text-in, text-out calls. Text arguments arrive as UTF-8 the JS
-// side wrote into wasm memory (napkin_alloc), with their lengths; each result is left as bytes in
-// one buffer (the returned pointer, napkin_out_len() long) that api.js decodes and turns into plain
-// objects.
-#include <emscripten/em_js.h>
-#include <emscripten/emscripten.h>
+// The wasm module's JS boundary, declared with Embind (emscripten/bind.h): a thin layer over the
+// registry. wasm/api.js wraps these core functions into the JS API of the README (errors as
+// values, hostile arguments refused by name) and napkin.d.ts types that API.
+//
+// What crosses, and why in this form (measured with Emscripten 3.1.6, node 20, a 10-step reply):
+// - Text in: Embind's std::string (UTF-8, copied into wasm memory by Embind).
+// - Replies out: UTF-8 JSON left in one buffer, handed to JavaScript as a typed array view of
+//   wasm memory (typed_memory_view), which api.js decodes at once with TextDecoder. Embind's own
+//   std::string return scans every byte in JavaScript before decoding (192 µs per 3.5 KB reply,
+//   against 16 µs to parse the same JSON), and steps returned as Embind value_objects or a vector
+//   of them cost 81–347 µs per run: a getter call into wasm per field.
+// - Numbers: a sweep's values in and its columns out through Float64Array views of wasm memory.
+// - The search's progress: the caller's JS function (val), called between blocks of layouts.
+//
+// wasm/split.mjs finds these functions by their Embind names (it runs the registrations below)
+// to tell the calculator's code from the practice and search code, which loads later: no other
+// code may take the address of a core function.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
 
-#include <cstdlib>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +31,7 @@
 
 namespace {
 
+using emscripten::val;
 using napkin::Json;
 
 Json parse_or_error(std::string_view text, std::string& err) {
@@ -39,20 +49,29 @@ std::string error_json(const std::string& code, const std::string& message) {
   return j.dump();
 }
 
+// The one reply buffer: its view is valid until the next call, and api.js decodes it at once.
+std::string reply_text;
+
+val reply(std::string text) {
+  reply_text = std::move(text);
+  return val(emscripten::typed_memory_view(reply_text.size(), reply_text.data()));
+}
+
 std::string list_json() {
   Json j = napkin::registry().list_json();
   j.set("search", napkin::search_inputs_json(napkin::registry()));  // the Plan card's inputs
   return j.dump();
 }
+
 std::string hardware_json() {
-  napkin::Json h = napkin::registry().hardware_json();
+  Json h = napkin::registry().hardware_json();
   h.set("gpus", napkin::gpus_json());  // the typed catalog, as `napkin hardware` prints it
   h.set("tiers", napkin::tiers_json());
   return h.dump();
 }
 
 std::string models_json() {
-  napkin::Json m = napkin::Json::object();
+  Json m = Json::object();
   m.set("models", napkin::models_json());
   return m.dump();
 }
@@ -61,29 +80,19 @@ std::string run_json(std::string_view id, std::string_view inputs) {
   std::string err;
   Json in = parse_or_error(inputs, err);
   if (!err.empty()) return error_json("invalid_value", "inputs are not valid JSON: " + err);
-  napkin::RunResult r = napkin::registry().run(id, in, true, true);
-  std::optional<std::string> records = std::move(r.records);
-  std::string text = std::move(r).to_json(std::string(id)).dump();
-  // The steps, when plain, follow the JSON (whose "steps" is then []) after a \x1d, as the
-  // derivation's records: api.js splits them into the step objects (see base/derivation.hpp).
-  if (records) {
-    text += '\x1d';
-    text += *records;
-  }
-  return text;
+  return napkin::registry().run(id, in).to_json(std::string(id)).dump();
 }
 
-// A sweep returns its numbers through wasm memory, not text: one header (column names and
-// the errors of failed points) plus one contiguous block [x…, column 1…, column 2…] that the
-// JS side copies out. Formatting 10^4 doubles as JSON would cost milliseconds.
-std::vector<double> sweep_block;
+// A sweep's values as the caller wrote them, and its columns, contiguous [x…, column 1…,
+// column 2…]: JavaScript copies them in and out of Float64Array views. Formatting 10^4 doubles
+// as JSON would cost milliseconds.
+std::vector<double> sweep_values, sweep_block;
 
 std::string sweep_header(std::string_view id, std::string_view inputs, const std::string& param,
-                         const double* values, std::size_t n) {
+                         const std::vector<double>& xs) {
   std::string err;
   Json in = parse_or_error(inputs, err);
   if (!err.empty()) return error_json("invalid_value", "inputs are not valid JSON: " + err);
-  const std::vector<double> xs(values, values + n);
   napkin::SweepResult s = napkin::registry().sweep(id, in, param, xs);
   if (!s.ok) {
     Json j = Json::object();
@@ -107,136 +116,105 @@ std::string sweep_header(std::string_view id, std::string_view inputs, const std
   return j.dump();
 }
 
-std::string parse_value(std::string_view text, std::string_view unit) {
-  napkin::ParsedNumber p = napkin::parse_value(text, unit);
-  Json j = Json::object();
-  j.set("ok", p.ok);
-  if (p.ok)
-    j.set("value", p.value);
-  else
-    j.set("error", p.error);
-  return j.dump();
-}
-
-// The layout search (docs/training.md, search): the same JSON as `napkin search` (core's search_run
-// checks each input against its declaration: units, range, whole number, the same errors as `run`).
-// `progress(done, total)` is called after each block of layouts at least `every` layouts apart; the
-// page's worker posts it on.
-// The caller's progress function (api.js sets Module.searchProgress); false cancels.
-EM_JS(bool, napkin_search_progress, (double done, double total),
-      { return !!Module['searchProgress'](done, total); });
-
+// The layout search's progress: the caller's function, at most every `every` layouts; a false
+// answer cancels.
 struct SearchCtx {
   long long every, last;
+  val* progress;
 };
 
 bool search_progress(void* p, long long done, long long total) {
   auto* c = static_cast<SearchCtx*>(p);
   if (done - c->last < c->every && done < total) return true;
   c->last = done;
-  return napkin_search_progress(static_cast<double>(done), static_cast<double>(total));
+  return (*c->progress)(static_cast<double>(done), static_cast<double>(total)).as<bool>();
 }
 
-std::string search_text(std::string_view inputs, double every, bool with_progress) {
+// The core functions: what Embind exposes as Module.core<Name> (below).
+
+val napkin_list() {
+  return reply(list_json());
+}
+val napkin_hardware() {
+  return reply(hardware_json());
+}
+val napkin_models() {
+  return reply(models_json());
+}
+val napkin_run(std::string id, std::string inputs) {
+  return reply(run_json(id, inputs));
+}
+// A sweep in three calls, so that only typed arrays cross: the values' room (a Float64Array
+// view the caller fills), the sweep (its reply: column names and failed points), and its columns
+// (a Float64Array view of [x…, column 1…, …], see sweep_header).
+val napkin_sweep_values(double n) {
+  sweep_values.assign(n > 0 ? static_cast<std::size_t>(n) : 0, 0.0);
+  return val(emscripten::typed_memory_view(sweep_values.size(), sweep_values.data()));
+}
+val napkin_sweep(std::string id, std::string inputs, std::string param) {
+  return reply(sweep_header(id, inputs, param, sweep_values));
+}
+val napkin_sweep_data() {
+  return val(emscripten::typed_memory_view(sweep_block.size(), sweep_block.data()));
+}
+std::string napkin_format(double v, std::string unit, bool binary, int digits) {
+  return napkin::format_value(v, unit, {binary, digits > 0 ? digits : 4});
+}
+// {ok, value} or {ok: false, error}: the page's parser of a typed value with its unit.
+val napkin_parse(std::string text, std::string unit) {
+  const napkin::ParsedNumber p = napkin::parse_value(text, unit);
+  Json j = Json::object();
+  j.set("ok", p.ok);
+  if (p.ok)
+    j.set("value", p.value);
+  else
+    j.set("error", p.error);
+  return reply(j.dump());
+}
+// The layout search (docs/training.md, search): the same JSON as `napkin search` (search_run
+// checks each input against its declaration: units, range, whole number, the same errors as
+// `run`). `progress`: a function(done, total) → bool, called when `with_progress`.
+val napkin_search(std::string inputs, double every, bool with_progress, val progress) {
   std::string err;
   Json in = parse_or_error(inputs, err);
   if (!err.empty() || !in.is_object())
-    return error_json("invalid_value", "inputs are not a JSON object " + err);
-  SearchCtx ctx{every > 1 ? static_cast<long long>(every) : 1, 0};
-  return napkin::search_run(napkin::registry(), in, with_progress ? &search_progress : nullptr,
-                            &ctx)
-      .dump();
+    return reply(error_json("invalid_value", "inputs are not a JSON object " + err));
+  SearchCtx ctx{every > 1 ? static_cast<long long>(every) : 1, 0, &progress};
+  return reply(
+      napkin::search_run(napkin::registry(), in, with_progress ? &search_progress : nullptr, &ctx)
+          .dump());
 }
-
 // The problem bank: the same replies as `napkin problems | problem | check`.
-std::string problems_json() {
-  return napkin::problems_reply().json.dump();
+val napkin_load_problems(std::string text) {
+  return reply(napkin::load_reply(text).json.dump());
 }
-std::string problem_json(std::string_view id, int seed) {
-  return napkin::problem_reply(id, seed).json.dump();
+val napkin_problems() {
+  return reply(napkin::problems_reply().json.dump());
 }
-std::string check_json(std::string_view id, int seed, std::string_view answer) {
-  return napkin::check_reply(id, seed, answer).json.dump();
+val napkin_problem(std::string id, int seed) {
+  return reply(napkin::problem_reply(id, seed).json.dump());
 }
-
-// The one result buffer: valid until the next call.
-std::string out_buffer;
-
-const char* out(std::string s) {
-  out_buffer = std::move(s);
-  return out_buffer.data();
-}
-
-std::string_view view(const char* p, std::size_t n) {
-  return {p, n};
+val napkin_check(std::string id, int seed, std::string answer) {
+  return reply(napkin::check_reply(id, seed, answer).json.dump());
 }
 
 }  // namespace
 
-extern "C" {
-
-EMSCRIPTEN_KEEPALIVE void* napkin_alloc(std::size_t n) {
-  return std::malloc(n ? n : 1);
+// Module.core<Name>: api.js's wrappers are the public names (Module.run, Module.list…).
+EMSCRIPTEN_BINDINGS(napkin) {
+  using emscripten::function;
+  function("coreList", &napkin_list);
+  function("coreHardware", &napkin_hardware);
+  function("coreModels", &napkin_models);
+  function("coreRun", &napkin_run);
+  function("coreSweepValues", &napkin_sweep_values);
+  function("coreSweep", &napkin_sweep);
+  function("coreSweepData", &napkin_sweep_data);
+  function("coreFormat", &napkin_format);
+  function("coreParse", &napkin_parse);
+  function("coreSearch", &napkin_search);
+  function("coreLoadProblems", &napkin_load_problems);
+  function("coreProblems", &napkin_problems);
+  function("coreProblem", &napkin_problem);
+  function("coreCheck", &napkin_check);
 }
-EMSCRIPTEN_KEEPALIVE void napkin_free(void* p) {
-  std::free(p);
-}
-EMSCRIPTEN_KEEPALIVE std::size_t napkin_out_len() {
-  return out_buffer.size();
-}
-
-EMSCRIPTEN_KEEPALIVE const char* napkin_list() {
-  return out(list_json());
-}
-EMSCRIPTEN_KEEPALIVE const char* napkin_hardware() {
-  return out(hardware_json());
-}
-EMSCRIPTEN_KEEPALIVE const char* napkin_models() {
-  return out(models_json());
-}
-EMSCRIPTEN_KEEPALIVE const char* napkin_run(const char* id, std::size_t id_len, const char* in,
-                                            std::size_t in_len) {
-  return out(run_json(view(id, id_len), view(in, in_len)));
-}
-EMSCRIPTEN_KEEPALIVE const char* napkin_sweep(const char* id, std::size_t id_len, const char* in,
-                                              std::size_t in_len, const char* param,
-                                              std::size_t param_len, const double* values,
-                                              std::size_t n) {
-  return out(
-      sweep_header(view(id, id_len), view(in, in_len), std::string(param, param_len), values, n));
-}
-// The last sweep's block [x…, column 1…, …]: its address; napkin_sweep_len() doubles long.
-EMSCRIPTEN_KEEPALIVE const double* napkin_sweep_data() {
-  return sweep_block.data();
-}
-EMSCRIPTEN_KEEPALIVE std::size_t napkin_sweep_len() {
-  return sweep_block.size();
-}
-EMSCRIPTEN_KEEPALIVE const char* napkin_format(double v, const char* unit, std::size_t unit_len,
-                                               int binary, int digits) {
-  return out(
-      napkin::format_value(v, std::string(unit, unit_len), {binary != 0, digits > 0 ? digits : 4}));
-}
-EMSCRIPTEN_KEEPALIVE const char* napkin_parse(const char* text, std::size_t text_len,
-                                              const char* unit, std::size_t unit_len) {
-  return out(parse_value(view(text, text_len), view(unit, unit_len)));
-}
-EMSCRIPTEN_KEEPALIVE const char* napkin_search(const char* in, std::size_t in_len, double every,
-                                               int with_progress) {
-  return out(search_text(view(in, in_len), every, with_progress != 0));
-}
-EMSCRIPTEN_KEEPALIVE const char* napkin_load_problems(const char* text, std::size_t len) {
-  return out(napkin::load_reply(view(text, len)).json.dump());
-}
-EMSCRIPTEN_KEEPALIVE const char* napkin_problems() {
-  return out(problems_json());
-}
-EMSCRIPTEN_KEEPALIVE const char* napkin_problem(const char* id, std::size_t id_len, int seed) {
-  return out(problem_json(view(id, id_len), seed));
-}
-EMSCRIPTEN_KEEPALIVE const char* napkin_check(const char* id, std::size_t id_len, int seed,
-                                              const char* answer, std::size_t answer_len) {
-  return out(check_json(view(id, id_len), seed, view(answer, answer_len)));
-}
-
-}  // extern "C"

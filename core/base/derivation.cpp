@@ -72,7 +72,6 @@ bool is_reserved(char c) {
 void Derivation::put(std::string_view s) {
   for (char c : s)
     if (is_reserved(c)) {
-      plain_ = false;
       for (char ch : s) {
         if (is_reserved(ch)) records_ += kEscape, ch = static_cast<char>(ch ^ 0x40);
         records_ += ch;
@@ -137,6 +136,8 @@ Json Derivation::steps() const {
                                               "value", "unit",    "text"};
   static constexpr const char* kNoteKeys[] = {"title", "note"};
   std::string out = "[", field;
+  // Room for the keys and the escapes (LaTeX doubles each backslash) up front: one allocation.
+  out.reserve(records_.size() + records_.size() / 4 + 64);
   std::size_t count = 0;
   std::string_view fields[7];
   for (std::size_t at = 0; at < records_.size();) {
@@ -156,6 +157,12 @@ Json Derivation::steps() const {
       out += ':';
       if (keys[i] == kStepKeys[4]) {
         out += fields[i];  // already JSON number text
+        continue;
+      }
+      // A field holds an escaped byte \x1c–\x1f only where its text had one (almost never):
+      // otherwise it is quoted straight from the records, without a copy a byte at a time.
+      if (fields[i].find(kEscape) == std::string_view::npos) {
+        append_quoted(out, fields[i]);
         continue;
       }
       field.clear();

@@ -47,19 +47,12 @@ class Derivation {
   const Json& warnings() const { return warnings_; }
   Json take_warnings() { return std::move(warnings_); }
 
-  // The same steps as records (below), the form the wasm module hands to JavaScript, which
-  // splits them faster than it parses the JSON; "" unless plain().
-  bool plain() const { return plain_; }
-  std::string take_records() { return plain_ ? std::move(records_) : std::string(); }
-
  private:
   bool record_;
-  bool plain_ = true;  // no field holds a byte \x1c–\x1f
-  // Steps are written straight to text as records: fields separated by \x1f, each step
-  // ended by \x1e (title, formula, substituted, result, value as JSON number text, unit, text;
-  // a note: title, note). Nothing is escaped on the way: a run's largest cost was escaping
-  // LaTeX for JSON, and its next largest JavaScript's parse of it. A byte \x1c–\x1f inside a
-  // field is written as \x1c and the byte ^ 0x40 (and clears plain_).
+  // Steps are kept as compact records until steps() writes them as JSON: fields separated by
+  // \x1f, each step ended by \x1e (title, formula, substituted, result, value as JSON number
+  // text, unit, text; a note: title, note). One string for the whole derivation, nothing
+  // escaped on the way in. A byte \x1c–\x1f inside a field is written as \x1c and the byte ^ 0x40.
   std::string records_;
   std::string scratch_, text_;
   void put(std::string_view piece);

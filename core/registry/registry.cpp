@@ -848,8 +848,7 @@ bool validate_all(const Registry& reg, std::string_view id, const Json& inputs,
 
 }  // namespace
 
-RunResult Registry::run(std::string_view id, const Json& inputs, bool record_steps,
-                        bool as_records) const {
+RunResult Registry::run(std::string_view id, const Json& inputs, bool record_steps) const {
   RunResult r;
   const Estimator* est = nullptr;
   std::vector<std::pair<const Preset*, std::string>> from;
@@ -888,10 +887,7 @@ RunResult Registry::run(std::string_view id, const Json& inputs, bool record_ste
     r.outputs = Json::object();
     return r;
   }
-  if (as_records && d.plain())
-    r.records = d.take_records();
-  else
-    r.steps = d.take_steps();
+  r.steps = d.take_steps();
   r.warnings = d.take_warnings();
   r.ok = true;
   return r;

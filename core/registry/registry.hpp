@@ -125,9 +125,6 @@ struct RunResult {
   Json inputs = Json::object();
   Json outputs = Json::object();
   Json steps = Json::array();
-  // The steps as Derivation's records when run() was asked for them (the wasm module's
-  // reply); `steps` is then empty. Unset when the records would not be plain (see Derivation).
-  std::optional<std::string> records;
   Json warnings = Json::array();
   Json to_json(const std::string& id) const&;
   Json to_json(const std::string& id) &&;  // moves the parts: no copy of the derivation
@@ -543,9 +540,7 @@ class Registry {
   const Estimator* find(std::string_view id) const;
 
   // Validates (names, presence, parse with units, range, integer, choices) and runs.
-  // `as_records`: the steps as RunResult::records rather than JSON, where they are plain.
-  RunResult run(std::string_view id, const Json& inputs, bool record_steps = true,
-                bool as_records = false) const;
+  RunResult run(std::string_view id, const Json& inputs, bool record_steps = true) const;
   SweepResult sweep(std::string_view id, const Json& inputs, const std::string& param,
                     const std::vector<double>& values) const;
   // The validation half of run(): every input of `id` checked and completed with its default

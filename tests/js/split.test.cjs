@@ -85,13 +85,16 @@ test('search loads the deferred part itself, and a failed load is an error value
 
 test('the split chooser keeps every function an indirect call may reach, by its signature, in the primary part', async () => {
   const { deferredFunctions } = await import(path.join(ROOT, 'wasm/split.mjs'));
-  const glue = 'Module["_napkin_run"]=Module["asm"]["s"];' +
-    ['napkin_search', 'napkin_load_problems', 'napkin_problems', 'napkin_problem', 'napkin_check'].map((n, i) => `Module["_${n}"]=Module["asm"]["${'yzABC'[i]}"];`).join('');
+  // Embind's registrations: each core function and its invoker, by table slot (embindFunctions).
+  const bound = [{ name: 'coreRun', invoker: 4, fn: 3 }, { name: 'coreSearch', invoker: 6, fn: 5 },
+    ...['coreLoadProblems', 'coreProblems', 'coreProblem', 'coreCheck'].map((name) => ({ name, invoker: 6, fn: 7 }))];
   const wat = (runBody) => [
-    ' (elem (i32.const 1) $t1 $t2)',
-    ' (export "s" (func $run))', ' (export "y" (func $search))', ' (export "z" (func $load))',
-    ' (export "A" (func $load))', ' (export "B" (func $load))', ' (export "C" (func $load))',
+    ' (elem (i32.const 1) $t1 $t2 $run $invoke $search $invoke2 $load)',
+    ' (export "a" (func $malloc))',
+    ' (func $malloc', '  (nop)', ' )',
     ' (func $run', runBody, ' )',
+    ' (func $invoke (param $0 i32)', '  (nop)', ' )',
+    ' (func $invoke2 (param $0 i32) (param $1 i32)', '  (nop)', ' )',
     ' (func $shared', '  (nop)', ' )',
     ' (func $search', '  (call $shared)', '  (call $only_search)', ' )',
     ' (func $only_search', '  (call $t2)', ' )',
@@ -99,12 +102,26 @@ test('the split chooser keeps every function an indirect call may reach, by its 
     ' (func $t1 (param $0 i32)', '  (nop)', ' )', ' (func $t2', '  (nop)', ' )',
   ].join('\n');
   // run calls shared directly and nothing through the table: the table's functions go too.
-  assert.deepEqual(deferredFunctions(wat('  (call $shared)'), glue).sort(), ['$load', '$only_search', '$search', '$t1', '$t2']);
+  assert.deepEqual(deferredFunctions(wat('  (call $shared)'), bound).sort(), ['$load', '$only_search', '$search', '$t1', '$t2']);
   // run calls through the table with t2's signature (no params, no result): t2 may be its target
   // and stays; t1 (one i32 param) cannot be (the call would trap) and goes.
-  assert.deepEqual(deferredFunctions(wat('  (call $shared)\n  (call_indirect (type $=>_none) (i32.const 1))'), glue).sort(), ['$load', '$only_search', '$search', '$t1']);
-  // With t1's signature, t1 stays and t2 goes.
-  assert.deepEqual(deferredFunctions(wat('  (call $shared)\n  (call_indirect (type $i32_=>_none) (i32.const 0) (i32.const 1))'), glue).sort(), ['$load', '$only_search', '$search', '$t2']);
-  // A type no table function has means the text was misread: every table function stays.
-  assert.deepEqual(deferredFunctions(wat('  (call $shared)\n  (call_indirect (type $0) (i32.const 1))'), glue).sort(), ['$load', '$only_search', '$search']);
+  assert.deepEqual(deferredFunctions(wat('  (call $shared)\n  (call_indirect (type $=>_none) (i32.const 1))'), bound).sort(), ['$load', '$only_search', '$search', '$t1']);
+  // With t1's signature, t1 stays and t2 goes; so would the invoker $invoke, but JavaScript calls
+  // every invoker, and they all stay.
+  assert.deepEqual(deferredFunctions(wat('  (call $shared)\n  (call_indirect (type $i32_=>_none) (i32.const 0) (i32.const 1))'), bound).sort(), ['$load', '$only_search', '$search', '$t2']);
+  // A type no table function has means the text was misread: every table function stays but the
+  // deferred core functions, which only Embind calls.
+  assert.deepEqual(deferredFunctions(wat('  (call $shared)\n  (call_indirect (type $0) (i32.const 1))'), bound).sort(), ['$load', '$only_search', '$search']);
+  // The calculator's indirect calls of a deferred core function's own type do not keep it.
+  assert.deepEqual(deferredFunctions(wat('  (call $shared)\n  (call_indirect (type $=>_none) (i32.const 5))'), bound).sort(), ['$load', '$only_search', '$search', '$t1']);
+});
+
+test('the split learns the core functions and their invokers from the module\'s own Embind registrations', async () => {
+  const { embindFunctions, DEFERRED } = await import(path.join(ROOT, 'wasm/split.mjs'));
+  const text = fs.readFileSync(path.join(ROOT, 'build/wasm/napkin.js'), 'utf8');
+  const bytes = Buffer.from(/data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/.exec(text)[1], 'base64');
+  const bound = embindFunctions(bytes, text);
+  const names = bound.map((b) => b.name);
+  for (const n of ['coreList', 'coreRun', 'coreSweep', 'coreFormat', ...DEFERRED]) assert.ok(names.includes(n), n);
+  for (const b of bound) assert.ok(Number.isInteger(b.invoker) && b.invoker > 0 && Number.isInteger(b.fn) && b.fn > 0, b.name);
 });
