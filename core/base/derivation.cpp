@@ -62,23 +62,14 @@ std::string fill_template(std::string_view tmpl, std::initializer_list<Sym> syms
   return out;
 }
 
-namespace {
-constexpr char kFieldEnd = '\x1f', kStepEnd = '\x1e', kEscape = '\x1c';
-bool is_reserved(char c) {
-  return (static_cast<unsigned char>(c) & 0xFC) == 0x1C;
-}
-}  // namespace
-
+// Each field's text goes straight into the steps' JSON, escaped as it is written: one pass, no
+// intermediate form (a run's largest cost in the size-optimized wasm build).
 void Derivation::put(std::string_view s) {
-  for (char c : s)
-    if (is_reserved(c)) {
-      for (char ch : s) {
-        if (is_reserved(ch)) records_ += kEscape, ch = static_cast<char>(ch ^ 0x40);
-        records_ += ch;
-      }
-      return;
-    }
-  records_.append(s.data(), s.size());
+  append_escaped(json_, s);
+}
+
+void Derivation::open_step() {
+  json_ += count_++ ? ",{" : "{";
 }
 
 void Derivation::step(std::string_view title, std::string_view lhs, std::string_view rhs,
@@ -93,37 +84,41 @@ void Derivation::step(std::string_view title, std::string_view lhs, std::string_
   };
   auto equation = [&] {
     put(lhs);
-    records_ += " = ";
+    json_ += " = ";
   };
+  open_step();
+  json_ += "\"title\":\"";
   put(title);
-  records_ += kFieldEnd;
+  json_ += "\",\"formula\":\"";
   equation();
   expand_template(rhs, syms, false, piece, value);
-  records_ += kFieldEnd;
+  json_ += "\",\"substituted\":\"";
   equation();
   expand_template(rhs, syms, true, piece, value);
-  records_ += kFieldEnd;
   scratch_.clear();
   text_.clear();
   append_tex(scratch_, result, unit);
   append_value(text_, result, unit);
+  json_ += "\",\"result\":\"";
   equation();
   put(scratch_);
-  records_ += kFieldEnd;
-  append_number(records_, result);
-  records_ += kFieldEnd;
+  json_ += "\",\"value\":";
+  append_number(json_, result);
+  json_ += ",\"unit\":\"";
   put(unit);
-  records_ += kFieldEnd;
+  json_ += "\",\"text\":\"";
   put(text_);
-  records_ += kStepEnd;
+  json_ += "\"}";
 }
 
 void Derivation::note(std::string_view title, std::string_view text) {
   if (!record_) return;
+  open_step();
+  json_ += "\"title\":\"";
   put(title);
-  records_ += kFieldEnd;
+  json_ += "\",\"note\":\"";
   put(text);
-  records_ += kStepEnd;
+  json_ += "\"}";
 }
 
 void Derivation::warn(std::string text) {
@@ -132,49 +127,12 @@ void Derivation::warn(std::string text) {
 }
 
 Json Derivation::steps() const {
-  static constexpr const char* kStepKeys[] = {"title", "formula", "substituted", "result",
-                                              "value", "unit",    "text"};
-  static constexpr const char* kNoteKeys[] = {"title", "note"};
-  std::string out = "[", field;
-  // Room for the keys and the escapes (LaTeX doubles each backslash) up front: one allocation.
-  out.reserve(records_.size() + records_.size() / 4 + 64);
-  std::size_t count = 0;
-  std::string_view fields[7];
-  for (std::size_t at = 0; at < records_.size();) {
-    const std::size_t end = records_.find(kStepEnd, at);
-    int n = 0;
-    for (std::size_t from = at; n < 7;) {
-      const std::size_t stop = std::min(records_.find(kFieldEnd, from), end);
-      fields[n++] = std::string_view(records_).substr(from, stop - from);
-      if (stop == end) break;
-      from = stop + 1;
-    }
-    const char* const* keys = n == 2 ? kNoteKeys : kStepKeys;
-    out += count++ ? ",{" : "{";
-    for (int i = 0; i < n; ++i) {
-      if (i) out += ',';
-      append_quoted(out, keys[i]);
-      out += ':';
-      if (keys[i] == kStepKeys[4]) {
-        out += fields[i];  // already JSON number text
-        continue;
-      }
-      // A field holds an escaped byte \x1c–\x1f only where its text had one (almost never):
-      // otherwise it is quoted straight from the records, without a copy a byte at a time.
-      if (fields[i].find(kEscape) == std::string_view::npos) {
-        append_quoted(out, fields[i]);
-        continue;
-      }
-      field.clear();
-      for (std::size_t k = 0; k < fields[i].size(); ++k)
-        field += fields[i][k] == kEscape ? static_cast<char>(fields[i][++k] ^ 0x40) : fields[i][k];
-      append_quoted(out, field);
-    }
-    out += '}';
-    at = end + 1;
-  }
-  out += ']';
-  return Json::raw_array(std::move(out), count);
+  return Json::raw_array(json_ + "]", count_);
+}
+
+Json Derivation::take_steps() {
+  json_ += ']';
+  return Json::raw_array(std::move(json_), count_);
 }
 
 }  // namespace napkin

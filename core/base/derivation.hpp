@@ -43,19 +43,20 @@ class Derivation {
   // The steps as a JSON array: {title, formula, substituted, result, value, unit, text} for a
   // step, {title, note} for a note.
   Json steps() const;
-  Json take_steps() { return steps(); }
+  Json take_steps();  // the same, once: the text is moved out
   const Json& warnings() const { return warnings_; }
   Json take_warnings() { return std::move(warnings_); }
 
  private:
   bool record_;
-  // Steps are kept as compact records until steps() writes them as JSON: fields separated by
-  // \x1f, each step ended by \x1e (title, formula, substituted, result, value as JSON number
-  // text, unit, text; a note: title, note). One string for the whole derivation, nothing
-  // escaped on the way in. A byte \x1c–\x1f inside a field is written as \x1c and the byte ^ 0x40.
-  std::string records_;
+  // The steps as JSON text, written as they are recorded: "[" and the objects of steps(),
+  // each field escaped once on the way in (no intermediate form: a run's largest cost in the
+  // size-optimized wasm build was writing its derivation).
+  std::string json_ = "[";
+  std::size_t count_ = 0;
   std::string scratch_, text_;
   void put(std::string_view piece);
+  void open_step();
   Json warnings_ = Json::array();
 };
 

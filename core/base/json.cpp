@@ -49,28 +49,25 @@ void append_number(std::string& out, double v) {
   append_shortest(out, v);
 }
 
-void append_quoted(std::string& out, std::string_view s) {
+void append_escaped(std::string& out, std::string_view s) {
   // Written through a pointer into space reserved up front (at most 6 bytes per input byte):
   // derivations are LaTeX, a backslash every few characters, and a string call per escape
   // dominated a run in the size-optimized wasm build.
   static const char kHex[] = "0123456789abcdef";
-  std::size_t length = 2;
+  std::size_t length = 0;
   for (char ch : s) {
     unsigned char c = static_cast<unsigned char>(ch);
     length += (c >= 0x20 && c != '"' && c != '\\')                             ? 1
               : (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t') ? 2
                                                                                : 6;
   }
-  if (length == s.size() + 2) {  // nothing to escape (labels, help, most text): one copy
-    out += '"';
+  if (length == s.size()) {  // nothing to escape (labels, help, most text): one copy
     out.append(s.data(), s.size());
-    out += '"';
     return;
   }
   const std::size_t start = out.size();
   out.resize(start + length);
   char* p = &out[start];
-  *p++ = '"';
   for (char ch : s) {
     unsigned char c = static_cast<unsigned char>(ch);
     if (c >= 0x20 && c != '"' && c != '\\') {
@@ -92,7 +89,12 @@ void append_quoted(std::string& out, std::string_view s) {
         *p++ = kHex[c & 15];
     }
   }
-  *p = '"';
+}
+
+void append_quoted(std::string& out, std::string_view s) {
+  out += '"';
+  append_escaped(out, s);
+  out += '"';
 }
 
 void Json::dump_to(std::string& out) const {

@@ -112,6 +112,8 @@ class Json {
 // Shortest text that reads back to the same double (JSON has no NaN/Infinity: they
 // become null, which the registry never produces for a result).
 void append_number(std::string& out, double v);
+// A JSON string's contents (no quotes), escaped; and the same within quotes.
+void append_escaped(std::string& out, std::string_view s);
 void append_quoted(std::string& out, std::string_view s);
 
 }  // namespace napkin
