@@ -3,14 +3,14 @@
 // result to compare against, and its docs section. Nothing in here knows any particular
 // estimator.
 import { h, perFrame } from './dom.js';
-import { JsonTableEditor, columnsOf } from './json-table.js';
+import { JsonTableEditor } from './json-table.js';
 import { download, toCsv, humanize, withCode } from './export.js';
 
 // The chart and math code load after the first results are on screen (docs/architecture.md,
 // Budgets: the first screen carries what the numbers need; charts were drawn a frame after them
 // anyway, and a derivation is folded until asked for). One import each, shared by every card.
 let chartCode = null, mathCode = null;
-export const loadCharts = () => chartCode || (chartCode = import('./chart.js'));
+const loadCharts = () => chartCode || (chartCode = import('./chart.js'));
 const loadMath = () => mathCode || (mathCode = import('./math.js'));
 const STALE_CHART = 'Fix the inputs above to redraw this chart.';
 
@@ -627,7 +627,8 @@ export class EstimatorCard {
   // drawn as one bar against it.
   renderArray(o, rows, inputs) {
     if (!Array.isArray(rows) || !rows.length) return document.createTextNode('—');
-    const cols = (o.columns || columnsOf(rows).map((name) => ({ name, label: humanize(name), unit: '', help: '' })))
+    // Every table output declares its columns (a registry test checks); a key is never guessed.
+    const cols = (o.columns || [])
       .filter((c) => rows.some((r) => r[c.name] !== undefined));
     const table = h('table', { class: 'mini' },
       h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: c.label, title: c.help || undefined })))),

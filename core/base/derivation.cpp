@@ -1,7 +1,5 @@
 #include "base/derivation.hpp"
 
-#include <algorithm>
-
 #include "base/units.hpp"
 
 namespace napkin {
