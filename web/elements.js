@@ -101,6 +101,11 @@ export function defineElements(apiPromise, cssTexts, { problemsUrl } = {}) {
   // JSON inside the element (<script type="application/json">…</script>): docs/authoring.md.
   class NapkinProblem extends NapkinElement {
     mount(api, box) {
+      // A parser-made element is connected at its start tag; its JSON child may come later (the
+      // parser can pause inside the element, and the API may have resolved by then).
+      if (document.readyState === 'loading')
+        return new Promise((r) => document.addEventListener('DOMContentLoaded', r, { once: true }))
+          .then(() => this.mount(api, box));
       const inline = this.querySelector('script[type="application/json"]');
       const src = this.getAttribute('src');
       const load = src || inline

@@ -110,6 +110,26 @@ test('a course\'s own problems embed from a file (src=) and from JSON in the pag
   expect(problems).toEqual([]);
 });
 
+// CI failure on 61df64a: the element's API had resolved before the parser reached the
+// <script type="application/json"> inside it, so the element looked for the problem in the
+// built-in bank and said "no problem". Here the document is written in two pieces with a pause
+// between the element's start tag and its JSON, as a slow parser does.
+test('a problem written inside the element loads even when the parser pauses inside it', async ({ page, problems }) => {
+  await page.goto('/demo/index.html');
+  await expect(page.locator('#course-inline .statement')).toContainText('32 layers');
+  // A new id, so the module cannot already hold it from the demo's own inline problem.
+  const json = (await page.locator('#course-inline script').textContent()).replace('week4.kv.bytes', 'week4.kv.slow');
+  await page.evaluate(async (text) => {
+    document.open();
+    document.write('<!doctype html><title>slow</title><napkin-problem id="slow" problem="week4.kv.slow" seed="0">');
+    await new Promise((r) => setTimeout(r, 300));
+    document.write('<script type="application/json">' + text + '</' + 'script></napkin-problem>');
+    document.close();
+  }, json);
+  await expect(page.locator('#slow .statement')).toContainText('32 layers and 8 key/value heads of width 128');
+  expect(problems).toEqual([]);
+});
+
 test('the first screen fetches neither the problem bank nor the docs; Practice fetches the bank', async ({ page }) => {
   await page.goto('/index.html#tab=training');
   await page.waitForFunction(() => window.napkin && document.querySelector('[data-output="days"]')?.textContent);
