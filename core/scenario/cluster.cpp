@@ -165,8 +165,12 @@ const Cluster kClusters[] = {
     {kGpus[3], 8, tier("nvlink4"), tier("ib-ndr")},  // DGX H100: 8 × NDR
     {kGpus[4], 8, tier("pcie5"), tier("ib-ndr")},  // H100 PCIe: no NVSwitch (bridges pair at most)
     {kGpus[5], 8, tier("nvlink4"), tier("ib-ndr")},
-    {kGpus[6], 8, tier("nvlink5"), tier("ib-xdr")},
-    {kGpus[7], 72, tier("nvlink5"), tier("ib-xdr")},  // one NVLink domain of 72 GPUs
+    // DGX B200: 8 × ConnectX-7 single-port cards, up to 400 Gb/s each (NVIDIA DGX B200 User
+    // Guide, "Introduction": Network (Cluster) card). GB200 NVL72 compute trays carry ConnectX-7
+    // too (NVIDIA Multi-Node NVLink Systems tuning guide, "Understanding Your Grace-Blackwell
+    // Systems"), one per GPU; 800 Gb/s ConnectX-8 arrives with B300/GB300 (ib-xdr).
+    {kGpus[6], 8, tier("nvlink5"), tier("ib-ndr")},
+    {kGpus[7], 72, tier("nvlink5"), tier("ib-ndr")},  // one NVLink domain of 72 GPUs
     {kGpus[8], 8, tier("xgmi"), tier("roce400")},
     {kGpus[9], 4096, tier("ici-v4"), tier("eth100")},  // a v4 pod is one ICI torus
     {kGpus[10], 256, tier("ici-v4"), tier("eth100")},

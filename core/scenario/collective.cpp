@@ -107,7 +107,8 @@ CollectiveCost collective_time(Collective op, double bytes, int ranks, const Tie
                                       : ring;
   // Tree: reduce up and broadcast down two binary trees, each carrying half the buffer: each
   // rank sends the whole buffer once per phase, 2× in all, without ring's (N−1)/N discount (Sanders
-  // et al. 2009; NCCL 2.4).
+  // et al. 2009; NCCL 2.4). Two ranks are the exception: each tree is one edge, and a rank sends
+  // its half up one and the other half down the other, 1× in all (= the ring's 2·(N−1)/N).
   const bool tree_ok = op == Collective::AllReduce || op == Collective::Broadcast;
   // In-switch: reductions and gathers are done by the switch; a rank sends its share once and
   // reads the result once (multicast), in a push and a pull step.
@@ -119,7 +120,7 @@ CollectiveCost collective_time(Collective op, double bytes, int ranks, const Tie
     // ⌈log2 N⌉ in integers: exact, and no libm call in the layout search's inner loop.
     int log_n = 0;
     while ((1LL << log_n) < ranks) ++log_n;
-    return make(op == Collective::AllReduce ? 2 * bytes : bytes,
+    return make(op == Collective::AllReduce ? (ranks == 2 ? bytes : 2 * bytes) : bytes,
                 op == Collective::AllReduce ? 2.0 * log_n : log_n, tier, Algorithm::Tree);
   };
   auto in_switch = [&] {
@@ -171,11 +172,14 @@ CollectiveCost hierarchical_time(Collective op, double bytes, int ranks, int per
     // NVLS tree (NCCL 2.18+ where the node's switch reduces): reduce-scatter in the node, an
     // all-reduce of each 1/per_node shard across nodes on every rail at once, all-gather in the
     // node; chunks flow through the three phases together, so the slower of the node's two
-    // phases and the network's sets the pace. Checked: 16 H100 on NDR, 8 GB, busbw 391 GB/s.
+    // phases and the network's sets the pace. Across nodes it is a tree (NCCL's NVLSTree
+    // algorithm: NVLS in the node, a tree between nodes), so from three nodes on each NIC carries
+    // 2× its shard, more than a ring's 2·(N−1)/N: NCCL then keeps the flat ring. Checked: 16 H100
+    // on NDR, 8 GB, busbw 391 GB/s (the tree); 32 B200 on 4 nodes, 1 GiB, 366 GB/s (the ring).
     const CollectiveCost rs = collective_time(Collective::ReduceScatter, bytes, per_node, c.intra);
     const CollectiveCost ag = collective_time(Collective::AllGather, bytes, per_node, c.intra);
     const CollectiveCost across =
-        collective_time(Collective::AllReduce, bytes / per_node, nodes, c.inter);
+        collective_time(Collective::AllReduce, bytes / per_node, nodes, c.inter, Algorithm::Tree);
     CollectiveCost tree;
     tree.bytes_per_rank = rs.bytes_per_rank + across.bytes_per_rank + ag.bytes_per_rank;
     tree.steps = rs.steps + across.steps + ag.steps;

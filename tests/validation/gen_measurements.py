@@ -32,7 +32,7 @@ for sz, label, bw in [(1048576, "1mib", 12.47), (33554432, "32mib", 142.90), (10
     add(f"ar-32xb200-4node-{label}", "comm.collective",
         f"op=all_reduce bytes={sz} ranks=32 gpu=b200 gpus_per_node=8 algorithm=auto", "time", ar_time(sz, 32, bw),
         0.10 if sz >= 2**30 else 0.25, MLE4 + f": busbw {bw} GBps",
-        "torch.distributed all_reduce_bench.py (not nccl-tests); NIC type/speed not stated -> napkin B200 preset inter link (XDR 100 GB/s) used")
+        "torch.distributed all_reduce_bench.py (not nccl-tests); NIC type/speed not stated -> napkin B200 preset inter link (ConnectX-7 NDR 400 Gb/s per GPU, as DGX B200 ships) used")
 
 AZ = "Azure HPC blog 'Running GPU Enabled HPC Applications on Azure Machine Learning Platform', NCCL AllReduce result table (2x Standard_ND96asr_v4, 16x A100-40GB)"
 for sz, label, t in [(8589934592, "8gb", 85820), (1073741824, "1gb", 11080), (33554432, "32mb", 614.9), (1048576, "1mb", 96.57)]:
