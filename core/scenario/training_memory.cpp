@@ -8,9 +8,7 @@
 #include "scenario/model.hpp"
 
 namespace napkin {
-namespace {
 
-// Routed-expert parameters of the whole model (sharded by EP); the rest is replicated over EP.
 double expert_params(const Model& m) {
   if (m.experts <= 0) return 0;
   const int moe_layers =
@@ -19,8 +17,6 @@ double expert_params(const Model& m) {
   const double mats = m.ffn == Ffn::Gated ? 3 : 2;
   return static_cast<double>(moe_layers) * m.experts * mats * m.d_model * dff;
 }
-
-}  // namespace
 
 TrainingMemory training_memory(const Model& m, const Layout& l, double seq_len) {
   return training_memory(m, model_params(m), l, seq_len);

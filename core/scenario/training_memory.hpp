@@ -29,6 +29,12 @@ struct LayerTraffic {
 };
 LayerTraffic layer_traffic(const Model& m, const Layout& l, double seq_len);
 
+// Routed-expert parameters of the whole model: EP shards them (each rank of an EP group holds
+// experts/ep of every MoE layer), and their gradients are reduced over the dp·cp/ep ranks that
+// hold the same experts (Megatron-Core's expert-data-parallel group); the rest is replicated
+// over EP and reduced over all dp·cp ranks. 0 for a dense model.
+double expert_params(const Model& m);
+
 // Weights, gradients, optimizer state (ZeRO stage over dp·cp ranks; EP shards experts) and
 // activations (in-flight microbatches of 1F1B on the first stage) on the busiest GPU.
 TrainingMemory training_memory(const Model& m, const Layout& l, double seq_len);

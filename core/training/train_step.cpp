@@ -18,6 +18,7 @@ StepModel step_model(const Model& m, double seq_len) {
   // Scores and values: 4·ctx·heads·head_dim per layer, causal-halved (model.hpp's definition).
   sm.attention_score_flops = attention_flops_per_token(m, seq_len, true);
   sm.params = model_params(m);
+  sm.expert_params = expert_params(m);
   return sm;
 }
 
@@ -124,16 +125,33 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
   }
   r.memory = training_memory(m, sm.params, l, s);
   // DP: gradients reduced over dp·cp ranks (ZeRO ≥ 2: reduce-scatter + all-gather, the same
-  // bytes); ZeRO-3 gathers parameters again forward and backward (×1.5, ZeRO §7).
+  // bytes); ZeRO-3 gathers parameters again forward and backward (×1.5, ZeRO §7). A routed
+  // expert lives on one rank of each EP group, so its weights travel only among the dp·cp/ep
+  // ranks that hold it (Megatron-Core's expert-data-parallel group; the memory is split the
+  // same way in training_memory), and only experts/ep of them per rank.
   const int dpr = l.dp * l.cp;
+  const int edp = l.ep > 1 ? std::max(1, dpr / l.ep) : dpr;
+  const double expert = l.ep > 1 ? sm.expert_params : 0;
   if (dpr > 1) {
-    const double grad_bytes =
-        sm.params.total / (static_cast<double>(l.tp) * l.pp) * dtype_bytes(l.grads);
-    // The DP × CP group's ranks that share a node reduce over NVLink first (hierarchical).
+    const double stage = static_cast<double>(l.tp) * l.pp;
+    const double dense_params = (sm.params.total - expert) / stage;
+    const double expert_params_here = expert / (stage * l.ep);
+    // The DP × CP group's ranks that share a node reduce over NVLink first (hierarchical). The
+    // expert group's ranks are ep apart within it.
     const int per_node = ranks_per_node(l, Group::Cp, c.gpus_per_node) *
                          ranks_per_node(l, Group::Dp, c.gpus_per_node);
-    double t =
-        hierarchical_time(Collective::AllReduce, grad_bytes, dpr, std::min(per_node, dpr), c).time;
+    const int per_node_dense = std::min(per_node, dpr);
+    const int per_node_expert = std::max(1, std::min(per_node / std::max(1, l.ep), edp));
+    // One collective over each group: the dense weights over dp·cp ranks, the experts over
+    // theirs (none when every expert has one holder).
+    const auto both = [&](Collective op, double bytes_per_param) {
+      double t = hierarchical_time(op, dense_params * bytes_per_param, dpr, per_node_dense, c).time;
+      if (expert_params_here > 0 && edp > 1)
+        t += hierarchical_time(op, expert_params_here * bytes_per_param, edp, per_node_expert, c)
+                 .time;
+      return t;
+    };
+    const double t = both(Collective::AllReduce, dtype_bytes(l.grads));
     // Overlapped with the backward pass of the last microbatch round (bucketed, PyTorch DDP):
     // what outlasts the window is exposed, and what it hides slows the compute beside it.
     const auto overlapped = [&](double comm, double window) {
@@ -147,11 +165,7 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
       // ZeRO-3 / FSDP gathers the stage's parameters before each microbatch's forward and
       // backward (ZeRO §5.3: 1.5× DP's volume per step without accumulation); prefetching hides
       // it under compute when overlap is on.
-      const double w =
-          sm.params.total / (static_cast<double>(l.tp) * l.pp) * dtype_bytes(l.weights);
-      const double gather =
-          2 * mb *
-          hierarchical_time(Collective::AllGather, w, dpr, std::min(per_node, dpr), c).time;
+      const double gather = 2 * mb * both(Collective::AllGather, dtype_bytes(l.weights));
       r.dp_comm += overlapped(gather, r.compute);
     }
   }

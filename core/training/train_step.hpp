@@ -60,6 +60,7 @@ struct StepModel {
   double forward_flops_per_token = 0;  // causal attention at the job's sequence length
   double attention_score_flops = 0;    // the part selective recomputation repeats
   ModelParams params;
+  double expert_params = 0;  // routed experts' weights (training_memory.hpp), EP-sharded
 };
 StepModel step_model(const Model& m, double seq_len);
 

@@ -253,6 +253,27 @@ for tid, model, seq, lb, rc, wps, table in [
         TT + ", " + table + " (64x A100 80GB, FSDP2); expected = WPS per GPU x 64",
         "torchtitan early 2024, FSDP2 1D, BF16 mixed precision, SDPA flash attention; selective op AC mapped to recompute=selective; inter-node network not stated")
 
+# ---------------------------------------------------------------- training: MoE (NeMo AutoModel, FSDP2 + EP)
+AM = ("NVIDIA NeMo AutoModel docs, performance/performance-summary.md, 'Pre-Training Performance', "
+      "System: DGX-H100, Precision: BF16 (https://docs.nvidia.com/nemo/automodel/performance/performance-summary.md)")
+Q30 = ("layers=48 d_model=2048 heads=32 kv_heads=4 head_dim=128 d_ff=6144 experts=128 top_k=8 "
+       "expert_d_ff=768 vocab=151936")
+for tid, shape, n, gbs, mbs, pp, vpp, ep, rc, tps, table in [
+        ("dsv3-256", "model=deepseek-v3", 256, 512, 1, 4, 8, 64, "selective", 1002,
+         "DeepSeek V3 671B, 256 GPUs, GBS 512, MBS 1, LBS 8, GA 1, seq 4096, TP1 PP4 CP1 EP64 VP8 FSDP64: 1,002 tokens/s/GPU (250 TFLOP/s)"),
+        ("dsv3-1024", "model=deepseek-v3", 1024, 8192, 1, 4, 8, 64, "selective", 865,
+         "DeepSeek V3 671B, 1,024 GPUs, GBS 8192, MBS 1, LBS 8, GA 4, seq 4096, TP1 PP4 CP1 EP64 VP8 FSDP256: 865 tokens/s/GPU (216 TFLOP/s)"),
+        ("qwen3-30b-a3b-8", Q30, 8, 512, 4, 1, 1, 8, "none", 12040,
+         "Qwen3 MoE 30B, 8 GPUs, GBS 512, MBS 4, LBS 4, GA 16, seq 4096, TP1 PP1 CP1 EP8 FSDP8: 12,040 tokens/s/GPU (277 TFLOP/s)")]:
+    dp = n // pp
+    add(f"automodel-h100-{tid}", "train.step",
+        f"{shape} gpu=h100 gpus_per_node=8 tp=1 pp={pp} vpp={vpp} dp={dp} ep={ep} zero_stage=3 "
+        f"microbatch={mbs} global_batch={gbs} seq_len=4096 recompute={rc} flash_attention=true",
+        "tokens_per_second", tps * n, 0.25, AM + ": " + table + "; expected = tokens/s/GPU x GPUs",
+        "NeMo AutoModel (PyTorch FSDP2 + expert parallelism, Transformer Engine, DeepEP dispatch); "
+        "activation checkpointing not stated (selective assumed for DeepSeek-V3, none for Qwen3); "
+        "gradient accumulation modelled as one pipeline of all local microbatches")
+
 # ---------------------------------------------------------------- KV cache memory (vLLM's profiler)
 VP = "vllm-project/vllm PR #10511 (memory profiling overhaul), its author's 'Memory profiling results' log on an H100 80GB"
 add("vllm-profile-llama3-8b-h100-tp1", "serve.engine", "model=llama3-8b gpu=h100 tp=1", "kv_memory_per_gpu",
