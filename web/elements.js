@@ -13,7 +13,7 @@
 // never shows (issue #30.11). With the slot they show after the calculator.
 import { EstimatorCard, resizeCharts } from './form.js';
 import { ProblemView } from './practice.js';
-import { builtinProblems, courseProblems } from './problem-bank.js';
+import { builtinProblem, courseProblems } from './problem-bank.js';
 
 // Global HTML attributes (and this element's own): never read as a bare input name.
 const RESERVED = new Set([
@@ -110,7 +110,7 @@ export function defineElements(apiPromise, cssTexts, { problemsUrl } = {}) {
       const src = this.getAttribute('src');
       const load = src || inline
         ? courseProblems(api, src ? { src } : { text: inline.textContent })
-        : builtinProblems(api, problemsUrl);
+        : builtinProblem(api, this.getAttribute('problem') || '', problemsUrl);
       return load.then((file) => {
         const id = this.getAttribute('problem') || (file.ids && file.ids.length === 1 ? file.ids[0] : '');
         box.textContent = '';

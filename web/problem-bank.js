@@ -24,6 +24,27 @@ export function builtinProblems(api, url = './problems.json') {
   return loadOnce(api, 'builtin', () => lazyText('problems', url));
 }
 
+// One problem of the built-in bank for an embedded element, with the other parts of its group
+// (the element shows them): the bank's text is read once and parsed here, and only those
+// problems go into the module. Loading all 162 was most of an embedded problem's wait (60 ms
+// in node, several times that in a page that has just compiled the module). An id the bank does
+// not hold loads nothing, and the element says so.
+let bankDoc = null;
+export function builtinProblem(api, id, url = './problems.json') {
+  api.loadDeferred();  // the practice code compiles while the bank is fetched and parsed
+  if (!bankDoc) {
+    bankDoc = lazyText('problems', url).then((t) => JSON.parse(t));
+    bankDoc.catch(() => { bankDoc = null; });
+  }
+  return bankDoc.then((doc) => {
+    const p = (doc.problems || []).find((q) => q.id === id);
+    if (!p) return { loaded: 0, ids: [], errors: [] };
+    const picked = p.group ? doc.problems.filter((q) => q.group === p.group) : [p];
+    const text = JSON.stringify({ napkin_problems: 1, problems: picked });
+    return loadOnce(api, 'builtin:' + (p.group || p.id), () => Promise.resolve(text));
+  }, (e) => ({ loaded: 0, ids: [], errors: [String(e && e.message ? e.message : e)] }));
+}
+
 // A course's file by URL (relative to the host page), or its text given inline.
 export function courseProblems(api, { src, text }) {
   if (src) {

@@ -194,9 +194,39 @@ async function searchBench(browser) {
   await page.close();
 }
 
-function serve(port) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'web/serve.mjs'), path.join(ROOT, 'dist'), String(port)], { stdio: 'pipe' });
+function serve(port, dir = path.join(ROOT, 'dist')) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'web/serve.mjs'), dir, String(port)], { stdio: 'pipe' });
   return new Promise((resolve) => child.stdout.once('data', () => resolve(child)));
+}
+
+// Median ms from navigation to the 'napkin-first-result' mark over 5 cold loads (a new browser
+// context each, as pageTimes).
+async function markTimes(browser, url) {
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => performance.getEntriesByName('napkin-first-result').length > 0, null, { timeout: 20000 });
+    times.push(await page.evaluate(() => performance.getEntriesByName('napkin-first-result')[0].startTime));
+    await ctx.close();
+  }
+  return times;
+}
+
+// Two pages beside the product, in a scratch folder: the machine's floor (an empty page whose
+// one module script marks at once: what any page pays here before its own code runs), and a
+// study page holding one embedded problem as docs/ describe it (SPEC: shown ≤ 300 ms over http).
+function scratchPages() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'napkin-bench-'));
+  fs.writeFileSync(path.join(dir, 'blank.html'), '<!doctype html><meta charset="utf-8"><title>blank</title><script type="module" src="blank.js"></script><p>blank</p>');
+  fs.writeFileSync(path.join(dir, 'blank.js'), "performance.mark('napkin-first-result');");
+  for (const f of ['napkin-embed.js', 'napkin.wasm.deflate', 'napkin-deferred.wasm', 'napkin-problems.json'])
+    fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(dir, f));
+  // The mark is set when the element says it rendered (web/elements.js: napkin-rendered).
+  fs.writeFileSync(path.join(dir, 'mark.js'), "document.addEventListener('napkin-rendered', () => performance.mark('napkin-first-result'), { once: true });");
+  fs.writeFileSync(path.join(dir, 'problem.html'), '<!doctype html><meta charset="utf-8"><title>one problem</title><h1>Week 4</h1><script src="mark.js"></script><script src="napkin-embed.js"></script><napkin-problem problem="train.time.days" seed="0"></napkin-problem>');
+  return dir;
 }
 
 const cpu = os.cpus()[0]?.model || 'unknown CPU';
@@ -259,6 +289,17 @@ try {
       console.log(`  fetched before the first result: ${files.map((f) => rel(f)).join(', ')}: ${kb(bytes)} gzipped`);
       if (missed.length) console.log(budgetLine('first screen, as fetched over http', bytes, BUDGET.firstScreen) + ` (also fetched: ${missed.map(rel).join(', ')})`);
     }
+  }
+  const scratch = scratchPages();
+  const scratchServer = await serve(4175, scratch);
+  try {
+    const blank = await markTimes(browser, 'http://127.0.0.1:4175/blank.html');
+    console.log(`\nThis machine's floor: an empty page with one module script marks ${median(blank).toFixed(0)} ms after navigation (median of 5 cold loads)  [${blank.map((x) => x.toFixed(0)).join(', ')}]`);
+    const problem = await markTimes(browser, 'http://127.0.0.1:4175/problem.html');
+    console.log(`Study page with one <napkin-problem>, over http (budget: shown ≤ 300 ms after navigation): median ${median(problem).toFixed(0)} ms  [${problem.map((x) => x.toFixed(0)).join(', ')}]`);
+  } finally {
+    scratchServer.kill();
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
 } finally {
   server.kill();

@@ -60,6 +60,25 @@ test('an element without its closing tag still shows the host page after it', as
   await expect(page.getByText('The rest of the host page')).toBeVisible();
 });
 
+// An embedded problem loads only itself and the other parts of its group from the bank (the
+// whole bank's load was most of its wait), and still says which part it is; an id the bank
+// does not hold says so.
+test('an embedded part of a multi-part problem says which part it is; an unknown id says so', async ({ page, baseURL, problems }) => {
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  await hostPage(page, `<!doctype html><html lang="en"><title>Host</title><main>
+    <script src="${baseURL}/napkin-embed.js"></script>
+    <napkin-problem id="third" problem="comm.parallelism.fsdp_volume" seed="0"></napkin-problem>
+    <napkin-problem id="nothing" problem="no.such.problem"></napkin-problem></main></html>`);
+  await expect(page.locator('#third .problem-part')).toHaveText('Part (c) of (a)–(e)');
+  await expect(page.locator('#nothing .error-box')).toContainText('no problem "no.such.problem"');
+  const ids = await page.evaluate(() => window.napkin.problems().problems.map((p) => p.id));
+  expect(ids).toEqual(['comm.parallelism.dp_time', 'comm.parallelism.dp_total', 'comm.parallelism.fsdp_volume',
+    'comm.parallelism.tp_ops', 'comm.parallelism.pp_ops']);
+  expect(fetched.filter((p) => p.endsWith('napkin-problems.json'))).toHaveLength(1);
+  expect(problems).toEqual([]);
+});
+
 // `hidden` is comm.tp_step's hidden size and also the HTML attribute that hides an element.
 // The element reads any input as in-NAME; the iframe's hash needs no prefix.
 test('an input named like an HTML attribute: in-hidden on the element, hidden= in the iframe hash', async ({ page, baseURL, problems }) => {
