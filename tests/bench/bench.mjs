@@ -80,7 +80,8 @@ async function apiCosts() {
   const inputs = { params: 70e9, tokens: 2e12, gpus: 512, peak_flops: 312e12 };
   const reg = api.list();
   for (let i = 0; i < 300; i++) api.run('train.time', inputs);
-  const per = {};  // µs per run, with its derivation, through the JS API
+  const per = {};  // µs per run, with its derivation, through the JS API: one trial of 500 runs
+  const best = {};  // the least of 5 trials of 200 runs: the cost without another process's interference
   for (const e of reg.estimators) {
     const ex = Object.fromEntries(e.inputs.map((i) => [i.name, i.example]));
     for (let i = 0; i < 50; i++) api.run(e.id, ex);
@@ -88,12 +89,18 @@ async function apiCosts() {
     const t = performance.now();
     for (let i = 0; i < n; i++) api.run(e.id, ex);
     per[e.id] = ((performance.now() - t) / n) * 1000;
+    best[e.id] = Infinity;
+    for (let trial = 0; trial < 5; trial++) {
+      const t0 = performance.now();
+      for (let i = 0; i < 200; i++) api.run(e.id, ex);
+      best[e.id] = Math.min(best[e.id], ((performance.now() - t0) / 200) * 1000);
+    }
   }
   const xs = Array.from({ length: 1000 }, (_, i) => i + 1);
   for (let i = 0; i < 20; i++) api.sweep('train.time', inputs, 'gpus', xs);
   const t = performance.now();
   for (let i = 0; i < 100; i++) api.sweep('train.time', inputs, 'gpus', xs);
-  return { per, sweepMs: (performance.now() - t) / 100 };
+  return { per, best, sweepMs: (performance.now() - t) / 100 };
 }
 
 async function pageTimes(browser, url) {
@@ -259,11 +266,13 @@ if (fs.existsSync(times))
   console.log('\nTest tiers, from the last passing make test:\n' + fs.readFileSync(times, 'utf8').trimEnd().split('\n').map((l) => '  ' + l).join('\n'));
 else console.log('\nTest tiers: no build/test-times.txt (written by a passing `make test`)');
 
-const { per, sweepMs } = await apiCosts();
+const { per, best, sweepMs } = await apiCosts();
 console.log('\nJS API in node (budget: run ≤ 50 µs, 1,000-point sweep ≤ 2 ms)');
 for (const [id, us] of Object.entries(per)) console.log(`  run ${id.padEnd(22)} ${us.toFixed(1).padStart(7)} µs`);
 const sorted = Object.values(per).sort((a, b) => a - b);
-console.log(`  runs: min ${sorted[0].toFixed(1)} µs, median ${median(sorted).toFixed(1)} µs, max ${sorted[sorted.length - 1].toFixed(1)} µs`);
+console.log(`  runs: min ${sorted[0].toFixed(1)} µs, median ${median(sorted).toFixed(1)} µs, max ${sorted[sorted.length - 1].toFixed(1)} µs (one trial of 500 each)`);
+const bests = Object.values(best).sort((a, b) => a - b);
+console.log(`  runs, least of 5 trials of 200 each: min ${bests[0].toFixed(1)} µs, median ${median(bests).toFixed(1)} µs, max ${bests[bests.length - 1].toFixed(1)} µs`);
 console.log(`  sweep train.time × 1000 points ${sweepMs.toFixed(3)} ms`);
 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
