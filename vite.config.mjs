@@ -152,6 +152,27 @@ async function singleFileWasm(jsText) {
   return loader + glue.replace(/<\/script/gi, '<\\/script');
 }
 
+// A served page (dist/index.html, embed.html) fetches the primary part as a file of its own,
+// napkin.wasm.deflate (the embed's too), which its <link rel="preload"> starts downloading as
+// the page's head is parsed; napkin-wasm.js holds the glue and a loader that inflates and
+// compiles the download as it streams in. Carried as base64 inside napkin-wasm.js (as the single
+// file must), the 290 KB script had to be parsed and run before the page's modules could:
+// `make bench`'s http first result went from 507 to 407 ms (median of 7 loads each, interleaved).
+// napkinWasmUrl is where the part is (beside the script); the search's worker, which imports
+// this script from a blob: URL, is given it first (web/search-worker.js).
+async function servedWasm(jsText) {
+  const { glue, primary } = await splitParts(jsText);
+  const loader =
+    'var napkinWasmUrl=typeof napkinWasmUrl=="string"?napkinWasmUrl:new URL("napkin.wasm.deflate",document.currentScript.src).href;\n' +
+    'function napkinWasmModule(){if(napkinWasmModule.p)return napkinWasmModule.p;' +
+    'return napkinWasmModule.p=fetch(napkinWasmUrl).then(function(r){' +
+    'if(!r.ok)throw new Error(napkinWasmUrl+": "+r.status+" "+r.statusText);' +
+    'var w=new Response(r.body.pipeThrough(new DecompressionStream("deflate-raw")),{headers:{"Content-Type":"application/wasm"}});' +
+    'return WebAssembly.compileStreaming?WebAssembly.compileStreaming(w):w.arrayBuffer().then(function(b){return WebAssembly.compile(b)})})}\n' +
+    'napkinWasmModule();\n';
+  return { script: loader + glue, deflate: deflated(primary) };
+}
+
 function napkinWasm(inline) {
   return {
     name: 'napkin-wasm',
@@ -159,15 +180,16 @@ function napkinWasm(inline) {
       const code = fs.readFileSync(WASM_JS, 'utf8');
       // The id lets the page build the search's worker from this same script (web/search-worker.js).
       if (inline) return [{ tag: 'script', attrs: { id: 'napkin-wasm' }, children: await singleFileWasm(code), injectTo: 'head' }];
-      return [{ tag: 'script', attrs: { id: 'napkin-wasm', src: './napkin-wasm.js' }, injectTo: 'head' }];
+      return [
+        { tag: 'link', attrs: { rel: 'preload', href: './napkin.wasm.deflate', as: 'fetch', crossorigin: 'anonymous' }, injectTo: 'head' },
+        { tag: 'script', attrs: { id: 'napkin-wasm', src: './napkin-wasm.js' }, injectTo: 'head' },
+      ];
     },
-    // dist/index.html's script is the single file's too: the wasm deflated, inflated and
-    // compiled while the page's modules load. Emscripten's own copy (base64 in its glue, 994 KB)
-    // was decoded and compiled only once createNapkin ran: 40–76 ms of `make bench`'s http
-    // first result, where the single file showed 3–7 ms.
     async generateBundle() {
-      if (!inline)
-        this.emitFile({ type: 'asset', fileName: 'napkin-wasm.js', source: await singleFileWasm(fs.readFileSync(WASM_JS, 'utf8')) });
+      if (inline) return;
+      const { script, deflate } = await servedWasm(fs.readFileSync(WASM_JS, 'utf8'));
+      this.emitFile({ type: 'asset', fileName: 'napkin-wasm.js', source: script });
+      this.emitFile({ type: 'asset', fileName: 'napkin.wasm.deflate', source: deflate });
     },
   };
 }

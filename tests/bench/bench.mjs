@@ -70,7 +70,7 @@ function firstScreenFiles(html = path.join(ROOT, 'dist/index.html')) {
   for (const [tag] of text.matchAll(/<(?:script|link)\b[^>]*>/gi)) {
     const rel = (attr(tag, 'rel') || '').toLowerCase();
     if (/^<script/i.test(tag)) add(html, attr(tag, 'src'), attr(tag, 'type') === 'module');
-    else if (rel === 'stylesheet' || rel === 'modulepreload') add(html, attr(tag, 'href'), rel === 'modulepreload');
+    else if (rel === 'stylesheet' || rel === 'modulepreload' || rel === 'preload') add(html, attr(tag, 'href'), rel === 'modulepreload');
   }
   return files;
 }

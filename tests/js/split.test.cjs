@@ -11,13 +11,11 @@ const { napkin, ROOT } = require('./napkin.cjs');
 
 const createNapkin = require(path.join(ROOT, 'build/wasm/napkin.js'));
 
-// The primary part as dist/napkin-wasm.js carries it (deflated, base64), and the deferred part
-// as a served page and the embed fetch it.
+// The primary part as a served page and the embed fetch it (napkin.wasm.deflate, deflated), and
+// the deferred part beside it.
 function parts() {
-  const loader = fs.readFileSync(path.join(ROOT, 'dist/napkin-wasm.js'), 'utf8');
-  const packed = /napkinWasmPacked="([^"]+)"/.exec(loader)[1];
   return {
-    primary: zlib.inflateRawSync(Buffer.from(packed, 'base64')),
+    primary: zlib.inflateRawSync(fs.readFileSync(path.join(ROOT, 'dist/napkin.wasm.deflate'))),
     deferred: fs.readFileSync(path.join(ROOT, 'dist/napkin-deferred.wasm')),
   };
 }
