@@ -158,6 +158,7 @@ StepTimes train_step(const StepModel& sm, const Cluster& c, const Layout& in, co
       if (!l.dp_overlap) return comm;
       const double hidden = std::min(comm, window);
       r.dp_hidden += hidden;
+      r.dp_outlasting += comm - hidden;
       return comm - hidden + job.overlap_slowdown * hidden;
     };
     r.dp_comm = overlapped(t, 2 * fwd * std::min(mb, 1.0 * l.pp));

@@ -49,6 +49,7 @@ struct StepTimes {
   // The DP and ZeRO-3 communication that ran under compute: dp_comm holds what stayed exposed
   // plus the slowdown this hidden part caused (StepJob::overlap_slowdown × dp_hidden).
   double dp_hidden = 0;
+  double dp_outlasting = 0;  // the part of dp_comm that outlasted its window (no slowdown term)
   double tokens_per_second = 0, mfu = 0, hfu = 0, model_flops_per_gpu = 0;
   TrainingMemory memory;
   bool fits = false;

@@ -203,8 +203,7 @@ Result<TrainStepOut> train_step_run(const TrainStepIn& in, Derivation& d) {
   // Hidden DP / ZeRO-3 communication still slows the compute beside it (Lee et al. 2025).
   if (t.dp_hidden > 0)
     d.step("DP communication (exposed)", "T_{\\text{DP}}", "$e + $s \\cdot $h",
-           {{"e", "T_{\\text{DP,exposed}}", t.dp_comm - in.overlap_slowdown * t.dp_hidden,
-             unit::seconds},
+           {{"e", "T_{\\text{DP,exposed}}", t.dp_outlasting, unit::seconds},
             {"s", "s", in.overlap_slowdown, unit::fraction},
             {"h", "T_{\\text{DP,hidden}}", t.dp_hidden, unit::seconds}},
            t.dp_comm, unit::seconds);
