@@ -103,14 +103,21 @@ async function apiCosts() {
   return { per, best, sweepMs: (performance.now() - t) / 100 };
 }
 
+// One cold load (a new browser context): the page, once it has marked 'napkin-first-result',
+// and the mark's time after navigation.
+async function coldLoad(browser, url) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName('napkin-first-result').length > 0, null, { timeout: 20000 });
+  return { ctx, page, first: await page.evaluate(() => performance.getEntriesByName('napkin-first-result')[0].startTime) };
+}
+
 async function pageTimes(browser, url) {
   const loads = [];
   for (let i = 0; i < 5; i++) {
-    const ctx = await browser.newContext();
-    const page = await ctx.newPage();
-    await page.goto(url);
-    await page.waitForFunction(() => performance.getEntriesByName('napkin-first-result').length > 0, null, { timeout: 20000 });
-    loads.push(await page.evaluate(() => performance.getEntriesByName('napkin-first-result')[0].startTime));
+    const { ctx, page, first } = await coldLoad(browser, url);
+    loads.push(first);
     // What the browser fetched before the first result (the page's own Resource Timing).
     if (i === 0) loads.fetched = await page.evaluate(() => {
       const first = performance.getEntriesByName('napkin-first-result')[0].startTime;
@@ -211,11 +218,8 @@ function serve(port, dir = path.join(ROOT, 'dist')) {
 async function markTimes(browser, url) {
   const times = [];
   for (let i = 0; i < 5; i++) {
-    const ctx = await browser.newContext();
-    const page = await ctx.newPage();
-    await page.goto(url);
-    await page.waitForFunction(() => performance.getEntriesByName('napkin-first-result').length > 0, null, { timeout: 20000 });
-    times.push(await page.evaluate(() => performance.getEntriesByName('napkin-first-result')[0].startTime));
+    const { ctx, first } = await coldLoad(browser, url);
+    times.push(first);
     await ctx.close();
   }
   return times;
