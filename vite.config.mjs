@@ -152,25 +152,16 @@ async function singleFileWasm(jsText) {
   return loader + glue.replace(/<\/script/gi, '<\\/script');
 }
 
-// A served page (dist/index.html, embed.html) fetches the primary part as a file of its own,
-// napkin.wasm.deflate (the embed's too), which its <link rel="preload"> starts downloading as
-// the page's head is parsed; napkin-wasm.js holds the glue and a loader that inflates and
-// compiles the download as it streams in. Carried as base64 inside napkin-wasm.js (as the single
-// file must), the 290 KB script had to be parsed and run before the page's modules could:
-// `make bench`'s http first result went from 507 to 407 ms (median of 7 loads each, interleaved).
-// napkinWasmUrl is where the part is (beside the script); the search's worker, which imports
-// this script from a blob: URL, is given it first (web/search-worker.js).
+// A served page (dist/index.html, embed.html) and the embed script fetch the primary part as a
+// file of its own, napkin.wasm.deflate: wasm/load-beside.js, prepended to the glue, loads it.
+// A served page's <link rel="preload"> starts the download as its head is parsed. Carried as
+// base64 inside napkin-wasm.js (as the single file must), the 290 KB script had to be parsed and
+// run before the page's modules could: `make bench`'s http first result went from 507 to 407 ms
+// (median of 7 loads each, interleaved).
 async function servedWasm(jsText) {
-  const { glue, primary } = await splitParts(jsText);
-  const loader =
-    'var napkinWasmUrl=typeof napkinWasmUrl=="string"?napkinWasmUrl:new URL("napkin.wasm.deflate",document.currentScript.src).href;\n' +
-    'function napkinWasmModule(){if(napkinWasmModule.p)return napkinWasmModule.p;' +
-    'return napkinWasmModule.p=fetch(napkinWasmUrl).then(function(r){' +
-    'if(!r.ok)throw new Error(napkinWasmUrl+": "+r.status+" "+r.statusText);' +
-    'var w=new Response(r.body.pipeThrough(new DecompressionStream("deflate-raw")),{headers:{"Content-Type":"application/wasm"}});' +
-    'return WebAssembly.compileStreaming?WebAssembly.compileStreaming(w):w.arrayBuffer().then(function(b){return WebAssembly.compile(b)})})}\n' +
-    'napkinWasmModule();\n';
-  return { script: loader + glue, deflate: deflated(primary) };
+  const { glue, primary, deferred } = await splitParts(jsText);
+  const loader = (await minify(fs.readFileSync(path.resolve('wasm/load-beside.js'), 'utf8'), { compress: { passes: 2 }, mangle: true })).code;
+  return { script: loader + '\n' + glue, deflate: deflated(primary), deferred };
 }
 
 function napkinWasm(inline) {
@@ -194,17 +185,18 @@ function napkinWasm(inline) {
   };
 }
 
-// The embed script carries Emscripten's glue but not the wasm: it compiles the core from beside
-// itself while the host page loads, so the script a study site includes stays small. The core
-// travels deflated by zopfli (napkin.wasm.deflate, inflated by DecompressionStream as the page's
-// copy is): 10 KB less than a server's gzip of the plain module, whatever the host's server does.
+// The embed script carries Emscripten's glue and the loader but not the wasm: it compiles the
+// core from beside itself while the host page loads, so the script a study site includes stays
+// small. The core travels deflated by zopfli (napkin.wasm.deflate, inflated by
+// DecompressionStream): 10 KB less than a server's gzip of the plain module, whatever the host's
+// server does. The Makefile prepends napkin-glue.js (loader + glue) to the elements' code.
 function embedWasm() {
   return {
     name: 'napkin-embed-wasm',
     async generateBundle() {
-      const { glue, primary, deferred } = await splitParts(fs.readFileSync(WASM_JS, 'utf8'));
-      this.emitFile({ type: 'asset', fileName: 'napkin-glue.js', source: glue });
-      this.emitFile({ type: 'asset', fileName: 'napkin.wasm.deflate', source: deflated(primary) });
+      const { script, deflate, deferred } = await servedWasm(fs.readFileSync(WASM_JS, 'utf8'));
+      this.emitFile({ type: 'asset', fileName: 'napkin-glue.js', source: script });
+      this.emitFile({ type: 'asset', fileName: 'napkin.wasm.deflate', source: deflate });
       this.emitFile({ type: 'asset', fileName: 'napkin-deferred.wasm', source: deferred });
     },
   };

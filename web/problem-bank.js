@@ -6,6 +6,8 @@
 import { fetchText, lazyText } from './lazy-data.js';
 
 const loads = new Map();  // what has been asked for, by URL or text: one load each
+// What a load that could not happen resolves to (never a rejection).
+const failed = (e) => ({ loaded: 0, ids: [], errors: [String(e && e.message ? e.message : e)] });
 
 // Loads one problem file into the module, once. Resolves to {loaded, ids, errors}; a file that
 // cannot be fetched resolves to {errors: [why]}, never rejects.
@@ -15,7 +17,7 @@ function loadOnce(api, key, text) {
     loads.set(key, Promise.all([api.loadDeferred(), text()]).then(([code, t]) => {
       if (code.error) throw new Error(code.error.message);
       return api.loadProblems(t);
-    }).catch((e) => ({ loaded: 0, ids: [], errors: [String(e && e.message ? e.message : e)] })));
+    }).catch(failed));
   return loads.get(key);
 }
 
@@ -42,7 +44,7 @@ export function builtinProblem(api, id, url = './problems.json') {
     const picked = p.group ? doc.problems.filter((q) => q.group === p.group) : [p];
     const text = JSON.stringify({ napkin_problems: 1, problems: picked });
     return loadOnce(api, 'builtin:' + (p.group || p.id), () => Promise.resolve(text));
-  }, (e) => ({ loaded: 0, ids: [], errors: [String(e && e.message ? e.message : e)] }));
+  }, failed);
 }
 
 // A course's file by URL (relative to the host page), or its text given inline.
